@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { AccountMenuItems } from './AccountMenu.tsx';
+import { CartIcon, CoachIcon, HomeIcon, LoginIcon, TrophyIcon, UserIcon } from './icons.tsx';
+import { badgeText } from './Header.tsx';
+import type { Viewer } from './viewer.ts';
+
+const itemClass = (active: boolean) =>
+  `relative flex flex-1 flex-col items-center justify-center gap-0.5 h-full text-[11px] font-medium no-underline cursor-pointer list-none ${
+    active ? 'text-coral' : 'text-slate-600 hover:text-ink'
+  }`;
+
+function Item({ href, label, icon, active, badge }: { href: string; label: string; icon: ReactNode; active: boolean; badge?: string }) {
+  return (
+    <a href={href} className={itemClass(active)} aria-current={active ? 'page' : undefined}>
+      {icon}
+      {label}
+      {badge && (
+        <span className="absolute top-1 left-1/2 ml-1 min-w-4 h-4 px-1 rounded-full bg-coral text-white text-[10px] font-bold flex items-center justify-center">
+          {badge}
+        </span>
+      )}
+    </a>
+  );
+}
+
+/** Spec section 2, bottom bar: Home, Coach, Cart, Scoreboard, and Profile (signed in) or Login. */
+export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
+  const pathname = path.split('?')[0] ?? '/';
+  const profileActive = pathname.startsWith('/profile') || pathname.startsWith('/admin');
+  return (
+    <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)]">
+      <div className="mx-auto max-w-xl flex items-stretch h-16">
+        <Item href="/" label="Home" icon={<HomeIcon />} active={pathname === '/'} />
+        <Item href="/coach" label="Coach" icon={<CoachIcon />} active={pathname.startsWith('/coach')} />
+        <Item
+          href="/cart"
+          label="Cart"
+          icon={<CartIcon />}
+          active={pathname === '/cart'}
+          badge={viewer.cartCount > 0 ? badgeText(viewer.cartCount) : undefined}
+        />
+        <Item href="/scoreboard" label="Scoreboard" icon={<TrophyIcon />} active={pathname === '/scoreboard'} />
+        {viewer.user ? (
+          <details className="relative flex flex-1" data-menu="profile">
+            <summary className={itemClass(profileActive)} aria-label="Profile menu">
+              <UserIcon />
+              Profile
+              {!viewer.profileComplete && <span className="absolute top-2 left-1/2 ml-2 w-2 h-2 rounded-full bg-coral" />}
+            </summary>
+            <div className="absolute right-1 bottom-18 w-52 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+              <AccountMenuItems viewer={viewer} variant="bottom" />
+            </div>
+          </details>
+        ) : (
+          <Item href="/auth" label="Login" icon={<LoginIcon />} active={pathname === '/auth'} />
+        )}
+      </div>
+    </nav>
+  );
+}

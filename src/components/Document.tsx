@@ -1,0 +1,90 @@
+import type { ReactNode } from 'react';
+import { serializeProps } from './Island.tsx';
+import { useRenderState } from './render-context.ts';
+
+export const DEFAULT_DESCRIPTION = 'The Competitive Shopping Association. Discover premium designer products.';
+export const DEFAULT_IMAGE_PATH = '/static/images/og-default.png';
+
+export interface PageMeta {
+  /** Omit on the home page: its title is the site name alone. */
+  title?: string;
+  description?: string;
+  /** Absolute, or a path on this site. */
+  image?: string;
+  type?: 'website' | 'product' | 'article';
+  /** Path and query of the canonical URL. */
+  path: string;
+  noindex?: boolean;
+  jsonLd?: Record<string, unknown>;
+}
+
+export interface SiteInfo {
+  siteName: string;
+  publicUrl: string;
+}
+
+export function pageTitle(site: SiteInfo, title?: string): string {
+  return title ? `${title} | ${site.siteName}` : site.siteName;
+}
+
+/** The HTML shell: per-route meta for sharing, the stylesheet, and island scripts when used. */
+export function Document({ meta, site, children }: { meta: PageMeta; site: SiteInfo; children: ReactNode }) {
+  const { manifest } = useRenderState();
+  const title = pageTitle(site, meta.title);
+  const description = meta.description ?? DEFAULT_DESCRIPTION;
+  const url = `${site.publicUrl}${meta.path}`;
+  const image = absolute(site, meta.image ?? DEFAULT_IMAGE_PATH);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        <title>{title}</title>
+        <meta name="description" content={description} />
+        <link rel="canonical" href={url} />
+        {meta.noindex && <meta name="robots" content="noindex" />}
+        <meta property="og:site_name" content={site.siteName} />
+        <meta property="og:title" content={title} />
+        <meta property="og:description" content={description} />
+        <meta property="og:image" content={image} />
+        <meta property="og:url" content={url} />
+        <meta property="og:type" content={meta.type ?? 'website'} />
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:title" content={title} />
+        <meta name="twitter:description" content={description} />
+        <meta name="twitter:image" content={image} />
+        <meta name="theme-color" content="#0f2a44" />
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={manifest.css} />
+        {meta.jsonLd && (
+          <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />
+        )}
+      </head>
+      <body className="min-h-screen bg-sand text-ink font-sans antialiased">
+        {children}
+        <IslandScripts />
+      </body>
+    </html>
+  );
+}
+
+function absolute(site: SiteInfo, pathOrUrl: string): string {
+  return /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${site.publicUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
+}
+
+/**
+ * Rendered last, so every island above has registered itself: a page without islands
+ * ships no JavaScript at all.
+ */
+function IslandScripts() {
+  const { manifest, islandsUsed } = useRenderState();
+  if (islandsUsed.size === 0) return null;
+  return (
+    <>
+      {[...islandsUsed].map((name) => (
+        <link key={name} rel="modulepreload" href={manifest.islands[name]} />
+      ))}
+      <script type="module" src={manifest.runtime} />
+    </>
+  );
+}

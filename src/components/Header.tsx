@@ -1,0 +1,138 @@
+import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from './icons.tsx';
+import { AccountMenuItems } from './AccountMenu.tsx';
+import type { Viewer } from './viewer.ts';
+
+const siteLinks: { href: string; label: string }[] = [
+  { href: '/', label: 'Home' },
+  { href: '/products', label: 'Shop all products' },
+  { href: '/scoreboard', label: 'Scoreboard' },
+  { href: '/welcome', label: 'Welcome' },
+  { href: '/tutorial', label: 'How to play' },
+  { href: '/sunglass-gallery', label: 'Sunglass Gallery' },
+  { href: '/business-portal', label: 'Business Portal' },
+  { href: '/coach', label: 'Coach' },
+];
+
+const iconButton =
+  'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none';
+
+export function badgeText(count: number): string {
+  return count > 9 ? '9+' : String(count);
+}
+
+/**
+ * Spec section 2, top header: back button (menu icon on the home page), the wordmark,
+ * search, notification bell, cart, admin shortcut and the avatar menu.
+ */
+export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; path: string; backHref: string; siteName: string }) {
+  const { user } = viewer;
+  const isHome = path === '/';
+  return (
+    <header className="sticky top-0 z-40 bg-white/95 backdrop-blur border-b border-slate-200">
+      <div className="mx-auto max-w-6xl flex items-center gap-1 px-2 sm:px-4 h-14">
+        {isHome ? (
+          <details className="relative" data-menu="site">
+            <summary className={iconButton} aria-label="Open menu">
+              <MenuIcon />
+            </summary>
+            <nav aria-label="Site" className="absolute left-0 top-12 w-60 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+              {siteLinks.map((link) => (
+                <a key={link.href} href={link.href} className="block rounded-lg px-3 py-2 text-sm text-ink no-underline hover:bg-slate-100">
+                  {link.label}
+                </a>
+              ))}
+            </nav>
+          </details>
+        ) : (
+          <a href={backHref} className={iconButton} aria-label="Go back">
+            <BackIcon />
+          </a>
+        )}
+        <a href="/welcome" aria-label="Welcome" className="inline-flex items-center shrink-0">
+          <img src="/static/images/logo.svg" alt="" width={32} height={32} className="w-8 h-8" />
+        </a>
+        <a href="/" className="ml-1 mr-auto flex flex-col leading-tight no-underline text-ink min-w-0">
+          <span className="text-lg font-extrabold tracking-tight">{siteName}</span>
+          <span className="hidden sm:block text-[11px] text-slate-500 truncate">The Competitive Shopping Association</span>
+        </a>
+        <a href="/products?search=1" className={iconButton} aria-label="Search products">
+          <SearchIcon />
+        </a>
+        <NotificationBell viewer={viewer} />
+        <a href="/cart" className={iconButton} aria-label={`Cart, ${viewer.cartCount} ${viewer.cartCount === 1 ? 'item' : 'items'}`}>
+          <CartIcon />
+          {viewer.cartCount > 0 && (
+            <span data-cart-count="" className="absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center">
+              {badgeText(viewer.cartCount)}
+            </span>
+          )}
+        </a>
+        {user?.isAdmin && (
+          <a href="/admin" className={`${iconButton} hidden sm:inline-flex`} aria-label="Admin Panel">
+            <ShieldIcon />
+          </a>
+        )}
+        {user ? (
+          <details className="relative" data-menu="account">
+            <summary className={`${iconButton} ml-1`} aria-label={`Account menu for ${user.username}`}>
+              <span className="w-8 h-8 rounded-full bg-ink text-white text-sm font-bold flex items-center justify-center uppercase">
+                {user.username.slice(0, 1)}
+              </span>
+              {!viewer.profileComplete && <span className="absolute top-1 right-1 w-2.5 h-2.5 rounded-full bg-coral ring-2 ring-white" />}
+            </summary>
+            <div className="absolute right-0 top-12 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+              <p className="m-0 px-3 py-2 text-xs text-slate-500">
+                Signed in as <strong className="text-ink">{user.username}</strong>
+              </p>
+              <AccountMenuItems viewer={viewer} variant="header" />
+            </div>
+          </details>
+        ) : (
+          <a href="/auth" className="ml-1 inline-flex items-center h-9 px-3 rounded-full bg-ink text-white text-sm font-semibold no-underline hover:bg-ink-light">
+            Login
+          </a>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function NotificationBell({ viewer }: { viewer: Viewer }) {
+  if (!viewer.user) {
+    return (
+      <a href="/auth" className={iconButton} aria-label="Notifications">
+        <BellIcon />
+      </a>
+    );
+  }
+  const unread = viewer.unreadNotifications;
+  return (
+    <details className="relative" data-menu="notifications">
+      <summary className={iconButton} aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}>
+        <BellIcon />
+        {unread > 0 && (
+          <span className="absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center">
+            {badgeText(unread)}
+          </span>
+        )}
+      </summary>
+      <div className="absolute right-0 top-12 w-80 max-w-[90vw] rounded-xl border border-slate-200 bg-white shadow-xl">
+        <p className="m-0 px-4 py-3 font-semibold border-b border-slate-100">Notifications</p>
+        <ul className="m-0 p-0 list-none max-h-[400px] overflow-y-auto">
+          {viewer.notifications.length === 0 && <li className="px-4 py-6 text-sm text-slate-500 text-center">No notifications yet</li>}
+          {viewer.notifications.map((n) => (
+            <li key={n.id} className={`px-4 py-3 border-b border-slate-100 ${n.read ? '' : 'bg-sky-50'}`}>
+              <p className="m-0 text-sm font-semibold">{n.title}</p>
+              <p className="m-0 mt-0.5 text-sm text-slate-600">{n.message}</p>
+              {n.actionUrl && (
+                <a href={n.actionUrl} className="mt-1 inline-block text-sm font-semibold text-sea">
+                  {n.actionText ?? 'View'}
+                </a>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import type { ToastInput } from '../islands/lib/toast.ts';
+import { BottomBar } from './BottomBar.tsx';
+import { Document, type PageMeta, type SiteInfo } from './Document.tsx';
+import { Header } from './Header.tsx';
+import { Island } from './Island.tsx';
+import { useRenderState } from './render-context.ts';
+import type { Viewer } from './viewer.ts';
+
+export interface LayoutProps {
+  meta: PageMeta;
+  site: SiteInfo;
+  viewer: Viewer;
+  backHref: string;
+  flash: ToastInput | null;
+  children: ReactNode;
+}
+
+/** Every page: header, main content, bottom bar, and the toast viewport when something can toast. */
+export function Layout({ meta, site, viewer, backHref, flash, children }: LayoutProps) {
+  return (
+    <Document meta={meta} site={site}>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:bg-white focus:p-2 focus:rounded">
+        Skip to content
+      </a>
+      <Header viewer={viewer} path={meta.path} backHref={backHref} siteName={site.siteName} />
+      <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-28">
+        {children}
+      </main>
+      <BottomBar viewer={viewer} path={meta.path} />
+      <ToasterWhenNeeded flash={flash} />
+    </Document>
+  );
+}
+
+/** Rendered after the page body, so it knows whether any island above could raise a toast. */
+function ToasterWhenNeeded({ flash }: { flash: ToastInput | null }) {
+  const { islandsUsed } = useRenderState();
+  if (!flash && islandsUsed.size === 0) return null;
+  return <Island name="Toaster" props={{ initial: flash }} mode="load" />;
+}

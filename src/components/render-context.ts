@@ -1,0 +1,27 @@
+import { createContext, useContext } from 'react';
+import type { AssetManifest } from '../assets.ts';
+
+export interface PendingIsland {
+  marker: string;
+  name: string;
+  props: unknown;
+  prefix: string;
+}
+
+/**
+ * Per-request rendering state. Islands register here while the page renders; their HTML is
+ * rendered afterwards as separate roots (see `renderDocument`), and only their code is shipped.
+ */
+export interface RenderState {
+  manifest: AssetManifest;
+  islandsUsed: Set<string>;
+  pending: PendingIsland[];
+}
+
+export const RenderContext = createContext<RenderState | null>(null);
+
+export function useRenderState(): RenderState {
+  const state = useContext(RenderContext);
+  if (!state) throw new Error('Island rendered outside a page render');
+  return state;
+}

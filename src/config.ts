@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the process reads, parsed once (DESIGN section 7).
+ * `loadConfig` is pure so tests can build a config from a plain object.
+ */
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+    SITE_NAME: z.preprocess(blankToUndefined, z.string().default('CSA')),
+    DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+    PUBLIC_URL: z.preprocess(blankToUndefined, z.url().optional()),
+    ADMIN_USERNAME: z.preprocess(blankToUndefined, z.string().min(1).default('admin')),
+    ADMIN_PASSWORD: z.preprocess(blankToUndefined, z.string().min(6, 'ADMIN_PASSWORD must be at least 6 characters').optional()),
+    ADMIN_PIN: z.preprocess(blankToUndefined, z.string().regex(/^\d{4,12}$/, 'ADMIN_PIN must be 4 to 12 digits').optional()),
+    PAYMENTS: z.preprocess(blankToUndefined, z.enum(['test', 'square']).optional()),
+    SQUARE_ACCESS_TOKEN: optionalText,
+    SQUARE_APPLICATION_ID: optionalText,
+    SQUARE_LOCATION_ID: optionalText,
+    SQUARE_ENVIRONMENT: z.preprocess(blankToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
+    SQUARE_BASE_URL: z.preprocess(blankToUndefined, z.url().optional()),
+    METRICS_SOURCE: z.preprocess(blankToUndefined, z.enum(['simulated']).default('simulated')),
+    RATE_LIMIT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
+    CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    if (!env.ADMIN_PASSWORD) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required when NODE_ENV=production' });
+    }
+    if (!env.ADMIN_PIN) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PIN'], message: 'ADMIN_PIN is required when NODE_ENV=production' });
+    }
+    if (env.CLOCK === 'manual') {
+      ctx.addIssue({ code: 'custom', path: ['CLOCK'], message: 'CLOCK=manual is never allowed when NODE_ENV=production' });
+    }
+  });
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  siteName: string;
+  dataDir: string;
+  publicUrl: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  adminPin: string | undefined;
+  payments: 'test' | 'square';
+  square: {
+    accessToken: string | undefined;
+    applicationId: string | undefined;
+    locationId: string | undefined;
+    environment: 'sandbox' | 'production';
+    baseUrl: string | undefined;
+  };
+  metricsSource: 'simulated';
+  rateLimit: boolean;
+  clock: 'system' | 'manual';
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || 'env'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    siteName: env.SITE_NAME,
+    dataDir: env.DATA_DIR,
+    publicUrl,
+    adminUsername: env.ADMIN_USERNAME,
+    adminPassword: env.ADMIN_PASSWORD,
+    adminPin: env.ADMIN_PIN,
+    payments: env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : 'test'),
+    square: {
+      accessToken: env.SQUARE_ACCESS_TOKEN,
+      applicationId: env.SQUARE_APPLICATION_ID,
+      locationId: env.SQUARE_LOCATION_ID,
+      environment: env.SQUARE_ENVIRONMENT,
+      baseUrl: env.SQUARE_BASE_URL,
+    },
+    metricsSource: env.METRICS_SOURCE,
+    rateLimit: env.RATE_LIMIT === 'on',
+    clock: env.CLOCK,
+  };
+}

@@ -1,0 +1,377 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/*
+ * The whole data model: every entity of spec section 3 plus DESIGN section 3's additions.
+ * Money is integer cents (`*Cents`), time is epoch milliseconds UTC (`*At`, `*Time`).
+ */
+
+export const productTypes = ['sunglasses', 'tshirt', 'shoe', 'book'] as const;
+export type ProductType = (typeof productTypes)[number];
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    email: text('email'),
+    fullName: text('full_name'),
+    phoneNumber: text('phone_number'),
+    address: text('address'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    country: text('country'),
+    profileImage: text('profile_image'),
+    isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  // Usernames are unique regardless of case: 'Alice' and 'alice' are one account.
+  (t) => [uniqueIndex('users_username_unique').on(sql`lower(${t.username})`)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** SHA-256 of the session token, hex; the token itself is never stored. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: integer('expires_at').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** When this session passed the admin PIN; admin actions need it. */
+    pinVerifiedAt: integer('pin_verified_at'),
+    pinFailures: integer('pin_failures').notNull().default(0),
+    pinLockedUntil: integer('pin_locked_until'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const products = sqliteTable(
+  'products',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productType: text('product_type', { enum: productTypes }).notNull().default('sunglasses'),
+    /** For books: the book's name. */
+    brand: text('brand').notNull(),
+    /** The SKU. */
+    model: text('model').notNull(),
+    /** For books: the page count. */
+    size: text('size').notNull().default(''),
+    quantity: integer('quantity').notNull().default(0),
+    priceCents: integer('price_cents').notNull(),
+    imageUrl: text('image_url').notNull().default(''),
+    /** May carry the 'BADGE:{text};;' or 'AUTHOR:{author};;' marker. */
+    description: text('description'),
+    buyNowEnabled: integer('buy_now_enabled', { mode: 'boolean' }).notNull().default(true),
+    bidEnabled: integer('bid_enabled', { mode: 'boolean' }).notNull().default(false),
+    playEnabled: integer('play_enabled', { mode: 'boolean' }).notNull().default(false),
+    halfPriceEnabled: integer('half_price_enabled', { mode: 'boolean' }).notNull().default(false),
+    mysteryBoxEnabled: integer('mystery_box_enabled', { mode: 'boolean' }).notNull().default(false),
+    buyOnePlayFreeEnabled: integer('buy_one_play_free_enabled', { mode: 'boolean' }).notNull().default(false),
+    donateEnabled: integer('donate_enabled', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('products_type_idx').on(t.productType, t.id)],
+);
+
+export const bids = sqliteTable('bids', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  productId: integer('product_id')
+    .notNull()
+    .references(() => products.id, { onDelete: 'cascade' }),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  amountCents: integer('amount_cents').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const influencers = sqliteTable('influencers', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  name: text('name').notNull(),
+  handle: text('handle').notNull().unique(),
+  avatar: text('avatar').notNull().default(''),
+  /** JSON map of platform to followers text ('2.4M'). */
+  platforms: text('platforms', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+  /** Percent; calibrates the simulated metrics. */
+  engagementRate: real('engagement_rate').notNull().default(2),
+  category: text('category').notNull().default(''),
+  /** Last computed overall score, for listing. */
+  score: real('score').notNull().default(0),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Snapshots of each influencer's metrics per platform, so a settled game can be audited. */
+export const influencerMetrics = sqliteTable(
+  'influencer_metrics',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    influencerId: integer('influencer_id')
+      .notNull()
+      .references(() => influencers.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    /** Start of the minute the snapshot describes. */
+    minuteAt: integer('minute_at').notNull(),
+    followers: integer('followers').notNull(),
+    engagement: real('engagement').notNull(),
+    growth: real('growth').notNull(),
+    posts: integer('posts').notNull(),
+    points: real('points').notNull(),
+    source: text('source').notNull(),
+    takenAt: integer('taken_at').notNull(),
+  },
+  (t) => [uniqueIndex('influencer_metrics_unique').on(t.influencerId, t.platform, t.minuteAt)],
+);
+
+export const gameStatuses = ['waiting', 'active', 'completed', 'canceled'] as const;
+export type GameStatus = (typeof gameStatuses)[number];
+
+export const games = sqliteTable(
+  'games',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: gameStatuses }).notNull().default('waiting'),
+    requiredParticipants: integer('required_participants').notNull(),
+    startTime: integer('start_time'),
+    endTime: integer('end_time'),
+    winnerPlayId: integer('winner_play_id'),
+    /** 'cart' when the prize went to the winner's cart, 'donated' when donated. */
+    prizeOutcome: text('prize_outcome', { enum: ['cart', 'donated'] }),
+    createdAt: integer('created_at').notNull(),
+    settledAt: integer('settled_at'),
+    canceledAt: integer('canceled_at'),
+  },
+  (t) => [index('games_product_status_idx').on(t.productId, t.status), index('games_status_idx').on(t.status)],
+);
+
+export const playStatuses = ['pending', 'entered', 'void'] as const;
+
+export const plays = sqliteTable(
+  'plays',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    gameId: integer('game_id')
+      .notNull()
+      .references(() => games.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** JSON array of influencer ids as strings, as the spec's client sends them. */
+    influencerIds: text('influencer_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    /** pending until its $1 authorization succeeds; void when it never did. */
+    status: text('status', { enum: playStatuses }).notNull().default('pending'),
+    score: real('score'),
+    enteredAt: integer('entered_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('plays_game_user_unique').on(t.gameId, t.userId), index('plays_user_idx').on(t.userId)],
+);
+
+export const orderStatuses = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
+
+export const orders = sqliteTable(
+  'orders',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderDate: integer('order_date').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    subtotalCents: integer('subtotal_cents').notNull(),
+    taxCents: integer('tax_cents').notNull(),
+    shippingCents: integer('shipping_cents').notNull(),
+    status: text('status', { enum: orderStatuses }).notNull().default('pending'),
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    customerPhone: text('customer_phone'),
+    shippingAddress: text('shipping_address'),
+    shippingCity: text('shipping_city'),
+    shippingState: text('shipping_state'),
+    shippingZipCode: text('shipping_zip_code'),
+    shippingCountry: text('shipping_country'),
+    /** square, apple_pay, cod, play */
+    paymentMethod: text('payment_method').notNull(),
+    shippingMethod: text('shipping_method').notNull(),
+    /** The gateway's payment id once paid. */
+    paymentId: text('payment_id'),
+    notes: text('notes'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('orders_user_idx').on(t.userId, t.orderDate)],
+);
+
+export const orderItems = sqliteTable('order_items', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  orderId: integer('order_id')
+    .notNull()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
+  quantity: integer('quantity').notNull(),
+  priceCents: integer('price_cents').notNull(),
+  /** buy_now or play */
+  purchaseType: text('purchase_type').notNull().default('buy_now'),
+  /** Name at the time of sale, so history survives a deleted product. */
+  productLabel: text('product_label').notNull().default(''),
+});
+
+export const cartItems = sqliteTable(
+  'cart_items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    quantity: integer('quantity').notNull().default(1),
+    priceCents: integer('price_cents').notNull(),
+    /** regular, or play for a won prize at $1 */
+    type: text('type', { enum: ['regular', 'play'] }).notNull().default('regular'),
+    /** The game a play prize was won in. */
+    gameId: integer('game_id').references(() => games.id, { onDelete: 'set null' }),
+    addedAt: integer('added_at').notNull(),
+  },
+  (t) => [index('cart_items_user_idx').on(t.userId)],
+);
+
+export interface ProfileAddress {
+  line1: string;
+  city: string;
+  state: string;
+  postalCode: string;
+  country: string;
+}
+
+export interface StoredPaymentMethod {
+  type: string;
+  cardBrand?: string;
+  lastFourDigits?: string;
+  expMonth?: number;
+  expYear?: number;
+}
+
+export const userProfiles = sqliteTable('user_profiles', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  userId: integer('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  name: text('name'),
+  email: text('email'),
+  phone: text('phone'),
+  address: text('address', { mode: 'json' }).$type<ProfileAddress>(),
+  paymentMethod: text('payment_method', { mode: 'json' }).$type<StoredPaymentMethod>(),
+  /** The gateway's customer and card-on-file ids; the card token is never kept. */
+  gatewayCustomerId: text('gateway_customer_id'),
+  gatewayCardId: text('gateway_card_id'),
+  emailNotifications: integer('email_notifications', { mode: 'boolean' }).notNull().default(true),
+  smsNotifications: integer('sms_notifications', { mode: 'boolean' }).notNull().default(false),
+  newsletterSubscription: integer('newsletter_subscription', { mode: 'boolean' }).notNull().default(false),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export const paymentKinds = ['play_authorization', 'order_charge', 'refund'] as const;
+export const paymentStatuses = ['pending', 'authorized', 'captured', 'voided', 'failed', 'refunded'] as const;
+
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: paymentKinds }).notNull(),
+    status: text('status', { enum: paymentStatuses }).notNull().default('pending'),
+    amountCents: integer('amount_cents').notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    playId: integer('play_id').references(() => plays.id, { onDelete: 'set null' }),
+    gateway: text('gateway').notNull(),
+    gatewayPaymentId: text('gateway_payment_id'),
+    /** Derived from our own row id, so a retried call never charges twice. */
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    errorCode: text('error_code'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId)],
+);
+
+export const notificationTypes = [
+  'game_ready',
+  'game_started',
+  'game_ended',
+  'game_won',
+  'game_lost',
+  'payment_success',
+  'payment_failed',
+  'order_status',
+] as const;
+
+export const notifications = sqliteTable(
+  'notifications',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: notificationTypes }).notNull(),
+    title: text('title').notNull(),
+    message: text('message').notNull(),
+    actionUrl: text('action_url'),
+    actionText: text('action_text'),
+    productId: integer('product_id'),
+    gameId: integer('game_id'),
+    read: integer('read', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+);
+
+export const businessTypes = ['retail', 'restaurant', 'gallery', 'service', 'hotel', 'other'] as const;
+
+export const businessApplications = sqliteTable('business_applications', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  businessName: text('business_name').notNull(),
+  contactName: text('contact_name').notNull(),
+  email: text('email').notNull(),
+  phone: text('phone').notNull(),
+  address: text('address').notNull(),
+  city: text('city').notNull().default('Laguna Beach'),
+  zipCode: text('zip_code').notNull(),
+  businessType: text('business_type', { enum: businessTypes }).notNull(),
+  description: text('description').notNull(),
+  website: text('website'),
+  instagramHandle: text('instagram_handle'),
+  termsAgreed: integer('terms_agreed', { mode: 'boolean' }).notNull(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const coachSignups = sqliteTable('coach_signups', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  email: text('email').notNull().unique(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Small key-value store for values generated once, such as the development admin PIN. */
+export const appSettings = sqliteTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+export type User = typeof users.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type Product = typeof products.$inferSelect;
+export type Influencer = typeof influencers.$inferSelect;

@@ -1,0 +1,49 @@
+import { count } from 'drizzle-orm';
+import type { Clock } from '../domain/clock.ts';
+import { dollarsToCents } from '../domain/money.ts';
+import type { Db } from './client.ts';
+import { influencers, products } from './schema.ts';
+import { seedInfluencers, seedProducts } from './seed-data.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Fills an empty store with the demo catalogue and influencers; does nothing otherwise. */
+export function seedIfEmpty(db: Db, clock: Clock): { seeded: boolean } {
+  const existing = db.select({ n: count() }).from(products).get()?.n ?? 0;
+  const existingInfluencers = db.select({ n: count() }).from(influencers).get()?.n ?? 0;
+  if (existing > 0 || existingInfluencers > 0) return { seeded: false };
+  const now = clock.now();
+  db.transaction((tx) => {
+    for (const p of seedProducts) {
+      tx.insert(products)
+        .values({
+          productType: p.productType,
+          brand: p.brand,
+          model: p.model,
+          size: p.size,
+          quantity: p.quantity,
+          priceCents: dollarsToCents(p.price),
+          imageUrl: p.imageUrl,
+          description: p.description,
+          playEnabled: p.playEnabled,
+          bidEnabled: p.bidEnabled ?? false,
+          createdAt: now - p.createdDaysAgo * DAY,
+        })
+        .run();
+    }
+    for (const i of seedInfluencers) {
+      tx.insert(influencers)
+        .values({
+          name: i.name,
+          handle: i.handle,
+          avatar: i.avatar,
+          platforms: i.platforms as Record<string, string>,
+          engagementRate: i.engagementRate,
+          category: i.category,
+          createdAt: now,
+        })
+        .run();
+    }
+  });
+  return { seeded: true };
+}

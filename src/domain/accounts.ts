@@ -1,0 +1,96 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { users, type User } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { DomainError, validationError } from './errors.ts';
+import { RateLimiter, minutesText } from './rate-limit.ts';
+import { loginSchema, registerSchema } from './schemas/auth.ts';
+
+/** What the browser may know about a user (spec section 3: the client reads id, username, isAdmin). */
+export interface PublicUser {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+}
+
+export function publicUser(user: User): PublicUser {
+  return { id: user.id, username: user.username, isAdmin: user.isAdmin };
+}
+
+export interface AccountLimits {
+  failedLoginsByIp: RateLimiter;
+  failedLoginsByUsername: RateLimiter;
+  registrationsByIp: RateLimiter;
+}
+
+const MINUTE = 60_000;
+
+export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimits {
+  return {
+    failedLoginsByIp: new RateLimiter(10, 15 * MINUTE, clock, enabled),
+    failedLoginsByUsername: new RateLimiter(10, 15 * MINUTE, clock, enabled),
+    registrationsByIp: new RateLimiter(30, 60 * MINUTE, clock, enabled),
+  };
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return Bun.password.hash(password, { algorithm: 'argon2id' });
+}
+
+// Verified against when the username is unknown, so both answers take the same time.
+let dummyHash: Promise<string> | undefined;
+
+export function findUserByUsername(db: Db, username: string): User | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
+    .get();
+}
+
+export async function register(db: Db, clock: Clock, limits: AccountLimits, input: unknown, ip: string): Promise<User> {
+  const wait = limits.registrationsByIp.retryAfter(ip);
+  if (wait > 0) {
+    throw new DomainError(429, `Too many registrations from this network. Please try again in ${minutesText(wait)}.`);
+  }
+  const parsed = registerSchema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  limits.registrationsByIp.record(ip);
+  const { username, password } = parsed.data;
+  if (findUserByUsername(db, username)) throw usernameTaken();
+  const passwordHash = await hashPassword(password);
+  try {
+    return db.insert(users).values({ username, passwordHash, createdAt: clock.now() }).returning().get();
+  } catch (error) {
+    // Two registrations raced for the same name; the unique index decided.
+    if (String(error).includes('UNIQUE')) throw usernameTaken();
+    throw error;
+  }
+}
+
+function usernameTaken(): DomainError {
+  return new DomainError(409, 'That username is already taken. Please choose another.', {
+    username: 'That username is already taken. Please choose another.',
+  });
+}
+
+export async function logIn(db: Db, limits: AccountLimits, input: unknown, ip: string): Promise<User> {
+  const parsed = loginSchema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  const { username, password } = parsed.data;
+  const usernameKey = username.toLowerCase();
+  const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsername.retryAfter(usernameKey));
+  if (wait > 0) {
+    throw new DomainError(429, `Too many failed login attempts. Please try again in ${minutesText(wait)}.`);
+  }
+  const user = findUserByUsername(db, username);
+  dummyHash ??= hashPassword('not-a-real-password');
+  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
+  if (!user || !valid) {
+    limits.failedLoginsByIp.record(ip);
+    limits.failedLoginsByUsername.record(usernameKey);
+    throw new DomainError(401, 'Invalid username or password');
+  }
+  limits.failedLoginsByUsername.reset(usernameKey);
+  return user;
+}

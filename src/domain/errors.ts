@@ -1,0 +1,19 @@
+import type { ZodError } from 'zod';
+import { fieldErrorsOf } from './schemas/field-errors.ts';
+
+/** A rule said no: carries the HTTP status and the message the user reads. */
+export class DomainError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export function validationError(error: ZodError): DomainError {
+  const fields = fieldErrorsOf(error);
+  const first = Object.values(fields)[0] ?? 'Invalid input';
+  return new DomainError(400, first, fields);
+}

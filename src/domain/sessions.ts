@@ -1,0 +1,75 @@
+import { sha256 } from '@oslojs/crypto/sha2';
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { sessions, users, type Session, type User } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+
+/*
+ * Sessions as Lucia's current guide describes them: a random token in the cookie, only its
+ * SHA-256 in the database, 30-day expiry extended when less than 15 days remain.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 30 * DAY;
+const RENEW_WITHIN_MS = 15 * DAY;
+
+export interface SessionWithUser {
+  session: Session;
+  user: User;
+  /** True when the expiry moved, so the cookie must be written again. */
+  renewed: boolean;
+}
+
+export function generateSessionToken(): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function sessionIdFromToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+export function createSession(db: Db, clock: Clock, token: string, userId: number): Session {
+  const now = clock.now();
+  const session: Session = {
+    id: sessionIdFromToken(token),
+    userId,
+    expiresAt: now + SESSION_LIFETIME_MS,
+    createdAt: now,
+    pinVerifiedAt: null,
+    pinFailures: 0,
+    pinLockedUntil: null,
+  };
+  db.insert(sessions).values(session).run();
+  return session;
+}
+
+/** The session and its user, or null when the token is unknown or expired (an expired row is removed). */
+export function validateSessionToken(db: Db, clock: Clock, token: string): SessionWithUser | null {
+  if (!/^[a-z2-7]{32}$/.test(token)) return null;
+  const id = sessionIdFromToken(token);
+  const row = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .where(eq(sessions.id, id))
+    .get();
+  if (!row) return null;
+  const now = clock.now();
+  if (now >= row.session.expiresAt) {
+    db.delete(sessions).where(eq(sessions.id, id)).run();
+    return null;
+  }
+  const renewed = row.session.expiresAt - now < RENEW_WITHIN_MS;
+  if (renewed) {
+    row.session.expiresAt = now + SESSION_LIFETIME_MS;
+    db.update(sessions).set({ expiresAt: row.session.expiresAt }).where(eq(sessions.id, id)).run();
+  }
+  return { ...row, renewed };
+}
+
+export function invalidateSession(db: Db, sessionId: string): void {
+  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}

@@ -1,0 +1,43 @@
+import type { Context } from 'hono';
+import { getConnInfo } from 'hono/bun';
+import type { AssetManifest } from '../assets.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Session, User } from '../db/schema.ts';
+import type { AccountLimits } from '../domain/accounts.ts';
+import type { Clock } from '../domain/clock.ts';
+
+/** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  clock: Clock;
+  manifest: AssetManifest;
+  adminPin: string;
+  limits: AccountLimits;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    user: User | null;
+    session: Session | null;
+  };
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** The peer address; 'local' when there is no socket (app.request() in tests). */
+export function clientIp(c: AppContext): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+/** A same-site path to return to after signing in; anything else becomes '/'. */
+export function safeNextPath(value: string | undefined | null): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  return value;
+}

@@ -1,0 +1,27 @@
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { ToastInput } from '../islands/lib/toast.ts';
+import type { AppContext } from './context.ts';
+
+const FLASH_COOKIE = 'csa_flash';
+
+/** A toast carried across a form post's redirect, shown once by the next page. */
+export function setFlash(c: AppContext, toast: ToastInput): void {
+  setCookie(c, FLASH_COOKIE, encodeURIComponent(JSON.stringify(toast)), { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 60 });
+}
+
+export function takeFlash(c: AppContext): ToastInput | null {
+  const raw = getCookie(c, FLASH_COOKIE);
+  if (!raw) return null;
+  deleteCookie(c, FLASH_COOKIE, { path: '/' });
+  try {
+    const value = JSON.parse(decodeURIComponent(raw)) as Partial<ToastInput>;
+    if (typeof value.title !== 'string') return null;
+    return {
+      title: value.title.slice(0, 120),
+      description: typeof value.description === 'string' ? value.description.slice(0, 300) : undefined,
+      variant: value.variant === 'destructive' ? 'destructive' : 'default',
+    };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+import { Layout } from '../components/Layout.tsx';
+import type { PageMeta } from '../components/Document.tsx';
+import { renderDocument } from '../components/render-document.tsx';
+import { anonymousViewer, type Viewer } from '../components/viewer.ts';
+import { publicUser } from '../domain/accounts.ts';
+import { cartCount } from '../domain/cart.ts';
+import { latestNotifications, unreadNotificationCount } from '../domain/notifications.ts';
+import { profileStatus } from '../domain/profile.ts';
+import type { ToastInput } from '../islands/lib/toast.ts';
+import type { AppContext } from './context.ts';
+import { takeFlash } from './flash.ts';
+
+export function viewerOf(c: AppContext): Viewer {
+  const user = c.var.user;
+  if (!user) return anonymousViewer;
+  const { db } = c.var.deps;
+  return {
+    user: publicUser(user),
+    profileComplete: profileStatus(db, user.id).isComplete,
+    cartCount: cartCount(db, user.id),
+    unreadNotifications: unreadNotificationCount(db, user.id),
+    notifications: latestNotifications(db, user.id).map((n) => ({
+      id: n.id,
+      title: n.title,
+      message: n.message,
+      actionUrl: n.actionUrl,
+      actionText: n.actionText,
+      read: n.read,
+      createdAt: n.createdAt,
+    })),
+  };
+}
+
+/** Where the header's back button leads: the previous page on this site, else home. */
+function backHref(c: AppContext): string {
+  const referer = c.req.header('referer');
+  if (!referer) return '/';
+  try {
+    const from = new URL(referer);
+    const here = new URL(c.req.url);
+    if (from.host !== here.host) return '/';
+    const path = `${from.pathname}${from.search}`;
+    return path === `${here.pathname}${here.search}` ? '/' : path;
+  } catch {
+    return '/';
+  }
+}
+
+export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
+
+export interface RenderOptions {
+  status?: PageStatus;
+  /** A toast to show on this very page (a form post answered in place). */
+  toast?: ToastInput;
+}
+
+/** Renders a page inside the shared layout. HTML is never cached by the browser without revalidation. */
+export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast }: RenderOptions = {}) {
+  const { config, manifest } = c.var.deps;
+  const html = renderDocument(
+    manifest,
+    <Layout
+      meta={meta}
+      site={{ siteName: config.siteName, publicUrl: config.publicUrl }}
+      viewer={viewerOf(c)}
+      backHref={backHref(c)}
+      flash={toast ?? takeFlash(c)}
+    >
+      {body}
+    </Layout>,
+  );
+  c.header('Cache-Control', 'no-cache');
+  return c.html(html, status);
+}
+
+/** Path and query of the current request, for canonical URLs. */
+export function currentPath(c: AppContext): string {
+  const url = new URL(c.req.url);
+  return `${url.pathname}${url.search}`;
+}

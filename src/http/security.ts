@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import { csrf } from 'hono/csrf';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from '../config.ts';
+import type { AppEnv } from './context.ts';
+
+const SQUARE_ORIGINS = {
+  sandbox: ['https://sandbox.web.squarecdn.com', 'https://pci-connect.squareupsandbox.com', 'https://o160250.ingest.sentry.io'],
+  production: ['https://web.squarecdn.com', 'https://pci-connect.squareup.com', 'https://o160250.ingest.sentry.io'],
+};
+
+/** Secure headers with a CSP that lets in Square's script origins only when Square is the gateway. */
+export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
+  const square = config.payments === 'square' ? SQUARE_ORIGINS[config.square.environment] : [];
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...square],
+      styleSrc: ["'self'", "'unsafe-inline'", ...square],
+      imgSrc: ["'self'", 'data:', 'https:'],
+      fontSrc: ["'self'", ...square],
+      connectSrc: ["'self'", ...square],
+      frameSrc: square.length ? square : ["'none'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    // The header's back button reads the Referer of same-site navigations.
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+/**
+ * CSRF: Hono's csrf() refuses cross-site form posts; on top of it, any state-changing
+ * request that says it comes from another origin or site is refused, whatever its body type.
+ */
+export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
+  const publicOrigin = new URL(config.publicUrl).origin;
+  const allowed = (origin: string, requestUrl: string) => origin === publicOrigin || origin === new URL(requestUrl).origin;
+  const formCheck = csrf({ origin: (origin, c) => allowed(origin, c.req.url) });
+  return async (c, next) => {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method)) {
+      const origin = c.req.header('origin');
+      const site = c.req.header('sec-fetch-site');
+      if ((origin && origin !== 'null' && !allowed(origin, c.req.url)) || origin === 'null' || site === 'cross-site') {
+        return c.json({ message: 'Cross-site request refused.' }, 403);
+      }
+    }
+    return formCheck(c, next);
+  };
+}

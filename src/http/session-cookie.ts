@@ -1,0 +1,55 @@
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import type { MiddlewareHandler } from 'hono';
+import { createSession, generateSessionToken, invalidateSession, validateSessionToken } from '../domain/sessions.ts';
+import type { AppContext, AppEnv } from './context.ts';
+
+export const SESSION_COOKIE = 'csa_session';
+
+function isSecure(c: AppContext): boolean {
+  return c.var.deps.config.publicUrl.startsWith('https://') || new URL(c.req.url).protocol === 'https:';
+}
+
+function writeCookie(c: AppContext, token: string, expiresAt: number): void {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: isSecure(c),
+    path: '/',
+    expires: new Date(expiresAt),
+  });
+}
+
+/** Loads the session named by the cookie into c.var.user / c.var.session, renewing the cookie when extended. */
+export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const token = getCookie(c, SESSION_COOKIE);
+  c.set('user', null);
+  c.set('session', null);
+  if (token) {
+    const { db, clock } = c.var.deps;
+    const found = validateSessionToken(db, clock, token);
+    if (found) {
+      c.set('user', found.user);
+      c.set('session', found.session);
+      if (found.renewed) writeCookie(c, token, found.session.expiresAt);
+    } else {
+      deleteCookie(c, SESSION_COOKIE, { path: '/' });
+    }
+  }
+  await next();
+};
+
+/** A new session for a user who just signed in (any earlier session of this browser is ended). */
+export function startSession(c: AppContext, userId: number): void {
+  const { db, clock } = c.var.deps;
+  if (c.var.session) invalidateSession(db, c.var.session.id);
+  const token = generateSessionToken();
+  const session = createSession(db, clock, token, userId);
+  writeCookie(c, token, session.expiresAt);
+}
+
+export function endSession(c: AppContext): void {
+  if (c.var.session) invalidateSession(c.var.deps.db, c.var.session.id);
+  c.set('user', null);
+  c.set('session', null);
+  deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isSecure(c) });
+}

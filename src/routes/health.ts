@@ -1,0 +1,14 @@
+import { Hono } from 'hono';
+import { sql } from 'drizzle-orm';
+import type { AppEnv } from '../http/context.ts';
+
+/** 200 when the database answers, 503 when it does not. */
+export const healthRoutes = new Hono<AppEnv>().get('/healthz', (c) => {
+  c.header('Cache-Control', 'no-store');
+  try {
+    c.var.deps.db.get(sql`select 1`);
+    return c.json({ status: 'ok', database: 'ok', time: c.var.deps.clock.now() });
+  } catch (error) {
+    return c.json({ status: 'error', database: String(error) }, 503);
+  }
+});

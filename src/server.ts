@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createApp } from './app.ts';
+import { loadManifest } from './assets.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { applyMigrations, openDatabase } from './db/client.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { createAccountLimits } from './domain/accounts.ts';
+import { bootstrapAdmin } from './domain/bootstrap.ts';
+import { ManualClock, systemClock } from './domain/clock.ts';
+import { storeJobs } from './jobs/index.ts';
+import { startScheduler } from './jobs/scheduler.ts';
+
+/** Process entry: configuration, database, migrations, seed, jobs, then Bun.serve. */
+export async function main(): Promise<void> {
+  const startedAt = performance.now();
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const dataDir = resolve(config.dataDir);
+  mkdirSync(join(dataDir, 'uploads'), { recursive: true });
+  const db = openDatabase(join(dataDir, 'store.db'));
+  await applyMigrations(db);
+
+  const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
+  const { seeded } = seedIfEmpty(db, clock);
+  const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
+  const manifest = await loadManifest();
+
+  const app = createApp({ db, config, clock, manifest, adminPin, limits: createAccountLimits(clock, config.rateLimit) });
+  const scheduler = startScheduler(storeJobs(db), clock);
+  const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 8 * 1024 * 1024 });
+
+  if (seeded) console.log(`Seeded the demo store in ${dataDir}`);
+  if (generated.adminPassword || generated.adminPin) {
+    console.log('\n  First start: bootstrap admin created');
+    if (generated.adminPassword) {
+      console.log(`    username: ${generated.adminUsername}`);
+      console.log(`    password: ${generated.adminPassword}`);
+    }
+    if (generated.adminPin) console.log(`    admin PIN: ${generated.adminPin}`);
+    console.log('  Set ADMIN_PASSWORD and ADMIN_PIN to choose your own.\n');
+  }
+  console.log(`${config.siteName} store listening on http://localhost:${server.port} (${Math.round(performance.now() - startedAt)} ms to ready)`);
+
+  const shutdown = () => {
+    scheduler.stop();
+    void server.stop();
+    db.$client.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+if (import.meta.main) await main();
