@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { csrfProtection, securityHeaders } from './http/security.ts';
+import { requireUserPage } from './http/guards.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { authApi } from './routes/api/auth.ts';
 import { fileRoutes } from './routes/files.ts';
@@ -48,6 +49,9 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.use(loadSession);
+
+  // Protected pages: signed-out visitors go to /auth first (spec section 2).
+  for (const path of ['/profile', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
   app.route('/', authPages);

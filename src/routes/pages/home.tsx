@@ -43,7 +43,7 @@ export const homePages = new Hono<AppEnv>().get('/', (c) => {
               </a>
             </div>
             {items.length === 0 ? (
-              <p className="rounded-xl bg-white p-6 text-center text-slate-600">No {label.emptyName} available. Check back soon!</p>
+              <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
             ) : (
               <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
                 {items.map((product) => (

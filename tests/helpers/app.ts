@@ -1,0 +1,87 @@
+import { createApp } from '../../src/app.ts';
+import { loadManifest, type AssetManifest } from '../../src/assets.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openMigratedDatabase } from '../../src/db/client.ts';
+import { createAccountLimits } from '../../src/domain/accounts.ts';
+import { ManualClock } from '../../src/domain/clock.ts';
+import { build } from '../../scripts/build.ts';
+import { projectFile } from '../../src/runtime-files.ts';
+
+export const TEST_ORIGIN = 'http://localhost';
+export const TEST_PIN = '246810';
+
+let manifest: Promise<AssetManifest> | undefined;
+
+/** The client build's manifest; builds once when a test run starts without `bun run build`. */
+export function testManifest(): Promise<AssetManifest> {
+  manifest ??= projectFile('dist/manifest.json') ? loadManifest() : build();
+  return manifest;
+}
+
+/** A fresh app on an in-memory database with a manual clock, and a cookie-keeping client. */
+export async function testApp(env: Record<string, string> = {}) {
+  const db = await openMigratedDatabase();
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
+  const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
+  const app = createApp({
+    db,
+    config,
+    clock,
+    manifest: await testManifest(),
+    adminPin: TEST_PIN,
+    limits: createAccountLimits(clock, config.rateLimit),
+  });
+  return { app, db, clock, config, client: () => new TestClient(app) };
+}
+
+type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
+
+interface RequestOptions {
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Sends requests through app.request() and keeps cookies between them, as a browser would. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(private readonly app: AppLike) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: BodyInit | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    if (options.form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    // Browsers send Origin with every POST; a test that wants none passes origin: ''.
+    if (method !== 'GET' && method !== 'HEAD') headers.origin ??= TEST_ORIGIN;
+    if (headers.origin === '') delete headers.origin;
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await this.app.request(`${TEST_ORIGIN}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const index = pair.indexOf('=');
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      const expired = /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line);
+      if (expired || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  get(path: string, options?: RequestOptions) {
+    return this.request('GET', path, options);
+  }
+
+  post(path: string, options?: RequestOptions) {
+    return this.request('POST', path, options);
+  }
+}
