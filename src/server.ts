@@ -11,8 +11,20 @@ import { ManualClock, systemClock } from './domain/clock.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
 
+/** `csa --healthcheck`: for container health checks, where no curl is installed. */
+async function healthcheck(): Promise<never> {
+  const port = process.env.PORT || '3000';
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2500) });
+    process.exit(response.ok ? 0 : 1);
+  } catch {
+    process.exit(1);
+  }
+}
+
 /** Process entry: configuration, database, migrations, seed, jobs, then Bun.serve. */
 export async function main(): Promise<void> {
+  if (process.argv.includes('--healthcheck')) await healthcheck();
   const startedAt = performance.now();
   let config;
   try {

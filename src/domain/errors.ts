@@ -1,4 +1,6 @@
-import type { ZodError } from 'zod';
+import type { core } from 'zod/mini';
+
+type ZodError = core.$ZodError;
 import { fieldErrorsOf } from './schemas/field-errors.ts';
 
 /** A rule said no: carries the HTTP status and the message the user reads. */

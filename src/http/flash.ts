@@ -4,9 +4,9 @@ import type { AppContext } from './context.ts';
 
 const FLASH_COOKIE = 'csa_flash';
 
-/** A toast carried across a form post's redirect, shown once by the next page. */
+/** A toast carried to the next page (after a form post, or set by an island before it navigates), shown once. */
 export function setFlash(c: AppContext, toast: ToastInput): void {
-  setCookie(c, FLASH_COOKIE, encodeURIComponent(JSON.stringify(toast)), { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 60 });
+  setCookie(c, FLASH_COOKIE, JSON.stringify(toast), { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: 60 });
 }
 
 export function takeFlash(c: AppContext): ToastInput | null {
@@ -14,7 +14,7 @@ export function takeFlash(c: AppContext): ToastInput | null {
   if (!raw) return null;
   deleteCookie(c, FLASH_COOKIE, { path: '/' });
   try {
-    const value = JSON.parse(decodeURIComponent(raw)) as Partial<ToastInput>;
+    const value = JSON.parse(raw) as Partial<ToastInput>;
     if (typeof value.title !== 'string') return null;
     return {
       title: value.title.slice(0, 120),

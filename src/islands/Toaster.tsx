@@ -1,13 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, useState } from 'react';
-import { dismissToast, takeNavigationToast, toast, toasts, type ToastInput } from './lib/toast.ts';
+import { dismissToast, toasts, type ToastInput } from './lib/toast.ts';
 
 const AUTO_CLOSE_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
 
 /**
- * The toast viewport. `initial` is a toast the server carried over a form post (a flash);
- * a toast saved before a client-side navigation is picked up on mount.
+ * The toast viewport. `initial` is the toast the server carried over from the previous page
+ * (a form post's or an island's flash cookie).
  */
 export default function Toaster({ initial = null }: { initial?: ToastInput | null }) {
   useSignals();
@@ -15,8 +15,6 @@ export default function Toaster({ initial = null }: { initial?: ToastInput | nul
   const regionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    const carried = takeNavigationToast();
-    if (carried) toast(carried);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'F8') {
         event.preventDefault();

@@ -1,4 +1,6 @@
-import type { ZodError } from 'zod';
+import type { core } from 'zod/mini';
+
+type ZodError = core.$ZodError;
 
 /** The first message per field, keyed by the dotted field path (browser-safe). */
 export function fieldErrorsOf(error: ZodError): Record<string, string> {

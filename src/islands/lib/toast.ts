@@ -26,24 +26,10 @@ export function dismissToast(id: number): void {
   toasts.value = toasts.value.filter((t) => t.id !== id);
 }
 
-const FLASH_KEY = 'csa:flash';
-
-/** Keeps a toast for the next page, for flows that end in a navigation. */
+/**
+ * Keeps a toast for the next page, for flows that end in a navigation. It rides in the same
+ * short-lived cookie the server uses for form posts, so the next page renders it.
+ */
 export function toastAfterNavigation(input: ToastInput): void {
-  try {
-    sessionStorage.setItem(FLASH_KEY, JSON.stringify(input));
-  } catch {
-    // Storage can be disabled; the toast is then simply not shown.
-  }
-}
-
-export function takeNavigationToast(): ToastInput | null {
-  try {
-    const raw = sessionStorage.getItem(FLASH_KEY);
-    if (!raw) return null;
-    sessionStorage.removeItem(FLASH_KEY);
-    return JSON.parse(raw) as ToastInput;
-  } catch {
-    return null;
-  }
+  document.cookie = `csa_flash=${encodeURIComponent(JSON.stringify(input))}; path=/; max-age=60; samesite=lax`;
 }

@@ -15,7 +15,7 @@ function AuthPage({ tab, next, errors, username }: { tab: AuthTab; next: string;
   return (
     <div className="mx-auto max-w-md pt-6">
       <div className="rounded-2xl bg-white p-6 sm:p-8 shadow-sm border border-slate-200">
-        <h1 className="m-0 text-2xl font-extrabold text-ink">{tab === 'login' ? 'Welcome back' : 'Create your account'}</h1>
+        <h1 className="m-0 text-2xl font-extrabold text-ink">Your account</h1>
         <p className="mt-2 mb-6 text-sm text-slate-600">
           Sign in to play for $1, check out fast and follow your games.
         </p>

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/runtime-files.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+setDefaultTimeout(120_000);
+
+const binary = join(projectRoot, 'dist', 'csa');
+let server: RunningServer;
+
+beforeAll(async () => {
+  // `bun run test:all` builds it first; a bare `bun test` builds it here.
+  if (!existsSync(binary)) {
+    const build = Bun.spawnSync([process.execPath, 'run', 'build:binary'], { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit' });
+    expect(build.exitCode).toBe(0);
+  }
+  // Run it from an empty folder far from the project: everything it needs must be inside it.
+  server = await startServer({ binary, cwd: mkdtempSync(join(tmpdir(), 'csa-binary-cwd-')) });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('the compiled binary', () => {
+  test('migrates, seeds and serves the store with its embedded assets', async () => {
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).database).toBe('ok');
+
+    const home = await fetch(`${server.url}/`);
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('<title>CSA</title>');
+    expect(html).toContain('Ray-Ban');
+
+    const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)![1]!;
+    const stylesheet = await fetch(`${server.url}${css}`);
+    expect(stylesheet.status).toBe(200);
+    expect(stylesheet.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    const auth = await (await fetch(`${server.url}/auth`)).text();
+    const runtime = /<script type="module" src="([^"]+)"/.exec(auth)![1]!;
+    expect((await fetch(`${server.url}${runtime}`)).status).toBe(200);
+    expect((await fetch(`${server.url}/static/images/og-default.png`)).status).toBe(200);
+    expect(existsSync(join(server.dataDir, 'data', 'store.db'))).toBe(true);
+  });
+
+  test('accepts a registration end to end', async () => {
+    const response = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ username: 'binary_user', password: 'secret-pass' }),
+    });
+    expect(response.status).toBe(201);
+    expect((await response.json()).username).toBe('binary_user');
+  });
+
+  test('refuses to start in production without its secrets', () => {
+    const run = Bun.spawnSync([binary], {
+      env: { ...process.env, NODE_ENV: 'production', ADMIN_PASSWORD: '', ADMIN_PIN: '', DATA_DIR: join(server.dataDir, 'prod') },
+      stderr: 'pipe',
+    });
+    expect(run.exitCode).toBe(1);
+    const message = run.stderr.toString();
+    expect(message).toContain('ADMIN_PASSWORD is required when NODE_ENV=production');
+    expect(message).toContain('ADMIN_PIN is required when NODE_ENV=production');
+  });
+});

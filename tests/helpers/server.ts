@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/runtime-files.ts';
+
+export const E2E_ADMIN = { username: 'admin', password: 'admin-e2e-pass', pin: '135790' };
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/**
+ * Starts the real store (from source, or the compiled binary) on a free port with a fresh
+ * DATA_DIR, and resolves once it answers /healthz.
+ */
+export async function startServer(options: { binary?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'csa-e2e-'));
+  const port = freePort();
+  const url = `http://localhost:${port}`;
+  const command = options.binary ? [options.binary] : [process.execPath, join(projectRoot, 'src/server.ts')];
+  let output = '';
+  const child = Bun.spawn(command, {
+    cwd: options.cwd ?? dataDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: join(dataDir, 'data'),
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      ADMIN_PIN: E2E_ADMIN.pin,
+      ...options.env,
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += new TextDecoder().decode(chunk);
+  };
+  void collect(child.stdout);
+  void collect(child.stderr);
+
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 20_000) {
+      child.kill();
+      throw new Error(`server did not answer within 20 s:\n${output}`);
+    }
+    await Bun.sleep(50);
+  }
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      child.kill();
+      await child.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
