@@ -68,7 +68,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           )}
         </a>
         {user?.isAdmin && (
-          <a href="/admin" className={`${iconButton} hidden sm:inline-flex`} aria-label="Admin Panel">
+          <a href="/admin" className={iconButton} aria-label="Admin Panel">
             <ShieldIcon />
           </a>
         )}
