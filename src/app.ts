@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps) {
     return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);
   });
 
+  app.use(compress());
   app.route('/', fileRoutes);
   app.route('/', healthRoutes);
 
