@@ -38,7 +38,7 @@ export function ProductCard({ product, position, eager = false }: { product: Pro
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
           <div className="mt-2 flex items-center justify-between gap-2">
             <span className="text-base font-extrabold">{formatDollars(product.price)}</span>
-            <span className={`rounded-full px-2 py-0.5 text-[11px] font-semibold ${stockClass[stock]}`}>{stock}</span>
+            <span className={`shrink-0 whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-semibold ${stockClass[stock]}`}>{stock}</span>
           </div>
         </div>
       </a>

@@ -1,4 +1,4 @@
-import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import { registerDom, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { testApp } from '../helpers/app.ts';
 
@@ -14,7 +14,7 @@ const realFetch = globalThis.fetch;
 beforeAll(async () => {
   const { client } = await testApp();
   html = await (await client().get('/auth')).text();
-  GlobalRegistrator.register({ url: 'http://localhost/auth', width: 390, height: 844 });
+  registerDom({ url: 'http://localhost/auth', width: 390, height: 844 });
   const originalError = console.error;
   console.error = (...args: unknown[]) => {
     errors.push(args);
@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   globalThis.fetch = realFetch;
-  await GlobalRegistrator.unregister();
+  await unregisterDom();
 });
 
 async function until(check: () => boolean, what: string): Promise<void> {
