@@ -24,6 +24,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   globalThis.fetch = realFetch;
+  // Unmount the toast (and its 5 s auto-close timer) while the window still exists.
+  const { toasts } = await import('../../src/islands/lib/toast.ts');
+  toasts.value = [];
+  await new Promise((resolve) => setTimeout(resolve, 20));
   await unregisterDom();
 });
 
