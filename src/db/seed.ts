@@ -3,7 +3,8 @@ import type { Clock } from '../domain/clock.ts';
 import { dollarsToCents } from '../domain/money.ts';
 import type { Db } from './client.ts';
 import { influencers, products } from './schema.ts';
-import { seedInfluencers, seedProducts } from './seed-data.ts';
+import { seedInfluencers } from './seed-influencers.ts';
+import { seedProducts } from './seed-products.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
