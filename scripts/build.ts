@@ -19,7 +19,7 @@ export async function build(): Promise<AssetManifest> {
 
   const islandEntries = [...new Glob('src/islands/[A-Z]*.tsx').scanSync({ cwd: root })].sort();
   const result = await Bun.build({
-    entrypoints: [join(root, 'src/islands/runtime.ts'), ...islandEntries.map((entry) => join(root, entry))],
+    entrypoints: [join(root, 'src/islands/runtime.ts'), join(root, 'src/client/image-fallback.ts'), ...islandEntries.map((entry) => join(root, entry))],
     outdir,
     target: 'browser',
     format: 'esm',
@@ -34,12 +34,13 @@ export async function build(): Promise<AssetManifest> {
     throw new Error('Client build failed');
   }
 
-  const manifest: AssetManifest = { css: '', runtime: '', islands: {} };
+  const manifest: AssetManifest = { css: '', runtime: '', imageFallback: '', islands: {} };
   for (const output of result.outputs) {
     if (output.kind !== 'entry-point') continue;
     const file = basename(output.path);
     const name = file.replace(/-[a-z0-9]+\.js$/, '');
     if (name === 'runtime') manifest.runtime = `/assets/${file}`;
+    else if (name === 'image-fallback') manifest.imageFallback = `/assets/${file}`;
     else manifest.islands[name] = `/assets/${file}`;
   }
 

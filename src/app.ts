@@ -3,18 +3,37 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
+import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { csrfProtection, securityHeaders } from './http/security.ts';
 import { requireUserPage } from './http/guards.ts';
+import { cacheForVisitors } from './http/page-cache.ts';
+import { csrfProtection, securityHeaders } from './http/security.ts';
 import { loadSession } from './http/session-cookie.ts';
+import { adminApi } from './routes/api/admin.ts';
 import { authApi } from './routes/api/auth.ts';
+import { productsApi } from './routes/api/products.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { adminPages } from './routes/pages/admin/index.tsx';
 import { authPages } from './routes/pages/auth.tsx';
-import { homePages } from './routes/pages/home.tsx';
+import { catalogPages } from './routes/pages/catalog.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
+import { productPages } from './routes/pages/product.tsx';
+import { seoRoutes } from './routes/seo.ts';
 
 const JSON_BODY_LIMIT = 64 * 1024;
+/** Product forms carry one image of at most 5 MB; a little more lets the domain say so clearly. */
+const UPLOAD_BODY_LIMIT = MAX_IMAGE_BYTES + 2 * 1024 * 1024;
+
+const tooLarge = bodyLimit({
+  maxSize: JSON_BODY_LIMIT,
+  onError: (c) => c.json({ message: 'The request body is too large.' }, 413),
+});
+const uploadTooLarge = bodyLimit({
+  maxSize: UPLOAD_BODY_LIMIT,
+  onError: (c) => c.json({ message: 'The image must be 5 MB or smaller.', fields: { image: 'The image must be 5 MB or smaller.' } }, 413),
+});
+const takesUploads = (path: string) => path.startsWith('/api/products') || path.startsWith('/admin/');
 
 /** Builds the whole HTTP app from its dependencies; no I/O happens here. */
 export function createApp(deps: AppDeps) {
@@ -30,8 +49,7 @@ export function createApp(deps: AppDeps) {
       return c.json({ message: error.message, ...(error.fields ? { fields: error.fields } : {}) }, error.status);
     }
     if (error instanceof HTTPException) {
-      const status = error.status;
-      if (c.req.path.startsWith('/api/')) return c.json({ message: error.message || 'Request refused.' }, status);
+      if (c.req.path.startsWith('/api/')) return c.json({ message: error.message || 'Request refused.' }, error.status);
       return error.getResponse();
     }
     console.error(`${c.req.method} ${c.req.path} failed:`, error);
@@ -44,20 +62,23 @@ export function createApp(deps: AppDeps) {
 
   app.use(securityHeaders(deps.config));
   app.use(csrfProtection(deps.config));
-  app.use(
-    bodyLimit({
-      maxSize: JSON_BODY_LIMIT,
-      onError: (c) => c.json({ message: 'The request body is too large.' }, 413),
-    }),
-  );
+  app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
+
+  // Catalogue pages for signed-out visitors come from the page cache when they can.
+  for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors);
   app.use(loadSession);
 
   // Protected pages: signed-out visitors go to /auth first (spec section 2).
   for (const path of ['/profile', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
+  app.route('/api', productsApi);
+  app.route('/api', adminApi);
+  app.route('/', seoRoutes);
   app.route('/', authPages);
-  app.route('/', homePages);
+  app.route('/', catalogPages);
+  app.route('/', productPages);
+  app.route('/', adminPages);
 
   app.notFound(notFound);
   return app;

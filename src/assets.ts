@@ -4,6 +4,8 @@ import { projectFile } from './runtime-files.ts';
 export interface AssetManifest {
   css: string;
   runtime: string;
+  /** The tiny script that swaps broken external images for defaults. */
+  imageFallback: string;
   islands: Record<string, string>;
 }
 

@@ -8,6 +8,8 @@ import { seedIfEmpty } from './db/seed.ts';
 import { createAccountLimits } from './domain/accounts.ts';
 import { bootstrapAdmin } from './domain/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
+import { imageStore } from './domain/images.ts';
+import { PageCache } from './http/page-cache.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
 
@@ -38,7 +40,7 @@ export async function main(): Promise<void> {
   }
 
   const dataDir = resolve(config.dataDir);
-  mkdirSync(join(dataDir, 'uploads'), { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   const db = openDatabase(join(dataDir, 'store.db'));
   await applyMigrations(db);
 
@@ -47,9 +49,18 @@ export async function main(): Promise<void> {
   const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
   const manifest = await loadManifest();
 
-  const app = createApp({ db, config, clock, manifest, adminPin, limits: createAccountLimits(clock, config.rateLimit) });
+  const app = createApp({
+    db,
+    config,
+    clock,
+    manifest,
+    adminPin,
+    limits: createAccountLimits(clock, config.rateLimit),
+    images: imageStore(join(dataDir, 'uploads')),
+    pageCache: new PageCache(),
+  });
   const scheduler = startScheduler(storeJobs(db), clock);
-  const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 8 * 1024 * 1024 });
+  const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 16 * 1024 * 1024 });
 
   if (seeded) console.log(`Seeded the demo store in ${dataDir}`);
   if (generated.adminPassword || generated.adminPin) {

@@ -77,10 +77,12 @@ function absolute(site: SiteInfo, pathOrUrl: string): string {
  * ships no JavaScript at all.
  */
 function IslandScripts() {
-  const { manifest, islandsUsed } = useRenderState();
-  if (islandsUsed.size === 0) return null;
+  const { manifest, islandsUsed, needsImageFallback } = useRenderState();
+  const fallback = needsImageFallback && manifest.imageFallback ? <script type="module" src={manifest.imageFallback} /> : null;
+  if (islandsUsed.size === 0) return fallback;
   return (
     <>
+      {fallback}
       {[...islandsUsed].map((name) => (
         <link key={name} rel="modulepreload" href={manifest.islands[name]} />
       ))}

@@ -55,9 +55,32 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           <span className="text-lg font-extrabold tracking-tight">{siteName}</span>
           <span className="hidden sm:block text-[11px] text-slate-500 truncate">The Competitive Shopping Association</span>
         </a>
-        <a href="/products?search=1" className={iconButton} aria-label="Search products">
-          <SearchIcon />
-        </a>
+        <details className="static sm:relative" data-menu="search">
+          <summary className={iconButton} aria-label="Search products">
+            <SearchIcon />
+          </summary>
+          <form
+            method="get"
+            action="/products"
+            role="search"
+            className="absolute left-2 right-2 top-14 sm:left-auto sm:right-0 sm:top-12 sm:w-96 flex gap-2 rounded-xl border border-slate-200 bg-white p-3 shadow-xl"
+          >
+            <label htmlFor="header-search" className="sr-only">
+              Search by brand, model or description
+            </label>
+            <input
+              id="header-search"
+              name="q"
+              type="search"
+              maxLength={100}
+              placeholder="Search brand, model or description"
+              className="h-10 flex-1 min-w-0 rounded-lg border border-slate-300 px-3 text-base"
+            />
+            <button type="submit" className="h-10 rounded-lg bg-ink px-3 text-sm font-bold text-white cursor-pointer">
+              Search
+            </button>
+          </form>
+        </details>
         <NotificationBell viewer={viewer} />
         <a href="/cart" className={iconButton} aria-label={`Cart, ${viewer.cartCount} ${viewer.cartCount === 1 ? 'item' : 'items'}`}>
           <CartIcon />

@@ -1,59 +1,61 @@
+import { productTitle, stockLabel, type ProductView, type StockLevel } from '../domain/catalog.ts';
 import { formatDollars } from '../domain/money.ts';
-import { defaultImageFor, parseDescription, stockLabel, type ProductView } from '../domain/catalog.ts';
+import { ProductImage } from './ProductImage.tsx';
 
+/** The card cycles its purchase type by position (spec section 1): buy now, bid, bet. */
 const purchaseTypes = ['Buy Now', 'Bid', 'Bet'] as const;
 
-const stockClass: Record<string, string> = {
+export const stockClass: Record<StockLevel, string> = {
   'In Stock': 'bg-emerald-50 text-emerald-800',
   'Low Stock': 'bg-amber-50 text-amber-800',
-  'Out of Stock': 'bg-slate-100 text-slate-600',
+  'Out of Stock': 'bg-slate-100 text-slate-700',
 };
+
+export function StockBadge({ quantity }: { quantity: number }) {
+  const stock = stockLabel(quantity);
+  return <span className={`shrink-0 whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-semibold ${stockClass[stock]}`}>{stock}</span>;
+}
 
 /** Spec section 2, product card: links to the product; Pay to the product page, Play to /social-play. */
 export function ProductCard({ product, position, eager = false }: { product: ProductView; position: number; eager?: boolean }) {
-  const { badge, author } = parseDescription(product.description);
-  const stock = stockLabel(product.quantity);
-  const subtitle = product.productType === 'book' && author ? `by ${author}` : product.model;
+  const { name, subtitle, badge } = productTitle(product);
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl bg-white border border-slate-200 shadow-sm">
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl bg-white border border-slate-200 shadow-sm transition-shadow hover:shadow-md">
       <a href={`/product/${product.id}`} className="block no-underline text-ink">
         <div className="relative aspect-square bg-slate-50">
-          <img
-            src={product.imageUrl}
-            alt={`${product.brand} ${product.model}`}
-            width={400}
-            height={400}
-            loading={eager ? 'eager' : 'lazy'}
-            decoding="async"
-            data-fallback={defaultImageFor(product.productType)}
-            className="w-full h-full object-contain"
-          />
-          {badge && <span className="absolute top-2 left-2 rounded-full bg-coral px-2 py-0.5 text-[11px] font-bold text-white">{badge}</span>}
+          <ProductImage product={product} eager={eager} className="w-full h-full object-contain" />
+          {badge && <span className="absolute top-2 left-2 rounded-full bg-coral-dark px-2 py-0.5 text-[11px] font-bold text-white">{badge}</span>}
           <span className="absolute top-2 right-2 rounded-full bg-white/90 px-2 py-0.5 text-[11px] font-semibold text-slate-700">
             {purchaseTypes[position % 3]}
           </span>
         </div>
         <div className="px-3 pt-3">
-          <h3 className="m-0 text-sm font-bold leading-snug line-clamp-1">{product.brand}</h3>
+          <h3 className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</h3>
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
           <div className="mt-2 flex items-center justify-between gap-2">
             <span className="text-base font-extrabold">{formatDollars(product.price)}</span>
-            <span className={`shrink-0 whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-semibold ${stockClass[stock]}`}>{stock}</span>
+            <StockBadge quantity={product.quantity} />
           </div>
         </div>
       </a>
       <div className="mt-auto grid grid-cols-2 gap-2 p-3">
         <a href={`/product/${product.id}`} className="rounded-lg bg-ink py-2 text-center text-xs font-bold text-white no-underline hover:bg-ink-light">
-          Pay
+          Pay<span className="sr-only"> for {name}</span>
         </a>
-        {product.playEnabled ? (
-          <a href={`/social-play/${product.id}`} className="rounded-lg bg-coral-dark py-2 text-center text-xs font-bold text-white no-underline hover:bg-coral">
-            Play $1
-          </a>
-        ) : (
-          <span className="rounded-lg bg-slate-100 py-2 text-center text-xs font-semibold text-slate-600">No game</span>
-        )}
+        <a href={`/social-play/${product.id}`} className="rounded-lg bg-coral-dark py-2 text-center text-xs font-bold text-white no-underline hover:bg-coral">
+          Play<span className="sr-only"> for {name}</span>
+        </a>
       </div>
     </article>
+  );
+}
+
+export function ProductGrid({ products, eagerCount = 0 }: { products: ProductView[]; eagerCount?: number }) {
+  return (
+    <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
+      {products.map((product, index) => (
+        <ProductCard key={product.id} product={product} position={index} eager={index < eagerCount} />
+      ))}
+    </div>
   );
 }

@@ -16,6 +16,8 @@ export interface RenderState {
   manifest: AssetManifest;
   islandsUsed: Set<string>;
   pending: PendingIsland[];
+  /** Set when the page shows an image from another site, which may break. */
+  needsImageFallback: boolean;
 }
 
 export const RenderContext = createContext<RenderState | null>(null);

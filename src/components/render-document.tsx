@@ -6,7 +6,7 @@ import { RenderContext, type RenderState } from './render-context.ts';
 
 /** Renders a page to a complete HTML document, with each island's HTML rendered as its own root. */
 export function renderDocument(manifest: AssetManifest, page: ReactNode): string {
-  const state: RenderState = { manifest, islandsUsed: new Set(), pending: [] };
+  const state: RenderState = { manifest, islandsUsed: new Set(), pending: [], needsImageFallback: false };
   let html = renderToString(<RenderContext.Provider value={state}>{page}</RenderContext.Provider>);
   for (const island of state.pending) {
     const component = islands[island.name as keyof typeof islands] as ComponentType<Record<string, unknown>>;

@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from './money.ts';
+import { parseDescription } from './schemas/product.ts';
 
-export { productTypes, type ProductType };
+export { productTypes, parseDescription, type ProductType };
 
 export const productTypeLabels: Record<ProductType, { singular: string; plural: string; emptyName: string }> = {
   sunglasses: { singular: 'Sunglasses', plural: 'Sunglasses', emptyName: 'sunglasses' },
@@ -27,16 +28,6 @@ export function resolveImageUrl(imageUrl: string | null | undefined, type: Produ
   if (!value || value.includes('null') || value.includes('undefined')) return defaultImageFor(type);
   if (/^https?:\/\//i.test(value) || value.startsWith('data:')) return value;
   return value.startsWith('/') ? value : `/${value}`;
-}
-
-/** Description markers: 'BADGE:{text};;rest' and 'AUTHOR:{author};;summary'. */
-export function parseDescription(description: string | null | undefined): { badge?: string; author?: string; text: string } {
-  const value = description ?? '';
-  const badge = /^BADGE:([^;]*);;/.exec(value);
-  if (badge) return { badge: badge[1]!.trim(), text: value.slice(badge[0].length).trim() };
-  const author = /^AUTHOR:([^;]*);;/.exec(value);
-  if (author) return { author: author[1]!.trim(), text: value.slice(author[0].length).trim() };
-  return { text: value.trim() };
 }
 
 export type StockLevel = 'In Stock' | 'Low Stock' | 'Out of Stock';
@@ -73,16 +64,110 @@ export function productView(product: Product) {
 
 export type ProductView = ReturnType<typeof productView>;
 
-export function productsOfType(db: Db, type: ProductType): ProductView[] {
-  return db.select().from(products).where(eq(products.productType, type)).orderBy(asc(products.id)).all().map(productView);
+/** What a book shows instead of brand and model: its name and 'by {author}'. */
+export function productTitle(product: Pick<ProductView, 'productType' | 'brand' | 'model' | 'description'>) {
+  const { author, badge, text } = parseDescription(product.description);
+  const subtitle = product.productType === 'book' ? (author ? `by ${author}` : product.model) : product.model;
+  return { name: product.brand, subtitle, author, badge, text };
 }
 
-/** Home: per type, up to 4 products taken from the first 6 (spec section 2). */
+export const gallerySorts = {
+  featured: 'Featured',
+  'price-asc': 'Price low to high',
+  'price-desc': 'Price high to low',
+  newest: 'Newest Arrivals',
+} as const;
+export type GallerySort = keyof typeof gallerySorts;
+
+export function isGallerySort(value: unknown): value is GallerySort {
+  return typeof value === 'string' && value in gallerySorts;
+}
+
+const newestFirst = [desc(products.createdAt), desc(products.id)];
+
+function orderFor(sort: GallerySort): SQL[] {
+  switch (sort) {
+    case 'price-asc':
+      return [asc(products.priceCents), asc(products.id)];
+    case 'price-desc':
+      return [desc(products.priceCents), asc(products.id)];
+    case 'newest':
+      return newestFirst;
+    case 'featured':
+      // Badged and playable products first, in stock before sold out, then the newest.
+      return [
+        desc(sql`${products.description} like 'BADGE:%'`),
+        desc(products.playEnabled),
+        desc(sql`${products.quantity} > 0`),
+        ...newestFirst,
+      ];
+  }
+}
+
+/** Matches brand, model or description, case-insensitively; % and _ are taken literally. */
+function searchCondition(query: string): SQL | undefined {
+  const words = query.trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  if (words.length === 0) return undefined;
+  return and(
+    ...words.map((word) => {
+      const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return or(
+        sql`${products.brand} like ${pattern} escape '\\'`,
+        sql`${products.model} like ${pattern} escape '\\'`,
+        sql`${products.description} like ${pattern} escape '\\'`,
+      );
+    }),
+  );
+}
+
+export interface ProductQuery {
+  type?: ProductType;
+  q?: string;
+  sort?: GallerySort;
+}
+
+export function listProducts(db: Db, query: ProductQuery = {}): ProductView[] {
+  const conditions = [query.type ? eq(products.productType, query.type) : undefined, query.q ? searchCondition(query.q) : undefined];
+  return db
+    .select()
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(...orderFor(query.sort ?? 'featured'))
+    .all()
+    .map(productView);
+}
+
+/** The admin list: one type, filtered by brand or model, case-insensitively. */
+export function adminProductList(db: Db, type: ProductType, q = ''): ProductView[] {
+  const needle = q.trim().toLowerCase();
+  return listProducts(db, { type, sort: 'newest' }).filter(
+    (p) => !needle || p.brand.toLowerCase().includes(needle) || p.model.toLowerCase().includes(needle),
+  );
+}
+
+export function findProduct(db: Db, id: number): Product | undefined {
+  if (!Number.isSafeInteger(id) || id < 1) return undefined;
+  return db.select().from(products).where(eq(products.id, id)).get();
+}
+
+/** Parses a route's id: a positive integer, or null. */
+export function productIdOf(value: string | undefined): number | null {
+  if (!value || !/^\d{1,12}$/.test(value)) return null;
+  const id = Number(value);
+  return id >= 1 ? id : null;
+}
+
+/**
+ * Home (spec section 2): per type, the first 6 products (newest first, so new arrivals show),
+ * of which up to 4 are shown, those in stock before those sold out.
+ */
 export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
   const result = {} as Record<ProductType, ProductView[]>;
   for (const type of productTypes) {
-    const firstSix = db.select().from(products).where(eq(products.productType, type)).orderBy(asc(products.id)).limit(6).all();
-    result[type] = firstSix.slice(0, 4).map(productView);
+    const firstSix = db.select().from(products).where(eq(products.productType, type)).orderBy(...newestFirst).limit(6).all();
+    const inStockFirst = [...firstSix].sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
+    result[type] = inStockFirst.slice(0, 4).map(productView);
   }
   return result;
 }
+

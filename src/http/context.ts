@@ -6,6 +6,8 @@ import type { Db } from '../db/client.ts';
 import type { Session, User } from '../db/schema.ts';
 import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { ImageStore } from '../domain/images.ts';
+import type { PageCache } from './page-cache.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -15,6 +17,8 @@ export interface AppDeps {
   manifest: AssetManifest;
   adminPin: string;
   limits: AccountLimits;
+  images: ImageStore;
+  pageCache: PageCache;
 }
 
 export interface AppEnv {

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { sessionPassedPin } from '../domain/admin-pin.ts';
 import type { AppEnv } from './context.ts';
 import { currentPath } from './render.tsx';
 
@@ -13,3 +14,13 @@ export const requireUserApi: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
   await next();
 };
+
+/** Catalogue writes: an admin whose session passed the PIN (401 signed out, 403 otherwise). */
+export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = c.var.user;
+  if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+  if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
+  if (!sessionPassedPin(c.var.session, c.var.deps.clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
+  await next();
+};
+

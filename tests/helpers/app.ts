@@ -6,6 +6,11 @@ import { createAccountLimits } from '../../src/domain/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
+import { imageStore } from '../../src/domain/images.ts';
+import { PageCache } from '../../src/http/page-cache.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -23,6 +28,9 @@ export async function testApp(env: Record<string, string> = {}) {
   const db = await openMigratedDatabase();
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
   const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
+  const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
+  const images = imageStore(uploadsDir);
+  const pageCache = new PageCache();
   const app = createApp({
     db,
     config,
@@ -30,8 +38,10 @@ export async function testApp(env: Record<string, string> = {}) {
     manifest: await testManifest(),
     adminPin: TEST_PIN,
     limits: createAccountLimits(clock, config.rateLimit),
+    images,
+    pageCache,
   });
-  return { app, db, clock, config, client: () => new TestClient(app) };
+  return { app, db, clock, config, images, uploadsDir, pageCache, client: () => new TestClient(app) };
 }
 
 type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };

@@ -1,0 +1,127 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { games, products, type Product } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { DomainError } from './errors.ts';
+import type { ImageStore } from './images.ts';
+import { centsToDollars } from './money.ts';
+import { checkProductInput, imageRequiredMessage, isProductKind, PRODUCT_FLAGS, type ProductKind } from './schemas/product.ts';
+
+/*
+ * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
+ * Every write calls `changed()`, so cached catalogue pages are dropped (DESIGN: a cache must be
+ * invalidated by every product write).
+ */
+
+export interface CatalogWriter {
+  db: Db;
+  clock: Clock;
+  images: ImageStore;
+  changed: () => void;
+}
+
+export interface ImageChoice {
+  /** A newly chosen file, when there is one. */
+  file?: Blob | null;
+  /** An image URL an API client sends instead of a file (https, or a path on this site). */
+  url?: unknown;
+}
+
+function imageUrlFrom(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const url = value.trim();
+  if (/^https:\/\/[^\s"'<>]{3,500}$/i.test(url)) return url;
+  if (/^\/(static|uploads)\/[A-Za-z0-9._\/-]{1,200}$/.test(url) && !url.includes('..')) return url;
+  return null;
+}
+
+function hasFile(file: Blob | null | undefined): file is Blob {
+  return !!file && file.size > 0;
+}
+
+function failWith(errors: Record<string, string>): never {
+  throw new DomainError(400, Object.values(errors)[0] ?? 'Invalid product', errors);
+}
+
+function typeOf(value: unknown): ProductKind {
+  if (value === undefined || value === null || value === '') return 'sunglasses';
+  if (!isProductKind(value)) {
+    failWith({ productType: 'Product type must be one of sunglasses, tshirt, shoe, book' });
+  }
+  return value;
+}
+
+export async function createProduct(writer: CatalogWriter, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
+  const type = typeOf(raw.productType);
+  const checked = checkProductInput(type, raw);
+  const url = imageUrlFrom(image.url);
+  const errors = checked.ok ? {} : { ...checked.errors };
+  if (!hasFile(image.file) && !url) errors.image = imageRequiredMessage[type];
+  if (!checked.ok || Object.keys(errors).length) failWith(errors);
+
+  const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : url!;
+  try {
+    const created = writer.db
+      .insert(products)
+      .values({ ...checked.fields, imageUrl, createdAt: writer.clock.now() })
+      .returning()
+      .get();
+    writer.changed();
+    return created;
+  } catch (error) {
+    writer.images.remove(imageUrl);
+    throw error;
+  }
+}
+
+/** The stored product in the shape its input takes, so an update may send only what changes. */
+function asInput(product: Product): Record<string, unknown> {
+  return {
+    brand: product.brand,
+    model: product.model,
+    size: product.size,
+    price: centsToDollars(product.priceCents),
+    quantity: product.quantity,
+    description: product.description ?? '',
+    ...Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, product[flag]])),
+  };
+}
+
+export async function updateProduct(writer: CatalogWriter, id: number, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
+  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  if (!existing) throw new DomainError(404, 'Product not found');
+  if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
+    failWith({ productType: "A product's type cannot be changed" });
+  }
+  const checked = checkProductInput(existing.productType, { ...asInput(existing), ...raw });
+  if (!checked.ok) failWith(checked.errors);
+
+  // No new file keeps the current image: an omitted field never loses one.
+  const url = imageUrlFrom(image.url);
+  const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
+  try {
+    const updated = writer.db.update(products).set({ ...checked.fields, imageUrl }).where(eq(products.id, id)).returning().get();
+    writer.changed();
+    if (imageUrl !== existing.imageUrl) writer.images.remove(existing.imageUrl);
+    return updated;
+  } catch (error) {
+    if (imageUrl !== existing.imageUrl) writer.images.remove(imageUrl);
+    throw error;
+  }
+}
+
+export function deleteProduct(writer: CatalogWriter, id: number): void {
+  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  if (!existing) throw new DomainError(404, 'Product not found');
+  const running = writer.db
+    .select({ id: games.id })
+    .from(games)
+    .where(and(eq(games.productId, id), inArray(games.status, ['waiting', 'active'])))
+    .get();
+  if (running) {
+    throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
+  }
+  writer.db.delete(products).where(eq(products.id, id)).run();
+  writer.changed();
+  writer.images.remove(existing.imageUrl);
+}

@@ -1,0 +1,39 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { games, plays } from '../db/schema.ts';
+
+/** The competition panel's fallback when a game names no required count (spec section 4). */
+export const DEFAULT_REQUIRED_PARTICIPANTS = 10;
+
+export interface GameSummary {
+  id: number;
+  status: 'waiting' | 'active' | 'completed' | 'canceled';
+  requiredParticipants: number;
+  entries: number;
+  startTime: number | null;
+  endTime: number | null;
+}
+
+/** The product's current game: the active one, else the waiting one, else the last completed. */
+export function currentGame(db: Db, productId: number): GameSummary | null {
+  const game = db
+    .select()
+    .from(games)
+    .where(and(eq(games.productId, productId), sql`${games.status} != 'canceled'`))
+    .orderBy(sql`case ${games.status} when 'active' then 0 when 'waiting' then 1 else 2 end`, desc(games.id))
+    .get();
+  if (!game) return null;
+  const entries = db
+    .select({ n: count() })
+    .from(plays)
+    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
+    .get();
+  return {
+    id: game.id,
+    status: game.status,
+    requiredParticipants: game.requiredParticipants || DEFAULT_REQUIRED_PARTICIPANTS,
+    entries: entries?.n ?? 0,
+    startTime: game.startTime,
+    endTime: game.endTime,
+  };
+}

@@ -1,0 +1,187 @@
+import * as z from 'zod/mini';
+import { fieldErrorsOf } from './field-errors.ts';
+
+/*
+ * Product rules of spec section 5, per type, shared by the products API and the admin forms.
+ * Input arrives as JSON (API `data`) or as form strings; both are normalised first. Books use
+ * their form fields (name, author, pages, summary), mapped as spec section 3 says: brand holds
+ * the name, size the page count, description 'AUTHOR:{author};;{summary}'.
+ */
+
+export const PRODUCT_TYPES = ['sunglasses', 'tshirt', 'shoe', 'book'] as const;
+export type ProductKind = (typeof PRODUCT_TYPES)[number];
+
+export const PRODUCT_FLAGS = [
+  'buyNowEnabled',
+  'bidEnabled',
+  'playEnabled',
+  'halfPriceEnabled',
+  'mysteryBoxEnabled',
+  'buyOnePlayFreeEnabled',
+  'donateEnabled',
+] as const;
+export type ProductFlag = (typeof PRODUCT_FLAGS)[number];
+
+export const imageRequiredMessage: Record<ProductKind, string> = {
+  sunglasses: 'An image is required for new products',
+  tshirt: 'An image is required for new t-shirts',
+  shoe: 'An image is required for new shoes',
+  book: 'A cover image is required for new books',
+};
+
+const price = z.number({ error: 'Price must be greater than 0' }).check(
+  z.gte(0.01, 'Price must be greater than 0'),
+  z.lte(100_000, 'Price must be at most $100,000'),
+);
+const quantity = z.int({ error: 'Quantity must be a whole number' }).check(
+  z.gte(0, 'Quantity cannot be negative'),
+  z.lte(1_000_000, 'Quantity must be at most 1,000,000'),
+);
+const sku = z.string().check(z.minLength(1, 'SKU is required'), z.maxLength(64, 'SKU must be at most 64 characters'));
+const flags = Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, z.boolean()])) as Record<ProductFlag, z.ZodMiniBoolean>;
+
+const goodsSchema = z.object({
+  brand: z.string().check(z.minLength(1, 'Brand is required'), z.maxLength(100, 'Brand must be at most 100 characters')),
+  model: sku,
+  size: z.string().check(z.maxLength(40, 'Size must be at most 40 characters')),
+  badge: z.string().check(z.maxLength(30, 'Badge must be at most 30 characters'), z.regex(/^[^;]*$/, 'Badge cannot contain ;')),
+  description: z.string().check(z.maxLength(2000, 'Description must be at most 2000 characters')),
+  price,
+  quantity,
+  ...flags,
+});
+
+const bookSchema = z.object({
+  name: z.string().check(z.minLength(1, 'Book name is required'), z.maxLength(200, 'Book name must be at most 200 characters')),
+  author: z.string().check(
+    z.minLength(1, 'Author is required'),
+    z.maxLength(120, 'Author must be at most 120 characters'),
+    z.regex(/^[^;]*$/, 'Author cannot contain ;'),
+  ),
+  model: sku,
+  pages: z.int({ error: 'Pages must be at least 1' }).check(z.gte(1, 'Pages must be at least 1'), z.lte(100_000, 'Pages must be at most 100,000')),
+  summary: z.string().check(z.maxLength(2000, 'Summary must be at most 2000 characters')),
+  price,
+  quantity,
+  ...flags,
+});
+
+/** A product ready to store: money in cents, markers folded into the description. */
+export interface ProductFields {
+  productType: ProductKind;
+  brand: string;
+  model: string;
+  size: string;
+  quantity: number;
+  priceCents: number;
+  description: string;
+  buyNowEnabled: boolean;
+  bidEnabled: boolean;
+  playEnabled: boolean;
+  halfPriceEnabled: boolean;
+  mysteryBoxEnabled: boolean;
+  buyOnePlayFreeEnabled: boolean;
+  donateEnabled: boolean;
+}
+
+export type ProductCheck = { ok: true; fields: ProductFields } | { ok: false; errors: Record<string, string> };
+
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+
+function numberOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string' || value.trim() === '') return Number.NaN;
+  return Number(value.trim().replace(/^\$/, ''));
+}
+
+function flagOf(value: unknown, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === 'boolean') return value;
+  return ['true', 'on', '1', 'yes'].includes(String(value).toLowerCase());
+}
+
+/** Description markers: 'BADGE:{text};;rest' and 'AUTHOR:{author};;summary'. */
+export function parseDescription(description: string | null | undefined): { badge?: string; author?: string; text: string } {
+  const value = description ?? '';
+  const badge = /^BADGE:([^;]*);;/.exec(value);
+  if (badge) return { badge: badge[1]!.trim(), text: value.slice(badge[0].length).trim() };
+  const author = /^AUTHOR:([^;]*);;/.exec(value);
+  if (author) return { author: author[1]!.trim(), text: value.slice(author[0].length).trim() };
+  return { text: value.trim() };
+}
+
+export function isProductKind(value: unknown): value is ProductKind {
+  return typeof value === 'string' && (PRODUCT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * Checks raw product input for one type. `raw` may use the product's stored names (brand,
+ * size, description with markers) or the form's (sku, badge; for books name, author, pages,
+ * summary). Flags not given default to the spec's defaults (buy now on, the rest off).
+ */
+export function checkProductInput(type: ProductKind, raw: Record<string, unknown>): ProductCheck {
+  const description = text(raw.description);
+  const parsed = parseDescription(description);
+  const common = {
+    model: text(raw.sku ?? raw.model),
+    price: numberOf(raw.price),
+    quantity: numberOf(raw.quantity),
+    ...Object.fromEntries(
+      PRODUCT_FLAGS.map((flag) => [flag, flagOf(flag === 'playEnabled' ? (raw.playEnabled ?? raw.betEnabled) : raw[flag], flag === 'buyNowEnabled')]),
+    ),
+  } as { model: string; price: number; quantity: number } & Record<ProductFlag, boolean>;
+
+  if (type === 'book') {
+    const result = bookSchema.safeParse({
+      ...common,
+      name: text(raw.name ?? raw.brand),
+      author: text(raw.author ?? parsed.author),
+      pages: numberOf(raw.pages ?? raw.size),
+      summary: raw.summary !== undefined ? text(raw.summary) : parsed.text,
+    });
+    if (!result.success) return { ok: false, errors: fieldErrorsOf(result.error) };
+    const book = result.data;
+    return {
+      ok: true,
+      fields: {
+        ...pickFlags(book),
+        productType: 'book',
+        brand: book.name,
+        model: book.model,
+        size: String(book.pages),
+        quantity: book.quantity,
+        priceCents: Math.round(book.price * 100),
+        description: `AUTHOR:${book.author};;${book.summary}`,
+      },
+    };
+  }
+
+  // A form sends its Badge field (maybe empty); an API client may put the marker in the description.
+  const badge = raw.badge !== undefined ? text(raw.badge) : (parsed.badge ?? '');
+  const result = goodsSchema.safeParse({
+    ...common,
+    brand: text(raw.brand),
+    size: text(raw.size),
+    badge,
+    description: parsed.text,
+  });
+  if (!result.success) return { ok: false, errors: fieldErrorsOf(result.error) };
+  const goods = result.data;
+  return {
+    ok: true,
+    fields: {
+      ...pickFlags(goods),
+      productType: type,
+      brand: goods.brand,
+      model: goods.model,
+      size: goods.size,
+      quantity: goods.quantity,
+      priceCents: Math.round(goods.price * 100),
+      description: goods.badge ? `BADGE:${goods.badge};;${goods.description}` : goods.description,
+    },
+  };
+}
+
+function pickFlags(value: Record<ProductFlag, boolean>): Record<ProductFlag, boolean> {
+  return Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, value[flag]])) as Record<ProductFlag, boolean>;
+}

@@ -1,0 +1,42 @@
+import { toast } from './lib/toast.ts';
+
+export interface ShareButtonProps {
+  title: string;
+  text: string;
+  url: string;
+}
+
+/** Shares the product with the Web Share API, or copies its link where sharing is not offered. */
+export default function ShareButton({ title, text, url }: ShareButtonProps) {
+  async function share() {
+    if (typeof navigator.share === 'function') {
+      try {
+        await navigator.share({ title, text, url });
+        return;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: 'Link copied', description: 'The product link is on your clipboard.' });
+    } catch {
+      toast({ title: 'Copy this link', description: url });
+    }
+  }
+  return (
+    <button
+      type="button"
+      onClick={share}
+      className="inline-flex items-center gap-2 rounded-full border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-ink cursor-pointer hover:border-ink"
+    >
+      <svg viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <circle cx="18" cy="5" r="3" />
+        <circle cx="6" cy="12" r="3" />
+        <circle cx="18" cy="19" r="3" />
+        <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
+      </svg>
+      Share
+    </button>
+  );
+}

@@ -1,0 +1,172 @@
+import { Hono } from 'hono';
+import { verifyAdminPin } from '../../../domain/admin-pin.ts';
+import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
+import { adminProductList, findProduct, isProductType, productIdOf, productTitle, productTypeLabels, productView, type ProductType } from '../../../domain/catalog.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import { PRODUCT_FLAGS } from '../../../domain/schemas/product.ts';
+import { catalogWriter } from '../../../http/catalog-writer.ts';
+import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
+import { setFlash } from '../../../http/flash.ts';
+import { renderPage } from '../../../http/render.tsx';
+import { adminGate, showPinScreen } from './gate.tsx';
+import { AdminPanel, adminTabs, formRoute, type AdminTab } from './panel.tsx';
+import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
+
+const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
+
+/** Spec section 8's success titles: the generic product form says Product, the others their type. */
+function savedTitle(type: ProductType, created: boolean): string {
+  const noun = type === 'sunglasses' ? 'Product' : productTypeLabels[type].singular;
+  return `${noun} ${created ? 'created' : 'updated'}`;
+}
+
+async function formBody(c: AppContext): Promise<{ raw: FormValues; image: File | null }> {
+  const body = await c.req.parseBody().catch(() => {
+    throw new DomainError(400, 'The form could not be read. Please try again.');
+  });
+  const raw: FormValues = {};
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') raw[key] = value;
+  // A checkbox left unticked sends nothing, which means off.
+  for (const flag of PRODUCT_FLAGS) raw[flag] = body[flag] === 'on' || body[flag] === 'true';
+  return { raw, image: body.image instanceof File ? body.image : null };
+}
+
+function adminNotFound(c: AppContext) {
+  return renderPage(
+    c,
+    { title: 'Product Not Found', path: '/admin', noindex: true },
+    <div className="mx-auto max-w-md pt-12 text-center">
+      <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
+      <p className="mt-3 mb-6 text-slate-600">The product you're looking for doesn't exist or has been removed.</p>
+      <a href="/admin" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+        Back to Admin Panel
+      </a>
+    </div>,
+    { status: 404 },
+  );
+}
+
+/** Resolves a form route to its type and product; null when the route names nothing. */
+function formTarget(c: AppContext) {
+  const kind = c.req.param('kind')!;
+  const idParam = c.req.param('id');
+  if (idParam === 'new') {
+    const queryType = c.req.query('type');
+    const type = kind === 'product' && isProductType(queryType) ? queryType : kindTypes[kind]!;
+    const query = kind === 'product' && type !== 'sunglasses' ? `?type=${type}` : '';
+    return { type, product: undefined, action: `/admin/${kind}/new${query}` };
+  }
+  const id = productIdOf(idParam);
+  const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+  if (!stored) return null;
+  const product = productView(stored);
+  return { type: product.productType, product, action: `${formRoute[product.productType]}/${product.id}` };
+}
+
+/** The admin panel, its PIN screen, the product forms and deletion, all without JavaScript. */
+export const adminPages = new Hono<AppEnv>()
+  .use('/admin', adminGate)
+  .use('/admin/*', adminGate)
+  .get('/admin', (c) => {
+    const requested = c.req.query('tab');
+    const tab: AdminTab = adminTabs.some((t) => t.key === requested) ? (requested as AdminTab) : 'sunglasses';
+    const q = (c.req.query('q') ?? '').slice(0, 100);
+    const products = isProductType(tab) ? adminProductList(c.var.deps.db, tab, q) : [];
+    return renderPage(c, { title: 'Admin Panel', path: '/admin', noindex: true }, <AdminPanel tab={tab} q={q} products={products} />);
+  })
+  .post('/admin/pin', async (c) => {
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const next = safeNextPath(typeof body.next === 'string' ? body.next : '/admin');
+    const { db, clock, adminPin } = c.var.deps;
+    try {
+      verifyAdminPin(db, clock, c.var.session!, body.pin, adminPin);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const locked = error.status === 429;
+      return showPinScreen(c, next, {
+        status: locked ? 429 : 401,
+        error: error.message,
+        toast: { title: 'Access denied', description: locked ? error.message : 'Invalid PIN entered.', variant: 'destructive' },
+      });
+    }
+    setFlash(c, { title: 'Access granted', description: 'Welcome to the admin panel.' });
+    return c.redirect(next.startsWith('/admin') ? next : '/admin', 303);
+  })
+  .get('/admin/products/:id/delete', (c) => {
+    const id = productIdOf(c.req.param('id'));
+    const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+    if (!stored) return adminNotFound(c);
+    const product = productView(stored);
+    const { name, subtitle } = productTitle(product);
+    return renderPage(
+      c,
+      { title: 'Delete product', path: '/admin', noindex: true },
+      <div className="mx-auto max-w-md pt-12">
+        <form method="post" action={`/admin/products/${product.id}/delete`} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h1 className="m-0 text-xl font-bold">Are you sure?</h1>
+          <p className="mt-2 text-slate-600">This action cannot be undone. This will permanently delete the product.</p>
+          <p className="m-0 font-semibold">{`${name} ${subtitle}`}</p>
+          <div className="mt-6 flex justify-end gap-3">
+            <a href={`/admin?tab=${product.productType}`} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-bold text-ink no-underline">
+              Cancel
+            </a>
+            <button type="submit" className="rounded-lg bg-red-600 px-4 py-2 text-sm font-bold text-white cursor-pointer">
+              Delete
+            </button>
+          </div>
+        </form>
+      </div>,
+    );
+  })
+  .post('/admin/products/:id/delete', (c) => {
+    const id = productIdOf(c.req.param('id'));
+    const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+    const tab = stored?.productType ?? 'sunglasses';
+    try {
+      deleteProduct(catalogWriter(c), id ?? 0);
+      setFlash(c, { title: 'Product deleted', description: 'The product has been successfully deleted.' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Deletion failed', description: error.message, variant: 'destructive' });
+    }
+    return c.redirect(`/admin?tab=${tab}`, 303);
+  })
+  .get('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', (c) => {
+    const target = formTarget(c);
+    if (!target) return adminNotFound(c);
+    // A product's form lives at its own type's route.
+    if (target.product && !c.req.path.startsWith(`${formRoute[target.type]}/`)) return c.redirect(target.action, 302);
+    const values = target.product ? valuesOf(target.product) : emptyValues;
+    const label = productTypeLabels[target.type].singular;
+    return renderPage(
+      c,
+      { title: target.product ? `Edit ${label}` : `Add ${label}`, path: c.req.path, noindex: true },
+      <ProductForm type={target.type} product={target.product} action={target.action} values={values} errors={{}} />,
+    );
+  })
+  .post('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', async (c) => {
+    const target = formTarget(c);
+    if (!target) return adminNotFound(c);
+    const { raw, image } = await formBody(c);
+    const creating = !target.product;
+    try {
+      const saved = creating
+        ? await createProduct(catalogWriter(c), { ...raw, productType: target.type }, { file: image })
+        : await updateProduct(catalogWriter(c), target.product!.id, { ...raw, productType: target.type }, { file: image });
+      const { name, subtitle } = productTitle(productView(saved));
+      setFlash(c, { title: savedTitle(target.type, creating), description: `${name} ${subtitle} ${creating ? 'is now in the store' : 'has been saved'}.` });
+      return c.redirect(`/admin?tab=${target.type}`, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const label = productTypeLabels[target.type].singular;
+      return renderPage(
+        c,
+        { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },
+        <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={error.fields ?? { _: error.message }} />,
+        {
+          status: error.status === 413 ? 413 : error.status === 404 ? 404 : error.status === 409 ? 409 : 400,
+          toast: { title: creating ? 'Creation failed' : 'Update failed', description: error.message, variant: 'destructive' },
+        },
+      );
+    }
+  });

@@ -1,0 +1,125 @@
+import { Island } from '../../../components/Island.tsx';
+import { StockBadge } from '../../../components/ProductCard.tsx';
+import { ProductImage } from '../../../components/ProductImage.tsx';
+import { productTitle, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
+import { formatDollars } from '../../../domain/money.ts';
+
+export type AdminTab = ProductType | 'orders' | 'settings';
+export const adminTabs: { key: AdminTab; label: string }[] = [
+  ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
+  { key: 'orders', label: 'Orders' },
+  { key: 'settings', label: 'Settings' },
+];
+
+/** The form route of each type (spec section 2's route table). */
+export const formRoute: Record<ProductType, string> = {
+  sunglasses: '/admin/product',
+  tshirt: '/admin/tshirt',
+  shoe: '/admin/shoe',
+  book: '/admin/book',
+};
+
+export function newProductHref(type: ProductType): string {
+  return type === 'sunglasses' ? '/admin/product/new?type=sunglasses' : `${formRoute[type]}/new`;
+}
+
+function ProductRow({ product }: { product: ProductView }) {
+  const { name, subtitle } = productTitle(product);
+  return (
+    <li className="flex items-center gap-3 border-b border-slate-100 py-3 last:border-0">
+      <ProductImage product={product} size={56} className="h-14 w-14 shrink-0 rounded-lg bg-slate-50 object-contain" />
+      <div className="min-w-0 flex-1">
+        <p className="m-0 truncate font-semibold">{name}</p>
+        <p className="m-0 truncate text-sm text-slate-600">
+          {subtitle}
+          {product.productType === 'book' ? ` · ${product.model}` : ''}
+        </p>
+        <p className="m-0 mt-1 flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-bold">{formatDollars(product.price)}</span>
+          <span className="text-slate-600">{`Qty ${product.quantity}`}</span>
+          <StockBadge quantity={product.quantity} />
+          {product.playEnabled && <span className="rounded-full bg-coral/10 px-2 py-0.5 text-[11px] font-bold text-coral-dark">Play</span>}
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
+        <a
+          href={`${formRoute[product.productType]}/${product.id}`}
+          className="rounded-lg border border-slate-300 px-3 py-1.5 text-center text-sm font-semibold text-ink no-underline hover:border-ink"
+        >
+          Edit<span className="sr-only"> {name}</span>
+        </a>
+        <Island name="DeleteProductButton" mode="idle" props={{ productId: product.id, label: `${name} ${subtitle}` }} />
+      </div>
+    </li>
+  );
+}
+
+/** Spec section 2, admin panel: tabs per type, search by brand or model, add, edit, delete. */
+export function AdminPanel({ tab, q, products }: { tab: AdminTab; q: string; products: ProductView[] }) {
+  const isProductTab = tab !== 'orders' && tab !== 'settings';
+  return (
+    <div className="mx-auto max-w-4xl">
+      <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
+        <h1 className="m-0 text-2xl font-extrabold">Admin Panel</h1>
+        <a href="/" className="rounded-full border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink no-underline hover:border-ink">
+          Back to Store
+        </a>
+      </div>
+      <nav aria-label="Admin sections" className="mb-5 flex gap-1 overflow-x-auto rounded-xl bg-slate-100 p-1">
+        {adminTabs.map((t) => (
+          <a
+            key={t.key}
+            href={`/admin?tab=${t.key}`}
+            aria-current={tab === t.key ? 'page' : undefined}
+            className={`whitespace-nowrap rounded-lg px-4 py-2 text-sm font-semibold no-underline ${tab === t.key ? 'bg-white text-ink shadow-sm' : 'text-slate-600 hover:text-ink'}`}
+          >
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      {isProductTab ? (
+        <section aria-label={productTypeLabels[tab].plural} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+          <div className="mb-4 flex flex-wrap items-center gap-3">
+            <form method="get" action="/admin" role="search" className="flex flex-1 gap-2">
+              <input type="hidden" name="tab" value={tab} />
+              <label htmlFor="admin-search" className="sr-only">
+                Search by brand or model
+              </label>
+              <input
+                id="admin-search"
+                type="search"
+                name="q"
+                defaultValue={q}
+                maxLength={100}
+                placeholder="Search by brand or model"
+                className="h-10 min-w-0 flex-1 rounded-lg border border-slate-300 px-3"
+              />
+              <button type="submit" className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm font-bold cursor-pointer">
+                Search
+              </button>
+            </form>
+            <a href={newProductHref(tab)} className="h-10 rounded-lg bg-ink px-4 text-sm font-bold leading-10 text-white no-underline hover:bg-ink-light">
+              {`Add ${productTypeLabels[tab].singular}`}
+            </a>
+          </div>
+          {products.length === 0 ? (
+            <p className="m-0 py-8 text-center text-slate-600">
+              {q ? `No products match “${q}”.` : 'No products available. Add your first product.'}
+            </p>
+          ) : (
+            <ul className="m-0 list-none p-0">
+              {products.map((product) => (
+                <ProductRow key={product.id} product={product} />
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : (
+        <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
+          <h2 className="m-0 text-lg font-bold">{tab === 'orders' ? 'Orders' : 'Settings'}</h2>
+          <p className="m-0 mt-2 text-slate-600">{tab === 'orders' ? 'Order management is coming soon' : 'Store settings are coming soon'}</p>
+        </section>
+      )}
+    </div>
+  );
+}

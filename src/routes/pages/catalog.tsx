@@ -1,0 +1,186 @@
+import { Hono } from 'hono';
+import { ProductGrid } from '../../components/ProductCard.tsx';
+import {
+  gallerySorts,
+  homeGalleries,
+  isGallerySort,
+  isProductType,
+  listProducts,
+  productTypeLabels,
+  productTypes,
+  type GallerySort,
+  type ProductType,
+} from '../../domain/catalog.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { renderPage } from '../../http/render.tsx';
+
+function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
+  return (
+    <>
+      <section className="rounded-3xl bg-ink text-white px-5 py-7 sm:px-8 sm:py-10 mb-8">
+        <p className="m-0 text-xs font-semibold uppercase tracking-widest text-coral-light">Laguna Beach · ZIP 92651</p>
+        <h1 className="m-0 mt-2 text-3xl sm:text-4xl font-extrabold leading-tight">Pay for it, or play for it.</h1>
+        <p className="m-0 mt-3 max-w-xl text-slate-200">
+          Designer sunglasses, tees, shoes and books. Buy now with free delivery in 2-3 hours, or pay $1, pick 5 influencers and win it
+          for $1.
+        </p>
+        <div className="mt-5 flex flex-wrap gap-3">
+          <a href="/scoreboard" className="rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline hover:bg-coral">
+            See live games
+          </a>
+          <a href="/tutorial" className="rounded-full bg-white/10 px-5 py-2.5 text-sm font-bold text-white no-underline hover:bg-white/20">
+            How it works
+          </a>
+        </div>
+      </section>
+      {productTypes.map((type, index) => {
+        const label = productTypeLabels[type];
+        const items = galleries[type];
+        return (
+          <section key={type} aria-labelledby={`gallery-${type}`} className="mb-10">
+            <div className="mb-3 flex items-baseline justify-between">
+              <h2 id={`gallery-${type}`} className="m-0 text-xl font-extrabold">
+                {label.plural}
+              </h2>
+              <a href={`/products?type=${type}`} className="text-sm font-semibold text-sea-dark">
+                View All <span className="sr-only">{label.plural}</span>
+              </a>
+            </div>
+            {items.length === 0 ? (
+              <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
+            ) : (
+              <ProductGrid products={items} eagerCount={index === 0 ? 2 : 0} />
+            )}
+          </section>
+        );
+      })}
+    </>
+  );
+}
+
+interface GalleryQuery {
+  type?: ProductType;
+  sort: GallerySort;
+  q: string;
+}
+
+function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string {
+  const next = { ...query, ...change };
+  const params = new URLSearchParams();
+  if (next.type) params.set('type', next.type);
+  if (next.q) params.set('q', next.q);
+  if (next.sort !== 'featured') params.set('sort', next.sort);
+  const search = params.toString();
+  return search ? `/products?${search}` : '/products';
+}
+
+const pill = (active: boolean) =>
+  `whitespace-nowrap rounded-full px-4 py-2 text-sm font-semibold no-underline border ${
+    active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
+  }`;
+
+function Gallery({ query, products }: { query: GalleryQuery; products: ReturnType<typeof listProducts> }) {
+  const heading = query.type ? productTypeLabels[query.type].plural : 'All products';
+  return (
+    <>
+      <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
+        <h1 className="m-0 text-2xl sm:text-3xl font-extrabold">{query.q ? `Results for “${query.q}”` : heading}</h1>
+        <p className="m-0 text-sm text-slate-600" aria-live="polite">
+          {products.length === 1 ? '1 product' : `${products.length} products`}
+        </p>
+      </div>
+      <form method="get" action="/products" role="search" className="flex gap-2 mb-4">
+        {query.type && <input type="hidden" name="type" value={query.type} />}
+        {query.sort !== 'featured' && <input type="hidden" name="sort" value={query.sort} />}
+        <label htmlFor="gallery-search" className="sr-only">
+          Search by brand, model or description
+        </label>
+        <input
+          id="gallery-search"
+          name="q"
+          type="search"
+          defaultValue={query.q}
+          maxLength={100}
+          placeholder="Search brand, model or description"
+          className="h-11 flex-1 min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-base"
+        />
+        <button type="submit" className="h-11 rounded-lg bg-ink px-4 text-sm font-bold text-white cursor-pointer hover:bg-ink-light">
+          Search
+        </button>
+      </form>
+      <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
+        <nav aria-label="Product type" className="flex gap-2 overflow-x-auto pb-1 -mx-1 px-1">
+          <a href={galleryHref(query, { type: undefined })} className={pill(!query.type)} aria-current={!query.type ? 'page' : undefined}>
+            All
+          </a>
+          {productTypes.map((type) => (
+            <a key={type} href={galleryHref(query, { type })} className={pill(query.type === type)} aria-current={query.type === type ? 'page' : undefined}>
+              {productTypeLabels[type].plural}
+            </a>
+          ))}
+        </nav>
+        <details className="relative" data-menu="sort">
+          <summary className="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold">
+            Sort: {gallerySorts[query.sort]} <span aria-hidden="true">▾</span>
+          </summary>
+          <ul className="absolute right-0 z-30 mt-1 w-56 list-none rounded-xl border border-slate-200 bg-white p-1 shadow-xl m-0">
+            {(Object.keys(gallerySorts) as GallerySort[]).map((sort) => (
+              <li key={sort}>
+                <a
+                  href={galleryHref(query, { sort })}
+                  aria-current={query.sort === sort ? 'true' : undefined}
+                  className={`block rounded-lg px-3 py-2 text-sm no-underline hover:bg-slate-100 ${query.sort === sort ? 'font-bold text-ink' : 'text-slate-700'}`}
+                >
+                  {gallerySorts[sort]}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </details>
+      </div>
+      {products.length === 0 ? (
+        <div className="rounded-xl bg-white p-8 text-center text-slate-600">
+          {query.q ? (
+            <>
+              <p className="m-0">{`No products match “${query.q}”. Try another word, or browse all products.`}</p>
+              <a href={galleryHref(query, { q: '' })} className="mt-3 inline-block font-semibold text-sea-dark">
+                Clear search
+              </a>
+            </>
+          ) : (
+            <p className="m-0">No products available. Check back soon!</p>
+          )}
+        </div>
+      ) : (
+        <ProductGrid products={products} eagerCount={2} />
+      )}
+    </>
+  );
+}
+
+/** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
+export const catalogPages = new Hono<AppEnv>()
+  .get('/', (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.var.deps.db)} />))
+  .get('/products', (c) => {
+    const type = c.req.query('type');
+    const sort = c.req.query('sort');
+    const query: GalleryQuery = {
+      type: isProductType(type) ? type : undefined,
+      sort: isGallerySort(sort) ? sort : 'featured',
+      q: (c.req.query('q') ?? '').trim().slice(0, 100),
+    };
+    const products = listProducts(c.var.deps.db, query);
+    const title = query.q ? `Search: ${query.q}` : query.type ? productTypeLabels[query.type].plural : 'Shop';
+    return renderPage(
+      c,
+      {
+        title,
+        path: galleryHref({ ...query, q: '', sort: 'featured' }, {}),
+        description: query.type
+          ? `Designer ${productTypeLabels[query.type].emptyName} in Laguna Beach: buy now with 2-3 hour delivery, or play for $1.`
+          : undefined,
+        noindex: query.q !== '' || undefined,
+      },
+      <Gallery query={query} products={products} />,
+    );
+  });

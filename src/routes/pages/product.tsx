@@ -1,0 +1,216 @@
+import { Hono } from 'hono';
+import { Island } from '../../components/Island.tsx';
+import { StockBadge } from '../../components/ProductCard.tsx';
+import { ProductImage } from '../../components/ProductImage.tsx';
+import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
+import { currentGame, type GameSummary } from '../../domain/games.ts';
+import { formatDollars } from '../../domain/money.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { renderPage } from '../../http/render.tsx';
+
+type Tab = 'details' | 'competition';
+
+function productJsonLd(product: ProductView, base: string) {
+  const { name, author, text } = productTitle(product);
+  const image = product.imageUrl.startsWith('/') ? `${base}${product.imageUrl}` : product.imageUrl;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.productType === 'book' ? name : `${product.brand} ${product.model}`,
+    image,
+    description: text || undefined,
+    sku: product.model,
+    brand: product.productType === 'book' ? undefined : { '@type': 'Brand', name: product.brand },
+    author: author ? { '@type': 'Person', name: author } : undefined,
+    offers: {
+      '@type': 'Offer',
+      url: `${base}/product/${product.id}`,
+      price: product.price.toFixed(2),
+      priceCurrency: 'USD',
+      availability: product.quantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      itemCondition: 'https://schema.org/NewCondition',
+    },
+  };
+}
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
+
+function CompetitionStatus({ game, productId }: { game: GameSummary | null; productId: number }) {
+  if (!game) {
+    return (
+      <div>
+        <p className="m-0 text-slate-700">No game is running for this product yet. Be the first to play: pick 5 influencers for $1.</p>
+        <a href={`/social-play/${productId}`} className="mt-4 inline-block rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline">
+          Play Now
+        </a>
+      </div>
+    );
+  }
+  if (game.status === 'active') {
+    return (
+      <div>
+        <p className="m-0 flex items-center gap-2 font-semibold">
+          <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
+          Live competition in progress!
+        </p>
+        {game.endTime && <p className="m-0 mt-2 text-sm text-slate-600">{`Ends at ${timeFormat.format(game.endTime)} (Laguna Beach time).`}</p>}
+      </div>
+    );
+  }
+  if (game.status === 'completed') return <p className="m-0 font-semibold">Competition completed!</p>;
+  const missing = Math.max(0, game.requiredParticipants - game.entries);
+  return (
+    <div>
+      <p className="m-0 font-semibold">{`Waiting for ${missing} more participants. (${game.entries}/${game.requiredParticipants} entries)`}</p>
+      <div className="mt-3 h-2 rounded-full bg-slate-200" aria-hidden="true">
+        <div className="h-2 rounded-full bg-coral-dark" style={{ width: `${Math.min(100, (game.entries / game.requiredParticipants) * 100)}%` }} />
+      </div>
+      <a href={`/social-play/${productId}`} className="mt-4 inline-block rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline">
+        Join this game
+      </a>
+    </div>
+  );
+}
+
+function Details({ product }: { product: ProductView }) {
+  const { author, text } = productTitle(product);
+  const isBook = product.productType === 'book';
+  const rows: [string, string][] = [
+    ['Type', productTypeLabels[product.productType].singular],
+    [isBook ? 'Title' : 'Brand', product.brand],
+    ...(author ? ([['Author', author]] as [string, string][]) : []),
+    ['SKU', product.model],
+    ...(product.size ? ([[isBook ? 'Pages' : 'Size', product.size]] as [string, string][]) : []),
+    ['Availability', product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock'],
+  ];
+  return (
+    <div>
+      {text && <p className="m-0 mb-4 leading-relaxed text-slate-700">{text}</p>}
+      <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="m-0 font-medium">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function ProductDetail({ product, tab, game, url }: { product: ProductView; tab: Tab; game: GameSummary | null; url: string }) {
+  const { name, subtitle, badge, text } = productTitle(product);
+  const soldOut = product.quantity <= 0;
+  const tabs: { key: Tab; label: string; href: string }[] = [
+    { key: 'details', label: 'Product Details', href: `/product/${product.id}` },
+    { key: 'competition', label: 'Social Competition', href: `/product/${product.id}?tab=competition` },
+  ];
+  return (
+    <div className="grid gap-6 md:grid-cols-2 md:gap-10">
+      <div className="relative overflow-hidden rounded-3xl border border-slate-200 bg-white">
+        <ProductImage product={product} eager size={600} className="w-full aspect-square object-contain" />
+        {badge && <span className="absolute top-3 left-3 rounded-full bg-coral-dark px-3 py-1 text-xs font-bold text-white">{badge}</span>}
+      </div>
+      <div>
+        <p className="m-0 text-xs font-semibold uppercase tracking-widest text-slate-500">{productTypeLabels[product.productType].singular}</p>
+        <h1 className="m-0 mt-1 text-3xl font-extrabold leading-tight">{name}</h1>
+        <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>
+          <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>
+          <StockBadge quantity={product.quantity} />
+        </div>
+        <div className="mt-6 grid grid-cols-2 gap-3">
+          {soldOut ? (
+            <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
+              Pay Now
+            </span>
+          ) : (
+            <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+              Pay Now
+            </a>
+          )}
+          <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+            Play Now
+          </a>
+        </div>
+        <p className="m-0 mt-3 text-sm text-slate-600">
+          {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
+        </p>
+        <div className="mt-4">
+          <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
+        </div>
+        <div className="mt-8">
+          {product.playEnabled ? (
+            <>
+              <nav aria-label="Product sections" className="flex gap-1 border-b border-slate-200">
+                {tabs.map((t) => (
+                  <a
+                    key={t.key}
+                    href={t.href}
+                    aria-current={tab === t.key ? 'page' : undefined}
+                    className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold no-underline ${
+                      tab === t.key ? 'border-coral-dark text-ink' : 'border-transparent text-slate-600 hover:text-ink'
+                    }`}
+                  >
+                    {t.label}
+                  </a>
+                ))}
+              </nav>
+              <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
+                {tab === 'details' ? <Details product={product} /> : <CompetitionStatus game={game} productId={product.id} />}
+              </section>
+            </>
+          ) : (
+            <section aria-labelledby="details-heading">
+              <h2 id="details-heading" className="m-0 mb-3 text-lg font-bold">
+                Product Details
+              </h2>
+              <Details product={product} />
+            </section>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function notFoundView(c: AppContext) {
+  return renderPage(
+    c,
+    { title: 'Product Not Found', path: new URL(c.req.url).pathname, noindex: true },
+    <div className="mx-auto max-w-md pt-12 text-center">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
+        <p className="mt-3 mb-6 text-slate-600">The product you're looking for doesn't exist or has been removed.</p>
+        <a href="/products" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+          Go Back
+        </a>
+      </div>
+    </div>,
+    { status: 404 },
+  );
+}
+
+/** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
+export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
+  const id = productIdOf(c.req.param('id'));
+  const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+  if (!stored) return notFoundView(c);
+  const product = productView(stored);
+  const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
+  const base = c.var.deps.config.publicUrl;
+  const { name, subtitle, text } = productTitle(product);
+  return renderPage(
+    c,
+    {
+      title: `${name} ${subtitle}`,
+      description: text ? text.slice(0, 160) : `${name} ${subtitle}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
+      image: product.imageUrl,
+      type: 'product',
+      path: `/product/${product.id}`,
+      jsonLd: productJsonLd(product, base),
+    },
+    <ProductDetail product={product} tab={tab} game={product.playEnabled ? currentGame(c.var.deps.db, product.id) : null} url={`${base}/product/${product.id}`} />,
+  );
+});
