@@ -107,7 +107,7 @@ function ProductDetail({ product, tab, game, url }: { product: ProductView; tab:
   ];
   return (
     <div className="grid gap-6 md:grid-cols-2 md:gap-10">
-      <div className="relative overflow-hidden rounded-3xl border border-slate-200 bg-white">
+      <div className="relative self-start overflow-hidden rounded-3xl border border-slate-200 bg-white">
         <ProductImage product={product} eager size={600} className="w-full aspect-square object-contain" />
         {badge && <span className="absolute top-3 left-3 rounded-full bg-coral-dark px-3 py-1 text-xs font-bold text-white">{badge}</span>}
       </div>

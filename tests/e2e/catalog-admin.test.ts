@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import type { Browser, Page } from 'playwright-core';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/runtime-files.ts';
+import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
+
+setDefaultTimeout(90_000);
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function toast(page: Page): Promise<string> {
+  const element = page.locator('[data-toast]');
+  await element.waitFor({ state: 'visible' });
+  return (await element.textContent()) ?? '';
+}
+
+const prices = async (page: Page) =>
+  (await page.locator('main article').allTextContents()).map((text) => Number(/\$(\d+\.\d{2})/.exec(text)![1]));
+
+describe('an admin runs the catalogue from the browser', () => {
+  test('PIN, create a t-shirt with an image, search, see it in the store, edit its price, delete it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/auth`);
+    await islandsReady(page);
+    const login = page.locator('form[action^="/auth/login"]');
+    await login.getByLabel('Username').fill(E2E_ADMIN.username);
+    await login.getByLabel('Password').fill(E2E_ADMIN.password);
+    await login.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    await page.goto(`${server.url}/admin`);
+    await expect(page.getByRole('heading', { name: 'Admin Authentication' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Admin PIN').fill('000000');
+    await page.getByRole('button', { name: 'Verify PIN' }).click();
+    await expect(page.getByText('Invalid PIN. Please try again.').isVisible()).resolves.toBe(true);
+    expect(await toast(page)).toContain('Invalid PIN entered.');
+    await page.getByLabel('Admin PIN').fill(E2E_ADMIN.pin);
+    await page.getByRole('button', { name: 'Verify PIN' }).click();
+    await page.waitForURL(`${server.url}/admin`);
+    expect(await toast(page)).toContain('Welcome to the admin panel.');
+
+    await page.getByRole('link', { name: 'T-Shirts' }).click();
+    await page.getByRole('link', { name: 'Add T-Shirt' }).click();
+    await page.waitForURL(`${server.url}/admin/tshirt/new`);
+    await islandsReady(page);
+    await page.getByLabel('Brand', { exact: true }).fill('Laguna Test Tee');
+    await page.getByLabel('SKU (model)').fill('LTT-E2E-01');
+    await page.getByLabel('Size').selectOption('L');
+    await page.getByLabel('Price ($)').fill('24.50');
+    await page.getByLabel('Quantity').fill('7');
+    await page.getByLabel('Description', { exact: true }).fill('A soft cotton tee printed for the end-to-end test.');
+    await page.locator('input[name="image"]').setInputFiles(join(projectRoot, 'static/images/og-default.png'));
+    await page.getByLabel('Play: $1 social game').check();
+    await screenshot(page, 'admin-new-tshirt');
+    await page.getByRole('button', { name: 'Create T-Shirt' }).click();
+    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
+    expect(await toast(page)).toContain('T-Shirt created');
+
+    await page.getByLabel('Search by brand or model').fill('LAGUNA test');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const rows = page.locator('main li');
+    expect(await rows.count()).toBe(1);
+    await expect(rows.first().textContent()).resolves.toContain('Laguna Test Tee');
+    const editHref = (await rows.first().getByRole('link', { name: /Edit/ }).getAttribute('href'))!;
+    const id = Number(editHref.split('/').pop());
+    expect(editHref).toBe(`/admin/tshirt/${id}`);
+
+    await page.goto(`${server.url}/`);
+    await expect(page.locator('section[aria-labelledby="gallery-tshirt"]').getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
+    await page.goto(`${server.url}/products?type=tshirt`);
+    await expect(page.getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
+    const image = page.locator(`a[href="/product/${id}"] img`).first();
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+    await page.goto(`${server.url}${editHref}`);
+    await islandsReady(page);
+    await page.getByLabel('Price ($)').fill('19.99');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
+    expect(await toast(page)).toContain('T-Shirt updated');
+    await page.goto(`${server.url}/product/${id}`);
+    await expect(page.getByText('$19.99').first().isVisible()).resolves.toBe(true);
+    const imageAfterEdit = await page.locator('main img').first().getAttribute('src');
+    expect(imageAfterEdit).toMatch(/^\/uploads\/[a-f0-9]{32}\.png/);
+
+    await page.goto(`${server.url}/admin?tab=tshirt&q=LTT-E2E`);
+    await islandsReady(page);
+    await page.locator('main li').first().getByRole('link', { name: /Delete/ }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByText('Are you sure?').isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText('This action cannot be undone. This will permanently delete the product.').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'admin-delete-dialog');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
+    expect(await toast(page)).toContain('The product has been successfully deleted.');
+    await expect(page.getByText('Laguna Test Tee').count()).resolves.toBe(0);
+    const gone = await page.goto(`${server.url}/product/${id}`);
+    expect(gone?.status()).toBe(404);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('a visitor browses the catalogue', () => {
+  test('sorts the gallery by price, opens a product, and meets the not-found view for a missing one', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/products`);
+    await page.getByText('Sort: Featured').click();
+    await page.getByRole('link', { name: 'Price low to high' }).click();
+    await page.waitForURL(`${server.url}/products?sort=price-asc`);
+    const ascending = await prices(page);
+    expect(ascending.length).toBeGreaterThanOrEqual(24);
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    await page.getByText('Sort: Price low to high').click();
+    await page.getByRole('link', { name: 'Price high to low' }).click();
+    const descending = await prices(page);
+    expect(descending).toEqual([...ascending].sort((a, b) => b - a));
+    await screenshot(page, 'gallery-sorted');
+
+    const first = page.locator('main article').first();
+    const brand = (await first.locator('h3').textContent())!;
+    await first.locator('a').first().click();
+    await page.waitForURL(/\/product\/\d+$/);
+    await expect(page.getByRole('heading', { level: 1, name: brand }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Entry: $1').isVisible()).resolves.toBe(true);
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
+    expect(jsonLd['@type']).toBe('Product');
+    expect(jsonLd.offers.priceCurrency).toBe('USD');
+    await screenshot(page, 'product-detail');
+
+    await page.goto(`${server.url}/products?q=wayfarer`);
+    expect(await page.locator('main article').count()).toBeGreaterThan(0);
+    await page.goto(`${server.url}/products?q=no-such-thing-anywhere`);
+    await expect(page.getByText('No products match').isVisible()).resolves.toBe(true);
+
+    const missing = await page.goto(`${server.url}/product/987654`);
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByText("The product you're looking for doesn't exist or has been removed.").isVisible()).resolves.toBe(true);
+    await page.getByRole('link', { name: 'Go Back', exact: true }).click();
+    await page.waitForURL(`${server.url}/products`);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
