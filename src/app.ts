@@ -3,6 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
+import { productIdOf } from './domain/catalog.ts';
+import { gameFingerprint } from './domain/games.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { requireUserPage } from './http/guards.ts';
@@ -65,7 +67,11 @@ export function createApp(deps: AppDeps) {
   app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
 
   // Catalogue pages for signed-out visitors come from the page cache when they can.
-  for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors);
+  for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors());
+  app.use(
+    '/product/:id',
+    cacheForVisitors((c) => gameFingerprint(c.var.deps.db, productIdOf(c.req.param('id')))),
+  );
   app.use(loadSession);
 
   // Protected pages: signed-out visitors go to /auth first (spec section 2).

@@ -37,3 +37,10 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
     endTime: game.endTime,
   };
 }
+
+/** A short text that changes whenever the product's current game changes (state or entries). */
+export function gameFingerprint(db: Db, productId: number | null): string {
+  if (productId === null) return '';
+  const game = currentGame(db, productId);
+  return game ? `${game.id}:${game.status}:${game.entries}` : 'none';
+}

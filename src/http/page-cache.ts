@@ -1,13 +1,20 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { AppEnv } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 /**
  * Rendered catalogue pages for signed-out visitors, by URL. Every product write clears it
  * (`CatalogWriter.changed`), so a visitor never sees a stale catalogue.
  */
+interface CachedPage {
+  body: string;
+  /** Compressed once when stored, so a hit costs no compression. */
+  gzip: Uint8Array;
+  contentType: string;
+}
+
 export class PageCache {
-  private readonly entries = new Map<string, { body: string; contentType: string }>();
+  private readonly entries = new Map<string, CachedPage>();
 
   constructor(private readonly maxEntries = 300) {}
 
@@ -17,7 +24,7 @@ export class PageCache {
 
   set(key: string, body: string, contentType: string): void {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { body, contentType });
+    this.entries.set(key, { body, gzip: Bun.gzipSync(body), contentType });
   }
 
   clear(): void {
@@ -32,21 +39,31 @@ export class PageCache {
 /**
  * Serves a cached copy to visitors without a session or a pending toast; stores successful
  * answers. Signed-in pages carry the visitor's header, so they are always rendered.
+ * `fingerprint` adds what else the page shows to the key (a product page's game state), so
+ * a change there makes a new entry instead of a stale hit.
  */
-export const cacheForVisitors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method !== 'GET' || getCookie(c, 'csa_session') || getCookie(c, 'csa_flash')) return next();
-  const cache = c.var.deps.pageCache;
-  const url = new URL(c.req.url);
-  const key = `${url.pathname}?${[...url.searchParams].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&')}`;
-  const hit = cache.get(key);
-  if (hit) {
-    c.header('Cache-Control', 'no-cache');
-    c.header('Content-Type', hit.contentType);
-    return c.body(hit.body, 200);
-  }
-  await next();
-  const contentType = c.res.headers.get('content-type') ?? '';
-  if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /text\/html|application\/json/.test(contentType)) {
-    cache.set(key, await c.res.clone().text(), contentType);
-  }
-};
+export function cacheForVisitors(fingerprint?: (c: AppContext) => string): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method !== 'GET' || getCookie(c, 'csa_session') || getCookie(c, 'csa_flash')) return next();
+    const cache = c.var.deps.pageCache;
+    const url = new URL(c.req.url);
+    const query = [...url.searchParams].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
+    const key = `${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
+    const hit = cache.get(key);
+    if (hit) {
+      c.header('Cache-Control', 'no-cache');
+      c.header('Content-Type', hit.contentType);
+      c.header('Vary', 'Accept-Encoding');
+      if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+        c.header('Content-Encoding', 'gzip');
+        return c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200);
+      }
+      return c.body(hit.body, 200);
+    }
+    await next();
+    const contentType = c.res.headers.get('content-type') ?? '';
+    if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /text\/html|application\/json/.test(contentType)) {
+      cache.set(key, await c.res.clone().text(), contentType);
+    }
+  };
+}

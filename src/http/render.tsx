@@ -32,31 +32,21 @@ export function viewerOf(c: AppContext): Viewer {
   };
 }
 
-/** Where the header's back button leads: the previous page on this site, else home. */
-function backHref(c: AppContext): string {
-  const referer = c.req.header('referer');
-  if (!referer) return '/';
-  try {
-    const from = new URL(referer);
-    const here = new URL(c.req.url);
-    if (from.host !== here.host) return '/';
-    const path = `${from.pathname}${from.search}`;
-    return path === `${here.pathname}${here.search}` ? '/' : path;
-  } catch {
-    return '/';
-  }
-}
-
 export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
 export interface RenderOptions {
   status?: PageStatus;
   /** A toast to show on this very page (a form post answered in place). */
   toast?: ToastInput;
+  /**
+   * Where the header's back button leads: the page above this one (a product goes back to its
+   * gallery). A fixed target works without JavaScript and keeps cached pages the same for all.
+   */
+  backHref?: string;
 }
 
 /** Renders a page inside the shared layout. HTML is never cached by the browser without revalidation. */
-export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast }: RenderOptions = {}) {
+export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
   const { config, manifest } = c.var.deps;
   const html = renderDocument(
     manifest,
@@ -64,7 +54,7 @@ export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { sta
       meta={meta}
       site={{ siteName: config.siteName, publicUrl: config.publicUrl }}
       viewer={viewerOf(c)}
-      backHref={backHref(c)}
+      backHref={backHref}
       flash={toast ?? takeFlash(c)}
     >
       {body}

@@ -26,6 +26,28 @@ function fileResponse(file: Blob, cacheControl: string): Response {
   });
 }
 
+/** Built assets never change under one name, so each is compressed once and kept. */
+const gzippedAssets = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+
+async function assetResponse(c: Context<AppEnv>, relative: string, file: Blob): Promise<Response> {
+  const compressible = /\.(js|css|svg|json)$/.test(relative);
+  if (!compressible || !/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) return fileResponse(file, IMMUTABLE);
+  let gzip = gzippedAssets.get(relative);
+  if (!gzip) {
+    gzip = file.bytes().then((bytes) => Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>);
+    gzippedAssets.set(relative, gzip);
+  }
+  return new Response(await gzip, {
+    headers: {
+      'Content-Type': file.type,
+      'Content-Encoding': 'gzip',
+      Vary: 'Accept-Encoding',
+      'Cache-Control': IMMUTABLE,
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+
 /**
  * A product image that is missing answers with the default image of the type named in
  * `?fallback=` (spec section 8: broken product images fall back), never cached for long.
@@ -46,7 +68,11 @@ function serve(folder: string, cacheControl: string) {
 
 /** Hashed build output (cached for a year), uploads, the static folder and the favicon. */
 export const fileRoutes = new Hono<AppEnv>()
-  .get('/assets/*', serve('dist/assets', IMMUTABLE))
+  .get('/assets/*', (c) => {
+    const relative = safeRelative(c.req.path.slice('/assets/'.length));
+    const file = relative ? projectFile(`dist/assets/${relative}`) : null;
+    return file ? assetResponse(c, relative!, file) : c.notFound();
+  })
   .get('/static/*', serve('static', STATIC))
   .get('/uploads/:name', (c) => {
     // Upload names are generated and never reused, so they can be cached for good.

@@ -188,7 +188,7 @@ function notFoundView(c: AppContext) {
         </a>
       </div>
     </div>,
-    { status: 404 },
+    { status: 404, backHref: '/products' },
   );
 }
 
@@ -212,5 +212,6 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
       jsonLd: productJsonLd(product, base),
     },
     <ProductDetail product={product} tab={tab} game={product.playEnabled ? currentGame(c.var.deps.db, product.id) : null} url={`${base}/product/${product.id}`} />,
+    { backHref: `/products?type=${product.productType}` },
   );
 });

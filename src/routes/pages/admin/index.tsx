@@ -142,6 +142,7 @@ export const adminPages = new Hono<AppEnv>()
       c,
       { title: target.product ? `Edit ${label}` : `Add ${label}`, path: c.req.path, noindex: true },
       <ProductForm type={target.type} product={target.product} action={target.action} values={values} errors={{}} />,
+      { backHref: `/admin?tab=${target.type}` },
     );
   })
   .post('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', async (c) => {
