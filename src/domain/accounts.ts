@@ -21,6 +21,8 @@ export interface AccountLimits {
   failedLoginsByIp: RateLimiter;
   failedLoginsByUsername: RateLimiter;
   registrationsByIp: RateLimiter;
+  /** Wrong admin PINs per admin account, across all of its sessions. */
+  pinFailuresByUser: RateLimiter;
 }
 
 const MINUTE = 60_000;
@@ -30,6 +32,8 @@ export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimi
     failedLoginsByIp: new RateLimiter(10, 15 * MINUTE, clock, enabled),
     failedLoginsByUsername: new RateLimiter(10, 15 * MINUTE, clock, enabled),
     registrationsByIp: new RateLimiter(30, 60 * MINUTE, clock, enabled),
+    // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
+    pinFailuresByUser: new RateLimiter(10, 15 * MINUTE, clock, true),
   };
 }
 

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { minutesText } from './rate-limit.ts';
+import { minutesText, type RateLimiter } from './rate-limit.ts';
 
 export const PIN_MAX_FAILURES = 5;
 export const PIN_LOCK_MS = 15 * 60 * 1000;
@@ -23,21 +23,38 @@ export function sessionPassedPin(session: Session | null, clock: Clock): boolean
 
 /**
  * Checks the admin PIN for one session (DESIGN section 6): compared in constant time, 5 wrong
- * PINs lock that session out for 15 minutes. The PIN itself never leaves the server.
+ * PINs lock that session out for 15 minutes. Failures are counted in the database row itself
+ * (read and bumped atomically), so parallel guesses cannot slip past the lock; `userFailures`
+ * also limits an admin account across sessions, since a new login would start a fresh count.
+ * The PIN itself never leaves the server.
  */
-export function verifyAdminPin(db: Db, clock: Clock, session: Session, pin: unknown, expected: string): void {
+export function verifyAdminPin(
+  db: Db,
+  clock: Clock,
+  sessionId: string,
+  userFailures: RateLimiter,
+  userKey: string,
+  pin: unknown,
+  expected: string,
+): void {
   const now = clock.now();
-  if (session.pinLockedUntil && session.pinLockedUntil > now) {
-    throw new DomainError(429, `Too many wrong PINs. Please try again in ${minutesText(session.pinLockedUntil - now)}.`);
-  }
+  const current = db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+  if (!current) throw new DomainError(401, 'Please log in to continue.');
+  const lockedFor = Math.max(current.pinLockedUntil && current.pinLockedUntil > now ? current.pinLockedUntil - now : 0, userFailures.retryAfter(userKey));
+  if (lockedFor > 0) throw new DomainError(429, `Too many wrong PINs. Please try again in ${minutesText(lockedFor)}.`);
+
   if (typeof pin !== 'string' || pin.length === 0 || pin.length > 32 || !sameSecret(pin, expected)) {
-    const failures = session.pinFailures + 1;
-    const locked = failures >= PIN_MAX_FAILURES;
-    db.update(sessions)
-      .set(locked ? { pinFailures: 0, pinLockedUntil: now + PIN_LOCK_MS } : { pinFailures: failures })
-      .where(eq(sessions.id, session.id))
-      .run();
+    userFailures.record(userKey);
+    const counted = db
+      .update(sessions)
+      .set({ pinFailures: sql`${sessions.pinFailures} + 1` })
+      .where(eq(sessions.id, sessionId))
+      .returning({ failures: sessions.pinFailures })
+      .get();
+    if ((counted?.failures ?? 0) >= PIN_MAX_FAILURES) {
+      db.update(sessions).set({ pinFailures: 0, pinLockedUntil: now + PIN_LOCK_MS }).where(eq(sessions.id, sessionId)).run();
+    }
     throw new DomainError(401, 'Invalid PIN. Please try again.', { pin: 'Invalid PIN. Please try again.' });
   }
-  db.update(sessions).set({ pinVerifiedAt: now, pinFailures: 0, pinLockedUntil: null }).where(eq(sessions.id, session.id)).run();
+  db.update(sessions).set({ pinVerifiedAt: now, pinFailures: 0, pinLockedUntil: null }).where(eq(sessions.id, sessionId)).run();
 }

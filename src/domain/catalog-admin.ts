@@ -5,7 +5,8 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { ImageStore } from './images.ts';
 import { centsToDollars } from './money.ts';
-import { checkProductInput, imageRequiredMessage, isProductKind, PRODUCT_FLAGS, type ProductKind } from './schemas/product.ts';
+import { projectFile } from '../runtime-files.ts';
+import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from './schemas/product.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
@@ -27,11 +28,16 @@ export interface ImageChoice {
   url?: unknown;
 }
 
+/**
+ * An image URL an API client may name instead of uploading: an https address, or one of the
+ * store's own static images. Never an upload: each upload belongs to the one product it was
+ * uploaded for, so removing it with that product cannot break another.
+ */
 function imageUrlFrom(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const url = value.trim();
   if (/^https:\/\/[^\s"'<>]{3,500}$/i.test(url)) return url;
-  if (/^\/(static|uploads)\/[A-Za-z0-9._\/-]{1,200}$/.test(url) && !url.includes('..')) return url;
+  if (/^\/static\/images\/[A-Za-z0-9._\/-]{1,200}$/.test(url) && !url.includes('..') && projectFile(url.slice(1))) return url;
   return null;
 }
 
@@ -87,13 +93,20 @@ function asInput(product: Product): Record<string, unknown> {
   };
 }
 
+/** A new description without a marker keeps the product's badge unless a badge is sent. */
+function keptBadge(existing: Product, raw: Record<string, unknown>): Record<string, unknown> {
+  const badge = parseDescription(existing.description).badge;
+  if (!badge || raw.badge !== undefined || typeof raw.description !== 'string' || raw.description.startsWith('BADGE:')) return {};
+  return { badge };
+}
+
 export async function updateProduct(writer: CatalogWriter, id: number, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
   const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
   if (!existing) throw new DomainError(404, 'Product not found');
   if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
     failWith({ productType: "A product's type cannot be changed" });
   }
-  const checked = checkProductInput(existing.productType, { ...asInput(existing), ...raw });
+  const checked = checkProductInput(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
   if (!checked.ok) failWith(checked.errors);
 
   // No new file keeps the current image: an omitted field never loses one.

@@ -13,6 +13,8 @@ interface CachedPage {
   contentType: string;
 }
 
+const CACHEABLE_PARAMS = new Set(['type', 'sort', 'tab']);
+
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
 
@@ -47,6 +49,9 @@ export function cacheForVisitors(fingerprint?: (c: AppContext) => string): Middl
     if (c.req.method !== 'GET' || getCookie(c, 'csa_session') || getCookie(c, 'csa_flash')) return next();
     const cache = c.var.deps.pageCache;
     const url = new URL(c.req.url);
+    // Only the finite views are kept (type, sort, tab); a search or any other parameter is
+    // rendered, so nobody can push the home page out of the cache with made-up URLs.
+    if ([...url.searchParams].some(([name, value]) => !CACHEABLE_PARAMS.has(name) || value.length > 20)) return next();
     const query = [...url.searchParams].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
     const key = `${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
     const hit = cache.get(key);

@@ -294,3 +294,27 @@ describe('the server-rendered PIN form', () => {
     expect(response.headers.get('location')!.startsWith('/auth?next=')).toBe(true);
   });
 });
+
+// ---------------------------------------------------------------- guessing in bulk
+
+describe('the PIN lock cannot be outrun', () => {
+  test('wrong PINs sent all at once still lock the session', async () => {
+    const ctx = await testApp();
+    const admin = await adminSession(ctx);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendPin(admin, WRONG_PIN)));
+    expect(answers.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+    await expectPinAnswer(admin, TEST_PIN, 429, 'Too many wrong PINs. Please try again in 15 minutes.');
+  });
+
+  test('10 wrong PINs across fresh logins lock the admin account, whatever the session', async () => {
+    const ctx = await testApp();
+    for (let login = 0; login < 3; login++) {
+      const admin = await adminSession(ctx);
+      for (let i = 0; i < 4 && login * 4 + i < 10; i++) await sendPin(admin, WRONG_PIN);
+    }
+    const fresh = await adminSession(ctx);
+    await expectPinAnswer(fresh, TEST_PIN, 429, 'Too many wrong PINs. Please try again in 15 minutes.');
+    ctx.clock.advance(15 * MINUTE + 1);
+    expect((await sendPin(fresh, TEST_PIN)).status).toBe(200);
+  });
+});

@@ -663,3 +663,48 @@ describe('the page cache follows admin writes', () => {
     expect(ctx.pageCache.size).toBe(size);
   });
 });
+
+// ---------------------------------------------------------------- edge cases found in review
+
+describe('what a client may name and what an edit keeps', () => {
+  test("an API client cannot point a product at another product's upload", async () => {
+    const ctx = await adminApp();
+    const first = await createProduct(ctx.admin, sunglassesInput);
+    const copy = await ctx.admin.post('/api/products', { body: productForm({ ...sunglassesInput, imageUrl: first.imageUrl }, null) });
+    expect(copy.status).toBe(400);
+    expect((await copy.json()).fields.image).toBe('An image is required for new products');
+  });
+
+  test('an https image URL or one of the static images may stand in for a file', async () => {
+    const ctx = await adminApp();
+    const remote = await createProduct(ctx.admin, { ...sunglassesInput, imageUrl: 'https://cdn.example/shades.jpg' }, null);
+    expect(remote.imageUrl).toBe('https://cdn.example/shades.jpg');
+    const local = await createProduct(ctx.admin, { ...sunglassesInput, imageUrl: '/static/images/defaults/sunglasses.svg' }, null);
+    expect(local.imageUrl).toBe('/static/images/defaults/sunglasses.svg');
+    const missing = await ctx.admin.post('/api/products', { body: productForm({ ...sunglassesInput, imageUrl: '/static/images/nope.svg' }, null) });
+    expect(missing.status).toBe(400);
+  });
+
+  test('a new description without a marker keeps the badge; sending badge "" removes it', async () => {
+    const ctx = await adminApp();
+    const created = await createProduct(ctx.admin, { ...sunglassesInput, badge: 'Best Seller', description: 'Old words' });
+    expect(created.description).toBe('BADGE:Best Seller;;Old words');
+    const kept = await ctx.admin.request('PUT', `/api/products/${created.id}`, { body: productForm({ description: 'New words' }, null, true) });
+    expect((await kept.json()).description).toBe('BADGE:Best Seller;;New words');
+    const removed = await ctx.admin.request('PUT', `/api/products/${created.id}`, { body: productForm({ badge: '' }, null, true) });
+    expect((await removed.json()).description).toBe('New words');
+  });
+
+  test('searches are never cached, so made-up URLs cannot push pages out of the cache', async () => {
+    const ctx = await testApp();
+    seedIfEmpty(ctx.db, ctx.clock);
+    const visitor = ctx.client();
+    await visitor.get('/');
+    const size = ctx.pageCache.size;
+    for (let i = 0; i < 5; i++) await visitor.get(`/products?q=word${i}`);
+    await visitor.get('/products?utm_source=x');
+    expect(ctx.pageCache.size).toBe(size);
+    await visitor.get('/products?type=book&sort=price-asc');
+    expect(ctx.pageCache.size).toBe(size + 1);
+  });
+});

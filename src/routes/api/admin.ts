@@ -9,7 +9,7 @@ export const adminApi = new Hono<AppEnv>().post('/admin/pin', async (c) => {
   if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
   const body = (await readJson(c)) as { pin?: unknown } | null;
-  const { db, clock, adminPin } = c.var.deps;
-  verifyAdminPin(db, clock, session, body?.pin, adminPin);
+  const { db, clock, adminPin, limits } = c.var.deps;
+  verifyAdminPin(db, clock, session.id, limits.pinFailuresByUser, String(user.id), body?.pin, adminPin);
   return c.json({ message: 'Access granted' });
 });

@@ -77,9 +77,9 @@ export const adminPages = new Hono<AppEnv>()
   .post('/admin/pin', async (c) => {
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const next = safeNextPath(typeof body.next === 'string' ? body.next : '/admin');
-    const { db, clock, adminPin } = c.var.deps;
+    const { db, clock, adminPin, limits } = c.var.deps;
     try {
-      verifyAdminPin(db, clock, c.var.session!, body.pin, adminPin);
+      verifyAdminPin(db, clock, c.var.session!.id, limits.pinFailuresByUser, String(c.var.user!.id), body.pin, adminPin);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const locked = error.status === 429;
