@@ -121,7 +121,7 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
         </nav>
         <details className="relative" data-menu="sort">
           <summary className="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold">
-            Sort: {gallerySorts[query.sort]} <span aria-hidden="true">▾</span>
+            {`Sort: ${gallerySorts[query.sort]}`} <span aria-hidden="true">▾</span>
           </summary>
           <ul className="absolute right-0 z-30 mt-1 w-56 list-none rounded-xl border border-slate-200 bg-white p-1 shadow-xl m-0">
             {(Object.keys(gallerySorts) as GallerySort[]).map((sort) => (

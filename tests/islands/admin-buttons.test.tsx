@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createElement } from 'react';
+import { renderDocument } from '../../src/components/render-document.tsx';
+import { Island } from '../../src/components/Island.tsx';
+import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { testManifest } from '../helpers/app.ts';
+
+/* The admin form's Saving... button and the delete confirmation dialog, hydrated under happy-dom. */
+
+beforeAll(async () => {
+  const manifest = await testManifest();
+  const html = renderDocument(
+    manifest,
+    createElement('main', null, [
+      createElement(
+        'form',
+        { key: 'form', method: 'post', action: '/admin/tshirt/new', id: 'product-form' },
+        createElement(Island, { name: 'SubmitButton', props: { label: 'Create T-Shirt', busyLabel: 'Saving...' } }),
+      ),
+      createElement(Island, { key: 'delete', name: 'DeleteProductButton', props: { productId: 7, label: 'Vans Classic Tee' } }),
+    ]),
+  );
+  registerDom({ url: 'http://localhost/admin' });
+  document.body.innerHTML = html.replace('<!doctype html>', '').replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
+  const { islands } = await import('../../src/islands/registry.ts');
+  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  for (let i = 0; i < 100 && document.querySelectorAll('[data-hydrated="true"]').length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+});
+
+afterAll(async () => {
+  await unregisterDom();
+});
+
+describe('SubmitButton', () => {
+  test('reads Saving... and refuses a second click while the form posts', async () => {
+    const form = document.getElementById('product-form') as HTMLFormElement;
+    const button = form.querySelector('button')!;
+    expect(button.textContent).toBe('Create T-Shirt');
+    form.addEventListener('submit', (event) => event.preventDefault());
+    form.dispatchEvent(new Event('submit', { cancelable: true, bubbles: true }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(button.textContent).toBe('Saving...');
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    const second = new MouseEvent('click', { cancelable: true, bubbles: true });
+    button.dispatchEvent(second);
+    expect(second.defaultPrevented).toBe(true);
+  });
+});
+
+describe('DeleteProductButton', () => {
+  test('opens the confirmation dialog instead of following its link, and Cancel closes it', async () => {
+    const link = [...document.querySelectorAll('a')].find((a) => a.getAttribute('href') === '/admin/products/7/delete')!;
+    const dialog = document.querySelector('dialog')!;
+    expect(dialog.open).toBe(false);
+    const click = new MouseEvent('click', { cancelable: true, bubbles: true });
+    link.dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    expect(dialog.open).toBe(true);
+    expect(dialog.textContent).toContain('Are you sure?');
+    expect(dialog.textContent).toContain('This action cannot be undone. This will permanently delete the product.');
+    expect(dialog.querySelector('form')!.getAttribute('action')).toBe('/admin/products/7/delete');
+    [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!.click();
+    expect(dialog.open).toBe(false);
+  });
+});
