@@ -3,6 +3,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
+import { setFlash } from './http/flash.ts';
+import { currentPath } from './http/render.tsx';
 import { productIdOf } from './domain/catalog.ts';
 import { gameFingerprint } from './domain/games.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
@@ -33,7 +35,13 @@ const tooLarge = bodyLimit({
 });
 const uploadTooLarge = bodyLimit({
   maxSize: UPLOAD_BODY_LIMIT,
-  onError: (c) => c.json({ message: 'The image must be 5 MB or smaller.', fields: { image: 'The image must be 5 MB or smaller.' } }, 413),
+  onError: (c) => {
+    const message = 'The image must be 5 MB or smaller.';
+    if (c.req.path.startsWith('/api/')) return c.json({ message, fields: { image: message } }, 413);
+    // An admin form: back to the form with the reason.
+    setFlash(c, { title: 'Upload too large', description: message, variant: 'destructive' });
+    return c.redirect(currentPath(c), 303);
+  },
 });
 const takesUploads = (path: string) => path.startsWith('/api/products') || path.startsWith('/admin/');
 

@@ -7,7 +7,7 @@ import { PRODUCT_FLAGS } from '../../../domain/schemas/product.ts';
 import { catalogWriter } from '../../../http/catalog-writer.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
-import { renderPage } from '../../../http/render.tsx';
+import { currentPath, renderPage } from '../../../http/render.tsx';
 import { adminGate, showPinScreen } from './gate.tsx';
 import { AdminPanel, adminTabs, formRoute, type AdminTab } from './panel.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
@@ -20,10 +20,16 @@ function savedTitle(type: ProductType, created: boolean): string {
   return `${noun} ${created ? 'created' : 'updated'}`;
 }
 
-async function formBody(c: AppContext): Promise<{ raw: FormValues; image: File | null }> {
-  const body = await c.req.parseBody().catch(() => {
-    throw new DomainError(400, 'The form could not be read. Please try again.');
-  });
+/** The rules name the SKU by its stored name, `model`; the form calls the field `sku`. */
+function formErrors(error: DomainError): Record<string, string> {
+  if (!error.fields) return { _: error.message };
+  const { model, ...rest } = error.fields;
+  return model ? { ...rest, sku: model } : rest;
+}
+
+async function formBody(c: AppContext): Promise<{ raw: FormValues; image: File | null } | null> {
+  const body = await c.req.parseBody().catch(() => null);
+  if (!body) return null;
   const raw: FormValues = {};
   for (const [key, value] of Object.entries(body)) if (typeof value === 'string') raw[key] = value;
   // A checkbox left unticked sends nothing, which means off.
@@ -148,8 +154,13 @@ export const adminPages = new Hono<AppEnv>()
   .post('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', async (c) => {
     const target = formTarget(c);
     if (!target) return adminNotFound(c);
-    const { raw, image } = await formBody(c);
     const creating = !target.product;
+    const form = await formBody(c);
+    if (!form) {
+      setFlash(c, { title: creating ? 'Creation failed' : 'Update failed', description: 'The form could not be read. Please try again.', variant: 'destructive' });
+      return c.redirect(currentPath(c), 303);
+    }
+    const { raw, image } = form;
     try {
       const saved = creating
         ? await createProduct(catalogWriter(c), { ...raw, productType: target.type }, { file: image })
@@ -163,7 +174,7 @@ export const adminPages = new Hono<AppEnv>()
       return renderPage(
         c,
         { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },
-        <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={error.fields ?? { _: error.message }} />,
+        <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={formErrors(error)} />,
         {
           status: error.status === 413 ? 413 : error.status === 404 ? 404 : error.status === 409 ? 409 : 400,
           toast: { title: creating ? 'Creation failed' : 'Update failed', description: error.message, variant: 'destructive' },

@@ -20,6 +20,11 @@ const flagLabels: Record<ProductFlag, string> = {
 
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 
+/** The t-shirt sizes, plus a stored size outside them (set through the API), so saving keeps it. */
+function sizeChoices(current: string): string[] {
+  return current && !TSHIRT_SIZES.includes(current) ? [current, ...TSHIRT_SIZES] : TSHIRT_SIZES;
+}
+
 /** The form's values for a stored product, in the form's own field names. */
 export function valuesOf(product: ProductView): FormValues {
   const { author, badge, text } = parseDescription(product.description);
@@ -157,7 +162,7 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
                 <Field name="size" label="Size" errors={errors}>
                   {(a11y) => (
                     <select {...a11y} name="size" defaultValue={textOf(values, 'size') || 'M'} className={inputClass(errors.size)}>
-                      {TSHIRT_SIZES.map((size) => (
+                      {sizeChoices(textOf(values, 'size')).map((size) => (
                         <option key={size} value={size}>
                           {size}
                         </option>
