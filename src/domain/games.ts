@@ -38,9 +38,18 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
   };
 }
 
-/** A short text that changes whenever the product's current game changes (state or entries). */
+/**
+ * A short text that changes whenever the product's current game changes (state or entries).
+ * It is asked on every cached product page view, so it is one prepared statement.
+ */
 export function gameFingerprint(db: Db, productId: number | null): string {
   if (productId === null) return '';
-  const game = currentGame(db, productId);
-  return game ? `${game.id}:${game.status}:${game.entries}` : 'none';
+  const row = db.$client
+    .query<{ id: number; status: string; entries: number }, [number]>(
+      `select g.id, g.status, (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') as entries
+       from games g where g.product_id = ? and g.status != 'canceled'
+       order by case g.status when 'active' then 0 when 'waiting' then 1 else 2 end, g.id desc limit 1`,
+    )
+    .get(productId);
+  return row ? `${row.id}:${row.status}:${row.entries}` : 'none';
 }
