@@ -15,6 +15,7 @@ import { csrfProtection, securityHeaders } from './http/security.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { authApi } from './routes/api/auth.ts';
+import { commerceApi } from './routes/api/commerce.ts';
 import { productsApi } from './routes/api/products.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -56,7 +57,7 @@ export function createApp(deps: AppDeps) {
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
-      return c.json({ message: error.message, ...(error.fields ? { fields: error.fields } : {}) }, error.status);
+      return c.json({ message: error.message, ...(error.fields ? { fields: error.fields } : {}), ...(error.extra ?? {}) }, error.status);
     }
     if (error instanceof HTTPException) {
       if (c.req.path.startsWith('/api/')) return c.json({ message: error.message || 'Request refused.' }, error.status);
@@ -88,6 +89,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', authApi);
   app.route('/api', productsApi);
   app.route('/api', adminApi);
+  app.route('/api', commerceApi);
   app.route('/', seoRoutes);
   app.route('/', authPages);
   app.route('/', catalogPages);

@@ -9,6 +9,7 @@ import { createAccountLimits } from './domain/accounts.ts';
 import { bootstrapAdmin } from './domain/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/images.ts';
+import { gatewayFromConfig } from './domain/payments/index.ts';
 import { PageCache } from './http/page-cache.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
@@ -58,6 +59,7 @@ export async function main(): Promise<void> {
     limits: createAccountLimits(clock, config.rateLimit),
     images: imageStore(join(dataDir, 'uploads')),
     pageCache: new PageCache(),
+    gateway: gatewayFromConfig(config),
   });
   const scheduler = startScheduler(storeJobs(db), clock);
   const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 16 * 1024 * 1024 });

@@ -6,9 +6,11 @@ import { fieldErrorsOf } from './schemas/field-errors.ts';
 /** A rule said no: carries the HTTP status and the message the user reads. */
 export class DomainError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502,
     message: string,
     readonly fields?: Record<string, string>,
+    /** More the client may use, such as the recomputed totals of a 409. */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }

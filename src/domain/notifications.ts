@@ -1,9 +1,29 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { notifications } from '../db/schema.ts';
+import { notifications, notificationTypes } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
 
 /** The spec keeps the latest 50 per user in view. */
 export const NOTIFICATION_LIMIT = 50;
+
+export type NotificationType = (typeof notificationTypes)[number];
+
+export interface NewNotification {
+  type: NotificationType;
+  title: string;
+  message: string;
+  actionUrl?: string;
+  actionText?: string;
+  productId?: number;
+  gameId?: number;
+}
+
+/** Writes one notification; every flow that tells a user something goes through here. */
+export function notify(db: Db, clock: Clock, userId: number, notification: NewNotification): void {
+  db.insert(notifications)
+    .values({ userId, ...notification, read: false, createdAt: clock.now() })
+    .run();
+}
 
 export function latestNotifications(db: Db, userId: number) {
   return db
@@ -15,6 +35,24 @@ export function latestNotifications(db: Db, userId: number) {
     .all();
 }
 
+/** A notification as the API and the bell show it (spec section 3: timestamp, read). */
+export function notificationView(n: typeof notifications.$inferSelect) {
+  return {
+    id: n.id,
+    type: n.type,
+    title: n.title,
+    message: n.message,
+    actionUrl: n.actionUrl,
+    actionText: n.actionText,
+    productId: n.productId,
+    gameId: n.gameId,
+    timestamp: n.createdAt,
+    read: n.read,
+  };
+}
+
+export type NotificationView = ReturnType<typeof notificationView>;
+
 export function unreadNotificationCount(db: Db, userId: number): number {
   const row = db
     .select({ n: count() })
@@ -22,4 +60,36 @@ export function unreadNotificationCount(db: Db, userId: number): number {
     .where(and(eq(notifications.userId, userId), eq(notifications.read, false)))
     .get();
   return row?.n ?? 0;
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs. */
+export function markNotificationRead(db: Db, userId: number, id: number): boolean {
+  const changed = db
+    .update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id })
+    .all();
+  return changed.length > 0;
+}
+
+export function markAllNotificationsRead(db: Db, userId: number): number {
+  return db.update(notifications).set({ read: true }).where(eq(notifications.userId, userId)).returning({ id: notifications.id }).all().length;
+}
+
+/** Tells a user once (while unread) that their profile must be completed before buying. */
+export function noticeIncompleteProfile(db: Db, clock: Clock, userId: number): void {
+  const pending = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))
+    .get();
+  if (pending) return;
+  notify(db, clock, userId, {
+    type: 'payment_failed',
+    title: 'Complete Your Profile',
+    message: 'Please complete your profile information before making purchases or entering games.',
+    actionUrl: '/profile',
+    actionText: 'Complete Profile',
+  });
 }

@@ -1,30 +1,191 @@
 import { eq } from 'drizzle-orm';
+import * as z from 'zod/mini';
 import type { Db } from '../db/client.ts';
-import { userProfiles } from '../db/schema.ts';
+import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { DomainError } from './errors.ts';
+import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { fieldErrorsOf } from './schemas/field-errors.ts';
+import { profileRules } from './schemas/profile.ts';
 
 type StoredProfile = typeof userProfiles.$inferSelect;
 
-/**
- * Spec section 4: complete when name, email, phone, address line1, city, state, postal code
- * and a card payment type (square or card) are all present.
- */
-export function isProfileComplete(profile: StoredProfile | undefined): boolean {
-  if (!profile) return false;
-  const address = profile.address;
-  const present = (value: string | null | undefined) => typeof value === 'string' && value.trim() !== '';
-  return (
-    present(profile.name) &&
-    present(profile.email) &&
-    present(profile.phone) &&
-    present(address?.line1) &&
-    present(address?.city) &&
-    present(address?.state) &&
-    present(address?.postalCode) &&
-    (profile.paymentMethod?.type === 'square' || profile.paymentMethod?.type === 'card')
-  );
+/** The profile shape of spec section 3, as GET /api/user/profile answers. The card token is never kept. */
+export interface ProfileView {
+  name: string;
+  email: string;
+  phone: string;
+  address: ProfileAddress;
+  paymentMethod: {
+    type: string;
+    cardBrand?: string;
+    lastFourDigits?: string;
+    expMonth?: number;
+    expYear?: number;
+    /** True when a card is saved with the gateway, ready to pay with. */
+    hasCardOnFile: boolean;
+  };
+  preferences: { receiveNotifications: boolean; newsletterSubscription: boolean };
 }
 
-export function profileStatus(db: Db, userId: number): { isComplete: boolean } {
-  const profile = db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
-  return { isComplete: isProfileComplete(profile) };
+const emptyAddress: ProfileAddress = { line1: '', city: '', state: '', postalCode: '', country: 'USA' };
+
+export function findProfile(db: Db, userId: number): StoredProfile | undefined {
+  return db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+}
+
+export function profileView(profile: StoredProfile | undefined): ProfileView {
+  return {
+    name: profile?.name ?? '',
+    email: profile?.email ?? '',
+    phone: profile?.phone ?? '',
+    address: { ...emptyAddress, ...(profile?.address ?? {}) },
+    paymentMethod: { type: 'card', ...(profile?.paymentMethod ?? {}), hasCardOnFile: !!profile?.gatewayCardId },
+    preferences: {
+      receiveNotifications: profile?.emailNotifications ?? true,
+      newsletterSubscription: profile?.newsletterSubscription ?? false,
+    },
+  };
+}
+
+const present = (value: string | null | undefined) => typeof value === 'string' && value.trim() !== '';
+
+/** What is still missing before the profile counts as complete, by field. */
+export function missingProfileFields(profile: StoredProfile | undefined): string[] {
+  const address = profile?.address;
+  const missing: string[] = [];
+  if (!present(profile?.name)) missing.push('name');
+  if (!present(profile?.email)) missing.push('email');
+  if (!present(profile?.phone)) missing.push('phone');
+  if (!present(address?.line1)) missing.push('address');
+  if (!present(address?.city)) missing.push('city');
+  if (!present(address?.state)) missing.push('state');
+  if (!present(address?.postalCode)) missing.push('postal code');
+  // Spec section 4 asks for a card payment type; a play needs the card itself on file. Apple Pay
+  // as the preferred way to pay at checkout does not undo a saved card (docs/decisions.md).
+  const type = profile?.paymentMethod?.type;
+  if (!(type === 'square' || type === 'card' || type === 'apple_pay') || !profile?.gatewayCardId) missing.push('payment card');
+  return missing;
+}
+
+export function isProfileComplete(profile: StoredProfile | undefined): boolean {
+  return missingProfileFields(profile).length === 0;
+}
+
+export function profileStatus(db: Db, userId: number): { isComplete: boolean; missing: string[] } {
+  const missing = missingProfileFields(findProfile(db, userId));
+  return { isComplete: missing.length === 0, missing };
+}
+
+const patchSchema = z.object({
+  name: z.optional(profileRules.name),
+  email: z.optional(profileRules.email),
+  phone: z.optional(profileRules.phone),
+  address: z.optional(profileRules.address),
+  paymentMethod: z.optional(
+    z.object({
+      type: z.optional(profileRules.paymentType),
+      sourceId: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
+      token: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
+    }),
+  ),
+  preferences: z.optional(
+    z.object({
+      receiveNotifications: z.optional(z.boolean('Must be true or false')),
+      newsletterSubscription: z.optional(z.boolean('Must be true or false')),
+    }),
+  ),
+});
+
+export interface ProfileDeps {
+  db: Db;
+  clock: Clock;
+  gateway: PaymentGateway;
+}
+
+/**
+ * PATCH /api/user/profile and the profile forms: the sections sent are checked with the rules
+ * of spec section 5 and saved; the rest stays. A card token in `paymentMethod.sourceId` (or
+ * `token`) becomes a card on file with the gateway; only its id, brand, last four digits and
+ * expiry are kept.
+ */
+export async function updateProfile(deps: ProfileDeps, userId: number, input: unknown): Promise<ProfileView> {
+  const parsed = patchSchema.safeParse(input);
+  if (!parsed.success) {
+    const fields = fieldErrorsOf(parsed.error);
+    throw new DomainError(400, Object.values(fields)[0] ?? 'Invalid profile', fields);
+  }
+  const patch = parsed.data;
+  const existing = findProfile(deps.db, userId);
+  const changes: Partial<StoredProfile> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.email !== undefined) changes.email = patch.email;
+  if (patch.phone !== undefined) changes.phone = patch.phone;
+  if (patch.address !== undefined) changes.address = patch.address;
+  if (patch.preferences?.receiveNotifications !== undefined) changes.emailNotifications = patch.preferences.receiveNotifications;
+  if (patch.preferences?.newsletterSubscription !== undefined) changes.newsletterSubscription = patch.preferences.newsletterSubscription;
+
+  const token = patch.paymentMethod?.sourceId || patch.paymentMethod?.token;
+  if (token) {
+    const card = await saveCard(deps, userId, existing, token, patch.email ?? existing?.email, patch.name ?? existing?.name);
+    Object.assign(changes, card);
+  } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== existing?.paymentMethod?.type) {
+    if ((patch.paymentMethod.type === 'card' || patch.paymentMethod.type === 'square') && !existing?.gatewayCardId) {
+      const message = 'Add your card details to pay by card.';
+      throw new DomainError(400, message, { 'paymentMethod.sourceId': message });
+    }
+    changes.paymentMethod = { ...(existing?.paymentMethod ?? {}), type: patch.paymentMethod.type };
+  }
+
+  const now = deps.clock.now();
+  if (existing) {
+    deps.db.update(userProfiles).set({ ...changes, updatedAt: now }).where(eq(userProfiles.userId, userId)).run();
+  } else {
+    deps.db.insert(userProfiles).values({ userId, ...changes, updatedAt: now }).run();
+  }
+  return profileView(findProfile(deps.db, userId));
+}
+
+async function saveCard(
+  deps: ProfileDeps,
+  userId: number,
+  existing: StoredProfile | undefined,
+  token: string,
+  email: string | null | undefined,
+  name: string | null | undefined,
+): Promise<Partial<StoredProfile>> {
+  const user = deps.db.select().from(users).where(eq(users.id, userId)).get();
+  // One key per token: a retried save of the same card entry stores it once.
+  const tokenHash = new Bun.CryptoHasher('sha256').update(token).digest('hex').slice(0, 24);
+  try {
+    const card = await deps.gateway.saveCard({
+      sourceId: token,
+      customerId: existing?.gatewayCustomerId,
+      idempotencyKey: idempotencyKey('card', userId, tokenHash),
+      customer: { referenceId: `user-${userId}`, email, name: name ?? user?.username },
+    });
+    const paymentMethod: StoredPaymentMethod = {
+      type: 'card',
+      cardBrand: card.brand,
+      lastFourDigits: card.last4,
+      expMonth: card.expMonth,
+      expYear: card.expYear,
+    };
+    return { paymentMethod, gatewayCustomerId: card.customerId, gatewayCardId: card.cardId };
+  } catch (error) {
+    if (error instanceof PaymentFailure) {
+      const message = error.declined ? 'This card was declined. Please check the details or use another card.' : 'The card could not be saved. Please try again.';
+      throw new DomainError(error.declined ? 422 : 400, message, { 'paymentMethod.sourceId': message });
+    }
+    throw error;
+  }
+}
+
+/** Spec section 4: connecting Apple Pay sets the payment type apple_pay and saves. */
+export function connectApplePay(db: Db, clock: Clock, userId: number): ProfileView {
+  const existing = findProfile(db, userId);
+  const paymentMethod: StoredPaymentMethod = { ...(existing?.paymentMethod ?? {}), type: 'apple_pay' };
+  if (existing) db.update(userProfiles).set({ paymentMethod, updatedAt: clock.now() }).where(eq(userProfiles.userId, userId)).run();
+  else db.insert(userProfiles).values({ userId, paymentMethod, updatedAt: clock.now() }).run();
+  return profileView(findProfile(db, userId));
 }

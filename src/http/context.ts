@@ -7,6 +7,7 @@ import type { Session, User } from '../db/schema.ts';
 import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ImageStore } from '../domain/images.ts';
+import type { PaymentGateway } from '../domain/payments/gateway.ts';
 import type { PageCache } from './page-cache.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
@@ -19,6 +20,7 @@ export interface AppDeps {
   limits: AccountLimits;
   images: ImageStore;
   pageCache: PageCache;
+  gateway: PaymentGateway;
 }
 
 export interface AppEnv {

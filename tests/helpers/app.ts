@@ -8,6 +8,7 @@ import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
+import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
   const pageCache = new PageCache();
+  const gateway = createTestGateway();
   const app = createApp({
     db,
     config,
@@ -40,8 +42,9 @@ export async function testApp(env: Record<string, string> = {}) {
     limits: createAccountLimits(clock, config.rateLimit),
     images,
     pageCache,
+    gateway,
   });
-  return { app, db, clock, config, images, uploadsDir, pageCache, client: () => new TestClient(app) };
+  return { app, db, clock, config, images, uploadsDir, pageCache, gateway, client: () => new TestClient(app) };
 }
 
 type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };

@@ -1,0 +1,123 @@
+import { eq } from 'drizzle-orm';
+import { products } from '../db/schema.ts';
+import { cartLines } from './cart.ts';
+import { DomainError } from './errors.ts';
+import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
+import { isShippingMethod, shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from './pricing.ts';
+import { findProfile } from './profile.ts';
+import { fieldErrorsOf } from './schemas/field-errors.ts';
+import { checkoutFormSchema, customerInfoSchema } from './schemas/profile.ts';
+
+/*
+ * The two checkouts of spec section 7: POST /api/checkout (the cart, card or cash on delivery)
+ * and POST /api/orders (one product, local delivery in 92651 only, free shipping).
+ */
+
+type Input = Record<string, unknown>;
+
+function invalid(fields: Record<string, string>): never {
+  throw new DomainError(400, Object.values(fields)[0] ?? 'Invalid checkout', fields);
+}
+
+function totalsChanged(totals: Totals): never {
+  throw new DomainError(409, 'Your order total has changed. Please review the new total before paying.', undefined, {
+    summary: totalsInDollars(totals),
+  });
+}
+
+/** The shipping address: the checkout form when sent, else the profile. */
+function addressFor(deps: OrderDeps, userId: number, input: Input, method: string): ShippingAddress {
+  const form = (input.customer ?? input.shippingAddress ?? input.form) as Input | undefined;
+  if (form && typeof form === 'object') {
+    const parsed = checkoutFormSchema.safeParse({ ...form, shippingMethod: method });
+    if (!parsed.success) invalid(fieldErrorsOf(parsed.error));
+    const f = parsed.data;
+    return { name: f.fullName, email: f.email, phone: f.phone, line1: f.address, city: f.city, state: f.state, postalCode: f.zipCode, country: 'USA' };
+  }
+  const profile = findProfile(deps.db, userId);
+  const address = profile?.address;
+  if (!profile?.name || !address?.line1) invalid({ customer: 'Enter your shipping details, or complete your profile.' });
+  return {
+    name: profile.name,
+    email: profile.email ?? '',
+    phone: profile.phone ?? '',
+    line1: address.line1,
+    city: address.city,
+    state: address.state,
+    postalCode: address.postalCode,
+    country: address.country || 'USA',
+  };
+}
+
+/** POST /api/checkout: pays for the whole cart. */
+export async function checkoutCart(deps: OrderDeps, userId: number, input: Input): Promise<{ orderId: number }> {
+  const paymentMethod = input.paymentMethod;
+  if (paymentMethod !== 'square' && paymentMethod !== 'cod') invalid({ paymentMethod: 'Choose card (Square) or cash on delivery.' });
+  const shipping = (input.shipping ?? {}) as Input;
+  const method = shipping.method ?? input.shippingMethod;
+  if (!isShippingMethod(method)) invalid({ shippingMethod: 'Please choose a shipping method' });
+
+  const cart = cartLines(deps.db, userId);
+  if (cart.length === 0) throw new DomainError(400, 'Your cart is empty.');
+  // The client's view of the cart must still be the cart: same lines, same quantities.
+  if (Array.isArray(input.items)) {
+    const sent = new Map(input.items.map((item: Input) => [Number(item?.id), Number(item?.quantity)]));
+    const same = sent.size === cart.length && cart.every((line) => sent.get(line.id) === line.quantity);
+    if (!same) {
+      throw new DomainError(409, 'Your cart has changed. Please review it before paying.', undefined, {
+        summary: totalsInDollars(totalsFor(cart, shippingMethods[method].cents)),
+      });
+    }
+  }
+  for (const line of cart) {
+    if (line.type === 'regular' && line.quantity > line.product.stock) {
+      const message = line.product.stock <= 0 ? `${line.product.brand} ${line.product.model} is sold out.` : `Only ${line.product.stock} of ${line.product.brand} ${line.product.model} left.`;
+      throw new DomainError(409, message, { items: message });
+    }
+  }
+  const totals = totalsFor(cart, shippingMethods[method].cents);
+  if (!summaryMatches(input.summary, totals)) totalsChanged(totals);
+
+  const address = addressFor(deps, userId, input, method);
+  const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };
+  const orderId = await placeOrder(deps, { userId, lines: linesFromCart(cart), totals, shippingMethod: method, address, payment });
+  return { orderId };
+}
+
+/** POST /api/orders: one product, delivered free in Laguna Beach. */
+export async function buyNow(deps: OrderDeps, userId: number, input: Input): Promise<{ id: number }> {
+  const productId = Number(input.productId);
+  const product = Number.isSafeInteger(productId) ? deps.db.select().from(products).where(eq(products.id, productId)).get() : undefined;
+  if (!product) throw new DomainError(404, 'Product not found');
+  if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);
+  if (input.quantity !== undefined && Number(input.quantity) !== 1) invalid({ quantity: 'Single-product checkout is for one item.' });
+
+  const info = customerInfoSchema.safeParse(input.customerInfo);
+  if (!info.success) invalid(fieldErrorsOf(info.error));
+  const customer = info.data;
+
+  const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
+  if (!summaryMatches({ subtotal: input.subtotal, shipping: input.shipping, tax: input.tax, total: input.total }, totals)) totalsChanged(totals);
+
+  const source = paymentSourceFor(deps.db, userId, input.paymentToken);
+  const payment: OrderPayment = { method: input.paymentMethod === 'apple_pay' ? 'apple_pay' : 'square', ...source };
+  const id = await placeOrder(deps, {
+    userId,
+    lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: `${product.brand} ${product.model}`, stockReserved: false }],
+    totals,
+    shippingMethod: 'local',
+    address: {
+      name: customer.name,
+      email: customer.email,
+      phone: customer.phone,
+      line1: customer.address.line1,
+      city: customer.address.city,
+      state: customer.address.state,
+      postalCode: customer.address.postalCode,
+      country: 'USA',
+    },
+    payment,
+  });
+  return { id };
+}

@@ -1,0 +1,87 @@
+/*
+ * The payment gateway (DESIGN section 5): save a card on file, authorize, capture, void,
+ * charge, refund. Two implementations: `square` (the official SDK) and `test` (built in, the
+ * default, behaving like Square's sandbox). Amounts are integer cents here; implementations
+ * convert. Every call that moves money carries an idempotency key derived from our own row
+ * id (at most 45 characters), so a retried call never charges twice.
+ */
+
+/** A refusal from the gateway: a decline (card problem) or an error (gateway problem). */
+export class PaymentFailure extends Error {
+  constructor(
+    /** Square's error code, e.g. GENERIC_DECLINE, CVV_FAILURE, INSUFFICIENT_FUNDS, CARD_EXPIRED, INVALID_CARD, GATEWAY_ERROR. */
+    readonly code: string,
+    /** The gateway's own words, for logs and for the shopper where helpful. */
+    readonly detail: string,
+    /** True for card declines (the shopper can fix them), false for gateway or request errors. */
+    readonly declined: boolean,
+  ) {
+    super(detail);
+  }
+}
+
+export interface SavedCard {
+  /** The gateway's customer id (Square Customers API). */
+  customerId: string;
+  /** The card-on-file id, usable as a payment source (Square: 'ccof:...'). */
+  cardId: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export type GatewayPaymentStatus = 'APPROVED' | 'COMPLETED' | 'CANCELED' | 'FAILED';
+
+export interface GatewayPayment {
+  id: string;
+  /** APPROVED: authorized, awaiting capture. COMPLETED: captured/charged. CANCELED: voided. */
+  status: GatewayPaymentStatus;
+  amountCents: number;
+}
+
+export interface GatewayRefund {
+  id: string;
+  status: 'PENDING' | 'COMPLETED' | 'REJECTED' | 'FAILED';
+  amountCents: number;
+}
+
+export interface PaymentSource {
+  /** A one-time card token from the card form ('cnon:...'), or a card-on-file id. */
+  sourceId: string;
+  /** Required by Square when `sourceId` is a card on file. */
+  customerId?: string | null;
+}
+
+export interface MoneyRequest extends PaymentSource {
+  amountCents: number;
+  idempotencyKey: string;
+  note?: string;
+}
+
+export interface PaymentGateway {
+  readonly name: 'test' | 'square';
+  /** Stores the card behind a one-time token as a card on file; creates the customer when missing. */
+  saveCard(input: {
+    sourceId: string;
+    customerId?: string | null;
+    idempotencyKey: string;
+    customer: { referenceId: string; email?: string | null; name?: string | null };
+  }): Promise<SavedCard>;
+  /** Puts a hold on the card without charging it (a $1 play). */
+  authorize(input: MoneyRequest): Promise<GatewayPayment>;
+  /** Charges a held payment. */
+  capture(paymentId: string): Promise<GatewayPayment>;
+  /** Releases a held payment; nothing is charged. */
+  void(paymentId: string): Promise<GatewayPayment>;
+  /** Charges at once (buy now). */
+  charge(input: MoneyRequest): Promise<GatewayPayment>;
+  refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; reason?: string }): Promise<GatewayRefund>;
+}
+
+/** Idempotency keys are derived from our own row ids and kept within Square's 45 characters. */
+export function idempotencyKey(...parts: (string | number)[]): string {
+  const key = parts.join('-');
+  if (key.length > 45) throw new Error(`idempotency key too long: ${key}`);
+  return key;
+}

@@ -1,0 +1,57 @@
+/*
+ * Spec section 9: standard shipping $5.99 (5-7 business days), express $12.99 (2-3 business
+ * days), tax 8% of the subtotal. Single-product checkout ships free (local delivery in 2-3 hours).
+ * Browser-safe: the cart island shows the same totals the server will charge.
+ */
+
+export const TAX_RATE = 0.08;
+
+export const shippingMethods = {
+  standard: { label: 'Standard Shipping', detail: '5-7 business days', cents: 599 },
+  express: { label: 'Express Shipping', detail: '2-3 business days', cents: 1299 },
+} as const;
+export type ShippingMethod = keyof typeof shippingMethods;
+
+export function isShippingMethod(value: unknown): value is ShippingMethod {
+  return typeof value === 'string' && value in shippingMethods;
+}
+
+export interface Totals {
+  subtotalCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+export function totalsFor(lines: { priceCents: number; quantity: number }[], shippingCents: number): Totals {
+  const subtotalCents = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
+  const taxCents = Math.round(subtotalCents * TAX_RATE);
+  return { subtotalCents, shippingCents, taxCents, totalCents: subtotalCents + shippingCents + taxCents };
+}
+
+/** Totals in dollars, as the API shows them. */
+export function totalsInDollars(totals: Totals) {
+  return {
+    subtotal: totals.subtotalCents / 100,
+    shipping: totals.shippingCents / 100,
+    tax: totals.taxCents / 100,
+    total: totals.totalCents / 100,
+  };
+}
+
+/** True when a client's summary (dollars) matches ours to the cent. */
+export function summaryMatches(summary: unknown, totals: Totals): boolean {
+  if (!summary || typeof summary !== 'object') return false;
+  const s = summary as Record<string, unknown>;
+  const cents = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? Math.round(value * 100) : Number.NaN);
+  return (
+    cents(s.subtotal) === totals.subtotalCents &&
+    cents(s.shipping) === totals.shippingCents &&
+    cents(s.tax) === totals.taxCents &&
+    cents(s.total) === totals.totalCents
+  );
+}
+
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}

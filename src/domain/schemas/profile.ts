@@ -1,0 +1,73 @@
+import * as z from 'zod/mini';
+
+/*
+ * Spec section 5: profile, cart checkout form and single-product checkout rules, shared by the
+ * API, the server-rendered forms and the islands. Browser-safe.
+ */
+
+const trimmed = (min: number, message: string, max = 120) =>
+  z.string({ error: message }).check(z.trim(), z.minLength(min, message), z.maxLength(max, `At most ${max} characters`));
+const email = z.string({ error: 'Please enter a valid email' }).check(z.trim(), z.email('Please enter a valid email'), z.maxLength(200, 'At most 200 characters'));
+const phone = z.string({ error: 'Please enter a valid phone number' }).check(
+  z.trim(),
+  z.minLength(10, 'Please enter a valid phone number'),
+  z.maxLength(30, 'Please enter a valid phone number'),
+  z.regex(/^[0-9+()\-.\s]+$/, 'Please enter a valid phone number'),
+);
+
+export const profileRules = {
+  name: trimmed(2, 'Name must be at least 2 characters'),
+  email,
+  phone,
+  address: z.object({
+    line1: trimmed(5, 'Address is required', 200),
+    city: trimmed(2, 'City is required'),
+    state: trimmed(2, 'State is required', 60),
+    postalCode: trimmed(5, 'Postal code is required', 12),
+    country: z._default(trimmed(2, 'Country is required', 60), 'USA'),
+  }),
+  paymentType: z.string({ error: 'Payment type is required' }).check(z.minLength(2, 'Payment type is required'), z.maxLength(20, 'Payment type is required')),
+};
+
+/** The Personal tab: every personal field at once. */
+export const personalSchema = z.object({
+  name: profileRules.name,
+  email: profileRules.email,
+  phone: profileRules.phone,
+  address: profileRules.address,
+});
+
+/** The cart's checkout form (spec section 5). */
+export const checkoutFormSchema = z.object({
+  fullName: trimmed(2, 'Full name must be at least 2 characters'),
+  email,
+  phone,
+  address: trimmed(5, 'Address is required', 200),
+  city: trimmed(2, 'City is required'),
+  state: trimmed(2, 'State is required', 60),
+  zipCode: trimmed(5, 'ZIP code is required', 12),
+  shippingMethod: z.enum(['standard', 'express'], { error: 'Please choose a shipping method' }),
+});
+
+export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
+
+/** The single-product checkout delivers only in Laguna Beach. */
+export const LOCAL_ZIP = '92651';
+export const localDeliveryMessage = 'Local Delivery Only: we only deliver within the 92651 area code (Laguna Beach).';
+
+export const customerInfoSchema = z.object({
+  name: trimmed(2, 'Name must be at least 2 characters'),
+  email,
+  phone,
+  address: z.object({
+    line1: trimmed(5, 'Address is required', 200),
+    city: trimmed(2, 'City is required'),
+    state: trimmed(2, 'State is required', 60),
+    postalCode: z.string({ error: localDeliveryMessage }).check(
+      z.trim(),
+      z.refine((zip) => zip === LOCAL_ZIP, { message: localDeliveryMessage }),
+    ),
+  }),
+});
+
+export type CustomerInfo = z.infer<typeof customerInfoSchema>;

@@ -1,0 +1,91 @@
+import { Hono } from 'hono';
+import { addToCart, cartLines, cartLineView, removeCartItem, setCartQuantity } from '../../domain/cart.ts';
+import { buyNow, checkoutCart } from '../../domain/checkout.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { markAllNotificationsRead, markNotificationRead, latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
+import { findOwnOrder, userOrders } from '../../domain/orders.ts';
+import { connectApplePay, findProfile, profileStatus, profileView, updateProfile } from '../../domain/profile.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { requireUserApi } from '../../http/guards.ts';
+import { readJson } from '../../http/json.ts';
+
+function idParam(c: AppContext, what: string): number {
+  const raw = c.req.param('id') ?? '';
+  if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, `${what} not found`);
+  return Number(raw);
+}
+
+async function jsonObject(c: AppContext): Promise<Record<string, unknown>> {
+  const body = await readJson(c);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(400, 'Send a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+const deps = (c: AppContext) => ({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway });
+
+/** Spec section 7: profile, cart, checkout, orders and notifications; all for signed-in users. */
+export const commerceApi = new Hono<AppEnv>()
+  .use('/user/*', requireUserApi)
+  .use('/cart', requireUserApi)
+  .use('/cart/*', requireUserApi)
+  .use('/checkout', requireUserApi)
+  .use('/orders', requireUserApi)
+  .use('/orders/*', requireUserApi)
+  .use('/notifications', requireUserApi)
+  .use('/notifications/*', requireUserApi)
+  .get('/user/profile', (c) => c.json(profileView(findProfile(c.var.deps.db, c.var.user!.id))))
+  .patch('/user/profile', async (c) => c.json(await updateProfile(deps(c), c.var.user!.id, await jsonObject(c))))
+  .post('/user/profile/apple-pay', (c) => c.json(connectApplePay(c.var.deps.db, c.var.deps.clock, c.var.user!.id)))
+  .get('/user/profile-status', (c) => c.json(profileStatus(c.var.deps.db, c.var.user!.id)))
+  .get('/user/orders', (c) => c.json(userOrders(c.var.deps.db, c.var.user!.id)))
+  .get('/cart', (c) => c.json(cartLines(c.var.deps.db, c.var.user!.id).map(cartLineView)))
+  .post('/cart', async (c) => {
+    const body = await jsonObject(c);
+    const id = addToCart(c.var.deps.db, c.var.deps.clock, c.var.user!.id, body);
+    const line = cartLines(c.var.deps.db, c.var.user!.id).find((l) => l.id === id)!;
+    return c.json(cartLineView(line), 201);
+  })
+  .patch('/cart/:id', async (c) => {
+    const id = idParam(c, 'Cart item');
+    const body = await jsonObject(c);
+    setCartQuantity(c.var.deps.db, c.var.user!.id, id, body.quantity);
+    return c.json(cartLineView(cartLines(c.var.deps.db, c.var.user!.id).find((l) => l.id === id)!));
+  })
+  .delete('/cart/:id', (c) => {
+    removeCartItem(c.var.deps.db, c.var.user!.id, idParam(c, 'Cart item'));
+    return c.json({ message: 'Removed from cart' });
+  })
+  .post('/checkout', async (c) => {
+    const { orderId } = await checkoutCart(deps(c), c.var.user!.id, await jsonObject(c));
+    return c.json({ orderId, id: orderId }, 201);
+  })
+  .post('/orders', async (c) => {
+    const { id } = await buyNow(deps(c), c.var.user!.id, await jsonObject(c));
+    return c.json({ id, orderId: id }, 201);
+  })
+  .get('/orders/:id', (c) => {
+    const order = findOwnOrder(c.var.deps.db, c.var.user!.id, idParam(c, 'Order'));
+    if (!order) return c.json({ message: 'Order not found' }, 404);
+    return c.json(order);
+  })
+  .get('/notifications', (c) => {
+    const userId = c.var.user!.id;
+    return c.json({
+      notifications: latestNotifications(c.var.deps.db, userId).map(notificationView),
+      unread: unreadNotificationCount(c.var.deps.db, userId),
+    });
+  })
+  .post('/notifications/read-all', (c) => c.json({ updated: markAllNotificationsRead(c.var.deps.db, c.var.user!.id) }))
+  .post('/notifications/:id/read', (c) => {
+    if (!markNotificationRead(c.var.deps.db, c.var.user!.id, idParam(c, 'Notification'))) return c.json({ message: 'Notification not found' }, 404);
+    return c.json({ message: 'Marked as read' });
+  })
+  .get('/square/config', (c) => {
+    const { config } = c.var.deps;
+    return c.json({
+      gateway: config.payments,
+      applicationId: config.payments === 'square' ? (config.square.applicationId ?? null) : null,
+      locationId: config.payments === 'square' ? (config.square.locationId ?? null) : null,
+      environment: config.square.environment,
+    });
+  });
