@@ -21,6 +21,9 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { adminPages } from './routes/pages/admin/index.tsx';
 import { authPages } from './routes/pages/auth.tsx';
+import { cartPages } from './routes/pages/cart.tsx';
+import { checkoutPages } from './routes/pages/checkout.tsx';
+import { profilePages } from './routes/pages/profile.tsx';
 import { catalogPages } from './routes/pages/catalog.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
 import { productPages } from './routes/pages/product.tsx';
@@ -95,6 +98,9 @@ export function createApp(deps: AppDeps) {
   app.route('/', catalogPages);
   app.route('/', productPages);
   app.route('/', adminPages);
+  app.route('/', profilePages);
+  app.route('/', cartPages);
+  app.route('/', checkoutPages);
 
   app.notFound(notFound);
   return app;

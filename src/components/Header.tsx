@@ -1,5 +1,6 @@
 import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from './icons.tsx';
 import { AccountMenuItems } from './AccountMenu.tsx';
+import { Island } from './Island.tsx';
 import type { Viewer } from './viewer.ts';
 
 const siteLinks: { href: string; label: string }[] = [
@@ -128,34 +129,5 @@ function NotificationBell({ viewer }: { viewer: Viewer }) {
       </a>
     );
   }
-  const unread = viewer.unreadNotifications;
-  return (
-    <details className="relative" data-menu="notifications">
-      <summary className={iconButton} aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}>
-        <BellIcon />
-        {unread > 0 && (
-          <span className="absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center">
-            {badgeText(unread)}
-          </span>
-        )}
-      </summary>
-      <div className="absolute right-0 top-12 w-80 max-w-[90vw] rounded-xl border border-slate-200 bg-white shadow-xl">
-        <p className="m-0 px-4 py-3 font-semibold border-b border-slate-100">Notifications</p>
-        <ul className="m-0 p-0 list-none max-h-[400px] overflow-y-auto">
-          {viewer.notifications.length === 0 && <li className="px-4 py-6 text-sm text-slate-500 text-center">No notifications yet</li>}
-          {viewer.notifications.map((n) => (
-            <li key={n.id} className={`px-4 py-3 border-b border-slate-100 ${n.read ? '' : 'bg-sky-50'}`}>
-              <p className="m-0 text-sm font-semibold">{n.title}</p>
-              <p className="m-0 mt-0.5 text-sm text-slate-600">{n.message}</p>
-              {n.actionUrl && (
-                <a href={n.actionUrl} className="mt-1 inline-block text-sm font-semibold text-sea">
-                  {n.actionText ?? 'View'}
-                </a>
-              )}
-            </li>
-          ))}
-        </ul>
-      </div>
-    </details>
-  );
+  return <Island name="NotificationBell" props={{ initial: viewer.notifications, unread: viewer.unreadNotifications }} />;
 }

@@ -1,14 +1,5 @@
 import type { PublicUser } from '../domain/accounts.ts';
-
-export interface HeaderNotification {
-  id: number;
-  title: string;
-  message: string;
-  actionUrl: string | null;
-  actionText: string | null;
-  read: boolean;
-  createdAt: number;
-}
+import type { NotificationView } from '../domain/notifications.ts';
 
 /** Who is looking at the page, and what the shared navigation shows them. */
 export interface Viewer {
@@ -16,7 +7,7 @@ export interface Viewer {
   profileComplete: boolean;
   cartCount: number;
   unreadNotifications: number;
-  notifications: HeaderNotification[];
+  notifications: NotificationView[];
 }
 
 export const anonymousViewer: Viewer = {

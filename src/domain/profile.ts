@@ -129,11 +129,8 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: un
   if (token) {
     const card = await saveCard(deps, userId, existing, token, patch.email ?? existing?.email, patch.name ?? existing?.name);
     Object.assign(changes, card);
-  } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== existing?.paymentMethod?.type) {
-    if ((patch.paymentMethod.type === 'card' || patch.paymentMethod.type === 'square') && !existing?.gatewayCardId) {
-      const message = 'Add your card details to pay by card.';
-      throw new DomainError(400, message, { 'paymentMethod.sourceId': message });
-    }
+  } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== (existing?.paymentMethod?.type ?? 'card')) {
+    // The preferred way to pay; a card still has to be saved before the profile is complete.
     changes.paymentMethod = { ...(existing?.paymentMethod ?? {}), type: patch.paymentMethod.type };
   }
 

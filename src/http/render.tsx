@@ -5,7 +5,7 @@ import { renderDocument } from '../components/render-document.tsx';
 import { anonymousViewer, type Viewer } from '../components/viewer.ts';
 import { publicUser } from '../domain/accounts.ts';
 import { cartCount } from '../domain/cart.ts';
-import { latestNotifications, unreadNotificationCount } from '../domain/notifications.ts';
+import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
 import { profileStatus } from '../domain/profile.ts';
 import type { ToastInput } from '../islands/lib/toast.ts';
 import type { AppContext } from './context.ts';
@@ -20,15 +20,7 @@ export function viewerOf(c: AppContext): Viewer {
     profileComplete: profileStatus(db, user.id).isComplete,
     cartCount: cartCount(db, user.id),
     unreadNotifications: unreadNotificationCount(db, user.id),
-    notifications: latestNotifications(db, user.id).map((n) => ({
-      id: n.id,
-      title: n.title,
-      message: n.message,
-      actionUrl: n.actionUrl,
-      actionText: n.actionText,
-      read: n.read,
-      createdAt: n.createdAt,
-    })),
+    notifications: latestNotifications(db, user.id).map(notificationView),
   };
 }
 

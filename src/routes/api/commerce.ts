@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { markAllNotificationsRead, markNotificationRead, latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders.ts';
 import { connectApplePay, findProfile, profileStatus, profileView, updateProfile } from '../../domain/profile.ts';
+import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { readJson } from '../../http/json.ts';
@@ -80,12 +81,4 @@ export const commerceApi = new Hono<AppEnv>()
     if (!markNotificationRead(c.var.deps.db, c.var.user!.id, idParam(c, 'Notification'))) return c.json({ message: 'Notification not found' }, 404);
     return c.json({ message: 'Marked as read' });
   })
-  .get('/square/config', (c) => {
-    const { config } = c.var.deps;
-    return c.json({
-      gateway: config.payments,
-      applicationId: config.payments === 'square' ? (config.square.applicationId ?? null) : null,
-      locationId: config.payments === 'square' ? (config.square.locationId ?? null) : null,
-      environment: config.square.environment,
-    });
-  });
+  .get('/square/config', (c) => c.json(cardConfig(c.var.deps.config)));

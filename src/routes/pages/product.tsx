@@ -134,6 +134,15 @@ function ProductDetail({ product, tab, game, url }: { product: ProductView; tab:
             Play Now
           </a>
         </div>
+        {!soldOut && (
+          <form method="post" action="/cart/add" className="mt-3">
+            <input type="hidden" name="productId" value={product.id} />
+            <input type="hidden" name="next" value={`/product/${product.id}`} />
+            <button type="submit" className="w-full rounded-xl border-2 border-ink bg-white py-2.5 font-bold text-ink cursor-pointer hover:bg-slate-50">
+              Add to Cart
+            </button>
+          </form>
+        )}
         <p className="m-0 mt-3 text-sm text-slate-600">
           {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>

@@ -1,0 +1,45 @@
+import type { OrderView } from '../domain/orders.ts';
+import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts';
+
+/** One order: number, date, status in its colour, items with thumbnails, and totals. */
+export function OrderCard({ order, detailed = false }: { order: OrderView; detailed?: boolean }) {
+  return (
+    <article className="rounded-2xl border border-slate-200 bg-white p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="m-0 text-base font-bold">{`Order #${order.id}`}</h3>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${orderStatusClass(order.status)}`} data-status={order.status}>
+          {orderStatusLabel[order.status] ?? order.status}
+        </span>
+      </div>
+      <p className="m-0 mt-1 text-sm text-slate-600">{formatDateTime(order.createdAt)}</p>
+      <ul className="m-0 mt-3 grid list-none gap-2 p-0">
+        {order.items.map((item) => (
+          <li key={item.id} className="flex items-center gap-3">
+            <img src={item.product.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-lg bg-slate-50 object-contain" />
+            <span className="min-w-0 flex-1 text-sm">
+              <span className="block truncate font-semibold">{item.product.brand}</span>
+              <span className="block truncate text-slate-600">
+                {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity}`}
+              </span>
+            </span>
+            <span className="text-sm font-semibold">{`$${(item.price * item.quantity).toFixed(2)}`}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="m-0 mt-3 grid grid-cols-[1fr_auto] gap-y-1 border-t border-slate-100 pt-3 text-sm">
+        {detailed && (
+          <>
+            <dt>Subtotal</dt>
+            <dd className="m-0 text-right">{`$${order.subtotal.toFixed(2)}`}</dd>
+            <dt>Shipping</dt>
+            <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : `$${order.shipping.toFixed(2)}`}</dd>
+            <dt>Tax</dt>
+            <dd className="m-0 text-right">{`$${order.tax.toFixed(2)}`}</dd>
+          </>
+        )}
+        <dt className="font-bold">Total</dt>
+        <dd className="m-0 text-right font-bold">{`$${order.total.toFixed(2)}`}</dd>
+      </dl>
+    </article>
+  );
+}

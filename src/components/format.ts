@@ -1,0 +1,28 @@
+/** Dates as the store's customers read them: in Laguna Beach time (DESIGN section 2). */
+const dateTime = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/Los_Angeles',
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+export function formatDateTime(epochMs: number): string {
+  return dateTime.format(epochMs);
+}
+
+/** Spec section 4: completed green, processing blue, anything else pink. */
+export function orderStatusClass(status: string): string {
+  if (status === 'completed') return 'bg-emerald-100 text-emerald-800';
+  if (status === 'processing') return 'bg-sky-100 text-sky-800';
+  return 'bg-pink-100 text-pink-800';
+}
+
+export const orderStatusLabel: Record<string, string> = {
+  pending: 'Payment pending',
+  processing: 'Processing',
+  completed: 'Delivered',
+  failed: 'Payment failed',
+  canceled: 'Canceled',
+};

@@ -1,0 +1,184 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { formatCents, totalsFor } from '../domain/pricing.ts';
+import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
+import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../domain/schemas/profile.ts';
+import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
+import { ApiError, apiRequest } from './lib/http.ts';
+import { toast, toastAfterNavigation } from './lib/toast.ts';
+
+export interface BuyNowCheckoutProps {
+  product: { id: number; priceCents: number };
+  customer: { name: string; email: string; phone: string; line1: string; city: string; state: string; postalCode: string };
+  config: CardConfig;
+  savedCard: string | null;
+}
+
+const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
+
+/** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
+export default function BuyNowCheckout({ product, customer, config, savedCard }: BuyNowCheckoutProps) {
+  const id = useId();
+  const cardRef = useRef<CardHandle>(null);
+  const [useSaved, setUseSaved] = useState(savedCard !== null);
+  const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
+
+  function customerInfo(form: HTMLFormElement) {
+    const data = Object.fromEntries(new FormData(form)) as Record<string, string>;
+    const info = {
+      name: data.name,
+      email: data.email,
+      phone: data.phone,
+      address: { line1: data.line1, city: data.city, state: data.state, postalCode: (data.postalCode ?? '').trim() },
+    };
+    const checked = customerInfoSchema.safeParse(info);
+    if (checked.success) {
+      setErrors({});
+      return checked.data;
+    }
+    const found = fieldErrorsOf(checked.error);
+    setErrors(Object.fromEntries(Object.entries(found).map(([key, message]) => [key.replace(/^address\./, ''), message])));
+    if (found['address.postalCode'] === localDeliveryMessage) {
+      toast({ title: 'Local Delivery Only', description: 'We only deliver within the 92651 area code (Laguna Beach).', variant: 'destructive' });
+    }
+    return null;
+  }
+
+  async function pay(form: HTMLFormElement, applePay: boolean) {
+    const info = customerInfo(form);
+    if (!info) return;
+    setBusy(true);
+    let paymentToken: string | undefined;
+    try {
+      if (applePay) paymentToken = await applePayToken(config, totals.totalCents);
+      else if (!useSaved) paymentToken = await cardRef.current!.tokenize();
+    } catch (error) {
+      setBusy(false);
+      if (applePay) toast({ title: 'Apple Pay Not Available', description: 'Apple Pay is not supported on this device or browser', variant: 'destructive' });
+      else toast({ title: 'Payment Failed', description: (error as Error).message || 'An error occurred during payment processing', variant: 'destructive' });
+      return;
+    }
+    try {
+      const result = await apiRequest<{ id: number }>('POST', '/api/orders', {
+        productId: product.id,
+        quantity: 1,
+        shipping: 0,
+        tax: totals.taxCents / 100,
+        subtotal: totals.subtotalCents / 100,
+        total: totals.totalCents / 100,
+        shippingMethod: 'standard',
+        customerInfo: info,
+        paymentToken,
+        ...(applePay ? { paymentMethod: 'apple_pay' } : {}),
+      });
+      toastAfterNavigation({ title: 'Success!', description: 'Your order has been placed' });
+      window.location.assign(`/order-confirmation/${result.id}`);
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError) setErrors(Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/^address\./, ''), v])));
+      toast({
+        title: 'Payment Failed',
+        description: error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing',
+        variant: 'destructive',
+      });
+      window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+    }
+  }
+
+  const input = (name: keyof BuyNowCheckoutProps['customer'], label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <div>
+      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        defaultValue={customer[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
+        className={`${field} ${errors[name] ? 'border-red-500' : 'border-slate-300'}`}
+        {...props}
+      />
+      {errors[name] && (
+        <p id={`${id}-${name}-error`} className="m-0 mt-1 text-sm text-red-600">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event: FormEvent<HTMLFormElement>) => {
+        event.preventDefault();
+        void pay(event.currentTarget, false);
+      }}
+      className="grid gap-6"
+    >
+      <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
+        <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
+          Shipping details
+        </h2>
+        <p className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{`Delivery is only available within ${LOCAL_ZIP} (Laguna Beach).`}</p>
+        {input('name', 'Full name', { autoComplete: 'name' })}
+        <div className="grid gap-3 sm:grid-cols-2">
+          {input('email', 'Email', { type: 'email', autoComplete: 'email' })}
+          {input('phone', 'Phone', { type: 'tel', autoComplete: 'tel' })}
+        </div>
+        {input('line1', 'Street address', { autoComplete: 'street-address' })}
+        <div className="grid grid-cols-3 gap-3">
+          {input('city', 'City', { autoComplete: 'address-level2' })}
+          {input('state', 'State', { autoComplete: 'address-level1' })}
+          {input('postalCode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric' })}
+        </div>
+        <div>
+          <label htmlFor={`${id}-method`} className="text-sm font-medium">
+            Shipping method
+          </label>
+          <select id={`${id}-method`} className={`${field} border-slate-300`} defaultValue="standard">
+            <option value="standard">Automatic Delivery - Free (within 2-3 hours)</option>
+          </select>
+        </div>
+      </section>
+      <section aria-labelledby={`${id}-payment`} className="grid gap-3">
+        <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
+          Payment
+        </h2>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={(event) => void pay(event.currentTarget.form!, true)}
+          className="h-12 rounded-xl bg-black font-bold text-white cursor-pointer disabled:opacity-60"
+        >
+          Pay with Apple Pay
+        </button>
+        <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
+        {savedCard && (
+          <div className="grid gap-2 text-sm">
+            <label className="flex items-center gap-2">
+              <input type="radio" name="cardChoice" checked={useSaved} onChange={() => setUseSaved(true)} />
+              {`Saved card: ${savedCard}`}
+            </label>
+            <label className="flex items-center gap-2">
+              <input type="radio" name="cardChoice" checked={!useSaved} onChange={() => setUseSaved(false)} />
+              Another card
+            </label>
+          </div>
+        )}
+        {!useSaved && <CardFields ref={cardRef} config={config} onReady={setCardReady} />}
+        <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
+      </section>
+      <button
+        type="submit"
+        disabled={busy || (!useSaved && !cardReady)}
+        className="h-12 rounded-xl bg-coral-dark text-base font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60 disabled:cursor-wait"
+      >
+        {busy ? 'Processing...' : `Pay ${formatCents(totals.totalCents)}`}
+      </button>
+    </form>
+  );
+}

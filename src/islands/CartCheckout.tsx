@@ -1,0 +1,206 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../domain/pricing.ts';
+import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
+import { checkoutFormSchema } from '../domain/schemas/profile.ts';
+import { CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
+import { ApiError, apiRequest } from './lib/http.ts';
+import { toast, toastAfterNavigation } from './lib/toast.ts';
+
+export interface CartCheckoutProps {
+  lines: { id: number; productId: number; quantity: number; priceCents: number; type: 'regular' | 'play' }[];
+  customer: { fullName: string; email: string; phone: string; address: string; city: string; state: string; zipCode: string };
+  config: CardConfig;
+  /** 'Visa •••• 1111' when a card is on file. */
+  savedCard: string | null;
+}
+
+const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
+
+/** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
+export default function CartCheckout({ lines, customer, config, savedCard }: CartCheckoutProps) {
+  const id = useId();
+  const cardRef = useRef<CardHandle>(null);
+  const [method, setMethod] = useState<ShippingMethod>('standard');
+  const [payment, setPayment] = useState<'square' | 'cod'>('square');
+  const [useSaved, setUseSaved] = useState(savedCard !== null);
+  const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const totals = totalsFor(lines, shippingMethods[method].cents);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
+    const checked = checkoutFormSchema.safeParse({ ...form, shippingMethod: method });
+    if (!checked.success) {
+      setErrors(fieldErrorsOf(checked.error));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    let paymentToken: string | undefined;
+    if (payment === 'square' && !useSaved) {
+      try {
+        paymentToken = await cardRef.current!.tokenize();
+      } catch (error) {
+        toast({ title: 'Payment Error', description: (error as Error).message || 'Failed to process your card. Please try again.', variant: 'destructive' });
+        setBusy(false);
+        return;
+      }
+    }
+    try {
+      const { fullName, email, phone, address, city, state, zipCode } = checked.data;
+      const result = await apiRequest<{ orderId: number }>('POST', '/api/checkout', {
+        paymentMethod: payment,
+        paymentToken,
+        items: lines.map((line) => ({ id: line.id, productId: line.productId, quantity: line.quantity, price: line.priceCents / 100, type: line.type })),
+        shipping: { method, cost: totals.shippingCents / 100 },
+        summary: { subtotal: totals.subtotalCents / 100, shipping: totals.shippingCents / 100, tax: totals.taxCents / 100, total: totals.totalCents / 100 },
+        customer: { fullName, email, phone, address, city, state, zipCode },
+      });
+      toastAfterNavigation({ title: 'Order placed', description: 'Thank you! Your order has been placed.' });
+      window.location.assign(`/order-confirmation/${result.orderId}`);
+    } catch (error) {
+      setBusy(false);
+      if (error instanceof ApiError && error.status === 409) {
+        toastAfterNavigation({ title: 'Checkout failed', description: error.message, variant: 'destructive' });
+        window.location.reload();
+        return;
+      }
+      if (error instanceof ApiError && error.message === 'Your cart is empty.') {
+        toast({ title: 'Empty Cart', description: 'Add something to your cart first.', variant: 'destructive' });
+        return;
+      }
+      if (error instanceof ApiError) setErrors(error.fields);
+      toast({
+        title: 'Checkout failed',
+        description: error instanceof ApiError ? error.message : 'There was an error processing your payment. Please try again.',
+        variant: 'destructive',
+      });
+      // The server wrote a 'Payment Failed' notification: let the bell show it now.
+      window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+    }
+  }
+
+  const input = (name: keyof CartCheckoutProps['customer'], label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <div>
+      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        defaultValue={customer[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
+        className={`${field} ${errors[name] ? 'border-red-500' : 'border-slate-300'}`}
+        {...props}
+      />
+      {errors[name] && (
+        <p id={`${id}-${name}-error`} className="m-0 mt-1 text-sm text-red-600">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-6">
+      <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
+        <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
+          Shipping details
+        </h2>
+        {input('fullName', 'Full name', { autoComplete: 'name' })}
+        <div className="grid gap-3 sm:grid-cols-2">
+          {input('email', 'Email', { type: 'email', autoComplete: 'email' })}
+          {input('phone', 'Phone', { type: 'tel', autoComplete: 'tel' })}
+        </div>
+        {input('address', 'Street address', { autoComplete: 'street-address' })}
+        <div className="grid grid-cols-3 gap-3">
+          {input('city', 'City', { autoComplete: 'address-level2' })}
+          {input('state', 'State', { autoComplete: 'address-level1' })}
+          {input('zipCode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric' })}
+        </div>
+      </section>
+      <fieldset className="m-0 grid gap-2 border-0 p-0">
+        <legend className="mb-2 text-lg font-bold">Shipping method</legend>
+        {(Object.keys(shippingMethods) as ShippingMethod[]).map((key) => (
+          <label key={key} className={`flex items-center gap-3 rounded-xl border p-3 ${method === key ? 'border-ink bg-slate-50' : 'border-slate-200'}`}>
+            <input type="radio" name="shippingMethod" value={key} checked={method === key} onChange={() => setMethod(key)} />
+            <span className="flex-1">
+              <span className="block font-semibold">{shippingMethods[key].label}</span>
+              <span className="block text-sm text-slate-600">{shippingMethods[key].detail}</span>
+            </span>
+            <span className="font-semibold">{formatCents(shippingMethods[key].cents)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <section aria-labelledby={`${id}-summary`} className="rounded-xl bg-slate-50 p-4">
+        <h2 id={`${id}-summary`} className="m-0 mb-3 text-lg font-bold">
+          Order summary
+        </h2>
+        <dl className="m-0 grid grid-cols-[1fr_auto] gap-y-1 text-sm">
+          <dt>Subtotal</dt>
+          <dd className="m-0 text-right">{formatCents(totals.subtotalCents)}</dd>
+          <dt>Shipping</dt>
+          <dd className="m-0 text-right">{formatCents(totals.shippingCents)}</dd>
+          <dt>Tax (8%)</dt>
+          <dd className="m-0 text-right">{formatCents(totals.taxCents)}</dd>
+          <dt className="mt-2 border-t border-slate-200 pt-2 text-base font-bold">Total</dt>
+          <dd className="m-0 mt-2 border-t border-slate-200 pt-2 text-right text-base font-bold" data-total="">
+            {formatCents(totals.totalCents)}
+          </dd>
+        </dl>
+      </section>
+      <section aria-labelledby={`${id}-payment`} className="grid gap-3">
+        <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
+          Payment
+        </h2>
+        <div role="tablist" aria-label="Payment method" className="grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
+          {(['square', 'cod'] as const).map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              aria-selected={payment === key}
+              onClick={() => setPayment(key)}
+              className={`rounded-lg py-2 text-sm font-semibold cursor-pointer border-0 ${payment === key ? 'bg-white text-ink shadow-sm' : 'bg-transparent text-slate-600'}`}
+            >
+              {key === 'square' ? 'Square' : 'Cash on Delivery'}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" className="rounded-xl border border-slate-200 p-4">
+          {payment === 'cod' ? (
+            <p className="m-0 text-sm text-slate-700">Pay in cash when your order is delivered.</p>
+          ) : (
+            <div className="grid gap-3">
+              {savedCard && (
+                <div className="grid gap-2 text-sm">
+                  <label className="flex items-center gap-2">
+                    <input type="radio" name="cardChoice" checked={useSaved} onChange={() => setUseSaved(true)} />
+                    {`Saved card: ${savedCard}`}
+                  </label>
+                  <label className="flex items-center gap-2">
+                    <input type="radio" name="cardChoice" checked={!useSaved} onChange={() => setUseSaved(false)} />
+                    Another card
+                  </label>
+                </div>
+              )}
+              {!useSaved && <CardFields ref={cardRef} config={config} onReady={setCardReady} />}
+            </div>
+          )}
+        </div>
+      </section>
+      <button
+        type="submit"
+        disabled={busy || (payment === 'square' && !useSaved && !cardReady)}
+        className="h-12 rounded-xl bg-coral-dark text-base font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60 disabled:cursor-wait"
+      >
+        {busy ? 'Processing...' : 'Complete Purchase'}
+      </button>
+      <p className="m-0 text-center text-xs text-slate-600">30-day money-back guarantee.</p>
+    </form>
+  );
+}

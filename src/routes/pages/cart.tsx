@@ -1,0 +1,181 @@
+import { Hono } from 'hono';
+import { Island } from '../../components/Island.tsx';
+import { addToCart, cartLines, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { noticeIncompleteProfile } from '../../domain/notifications.ts';
+import { formatCents } from '../../domain/pricing.ts';
+import { findProfile, isProfileComplete } from '../../domain/profile.ts';
+import { cardConfig, cardLabel } from '../../http/card-config.ts';
+import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
+import { renderPage } from '../../http/render.tsx';
+
+function CartItem({ line }: { line: CartLine }) {
+  const isPrize = line.type === 'play';
+  const name = `${line.product.brand} ${line.product.model}`;
+  return (
+    <li className="flex gap-3 border-b border-slate-100 py-4 last:border-0">
+      <a href={`/product/${line.productId}`} className="shrink-0">
+        <img src={line.product.imageUrl} alt={name} width={80} height={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
+      </a>
+      <div className="min-w-0 flex-1">
+        <p className="m-0 truncate font-semibold">{line.product.brand}</p>
+        <p className="m-0 truncate text-sm text-slate-600">{line.product.model}</p>
+        <p className="m-0 mt-1 text-sm font-bold">
+          {formatCents(line.priceCents)}
+          {isPrize && <span className="ml-2 rounded-full bg-coral/10 px-2 py-0.5 text-xs font-bold text-coral-dark">Prize · won for $1</span>}
+        </p>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          {isPrize ? (
+            <span className="text-sm text-slate-600">Qty 1</span>
+          ) : (
+            <form method="post" action={`/cart/items/${line.id}`} className="flex items-center gap-2">
+              <label htmlFor={`qty-${line.id}`} className="text-sm">
+                Qty
+              </label>
+              <input
+                id={`qty-${line.id}`}
+                name="quantity"
+                type="number"
+                min={1}
+                max={Math.max(1, line.product.stock)}
+                defaultValue={line.quantity}
+                className="h-9 w-16 rounded-lg border border-slate-300 px-2"
+              />
+              <button type="submit" className="h-9 rounded-lg border border-slate-300 bg-white px-3 text-sm font-semibold cursor-pointer">
+                Update<span className="sr-only"> quantity of {name}</span>
+              </button>
+            </form>
+          )}
+          <form method="post" action={`/cart/items/${line.id}/remove`}>
+            <button type="submit" className="h-9 rounded-lg px-3 text-sm font-semibold text-red-700 bg-transparent border-0 cursor-pointer hover:underline">
+              Remove<span className="sr-only"> {name}</span>
+            </button>
+          </form>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
+  if (lines.length === 0) {
+    return (
+      <div className="mx-auto max-w-md pt-10 text-center">
+        <h1 className="m-0 text-2xl font-extrabold">Your cart is empty</h1>
+        <p className="mt-2 mb-6 text-slate-600">{c.var.user ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
+        <div className="flex justify-center gap-3">
+          <a href="/products" className="rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+            Continue Shopping
+          </a>
+          {!c.var.user && (
+            <a href="/auth?next=%2Fcart" className="rounded-full border border-slate-300 bg-white px-5 py-2.5 text-sm font-bold text-ink no-underline">
+              Login
+            </a>
+          )}
+        </div>
+      </div>
+    );
+  }
+  const profile = findProfile(c.var.deps.db, c.var.user!.id);
+  const address = profile?.address;
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
+      <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
+        <h1 id="cart-items" className="m-0 pt-5 text-2xl font-extrabold">
+          Cart
+        </h1>
+        <ul className="m-0 list-none p-0">
+          {lines.map((line) => (
+            <CartItem key={line.id} line={line} />
+          ))}
+        </ul>
+        <p className="m-0 pb-5">
+          <a href="/products" className="text-sm font-semibold text-sea-dark">
+            Continue Shopping
+          </a>
+        </p>
+      </section>
+      <section aria-label="Checkout" className="self-start rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+        <Island
+          name="CartCheckout"
+          props={{
+            lines: lines.map((l) => ({ id: l.id, productId: l.productId, quantity: l.quantity, priceCents: l.priceCents, type: l.type })),
+            customer: {
+              fullName: profile?.name ?? '',
+              email: profile?.email ?? '',
+              phone: profile?.phone ?? '',
+              address: address?.line1 ?? '',
+              city: address?.city ?? '',
+              state: address?.state ?? '',
+              zipCode: address?.postalCode ?? '',
+            },
+            config: cardConfig(c.var.deps.config),
+            savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+          }}
+        />
+      </section>
+    </div>
+  );
+}
+
+function back(c: AppContext, fallback: string) {
+  return c.redirect(safeNextPath(c.req.query('next') ?? fallback), 303);
+}
+
+async function formValue(c: AppContext, key: string): Promise<string | undefined> {
+  const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+  return typeof body[key] === 'string' ? (body[key] as string) : undefined;
+}
+
+/** The cart page (spec section 2) and its forms, which work without JavaScript. */
+export const cartPages = new Hono<AppEnv>()
+  .get('/cart', (c) => {
+    const user = c.var.user;
+    if (user) {
+      const { db, clock } = c.var.deps;
+      // Spec section 5: an incomplete profile cannot open the cart.
+      if (!isProfileComplete(findProfile(db, user.id))) {
+        noticeIncompleteProfile(db, clock, user.id);
+        setFlash(c, { title: 'Complete Your Profile', description: 'Please complete your profile information before making purchases or entering games.', variant: 'destructive' });
+        return c.redirect('/profile', 302);
+      }
+    }
+    const lines = user ? cartLines(c.var.deps.db, user.id) : [];
+    return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} />);
+  })
+  .post('/cart/add', async (c) => {
+    const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const productId = body.productId;
+    const next = safeNextPath(typeof body.next === 'string' ? body.next : `/product/${productId}`);
+    if (!c.var.user) return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
+    try {
+      addToCart(c.var.deps.db, c.var.deps.clock, c.var.user.id, { productId, quantity: body.quantity ?? 1 });
+      setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Could not add to cart', description: error.message, variant: 'destructive' });
+    }
+    return c.redirect(next, 303);
+  })
+  .post('/cart/items/:id', async (c) => {
+    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    try {
+      setCartQuantity(c.var.deps.db, c.var.user.id, Number(c.req.param('id')), await formValue(c, 'quantity'));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
+    }
+    return back(c, '/cart');
+  })
+  .post('/cart/items/:id/remove', (c) => {
+    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    try {
+      removeCartItem(c.var.deps.db, c.var.user.id, Number(c.req.param('id')));
+      setFlash(c, { title: 'Removed from cart', description: 'The item is no longer in your cart.' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Could not remove the item', description: error.message, variant: 'destructive' });
+    }
+    return back(c, '/cart');
+  });

@@ -1,0 +1,141 @@
+import { Hono } from 'hono';
+import { Island } from '../../components/Island.tsx';
+import { OrderCard } from '../../components/OrderSummary.tsx';
+import { ProductImage } from '../../components/ProductImage.tsx';
+import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
+import { findOwnOrder } from '../../domain/orders.ts';
+import { formatCents, totalsFor } from '../../domain/pricing.ts';
+import { findProfile } from '../../domain/profile.ts';
+import { cardConfig, cardLabel } from '../../http/card-config.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
+import { currentPath, renderPage } from '../../http/render.tsx';
+
+/** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
+export const checkoutPages = new Hono<AppEnv>()
+  .get('/checkout', (c) => {
+    const raw = c.req.query('productId');
+    if (!raw) {
+      setFlash(c, { title: 'No product specified for checkout', description: 'Choose a product first.', variant: 'destructive' });
+      return c.redirect('/', 302);
+    }
+    if (!c.var.user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    const id = productIdOf(raw);
+    const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+    if (!stored) {
+      return renderPage(
+        c,
+        { title: 'Product Not Found', path: '/checkout', noindex: true },
+        <div className="mx-auto max-w-md pt-12 text-center">
+          <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
+          <p className="mt-3 mb-6 text-slate-600">We couldn't find the product you're looking for.</p>
+          <a href="/" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+            Return to Shop
+          </a>
+        </div>,
+        { status: 404 },
+      );
+    }
+    const product = productView(stored);
+    const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
+    const profile = findProfile(c.var.deps.db, c.var.user.id);
+    const address = profile?.address;
+    const soldOut = stored.quantity <= 0;
+    return renderPage(
+      c,
+      { title: 'Checkout', path: '/checkout', noindex: true },
+      <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
+        <section aria-labelledby="checkout-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+          <h1 id="checkout-title" className="m-0 mb-5 text-2xl font-extrabold">
+            Checkout
+          </h1>
+          {soldOut ? (
+            <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
+          ) : (
+            <Island
+              name="BuyNowCheckout"
+              props={{
+                product: { id: product.id, priceCents: stored.priceCents },
+                customer: {
+                  name: profile?.name ?? '',
+                  email: profile?.email ?? '',
+                  phone: profile?.phone ?? '',
+                  line1: address?.line1 ?? '',
+                  city: address?.city ?? '',
+                  state: address?.state ?? '',
+                  postalCode: address?.postalCode ?? '',
+                },
+                config: cardConfig(c.var.deps.config),
+                savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+              }}
+            />
+          )}
+        </section>
+        <aside aria-labelledby="summary-title" className="self-start rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+          <h2 id="summary-title" className="m-0 mb-4 text-lg font-bold">
+            Order summary
+          </h2>
+          <div className="flex gap-3">
+            <ProductImage product={product} size={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
+            <div>
+              <p className="m-0 font-semibold">{product.brand}</p>
+              <p className="m-0 text-sm text-slate-600">{`SKU: ${product.model}`}</p>
+              <p className="m-0 mt-1 font-bold">{formatCents(stored.priceCents)}</p>
+            </div>
+          </div>
+          <dl className="m-0 mt-4 grid grid-cols-[1fr_auto] gap-y-1 text-sm">
+            <dt>Subtotal</dt>
+            <dd className="m-0 text-right">{formatCents(totals.subtotalCents)}</dd>
+            <dt>Shipping</dt>
+            <dd className="m-0 text-right">Free</dd>
+            <dt>Tax (8%)</dt>
+            <dd className="m-0 text-right">{formatCents(totals.taxCents)}</dd>
+            <dt className="mt-2 border-t border-slate-200 pt-2 text-base font-bold">Total</dt>
+            <dd className="m-0 mt-2 border-t border-slate-200 pt-2 text-right text-base font-bold">{formatCents(totals.totalCents)}</dd>
+          </dl>
+          <p className="m-0 mt-4 text-xs text-slate-600">Delivered within 2-3 hours in Laguna Beach. 30-day money-back guarantee.</p>
+        </aside>
+      </div>,
+      { backHref: `/product/${product.id}` },
+    );
+  })
+  .get('/order-confirmation/:id', (c) => {
+    const order = findOwnOrder(c.var.deps.db, c.var.user!.id, Number(c.req.param('id')));
+    if (!order) {
+      return renderPage(
+        c,
+        { title: 'Order Not Found', path: '/profile', noindex: true },
+        <div className="mx-auto max-w-md pt-12 text-center">
+          <h1 className="m-0 text-2xl font-extrabold">Order Not Found</h1>
+          <p className="mt-3 mb-6 text-slate-600">We couldn't find that order.</p>
+          <a href="/profile?tab=orders" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+            My Orders
+          </a>
+        </div>,
+        { status: 404 },
+      );
+    }
+    const local = order.shippingMethod === 'local';
+    return renderPage(
+      c,
+      { title: 'Order Confirmed', path: '/profile', noindex: true },
+      <div className="mx-auto grid max-w-xl gap-5">
+        <div className="rounded-2xl bg-ink p-6 text-white">
+          <h1 className="m-0 text-2xl font-extrabold">{order.status === 'failed' ? 'Payment failed' : 'Thank you! Your order is confirmed.'}</h1>
+          <p className="m-0 mt-2 text-slate-200">{`Order #${order.id} · ${order.paymentMethod === 'cod' ? 'Cash on delivery' : 'Paid by card'}`}</p>
+        </div>
+        <OrderCard order={order} detailed />
+        <section aria-labelledby="next-steps" className="rounded-2xl border border-slate-200 bg-white p-5">
+          <h2 id="next-steps" className="m-0 text-lg font-bold">
+            What's next
+          </h2>
+          <ol className="m-0 mt-3 grid gap-2 pl-5 text-sm text-slate-700">
+            <li>We are preparing your order at our Laguna Beach store.</li>
+            <li>{local ? 'Free delivery to your door within 2-3 hours.' : order.shippingMethod === 'express' ? 'Express shipping: 2-3 business days.' : 'Standard shipping: 5-7 business days.'}</li>
+            <li>Not happy? You have a 30-day money-back guarantee.</li>
+          </ol>
+        </section>
+        <Island name="RedirectCountdown" props={{ seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }} />
+      </div>,
+    );
+  });

@@ -1,0 +1,181 @@
+import { Hono } from 'hono';
+import { Island } from '../../components/Island.tsx';
+import { OrderCard } from '../../components/OrderSummary.tsx';
+import { DomainError } from '../../domain/errors.ts';
+import { userOrders, type OrderView } from '../../domain/orders.ts';
+import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
+import { cardConfig } from '../../http/card-config.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
+import { renderPage } from '../../http/render.tsx';
+
+type Tab = 'personal' | 'payment' | 'orders';
+const tabs: { key: Tab; label: string }[] = [
+  { key: 'personal', label: 'Personal' },
+  { key: 'payment', label: 'Payment' },
+  { key: 'orders', label: 'Orders' },
+];
+
+function Completeness({ missing }: { missing: string[] }) {
+  const total = 9;
+  const done = total - missing.length;
+  const complete = missing.length === 0;
+  return (
+    <section aria-labelledby="completeness" className={`rounded-2xl border p-4 ${complete ? 'border-emerald-200 bg-emerald-50' : 'border-amber-200 bg-amber-50'}`}>
+      <h2 id="completeness" className="m-0 text-base font-bold">
+        {complete ? 'Profile complete' : 'Profile incomplete'}
+      </h2>
+      <p className="m-0 mt-1 text-sm text-slate-700">
+        {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}.`}
+      </p>
+      <div className="mt-3 h-2 rounded-full bg-white" role="progressbar" aria-label="Profile completeness" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
+        <div className={`h-2 rounded-full ${complete ? 'bg-emerald-600' : 'bg-amber-500'}`} style={{ width: `${Math.round((done / total) * 100)}%` }} />
+      </div>
+    </section>
+  );
+}
+
+const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
+
+function Input({ name, label, value, errors, type = 'text', autoComplete }: { name: string; label: string; value: string; errors: Record<string, string>; type?: string; autoComplete?: string }) {
+  const id = `profile-${name.replace('.', '-')}`;
+  const error = errors[name];
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input id={id} name={name} type={type} defaultValue={value} autoComplete={autoComplete} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass(error)} />
+      {error && (
+        <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Record<string, string> }) {
+  return (
+    <form method="post" action="/profile" noValidate className="grid gap-4">
+      <Input name="name" label="Full name" value={profile.name} errors={errors} autoComplete="name" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Input name="email" label="Email" value={profile.email} errors={errors} type="email" autoComplete="email" />
+        <Input name="phone" label="Phone" value={profile.phone} errors={errors} type="tel" autoComplete="tel" />
+      </div>
+      <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="street-address" />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Input name="address.city" label="City" value={profile.address.city} errors={errors} autoComplete="address-level2" />
+        <Input name="address.state" label="State" value={profile.address.state} errors={errors} autoComplete="address-level1" />
+        <Input name="address.postalCode" label="Postal code" value={profile.address.postalCode} errors={errors} autoComplete="postal-code" />
+        <Input name="address.country" label="Country" value={profile.address.country || 'USA'} errors={errors} autoComplete="country-name" />
+      </div>
+      <fieldset className="m-0 grid gap-2 rounded-xl border border-slate-200 p-4">
+        <legend className="px-1 text-sm font-medium">Preferences</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="receiveNotifications" defaultChecked={profile.preferences.receiveNotifications} className="h-4 w-4" />
+          Tell me about my games and orders by e-mail
+        </label>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" name="newsletterSubscription" defaultChecked={profile.preferences.newsletterSubscription} className="h-4 w-4" />
+          Send me the newsletter
+        </label>
+      </fieldset>
+      <div>
+        <Island name="SubmitButton" mode="idle" props={{ label: 'Save Profile', busyLabel: 'Saving...' }} />
+      </div>
+    </form>
+  );
+}
+
+function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; missing: string[]; orders: OrderView[]; errors: Record<string, string> }) {
+  const { tab, profile, missing, orders, errors, c } = props;
+  const card = profile.paymentMethod.lastFourDigits
+    ? { brand: profile.paymentMethod.cardBrand ?? 'Card', last4: profile.paymentMethod.lastFourDigits, expMonth: profile.paymentMethod.expMonth ?? 0, expYear: profile.paymentMethod.expYear ?? 0 }
+    : null;
+  return (
+    <div className="mx-auto grid max-w-3xl gap-5">
+      <h1 className="m-0 text-2xl font-extrabold">My Profile</h1>
+      <Completeness missing={missing} />
+      <nav aria-label="Profile sections" className="flex gap-1 rounded-xl bg-slate-100 p-1">
+        {tabs.map((t) => (
+          <a
+            key={t.key}
+            href={t.key === 'personal' ? '/profile' : `/profile?tab=${t.key}`}
+            aria-current={tab === t.key ? 'page' : undefined}
+            className={`flex-1 rounded-lg py-2 text-center text-sm font-semibold no-underline ${tab === t.key ? 'bg-white text-ink shadow-sm' : 'text-slate-600 hover:text-ink'}`}
+          >
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      <section aria-label={tabs.find((t) => t.key === tab)!.label} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
+        {tab === 'personal' && <PersonalForm profile={profile} errors={errors} />}
+        {tab === 'payment' && (
+          <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />
+        )}
+        {tab === 'orders' &&
+          (orders.length === 0 ? (
+            <div className="py-6 text-center">
+              <p className="m-0 text-slate-600">No orders yet.</p>
+              <a href="/products" className="mt-3 inline-block font-semibold text-sea-dark">
+                Start shopping
+              </a>
+            </div>
+          ) : (
+            <div className="grid gap-3">
+              {orders.map((order) => (
+                <OrderCard key={order.id} order={order} />
+              ))}
+            </div>
+          ))}
+      </section>
+    </div>
+  );
+}
+
+function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
+  const { db } = c.var.deps;
+  const userId = c.var.user!.id;
+  const stored = findProfile(db, userId);
+  const failed = failure !== undefined;
+  const errors = failure?.errors ?? {};
+  return renderPage(
+    c,
+    { title: 'My Profile', path: '/profile', noindex: true },
+    <ProfilePage c={c} tab={tab} profile={{ ...profileView(stored), ...failure?.typed }} missing={missingProfileFields(stored)} orders={tab === 'orders' ? userOrders(db, userId) : []} errors={errors} />,
+    failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
+  );
+}
+
+/** My Profile (spec section 2): tabs Personal, Payment, Orders and the completeness card. */
+export const profilePages = new Hono<AppEnv>()
+  .get('/profile', (c) => {
+    const requested = c.req.query('tab');
+    return show(c, requested === 'payment' || requested === 'orders' ? requested : 'personal');
+  })
+  .post('/profile', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');
+    const typed = {
+      name: text('name'),
+      email: text('email'),
+      phone: text('phone'),
+      address: {
+        line1: text('address.line1'),
+        city: text('address.city'),
+        state: text('address.state'),
+        postalCode: text('address.postalCode'),
+        country: text('address.country') || 'USA',
+      },
+      preferences: { receiveNotifications: form.receiveNotifications === 'on', newsletterSubscription: form.newsletterSubscription === 'on' },
+    };
+    try {
+      await updateProfile({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway }, c.var.user!.id, typed);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return show(c, 'personal', { errors: error.fields ?? {}, typed });
+    }
+    setFlash(c, { title: 'Profile updated', description: 'Your profile has been updated successfully.' });
+    return c.redirect('/profile', 303);
+  });
