@@ -93,3 +93,10 @@ export function noticeIncompleteProfile(db: Db, clock: Clock, userId: number): v
     actionText: 'Complete Profile',
   });
 }
+
+export function clearIncompleteProfileNotice(db: Db, userId: number): void {
+  db.update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))
+    .run();
+}

@@ -5,6 +5,7 @@ import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } fr
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { clearIncompleteProfileNotice } from './notifications.ts';
 import { fieldErrorsOf } from './schemas/field-errors.ts';
 import { profileRules } from './schemas/profile.ts';
 
@@ -140,7 +141,10 @@ export async function updateProfile(deps: ProfileDeps, userId: number, input: un
   } else {
     deps.db.insert(userProfiles).values({ userId, ...changes, updatedAt: now }).run();
   }
-  return profileView(findProfile(deps.db, userId));
+  const saved = findProfile(deps.db, userId);
+  // The 'Complete Your Profile' reminder has done its job once the profile is complete.
+  if (isProfileComplete(saved)) clearIncompleteProfileNotice(deps.db, userId);
+  return profileView(saved);
 }
 
 async function saveCard(

@@ -250,7 +250,7 @@ export default function NotificationBell({
           role="dialog"
           aria-labelledby={headingId}
           tabIndex={-1}
-          className="absolute right-0 top-12 z-50 w-80 max-w-[90vw] rounded-xl border border-slate-200 bg-white text-ink shadow-xl outline-none"
+          className="fixed left-2 right-2 top-14 z-50 sm:absolute sm:left-auto sm:right-0 sm:top-12 sm:w-96 rounded-xl border border-slate-200 bg-white text-ink shadow-xl outline-none"
         >
           <div className="flex items-center justify-between gap-2 px-4 py-3 border-b border-slate-100">
             <h2 id={headingId} className="m-0 text-base font-semibold">
