@@ -10,6 +10,7 @@ import { bootstrapAdmin } from './domain/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/images.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
+import { simulatedMetrics } from './domain/metrics.ts';
 import { PageCache } from './http/page-cache.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
@@ -50,6 +51,9 @@ export async function main(): Promise<void> {
   const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
   const manifest = await loadManifest();
 
+  const gateway = gatewayFromConfig(config);
+  const metrics = simulatedMetrics;
+  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics }), clock);
   const app = createApp({
     db,
     config,
@@ -59,9 +63,10 @@ export async function main(): Promise<void> {
     limits: createAccountLimits(clock, config.rateLimit),
     images: imageStore(join(dataDir, 'uploads')),
     pageCache: new PageCache(),
-    gateway: gatewayFromConfig(config),
+    gateway,
+    metrics,
+    runJobs: scheduler.tick,
   });
-  const scheduler = startScheduler(storeJobs(db), clock);
   const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 16 * 1024 * 1024 });
 
   if (seeded) console.log(`Seeded the demo store in ${dataDir}`);

@@ -8,6 +8,7 @@ import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ImageStore } from '../domain/images.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
+import type { MetricsSource } from '../domain/metrics.ts';
 import type { PageCache } from './page-cache.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
@@ -21,6 +22,9 @@ export interface AppDeps {
   images: ImageStore;
   pageCache: PageCache;
   gateway: PaymentGateway;
+  metrics: MetricsSource;
+  /** Runs every due job now (the manual clock's route uses it). */
+  runJobs: () => Promise<void>;
 }
 
 export interface AppEnv {

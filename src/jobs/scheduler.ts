@@ -11,24 +11,25 @@ export interface Job {
  * throws is logged and retried on the next tick; ticks never overlap.
  */
 export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): { stop(): void; tick(): Promise<void> } {
-  let running = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  // Ticks run one after another: a tick asked for while one runs waits for it, then runs,
+  // so whoever asks (the manual clock's route) sees every job that was due at that moment.
+  let chain: Promise<void> = Promise.resolve();
 
-  async function tick(): Promise<void> {
-    if (running) return;
-    running = true;
-    try {
-      for (const job of jobs) {
-        try {
-          await job.run(clock.now());
-        } catch (error) {
-          console.error(`job ${job.name} failed:`, error);
-        }
+  async function runAll(): Promise<void> {
+    for (const job of jobs) {
+      try {
+        await job.run(clock.now());
+      } catch (error) {
+        console.error(`job ${job.name} failed:`, error);
       }
-    } finally {
-      running = false;
     }
+  }
+
+  function tick(): Promise<void> {
+    chain = chain.then(runAll);
+    return chain;
   }
 
   function scheduleNext(): void {

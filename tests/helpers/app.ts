@@ -9,6 +9,8 @@ import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
+import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +45,8 @@ export async function testApp(env: Record<string, string> = {}) {
     images,
     pageCache,
     gateway,
+    metrics: simulatedMetrics,
+    runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),
   });
   return { app, db, clock, config, images, uploadsDir, pageCache, gateway, client: () => new TestClient(app) };
 }

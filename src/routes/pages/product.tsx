@@ -3,7 +3,7 @@ import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
-import { currentGame, type GameSummary } from '../../domain/games.ts';
+import { currentGame, type GameSummary } from '../../domain/games/queries.ts';
 import { formatDollars } from '../../domain/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { games, plays } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { games, plays } from '../../db/schema.ts';
 
 /** The competition panel's fallback when a game names no required count (spec section 4). */
 export const DEFAULT_REQUIRED_PARTICIPANTS = 10;

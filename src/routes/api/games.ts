@@ -1,0 +1,78 @@
+import { Hono } from 'hono';
+import { DomainError } from '../../domain/errors.ts';
+import { createPlay, payForPlay, type GameDeps } from '../../domain/games/entry.ts';
+import { donatePrize } from '../../domain/games/lifecycle.ts';
+import { activeGames, competitionView, influencerList, userPlays, winners } from '../../domain/games/views.ts';
+import { ManualClock } from '../../domain/clock.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { readJson } from '../../http/json.ts';
+
+const gameDeps = (c: AppContext): GameDeps => {
+  const { db, clock, gateway, metrics } = c.var.deps;
+  return { db, clock, gateway, metrics };
+};
+
+function numericId(c: AppContext, what: string): number {
+  const raw = c.req.param('id') ?? '';
+  if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, `${what} not found`);
+  return Number(raw);
+}
+
+async function body(c: AppContext): Promise<Record<string, unknown>> {
+  const value = await readJson(c);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new DomainError(400, 'Send a JSON object.');
+  return value as Record<string, unknown>;
+}
+
+function signedIn(c: AppContext): number {
+  if (!c.var.user) throw new DomainError(401, 'Please login or register to place a play.');
+  return c.var.user.id;
+}
+
+/** Spec section 7's game calls: influencers, plays, payments, competition, games, user plays. */
+export const gamesApi = new Hono<AppEnv>()
+  .get('/influencers', (c) => c.json(influencerList(c.var.deps.db, c.var.deps.metrics, c.var.deps.clock.now())))
+  .post('/plays', async (c) => {
+    const userId = signedIn(c);
+    return c.json(createPlay(gameDeps(c), userId, await body(c)), 201);
+  })
+  .post('/payments', async (c) => {
+    const userId = signedIn(c);
+    return c.json(await payForPlay(gameDeps(c), userId, await body(c)), 201);
+  })
+  .get('/products/:id/competition', (c) => {
+    const view = competitionView(gameDeps(c), numericId(c, 'Product'));
+    if (!view) return c.json({ message: 'Product not found' }, 404);
+    return c.json(view);
+  })
+  .get('/products/:id/plays', (c) => {
+    const view = competitionView(gameDeps(c), numericId(c, 'Product'));
+    if (!view) return c.json({ message: 'Product not found' }, 404);
+    return c.json(view.plays);
+  })
+  .get('/games/active', (c) => c.json(activeGames(gameDeps(c))))
+  .get('/games/winners', (c) => c.json(winners(c.var.deps.db)))
+  .get('/user/plays', (c) => {
+    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
+    return c.json(userPlays(gameDeps(c), c.var.user.id));
+  })
+  .post('/games/:id/donate', (c) => {
+    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
+    donatePrize(gameDeps(c), c.var.user.id, numericId(c, 'Game'));
+    return c.json({ message: 'Thank you! Your prize will be donated to charity.' });
+  });
+
+/**
+ * POST /api/test/clock (CLOCK=manual only, never in production): moves the game clock by
+ * `advanceMs` or to `now`, runs every due job, then answers with the new time.
+ */
+export const testClockApi = new Hono<AppEnv>().post('/test/clock', async (c) => {
+  const clock = c.var.deps.clock;
+  if (!(clock instanceof ManualClock)) return c.json({ message: 'Not found' }, 404);
+  const input = await body(c);
+  if (typeof input.now === 'number' && Number.isFinite(input.now)) clock.set(input.now);
+  else if (typeof input.advanceMs === 'number' && Number.isFinite(input.advanceMs) && input.advanceMs >= 0) clock.advance(input.advanceMs);
+  else throw new DomainError(400, 'Send { "advanceMs": n } (n >= 0) or { "now": epochMs }.');
+  await c.var.deps.runJobs();
+  return c.json({ now: clock.now() });
+});
