@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, count, gte, inArray, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { influencerMetrics, influencers, type Influencer } from '../../db/schema.ts';
 import { MINUTE_MS, minuteOf, pointsBetween, type MetricsSource } from '../metrics.ts';
@@ -16,6 +16,19 @@ export function influencersById(db: Db, ids: number[]): Map<number, Influencer> 
 
 /** Stores the metrics of every minute of [from, to) for these influencers (idempotent). */
 export function snapshotWindow(db: Db, source: MetricsSource, people: Influencer[], from: number, to: number, takenAt: number): void {
+  // Influencers whose window is already stored in full (another game of the same hour) are skipped.
+  const minutes = Math.ceil((to - minuteOf(from)) / MINUTE_MS);
+  const stored = new Map(
+    db
+      .select({ id: influencerMetrics.influencerId, n: count() })
+      .from(influencerMetrics)
+      .where(and(inArray(influencerMetrics.influencerId, people.map((p) => p.id)), gte(influencerMetrics.minuteAt, minuteOf(from)), lt(influencerMetrics.minuteAt, to)))
+      .groupBy(influencerMetrics.influencerId)
+      .all()
+      .map((row) => [row.id, row.n]),
+  );
+  people = people.filter((person) => (stored.get(person.id) ?? 0) < minutes * Object.keys(person.platforms).length);
+  if (people.length === 0) return;
   const statement = db.$client.prepare(
     `insert into influencer_metrics (influencer_id, platform, minute_at, followers, engagement, growth, posts, points, source, taken_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
