@@ -55,7 +55,7 @@ function checkInfluencers(db: Db, value: unknown): string[] {
   if (!Array.isArray(value)) throw new DomainError(400, message, { influencerIds: message });
   const ids = value.map((id) => String(id).trim());
   const numeric = ids.map(Number);
-  if (ids.length !== INFLUENCERS_PER_PLAY || new Set(ids).size !== INFLUENCERS_PER_PLAY || numeric.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+  if (ids.length !== INFLUENCERS_PER_PLAY || new Set(numeric).size !== INFLUENCERS_PER_PLAY || numeric.some((n) => !Number.isSafeInteger(n) || n < 1)) {
     throw new DomainError(400, message, { influencerIds: message });
   }
   const known = db.select({ id: influencers.id }).from(influencers).where(inArray(influencers.id, numeric)).all();
@@ -96,6 +96,8 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
   const now = clock.now();
   const play = db.transaction((tx) => {
     const game = waitingGame(tx as unknown as Db, product, now);
+    const startsAt = effectiveStart(tx as unknown as Db, game);
+    if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, userId))).get();
     if (mine?.status === 'entered') throw new DomainError(409, 'You have already joined this game.');
     if (mine) {
@@ -106,6 +108,24 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
   });
   return { id: play.id, playId: play.id, gameId: play.gameId, productId: play.productId, influencerIds: play.influencerIds, status: play.status, createdAt: play.createdAt };
 }
+
+/**
+ * When a game starts: its startTime once active; for a waiting game that has filled, the top of
+ * the hour after it filled (even before the tick that starts it has run); otherwise null.
+ */
+export function effectiveStart(db: Db, game: typeof games.$inferSelect): number | null {
+  if (game.startTime !== null) return game.startTime;
+  const entries = db
+    .select({ at: plays.enteredAt })
+    .from(plays)
+    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
+    .orderBy(plays.enteredAt)
+    .all();
+  const filledAt = entries[game.requiredParticipants - 1]?.at;
+  return filledAt == null ? null : Math.ceil(filledAt / HOUR) * HOUR;
+}
+
+const HOUR = 60 * 60 * 1000;
 
 export function enteredCount(db: Db, gameId: number): number {
   return db.select({ n: count() }).from(plays).where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered'))).get()?.n ?? 0;
@@ -132,7 +152,8 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
   if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
   const game = db.select().from(games).where(eq(games.id, play.gameId)).get()!;
   const product = db.select().from(products).where(eq(products.id, play.productId)).get()!;
-  if (game.status !== 'waiting') {
+  const startsAt = effectiveStart(db, game);
+  if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
     db.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
     throw new DomainError(409, 'This game has already started. Join the next one!');
   }
@@ -156,8 +177,9 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
     const entered = db.transaction((tx) => {
       tx.update(payments).set({ status: 'authorized', gatewayPaymentId: held.id, updatedAt: clock.now() }).where(eq(payments.id, paymentRow.id)).run();
       // The game may have started while the card was asked; then the hold is released below.
-      const stillWaiting = tx.select({ status: games.status }).from(games).where(eq(games.id, game.id)).get()?.status === 'waiting';
-      if (!stillWaiting) return false;
+      const current = tx.select().from(games).where(eq(games.id, game.id)).get()!;
+      const starts = effectiveStart(tx as unknown as Db, current);
+      if (current.status !== 'waiting' || (starts !== null && starts <= clock.now())) return false;
       tx.update(plays).set({ status: 'entered', enteredAt: clock.now() }).where(eq(plays.id, play.id)).run();
       return true;
     });

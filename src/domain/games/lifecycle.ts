@@ -4,7 +4,7 @@ import { cartItems, games, payments, plays, products, users, type Product } from
 import { PRIZE_PRICE_CENTS } from '../cart.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../notifications.ts';
-import { PENDING_PLAY_MS, type GameDeps } from './entry.ts';
+import { enteredCount, PENDING_PLAY_MS, type GameDeps } from './entry.ts';
 import { influencersById, playScore, rank, snapshotWindow, storedPoints } from './scoring.ts';
 
 /*
@@ -78,6 +78,8 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         return 'sold-out' as const;
       }
       tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), eq(plays.status, 'pending'))).run();
+      // An entry paid at or after the start (a race with this tick) does not join; its hold is released below.
+      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'), sql`${plays.enteredAt} >= ${startTime}`)).run();
       return 'started' as const;
     });
     const product = productOf(db, game.productId);
@@ -94,6 +96,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     }
     if (outcome !== 'started') continue;
     started.push(game.id);
+    await releaseVoidedHolds(deps, game.id);
     tellPlayers(deps, game.id, {
       type: 'game_started',
       title: 'Game started',
@@ -177,6 +180,20 @@ function heldPayments(db: Db, gameId: number) {
     .all();
 }
 
+/** Releases the holds of a game's voided plays (entries that came too late). */
+async function releaseVoidedHolds(deps: GameDeps, gameId: number): Promise<void> {
+  const late = deps.db
+    .select({ id: payments.id, gatewayPaymentId: payments.gatewayPaymentId })
+    .from(payments)
+    .innerJoin(plays, eq(payments.playId, plays.id))
+    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'void'), eq(payments.status, 'authorized')))
+    .all();
+  for (const hold of late) {
+    const claimed = deps.db.update(payments).set({ status: 'voided', updatedAt: deps.clock.now() }).where(and(eq(payments.id, hold.id), eq(payments.status, 'authorized'))).returning({ id: payments.id }).all();
+    if (claimed.length) await deps.gateway.void(hold.gatewayPaymentId!).catch(() => undefined);
+  }
+}
+
 /** Charges every hold of a settled game; each is claimed first, so it is captured once. */
 export async function captureHolds(deps: GameDeps, gameId: number): Promise<void> {
   await moveHolds(deps, gameId, 'captured', (id) => deps.gateway.capture(id));
@@ -219,6 +236,8 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
   const stale = db.select().from(games).where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS))).all();
   const canceled: number[] = [];
   for (const game of stale) {
+    // A game that filled is only waiting for its hour; it starts, it is not canceled.
+    if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
     const claimed = db
       .update(games)
       .set({ status: 'canceled', canceledAt: now })
