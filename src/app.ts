@@ -27,7 +27,9 @@ import { checkoutPages } from './routes/pages/checkout.tsx';
 import { profilePages } from './routes/pages/profile.tsx';
 import { catalogPages } from './routes/pages/catalog.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
+import { playPages } from './routes/pages/play.tsx';
 import { productPages } from './routes/pages/product.tsx';
+import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { seoRoutes } from './routes/seo.ts';
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -83,7 +85,7 @@ export function createApp(deps: AppDeps) {
   for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors());
   app.use(
     '/product/:id',
-    cacheForVisitors((c) => gameFingerprint(c.var.deps.db, productIdOf(c.req.param('id')))),
+    cacheForVisitors((c) => gameFingerprint(c.var.deps.db, productIdOf(c.req.param('id')), c.var.deps.clock.now())),
   );
   app.use(loadSession);
 
@@ -100,6 +102,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', authPages);
   app.route('/', catalogPages);
   app.route('/', productPages);
+  app.route('/', playPages);
+  app.route('/', scoreboardPages);
   app.route('/', adminPages);
   app.route('/', profilePages);
   app.route('/', cartPages);

@@ -1,9 +1,14 @@
 import AuthForm from './AuthForm.tsx';
 import BuyNowCheckout from './BuyNowCheckout.tsx';
 import CartCheckout from './CartCheckout.tsx';
+import CompetitionPanel from './CompetitionPanel.tsx';
 import DeleteProductButton from './DeleteProductButton.tsx';
+import GameAlerts from './GameAlerts.tsx';
+import GameCountdown from './GameCountdown.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import PaymentMethodForm from './PaymentMethodForm.tsx';
+import PlayGame from './PlayGame.tsx';
+import PrizeActions from './PrizeActions.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
 import SubmitButton from './SubmitButton.tsx';
@@ -14,9 +19,14 @@ export const islands = {
   AuthForm,
   BuyNowCheckout,
   CartCheckout,
+  CompetitionPanel,
   DeleteProductButton,
+  GameAlerts,
+  GameCountdown,
   NotificationBell,
   PaymentMethodForm,
+  PlayGame,
+  PrizeActions,
   RedirectCountdown,
   ShareButton,
   SubmitButton,

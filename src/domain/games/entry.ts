@@ -239,7 +239,7 @@ function announceReadiness(deps: GameDeps, gameId: number, product: Product, req
       type: 'game_ready',
       title: entries === required ? 'Game ready' : 'Almost ready',
       message:
-        entries === required ? `The ${product.brand} game is full and starts at the top of the hour.` : `Only needed 1 more player for the ${product.brand} game.`,
+        entries === required ? `The game for ${product.brand} is full and starts at the top of the hour.` : `Only needed 1 more player for the ${product.brand} game to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

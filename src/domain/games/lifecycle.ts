@@ -88,7 +88,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
       tellPlayers(deps, game.id, {
         type: 'game_ended',
         title: 'Game canceled',
-        message: `The ${product.brand} sold out before its game could start, so the game was canceled. Your $1 hold was released; nothing was charged.`,
+        message: `${product.brand} sold out before its game could start, so the game was canceled. Your $1 hold was released; nothing was charged.`,
         actionUrl: '/scoreboard?tab=active',
         actionText: 'Find another game',
       });
@@ -100,7 +100,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     tellPlayers(deps, game.id, {
       type: 'game_started',
       title: 'Game started',
-      message: `Your ${product.brand} game is live! It ends at ${timeFormat.format(startTime + GAME_LENGTH_MS)}.`,
+      message: `Your game for ${product.brand} is live! It ends at ${timeFormat.format(startTime + GAME_LENGTH_MS)}.`,
       actionUrl: `/product/${product.id}?tab=competition`,
       actionText: 'Watch Live',
     });
@@ -156,14 +156,14 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   for (const play of ranked) {
     const won = play.id === winner?.id;
     const base = { productId: product.id, gameId };
-    notify(db, clock, play.userId, { ...base, type: 'game_ended', title: 'Game ended', message: `The ${product.brand} game has ended.`, actionUrl: '/scoreboard?tab=winners', actionText: 'See Winners' });
+    notify(db, clock, play.userId, { ...base, type: 'game_ended', title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: '/scoreboard?tab=winners', actionText: 'See Winners' });
     notify(
       db,
       clock,
       play.userId,
       won
-        ? { ...base, type: 'game_won', title: 'You won!', message: `Your influencers scored ${play.score.toFixed(1)} points and won the ${product.brand}. Claim your prize for $1.`, actionUrl: '/cart', actionText: 'Claim Prize' }
-        : { ...base, type: 'game_lost', title: 'Game over', message: `${winnerName} won the ${product.brand} game. Your score: ${play.score.toFixed(1)}.`, actionUrl: `/play/${product.id}`, actionText: 'Play Again' },
+        ? { ...base, type: 'game_won', title: 'You won!', message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`, actionUrl: '/cart', actionText: 'Claim Prize' }
+        : { ...base, type: 'game_lost', title: 'Game over', message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`, actionUrl: `/play/${product.id}`, actionText: 'Play Again' },
     );
   }
   await captureHolds(deps, gameId);
@@ -251,7 +251,7 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
     tellPlayers(deps, game.id, {
       type: 'game_ended',
       title: 'Game canceled',
-      message: `The ${product.brand} game did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
+      message: `The game for ${product.brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
       actionUrl: `/play/${product.id}`,
       actionText: 'Play Again',
     });

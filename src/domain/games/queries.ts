@@ -39,10 +39,11 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
 }
 
 /**
- * A short text that changes whenever the product's current game changes (state or entries).
+ * A short text that changes whenever what the product page shows of its game changes: state,
+ * entries, and for a live game the minute.
  * It is asked on every cached product page view, so it is one prepared statement.
  */
-export function gameFingerprint(db: Db, productId: number | null): string {
+export function gameFingerprint(db: Db, productId: number | null, now: number): string {
   if (productId === null) return '';
   const row = db.$client
     .query<{ id: number; status: string; entries: number }, [number]>(
@@ -51,5 +52,7 @@ export function gameFingerprint(db: Db, productId: number | null): string {
        order by case g.status when 'active' then 0 when 'waiting' then 1 else 2 end, g.id desc limit 1`,
     )
     .get(productId);
-  return row ? `${row.id}:${row.status}:${row.entries}` : 'none';
+  if (!row) return 'none';
+  // A live game's scores change every minute, so its pages are kept one minute at most.
+  return `${row.id}:${row.status}:${row.entries}${row.status === 'active' ? `:${Math.floor(now / 60_000)}` : ''}`;
 }

@@ -3,10 +3,11 @@ import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
-import { currentGame, type GameSummary } from '../../domain/games/queries.ts';
+import { competitionView } from '../../domain/games/views.ts';
 import { formatDollars } from '../../domain/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
+import type { CompetitionData } from '../../islands/CompetitionPanel.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -31,45 +32,6 @@ function productJsonLd(product: ProductView, base: string) {
       itemCondition: 'https://schema.org/NewCondition',
     },
   };
-}
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
-
-function CompetitionStatus({ game, productId }: { game: GameSummary | null; productId: number }) {
-  if (!game) {
-    return (
-      <div>
-        <p className="m-0 text-slate-700">No game is running for this product yet. Be the first to play: pick 5 influencers for $1.</p>
-        <a href={`/social-play/${productId}`} className="mt-4 inline-block rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline">
-          Play Now
-        </a>
-      </div>
-    );
-  }
-  if (game.status === 'active') {
-    return (
-      <div>
-        <p className="m-0 flex items-center gap-2 font-semibold">
-          <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
-          Live competition in progress!
-        </p>
-        {game.endTime && <p className="m-0 mt-2 text-sm text-slate-600">{`Ends at ${timeFormat.format(game.endTime)} (Laguna Beach time).`}</p>}
-      </div>
-    );
-  }
-  if (game.status === 'completed') return <p className="m-0 font-semibold">Competition completed!</p>;
-  const missing = Math.max(0, game.requiredParticipants - game.entries);
-  return (
-    <div>
-      <p className="m-0 font-semibold">{`Waiting for ${missing} more participants. (${game.entries}/${game.requiredParticipants} entries)`}</p>
-      <div className="mt-3 h-2 rounded-full bg-slate-200" aria-hidden="true">
-        <div className="h-2 rounded-full bg-coral-dark" style={{ width: `${Math.min(100, (game.entries / game.requiredParticipants) * 100)}%` }} />
-      </div>
-      <a href={`/social-play/${productId}`} className="mt-4 inline-block rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline">
-        Join this game
-      </a>
-    </div>
-  );
 }
 
 function Details({ product }: { product: ProductView }) {
@@ -98,7 +60,7 @@ function Details({ product }: { product: ProductView }) {
   );
 }
 
-function ProductDetail({ product, tab, game, url }: { product: ProductView; tab: Tab; game: GameSummary | null; url: string }) {
+function ProductDetail({ product, tab, competition, now, url }: { product: ProductView; tab: Tab; competition: CompetitionData | null; now: number; url: string }) {
   const { name, subtitle, badge, text } = productTitle(product);
   const soldOut = product.quantity <= 0;
   const tabs: { key: Tab; label: string; href: string }[] = [
@@ -167,7 +129,7 @@ function ProductDetail({ product, tab, game, url }: { product: ProductView; tab:
                 ))}
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
-                {tab === 'details' ? <Details product={product} /> : <CompetitionStatus game={game} productId={product.id} />}
+                {tab === 'details' || !competition ? <Details product={product} /> : <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now }} />}
               </section>
             </>
           ) : (
@@ -220,7 +182,13 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
       path: `/product/${product.id}`,
       jsonLd: productJsonLd(product, base),
     },
-    <ProductDetail product={product} tab={tab} game={product.playEnabled ? currentGame(c.var.deps.db, product.id) : null} url={`${base}/product/${product.id}`} />,
+    <ProductDetail
+      product={product}
+      tab={tab}
+      competition={tab === 'competition' ? competitionView(c.var.deps, product.id) : null}
+      now={c.var.deps.clock.now()}
+      url={`${base}/product/${product.id}`}
+    />,
     { backHref: `/products?type=${product.productType}` },
   );
 });

@@ -1,0 +1,78 @@
+import { useId, useRef, useState } from 'react';
+import { apiRequest } from './lib/http.ts';
+import { toast, toastAfterNavigation } from './lib/toast.ts';
+
+/*
+ * A won game's prize on My Games (spec sections 1 and 8): claim it (it waits in the cart at
+ * $1) or donate it to charity (POST /api/games/{id}/donate), after a confirmation.
+ */
+
+export interface PrizeActionsProps {
+  gameId: number;
+  productName: string;
+}
+
+export default function PrizeActions({ gameId, productName }: PrizeActionsProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+
+  async function donate() {
+    setBusy(true);
+    try {
+      const result = await apiRequest<{ message?: string }>('POST', `/api/games/${gameId}/donate`, {});
+      toastAfterNavigation({ title: 'Prize donated', description: result?.message ?? 'Thank you! Your prize will be donated to charity.' });
+      window.location.reload();
+    } catch (error) {
+      dialog.current?.close();
+      toast({ title: 'Donation failed', description: error instanceof Error ? error.message : 'Please try again.', variant: 'destructive' });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex flex-wrap gap-2">
+      <a href="/cart" className="rounded-full bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
+        Claim Prize<span className="sr-only"> {productName}</span>
+      </a>
+      <button
+        type="button"
+        onClick={() => dialog.current?.showModal()}
+        className="rounded-full border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50"
+      >
+        Donate<span className="sr-only"> {productName}</span>
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        className="w-[min(92vw,28rem)] rounded-2xl border-0 p-6 shadow-2xl backdrop:bg-black/50"
+      >
+        <h2 id={`${id}-title`} className="m-0 text-lg font-bold">
+          Donate your prize?
+        </h2>
+        <p id={`${id}-text`} className="mt-2 text-sm text-slate-600">
+          {`${productName} will go to charity instead of your cart. This cannot be undone.`}
+        </p>
+        <div className="mt-6 flex justify-end gap-3">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            disabled={busy}
+            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold cursor-pointer"
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            onClick={donate}
+            disabled={busy}
+            className="rounded-lg bg-sea-dark px-4 py-2 text-sm font-bold text-white cursor-pointer hover:bg-sea disabled:opacity-60"
+          >
+            {busy ? 'Donating...' : 'Donate'}
+          </button>
+        </div>
+      </dialog>
+    </div>
+  );
+}
