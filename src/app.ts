@@ -9,12 +9,15 @@ import { productIdOf } from './domain/catalog.ts';
 import { gameFingerprint } from './domain/games/queries.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { requireUserPage } from './http/guards.ts';
+import { limitPublicForms, requireUserPage } from './http/guards.ts';
 import { cacheForVisitors } from './http/page-cache.ts';
 import { csrfProtection, securityHeaders } from './http/security.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
+import { adminOrdersApi } from './routes/api/admin-orders.ts';
 import { authApi } from './routes/api/auth.ts';
+import { businessApi } from './routes/api/business.ts';
+import { coachApi } from './routes/api/coach.ts';
 import { commerceApi } from './routes/api/commerce.ts';
 import { gamesApi, testClockApi } from './routes/api/games.ts';
 import { productsApi } from './routes/api/products.ts';
@@ -22,8 +25,10 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { adminPages } from './routes/pages/admin/index.tsx';
 import { authPages } from './routes/pages/auth.tsx';
+import { businessPages } from './routes/pages/business-portal.tsx';
 import { cartPages } from './routes/pages/cart.tsx';
 import { checkoutPages } from './routes/pages/checkout.tsx';
+import { marketingPages } from './routes/pages/marketing/index.tsx';
 import { profilePages } from './routes/pages/profile.tsx';
 import { catalogPages } from './routes/pages/catalog.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
@@ -89,14 +94,19 @@ export function createApp(deps: AppDeps) {
   );
   app.use(loadSession);
 
+  for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
+
   // Protected pages: signed-out visitors go to /auth first (spec section 2).
   for (const path of ['/profile', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
   app.route('/api', productsApi);
   app.route('/api', adminApi);
+  app.route('/api', adminOrdersApi);
   app.route('/api', commerceApi);
   app.route('/api', gamesApi);
+  app.route('/api', businessApi);
+  app.route('/api', coachApi);
   if (deps.config.clock === 'manual') app.route('/api', testClockApi);
   app.route('/', seoRoutes);
   app.route('/', authPages);
@@ -108,6 +118,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', profilePages);
   app.route('/', cartPages);
   app.route('/', checkoutPages);
+  app.route('/', businessPages);
+  app.route('/', marketingPages);
 
   app.notFound(notFound);
   return app;

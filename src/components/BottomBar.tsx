@@ -6,7 +6,7 @@ import type { Viewer } from './viewer.ts';
 
 const itemClass = (active: boolean) =>
   `relative flex flex-1 flex-col items-center justify-center gap-0.5 h-full text-[11px] font-medium no-underline cursor-pointer list-none ${
-    active ? 'text-coral' : 'text-slate-600 hover:text-ink'
+    active ? 'text-coral-dark' : 'text-slate-600 hover:text-ink'
   }`;
 
 function Item({ href, label, icon, active, badge }: { href: string; label: string; icon: ReactNode; active: boolean; badge?: string }) {

@@ -54,7 +54,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
         </a>
         <a href="/" className="ml-1 mr-auto flex flex-col leading-tight no-underline text-ink min-w-0">
           <span className="text-lg font-extrabold tracking-tight">{siteName}</span>
-          <span className="hidden sm:block text-[11px] text-slate-500 truncate">The Competitive Shopping Association</span>
+          <span className="hidden sm:block text-[11px] text-slate-600 truncate">The Competitive Shopping Association</span>
         </a>
         <details className="static sm:relative" data-menu="search">
           <summary className={iconButton} aria-label="Search products">
@@ -105,7 +105,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
               {!viewer.profileComplete && <span className="absolute top-1 right-1 w-2.5 h-2.5 rounded-full bg-coral ring-2 ring-white" />}
             </summary>
             <div className="absolute right-0 top-12 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
-              <p className="m-0 px-3 py-2 text-xs text-slate-500">
+              <p className="m-0 px-3 py-2 text-xs text-slate-600">
                 Signed in as <strong className="text-ink">{user.username}</strong>
               </p>
               <AccountMenuItems viewer={viewer} variant="header" />

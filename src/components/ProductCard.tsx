@@ -17,7 +17,8 @@ export function StockBadge({ quantity }: { quantity: number }) {
 }
 
 /** Spec section 2, product card: links to the product; Pay to the product page, Play to /social-play. */
-export function ProductCard({ product, position, eager = false }: { product: ProductView; position: number; eager?: boolean }) {
+export function ProductCard({ product, position, eager = false, headingLevel = 3 }: { product: ProductView; position: number; eager?: boolean; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { name, subtitle, badge } = productTitle(product);
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl bg-white border border-slate-200 shadow-sm transition-shadow hover:shadow-md">
@@ -30,7 +31,7 @@ export function ProductCard({ product, position, eager = false }: { product: Pro
           </span>
         </div>
         <div className="px-3 pt-3">
-          <h3 className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</h3>
+          <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
           <div className="mt-2 flex items-center justify-between gap-2">
             <span className="text-base font-extrabold">{formatDollars(product.price)}</span>
@@ -50,11 +51,12 @@ export function ProductCard({ product, position, eager = false }: { product: Pro
   );
 }
 
-export function ProductGrid({ products, eagerCount = 0 }: { products: ProductView[]; eagerCount?: number }) {
+/** Cards under a page's h1 are h2s; under a section's h2 (the home galleries) they are h3s. */
+export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductView[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
   return (
     <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
       {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} position={index} eager={index < eagerCount} />
+        <ProductCard key={product.id} product={product} position={index} eager={index < eagerCount} headingLevel={headingLevel} />
       ))}
     </div>
   );

@@ -23,6 +23,8 @@ export interface AccountLimits {
   registrationsByIp: RateLimiter;
   /** Wrong admin PINs per admin account, across all of its sessions. */
   pinFailuresByUser: RateLimiter;
+  /** Public forms anyone may send (business applications, coach sign-ups), per IP. */
+  publicFormsByIp: RateLimiter;
 }
 
 const MINUTE = 60_000;
@@ -34,6 +36,7 @@ export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimi
     registrationsByIp: new RateLimiter(30, 60 * MINUTE, clock, enabled),
     // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
     pinFailuresByUser: new RateLimiter(10, 15 * MINUTE, clock, true),
+    publicFormsByIp: new RateLimiter(20, 60 * MINUTE, clock, enabled),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { sessionPassedPin } from '../domain/admin-pin.ts';
-import type { AppEnv } from './context.ts';
+import { minutesText } from '../domain/rate-limit.ts';
+import { clientIp, type AppEnv } from './context.ts';
 import { currentPath } from './render.tsx';
 
 /** Pages for signed-in users: others go to /auth and come back after signing in. */
@@ -24,3 +25,16 @@ export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next)
   await next();
 };
 
+
+/** Public forms (business applications, coach sign-ups): 20 an hour per address. */
+export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'POST') return next();
+  const limiter = c.var.deps.limits.publicFormsByIp;
+  const ip = clientIp(c);
+  const wait = limiter.retryAfter(ip);
+  if (wait > 0) {
+    return c.json({ message: `Too many submissions from this network. Please try again in ${minutesText(wait)}.` }, 429);
+  }
+  limiter.record(ip);
+  await next();
+};

@@ -183,7 +183,7 @@ function Leaderboard({ data }: { data: CompetitionData }) {
                   className={`rounded-xl border px-3 py-2 ${won ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
                 >
                   <div className="flex items-center gap-3 text-sm">
-                    <span className={`w-6 shrink-0 text-center font-extrabold ${index === 0 ? 'text-coral-dark' : 'text-slate-500'}`}>{index + 1}</span>
+                    <span className={`w-6 shrink-0 text-center font-extrabold ${index === 0 ? 'text-coral-dark' : 'text-slate-600'}`}>{index + 1}</span>
                     <span className="min-w-0 flex-1 truncate font-semibold">
                       {`Player ${play.userId}`}
                       {won && <span className="ml-2 rounded-full bg-amber-400 px-2 py-0.5 text-[11px] font-bold text-ink">Winner</span>}

@@ -266,7 +266,7 @@ export default function NotificationBell({
             </button>
           </div>
           {items.length === 0 ? (
-            <p className="m-0 px-4 py-6 text-sm text-slate-500 text-center">No notifications yet</p>
+            <p className="m-0 px-4 py-6 text-sm text-slate-600 text-center">No notifications yet</p>
           ) : (
             <ul className="m-0 p-0 list-none max-h-[400px] overflow-y-auto" aria-label="Notification list">
               {items.map((n) => (
@@ -303,7 +303,7 @@ function NotificationItem({
         {!item.read && <span className="sr-only">Unread: </span>}
         <span className="block text-sm font-semibold">{item.title}</span>
         <span className="block mt-0.5 text-sm text-slate-600">{item.message}</span>
-        <span className="flex items-center justify-between gap-2 mt-1 text-xs text-slate-500">
+        <span className="flex items-center justify-between gap-2 mt-1 text-xs text-slate-600">
           <time dateTime={new Date(item.timestamp).toISOString()} title={fullFormat.format(item.timestamp)}>
             {shortTime(item.timestamp, now)}
           </time>

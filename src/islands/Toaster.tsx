@@ -35,15 +35,17 @@ export default function Toaster({ initial = null }: { initial?: ToastInput | nul
       tabIndex={-1}
       className="fixed z-50 left-0 right-0 bottom-20 md:bottom-auto md:top-4 md:left-auto md:right-4 flex justify-center px-3 pointer-events-none outline-none"
     >
-      <ol className="w-full md:w-105 max-w-105 m-0 p-0 list-none" role="status" aria-live="polite" aria-atomic="true">
-        {shown && (
-          <ToastCard
-            key={shown.id}
-            toast={shown}
-            onClose={() => (shown.id === 0 ? setInitialOpen(false) : dismissToast(shown.id))}
-          />
-        )}
-      </ol>
+      <div role="status" aria-live="polite" aria-atomic="true" className="w-full md:w-105 max-w-105">
+        <ol className="m-0 p-0 list-none">
+          {shown && (
+            <ToastCard
+              key={shown.id}
+              toast={shown}
+              onClose={() => (shown.id === 0 ? setInitialOpen(false) : dismissToast(shown.id))}
+            />
+          )}
+        </ol>
+      </div>
     </section>
   );
 }
@@ -83,13 +85,13 @@ function ToastCard({ toast: item, onClose }: { toast: ToastInput & { id: number 
     >
       <div className="flex-1 min-w-0">
         <p className="m-0 font-semibold text-sm">{item.title}</p>
-        {item.description && <p className="m-0 mt-1 text-sm opacity-90">{item.description}</p>}
+        {item.description && <p className={`m-0 mt-1 text-sm ${destructive ? 'text-white' : 'text-slate-700'}`}>{item.description}</p>}
       </div>
       <button
         type="button"
         onClick={onClose}
         aria-label="Close"
-        className={`shrink-0 rounded-md p-1 leading-none text-lg bg-transparent cursor-pointer ${destructive ? 'text-white' : 'text-slate-500'}`}
+        className={`shrink-0 rounded-md p-1 leading-none text-lg bg-transparent cursor-pointer ${destructive ? 'text-white' : 'text-slate-600'}`}
       >
         ×
       </button>

@@ -1,4 +1,5 @@
 import AuthForm from './AuthForm.tsx';
+import BusinessApplicationForm from './BusinessApplicationForm.tsx';
 import BuyNowCheckout from './BuyNowCheckout.tsx';
 import CartCheckout from './CartCheckout.tsx';
 import CompetitionPanel from './CompetitionPanel.tsx';
@@ -17,6 +18,7 @@ import Toaster from './Toaster.tsx';
 /** Every island, by the name the server marks it with and the client build bundles it under. */
 export const islands = {
   AuthForm,
+  BusinessApplicationForm,
   BuyNowCheckout,
   CartCheckout,
   CompetitionPanel,

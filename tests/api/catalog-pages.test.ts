@@ -12,7 +12,7 @@ async function seededVisitor() {
 
 /** The product card headings of a page, in order. */
 function cardNames(html: string): string[] {
-  return [...html.matchAll(/<h3 class="[^"]*">([^<]+)<\/h3>/g)].map((m) => m[1]!);
+  return [...html.matchAll(/<h[23] class="m-0 text-sm font-bold[^"]*">([^<]+)<\/h[23]>/g)].map((m) => m[1]!);
 }
 
 function cardPrices(html: string): number[] {

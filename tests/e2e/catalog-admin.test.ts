@@ -132,7 +132,7 @@ describe('a visitor browses the catalogue', () => {
     await screenshot(page, 'gallery-sorted');
 
     const first = page.locator('main article').first();
-    const brand = (await first.locator('h3').textContent())!;
+    const brand = (await first.locator('h2').textContent())!;
     await first.locator('a').first().click();
     await page.waitForURL(/\/product\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: brand }).isVisible()).resolves.toBe(true);

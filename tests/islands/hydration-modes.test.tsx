@@ -34,6 +34,9 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
+  // The stubs must not outlive this file: later files hydrate idle and visible islands for real.
+  delete (window as unknown as { IntersectionObserver?: unknown }).IntersectionObserver;
+  delete (window as unknown as { requestIdleCallback?: unknown }).requestIdleCallback;
   await unregisterDom();
 });
 

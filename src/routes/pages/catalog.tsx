@@ -152,7 +152,7 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
           )}
         </div>
       ) : (
-        <ProductGrid products={products} eagerCount={2} />
+        <ProductGrid products={products} eagerCount={2} headingLevel={2} />
       )}
     </>
   );

@@ -51,7 +51,7 @@ function Details({ product }: { product: ProductView }) {
       <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
-            <dt className="text-slate-500">{label}</dt>
+            <dt className="text-slate-600">{label}</dt>
             <dd className="m-0 font-medium">{value}</dd>
           </div>
         ))}
@@ -74,7 +74,7 @@ function ProductDetail({ product, tab, competition, now, url }: { product: Produ
         {badge && <span className="absolute top-3 left-3 rounded-full bg-coral-dark px-3 py-1 text-xs font-bold text-white">{badge}</span>}
       </div>
       <div>
-        <p className="m-0 text-xs font-semibold uppercase tracking-widest text-slate-500">{productTypeLabels[product.productType].singular}</p>
+        <p className="m-0 text-xs font-semibold uppercase tracking-widest text-slate-600">{productTypeLabels[product.productType].singular}</p>
         <h1 className="m-0 mt-1 text-3xl font-extrabold leading-tight">{name}</h1>
         <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
         <div className="mt-4 flex flex-wrap items-center gap-3">

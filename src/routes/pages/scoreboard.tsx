@@ -139,7 +139,7 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
                 ) : (
                   'No scores yet'
                 )}
-                <span className="text-slate-500">{` · ${game.participants} players`}</span>
+                <span className="text-slate-600">{` · ${game.participants} players`}</span>
               </p>
             </div>
           ) : (
@@ -239,16 +239,16 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
                 </div>
                 <dl className="m-0 mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
                   <div className="flex gap-1">
-                    <dt className="text-slate-500">Score</dt>
+                    <dt className="text-slate-600">Score</dt>
                     <dd className="m-0 font-semibold tabular-nums">{scored ? formatCompactScore(play.score) : '-'}</dd>
                   </div>
                   <div className="flex gap-1">
-                    <dt className="text-slate-500">Rank</dt>
+                    <dt className="text-slate-600">Rank</dt>
                     <dd className="m-0 font-semibold">{play.rank !== null ? `#${play.rank} of ${play.game.participants}` : '-'}</dd>
                   </div>
                   {play.game.status === 'waiting' && (
                     <div className="flex gap-1">
-                      <dt className="text-slate-500">Players</dt>
+                      <dt className="text-slate-600">Players</dt>
                       <dd className="m-0 font-semibold">{`${play.game.participants}/${play.game.requiredParticipants}`}</dd>
                     </div>
                   )}
@@ -294,7 +294,7 @@ function WinnersTab({ list, types }: { list: Winner[]; types: Map<number, Produc
               <a href={competitionHref(winner.productId)} className="block truncate text-sm text-slate-700 no-underline hover:underline">
                 {winner.productName}
               </a>
-              <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500">
+              <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
                 <span>
                   {'Score '}
                   <strong className="text-ink tabular-nums">{formatCompactScore(winner.score)}</strong>

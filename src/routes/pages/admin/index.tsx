@@ -1,5 +1,7 @@
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../../domain/admin-pin.ts';
+import { listBusinessApplications } from '../../../domain/business.ts';
+import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../../domain/admin-orders.ts';
 import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
 import { adminProductList, findProduct, isProductType, productIdOf, productTitle, productTypeLabels, productView, type ProductType } from '../../../domain/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
@@ -78,7 +80,29 @@ export const adminPages = new Hono<AppEnv>()
     const tab: AdminTab = adminTabs.some((t) => t.key === requested) ? (requested as AdminTab) : 'sunglasses';
     const q = (c.req.query('q') ?? '').slice(0, 100);
     const products = isProductType(tab) ? adminProductList(c.var.deps.db, tab, q) : [];
-    return renderPage(c, { title: 'Admin Panel', path: '/admin', noindex: true }, <AdminPanel tab={tab} q={q} products={products} />);
+    const requestedStatus = c.req.query('status');
+    const orderStatus = isOrderStatus(requestedStatus) ? requestedStatus : null;
+    const orders = tab === 'orders' ? listOrdersForAdmin(c.var.deps.db, { status: orderStatus }) : [];
+    const applications = tab === 'applications' ? listBusinessApplications(c.var.deps.db) : [];
+    return renderPage(
+      c,
+      { title: 'Admin Panel', path: '/admin', noindex: true },
+      <AdminPanel tab={tab} q={q} products={products} orders={orders} orderStatus={orderStatus} applications={applications} />,
+    );
+  })
+  .post('/admin/orders/:id{[0-9]+}/status', async (c) => {
+    // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const filter = isOrderStatus(body.filter) ? `&status=${body.filter}` : '';
+    const { db, clock, gateway } = c.var.deps;
+    try {
+      const result = await changeOrderStatus({ db, clock, gateway }, c.req.param('id'), body.status);
+      setFlash(c, { title: 'Order updated', description: result.message });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Update failed', description: error.message, variant: 'destructive' });
+    }
+    return c.redirect(`/admin?tab=orders${filter}`, 303);
   })
   .post('/admin/pin', async (c) => {
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);

@@ -3,11 +3,16 @@ import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
 import { productTitle, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
 import { formatDollars } from '../../../domain/money.ts';
+import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
+import { AdminOrders } from './orders.tsx';
+import type { BusinessApplicationView } from '../../../domain/business.ts';
+import { ApplicationsTab } from './applications.tsx';
 
-export type AdminTab = ProductType | 'orders' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
+  { key: 'applications', label: 'Applications' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -55,8 +60,8 @@ function ProductRow({ product }: { product: ProductView }) {
 }
 
 /** Spec section 2, admin panel: tabs per type, search by brand or model, add, edit, delete. */
-export function AdminPanel({ tab, q, products }: { tab: AdminTab; q: string; products: ProductView[] }) {
-  const isProductTab = tab !== 'orders' && tab !== 'settings';
+export function AdminPanel({ tab, q, products, orders = [], orderStatus = null, applications = [] }: { tab: AdminTab; q: string; products: ProductView[]; orders?: AdminOrder[]; orderStatus?: OrderStatus | null; applications?: BusinessApplicationView[] }) {
+  const isProductTab = tab !== 'orders' && tab !== 'applications' && tab !== 'settings';
   return (
     <div className="mx-auto max-w-4xl">
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
@@ -114,10 +119,14 @@ export function AdminPanel({ tab, q, products }: { tab: AdminTab; q: string; pro
             </ul>
           )}
         </section>
+      ) : tab === 'applications' ? (
+        <ApplicationsTab applications={applications} />
+      ) : tab === 'orders' ? (
+        <AdminOrders orders={orders} status={orderStatus} />
       ) : (
         <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
-          <h2 className="m-0 text-lg font-bold">{tab === 'orders' ? 'Orders' : 'Settings'}</h2>
-          <p className="m-0 mt-2 text-slate-600">{tab === 'orders' ? 'Order management is coming soon' : 'Store settings are coming soon'}</p>
+          <h2 className="m-0 text-lg font-bold">Settings</h2>
+          <p className="m-0 mt-2 text-slate-600">Store settings are coming soon</p>
         </section>
       )}
     </div>

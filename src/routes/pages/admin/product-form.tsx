@@ -66,7 +66,7 @@ function Field({
       </label>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (
-        <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-slate-500">
+        <p id={`${id}-hint`} className="m-0 mt-1 text-xs text-slate-600">
           {hint}
         </p>
       )}

@@ -1,0 +1,327 @@
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { orderItems, orders, orderStatuses, payments, products, users } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { DomainError } from './errors.ts';
+import { centsToDollars } from './money.ts';
+import { notify } from './notifications.ts';
+import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { formatCents } from './pricing.ts';
+
+/*
+ * Order management for admins (Orders tab of the admin panel, /api/admin/orders).
+ *
+ * Only a 'processing' order (paid by card, or cash on delivery) can be moved, and only to
+ * 'completed' (delivered) or 'canceled'. Every move is claimed with a conditional UPDATE
+ * (WHERE status = 'processing'), so two admins clicking at once change an order once.
+ *
+ * Canceling a paid order refunds the whole charge through the gateway with a key derived from
+ * the order id ('order-{id}-refund'). The order is claimed as 'canceled' before the call and
+ * a 'pending' refund row is written in the same transaction; if the gateway refuses or fails,
+ * the order goes back to 'processing', the refund row is marked 'failed' (kept as the record of
+ * the attempt, and reused with the same key on a retry, so an answer lost in transit can never
+ * refund twice) and nothing else has changed: the charge stays 'captured', no stock moves and
+ * the customer is not told anything. A refund row still 'pending' after a crash marks an order
+ * to reconcile by hand.
+ */
+
+export const ADMIN_ORDER_LIMIT = 200;
+
+export type OrderStatus = (typeof orderStatuses)[number];
+export type OrderStatusChange = 'completed' | 'canceled';
+
+export interface AdminOrderDeps {
+  db: Db;
+  clock: Clock;
+  gateway: PaymentGateway;
+}
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (orderStatuses as readonly string[]).includes(value);
+}
+
+export function isOrderStatusChange(value: unknown): value is OrderStatusChange {
+  return value === 'completed' || value === 'canceled';
+}
+
+/** How each payment method reads in the admin list. */
+export const paymentMethodLabels: Record<string, string> = {
+  square: 'Card',
+  apple_pay: 'Apple Pay',
+  cod: 'Cash on delivery',
+  play: 'Game entry',
+};
+
+export function paymentMethodLabel(method: string): string {
+  return paymentMethodLabels[method] ?? method;
+}
+
+export interface AdminOrderItem {
+  id: number;
+  productId: number | null;
+  label: string;
+  quantity: number;
+  /** Unit price in dollars. */
+  price: number;
+  purchaseType: string;
+}
+
+export interface AdminOrder {
+  id: number;
+  orderDate: number;
+  status: OrderStatus;
+  customer: { id: number; name: string; email: string | null; username: string };
+  items: AdminOrderItem[];
+  subtotal: number;
+  shipping: number;
+  tax: number;
+  total: number;
+  paymentMethod: string;
+  paymentLabel: string;
+  /** True when the order has a captured card charge, i.e. canceling it refunds the card. */
+  paid: boolean;
+  /** Dollars refunded so far (0 when nothing was). */
+  refunded: number;
+}
+
+function paymentState(rows: (typeof payments.$inferSelect)[]) {
+  const paid = new Set<number>();
+  const refunded = new Map<number, number>();
+  for (const row of rows) {
+    if (row.orderId === null) continue;
+    if (row.kind === 'order_charge' && row.status === 'captured') paid.add(row.orderId);
+    if (row.kind === 'refund' && row.status === 'refunded') refunded.set(row.orderId, (refunded.get(row.orderId) ?? 0) + row.amountCents);
+  }
+  return { paid, refunded };
+}
+
+/** Orders newest first (at most ADMIN_ORDER_LIMIT), optionally of one status, with customer, items and payment. */
+export function listOrdersForAdmin(db: Db, options: { status?: OrderStatus | null } = {}): AdminOrder[] {
+  return adminOrders(db, options.status ? eq(orders.status, options.status) : undefined);
+}
+
+/** One order in the admin shape, or null. */
+export function findOrderForAdmin(db: Db, id: number): AdminOrder | null {
+  return adminOrders(db, eq(orders.id, id))[0] ?? null;
+}
+
+function adminOrders(db: Db, where: SQL | undefined): AdminOrder[] {
+  const rows = db
+    .select({ order: orders, user: { id: users.id, username: users.username, fullName: users.fullName, email: users.email } })
+    .from(orders)
+    .innerJoin(users, eq(orders.userId, users.id))
+    .where(where)
+    .orderBy(desc(orders.orderDate), desc(orders.id))
+    .limit(ADMIN_ORDER_LIMIT)
+    .all();
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.order.id);
+  const items = db
+    .select({ item: orderItems, brand: products.brand, model: products.model })
+    .from(orderItems)
+    .leftJoin(products, eq(orderItems.productId, products.id))
+    .where(inArray(orderItems.orderId, ids))
+    .orderBy(orderItems.id)
+    .all();
+  const itemsByOrder = new Map<number, AdminOrderItem[]>();
+  for (const { item, brand, model } of items) {
+    const list = itemsByOrder.get(item.orderId) ?? [];
+    list.push({
+      id: item.id,
+      productId: item.productId,
+      label: item.productLabel || [brand, model].filter(Boolean).join(' ') || 'Deleted product',
+      quantity: item.quantity,
+      price: centsToDollars(item.priceCents),
+      purchaseType: item.purchaseType,
+    });
+    itemsByOrder.set(item.orderId, list);
+  }
+  const { paid, refunded } = paymentState(db.select().from(payments).where(inArray(payments.orderId, ids)).all());
+  return rows.map(({ order, user }) => ({
+    id: order.id,
+    orderDate: order.orderDate,
+    status: order.status,
+    customer: {
+      id: user.id,
+      name: order.customerName || user.fullName || user.username,
+      email: order.customerEmail || user.email || null,
+      username: user.username,
+    },
+    items: itemsByOrder.get(order.id) ?? [],
+    subtotal: centsToDollars(order.subtotalCents),
+    shipping: centsToDollars(order.shippingCents),
+    tax: centsToDollars(order.taxCents),
+    total: centsToDollars(order.totalCents),
+    paymentMethod: order.paymentMethod,
+    paymentLabel: paymentMethodLabel(order.paymentMethod),
+    paid: paid.has(order.id),
+    refunded: centsToDollars(refunded.get(order.id) ?? 0),
+  }));
+}
+
+const alreadyMoved: Record<string, (id: number) => string> = {
+  completed: (id) => `Order #${id} has already been delivered.`,
+  canceled: (id) => `Order #${id} has already been canceled.`,
+  pending: (id) => `Order #${id} is still waiting for its payment.`,
+  failed: (id) => `Order #${id} failed at payment.`,
+};
+
+function notProcessing(db: Db, id: number): DomainError {
+  const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)).get()?.status;
+  if (!status) return new DomainError(404, 'Order not found.');
+  const said = alreadyMoved[status]?.(id) ?? `Order #${id} is ${status}.`;
+  return new DomainError(409, `${said} Only processing orders can be marked delivered or canceled.`, undefined, { status });
+}
+
+/*
+ * Stock on cancel: buy_now items go back on the shelf (their units were taken when the order
+ * was placed). Prize items (purchase_type 'play') do not: a prize's unit was reserved when its
+ * game started and belongs to that game; putting it back would sell a unit that a settled game
+ * already gave away. The admin can adjust a prize product's quantity on its form if needed.
+ */
+function restoreBuyNowStock(tx: Db, orderId: number): void {
+  const lines = tx
+    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+    .from(orderItems)
+    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.purchaseType, 'buy_now')))
+    .all();
+  for (const line of lines) {
+    if (line.productId === null) continue; // the product was deleted since
+    tx.update(products)
+      .set({ quantity: sql`${products.quantity} + ${line.quantity}` })
+      .where(eq(products.id, line.productId))
+      .run();
+  }
+}
+
+export interface StatusChangeResult {
+  order: AdminOrder;
+  /** Cents refunded to the card by this change (0 for cash orders and deliveries). */
+  refundedCents: number;
+  /** A sentence for the admin's toast. */
+  message: string;
+}
+
+function orderIdOf(value: unknown): number | null {
+  const id = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * Moves a 'processing' order to 'completed' (delivered) or 'canceled' (refunding a card
+ * payment in full and restoring buy-now stock), and tells the customer. Throws DomainError:
+ * 400 for another target status, 404 for an unknown order, 409 when the order is not
+ * processing (or another admin moved it first), 502 when the refund failed.
+ */
+export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, to: unknown): Promise<StatusChangeResult> {
+  const { db, clock, gateway } = deps;
+  if (!isOrderStatusChange(to)) {
+    const message = "Choose 'completed' (delivered) or 'canceled'.";
+    throw new DomainError(400, message, { status: message });
+  }
+  const id = orderIdOf(orderId);
+  const found = id === null ? undefined : db.select({ id: orders.id, userId: orders.userId }).from(orders).where(eq(orders.id, id)).get();
+  if (!found) throw new DomainError(404, 'Order not found.');
+  const claim = (tx: Db, status: OrderStatusChange) =>
+    tx
+      .update(orders)
+      .set({ status, updatedAt: clock.now() })
+      .where(and(eq(orders.id, found.id), eq(orders.status, 'processing')))
+      .returning({ id: orders.id })
+      .all().length > 0;
+
+  if (to === 'completed') {
+    if (!claim(db, 'completed')) throw notProcessing(db, found.id);
+    notify(db, clock, found.userId, {
+      type: 'order_status',
+      title: 'Order delivered',
+      message: `Your order #${found.id} has been delivered. Enjoy!`,
+      actionUrl: '/profile?tab=orders',
+      actionText: 'View Orders',
+    });
+    return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} marked as delivered.` };
+  }
+
+  const key = idempotencyKey('order', found.id, 'refund');
+  const claimed = db.transaction((tx) => {
+    if (!claim(tx as unknown as Db, 'canceled')) return null;
+    const charge = tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, found.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
+      .get();
+    if (!charge) {
+      // Cash on delivery: nothing was charged, so the cancel is complete here.
+      restoreBuyNowStock(tx as unknown as Db, found.id);
+      return { charge: null, refundRowId: null };
+    }
+    const now = clock.now();
+    const earlier = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
+    const refundRowId = earlier
+      ? tx.update(payments).set({ status: 'pending', errorCode: null, updatedAt: now }).where(eq(payments.id, earlier.id)).returning({ id: payments.id }).get()!.id
+      : tx
+          .insert(payments)
+          .values({
+            userId: charge.userId,
+            kind: 'refund',
+            status: 'pending',
+            amountCents: charge.amountCents,
+            orderId: found.id,
+            gateway: charge.gateway,
+            idempotencyKey: key,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning({ id: payments.id })
+          .get().id;
+    return { charge, refundRowId };
+  });
+  if (!claimed) throw notProcessing(db, found.id);
+
+  let refundedCents = 0;
+  if (claimed.charge && claimed.refundRowId !== null) {
+    const { charge, refundRowId } = claimed;
+    let refundId: string;
+    try {
+      if (!charge.gatewayPaymentId) throw new PaymentFailure('NOT_FOUND', 'the charge has no gateway payment id.', false);
+      const refund = await gateway.refund({
+        paymentId: charge.gatewayPaymentId,
+        amountCents: charge.amountCents,
+        idempotencyKey: key,
+        reason: `CSA order #${found.id} canceled`,
+      });
+      // PENDING and COMPLETED both mean the gateway accepted the refund.
+      if (refund.status !== 'PENDING' && refund.status !== 'COMPLETED') {
+        throw new PaymentFailure(refund.status, `the payment gateway answered ${refund.status}.`, false);
+      }
+      refundId = refund.id;
+    } catch (error) {
+      const failure = error instanceof PaymentFailure ? error : new PaymentFailure('GATEWAY_ERROR', error instanceof Error ? error.message : String(error), false);
+      db.transaction((tx) => {
+        tx.update(payments).set({ status: 'failed', errorCode: failure.code, updatedAt: clock.now() }).where(eq(payments.id, refundRowId)).run();
+        tx.update(orders).set({ status: 'processing', updatedAt: clock.now() }).where(and(eq(orders.id, found.id), eq(orders.status, 'canceled'))).run();
+      });
+      throw new DomainError(502, `The refund failed: ${failure.detail || failure.code}`, undefined, { code: failure.code });
+    }
+    db.transaction((tx) => {
+      const now = clock.now();
+      tx.update(payments).set({ status: 'refunded', gatewayPaymentId: refundId, errorCode: null, updatedAt: now }).where(eq(payments.id, refundRowId)).run();
+      tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
+      restoreBuyNowStock(tx as unknown as Db, found.id);
+    });
+    refundedCents = charge.amountCents;
+  }
+
+  notify(db, clock, found.userId, {
+    type: 'order_status',
+    title: 'Order canceled',
+    message: `Your order #${found.id} was canceled.${refundedCents > 0 ? ` A refund of ${formatCents(refundedCents)} is on its way to your card.` : ''}`,
+    actionUrl: '/profile?tab=orders',
+    actionText: 'View Orders',
+  });
+  return {
+    order: findOrderForAdmin(db, found.id)!,
+    refundedCents,
+    message: refundedCents > 0 ? `Order #${found.id} canceled and refunded.` : `Order #${found.id} canceled.`,
+  };
+}

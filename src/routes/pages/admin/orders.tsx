@@ -1,0 +1,119 @@
+import type { ReactNode } from 'react';
+import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../../components/format.ts';
+import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/admin-orders.ts';
+import { formatDollars } from '../../../domain/money.ts';
+
+/** The status filters of the Orders tab, in the order an admin works through them. */
+const filters: { status: OrderStatus | null; label: string }[] = [
+  { status: null, label: 'All' },
+  { status: 'processing', label: 'Processing' },
+  { status: 'completed', label: 'Delivered' },
+  { status: 'canceled', label: 'Canceled' },
+  { status: 'pending', label: 'Payment pending' },
+  { status: 'failed', label: 'Payment failed' },
+];
+
+const filterHref = (status: OrderStatus | null) => (status ? `/admin?tab=orders&status=${status}` : '/admin?tab=orders');
+
+function StatusForm({ order, to, filter, children, className }: { order: AdminOrder; to: 'completed' | 'canceled'; filter: OrderStatus | null; children: ReactNode; className: string }) {
+  return (
+    <form method="post" action={`/admin/orders/${order.id}/status`} className="contents">
+      <input type="hidden" name="status" value={to} />
+      {filter && <input type="hidden" name="filter" value={filter} />}
+      <button type="submit" className={`flex-1 cursor-pointer whitespace-nowrap rounded-lg px-3 py-2 text-sm font-bold sm:flex-none ${className}`}>
+        {children}
+      </button>
+    </form>
+  );
+}
+
+function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | null }) {
+  const card = order.paid;
+  return (
+    <li className="border-b border-slate-100 py-4 first:pt-0 last:border-0 last:pb-0">
+      <article aria-labelledby={`order-${order.id}`} data-order-id={order.id} data-status={order.status}>
+        <div className="flex flex-wrap items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h3 id={`order-${order.id}`} className="m-0 text-base font-bold">{`Order #${order.id}`}</h3>
+            <p className="m-0 text-sm text-slate-600">{formatDateTime(order.orderDate)}</p>
+          </div>
+          <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${orderStatusClass(order.status)}`} data-status={order.status}>
+            {orderStatusLabel[order.status] ?? order.status}
+          </span>
+        </div>
+        <p className="m-0 mt-2 text-sm">
+          <span className="font-semibold">{order.customer.name}</span>
+          <span className="block break-words text-slate-600 sm:inline">
+            <span className="hidden sm:inline"> · </span>
+            {[order.customer.email, `@${order.customer.username}`].filter(Boolean).join(' · ')}
+          </span>
+        </p>
+        <ul className="m-0 mt-2 grid list-none gap-1 p-0 text-sm" aria-label={`Items of order #${order.id}`}>
+          {order.items.map((item) => (
+            <li key={item.id} className="flex gap-3">
+              <span className="min-w-0 flex-1 break-words">
+                {item.label}
+                {item.purchaseType === 'play' && <span className="ml-1.5 rounded-full bg-coral/10 px-1.5 py-0.5 text-[11px] font-bold text-coral-dark">Prize</span>}
+                <span className="text-slate-600">{` × ${item.quantity}`}</span>
+              </span>
+              <span className="shrink-0 tabular-nums">{formatDollars(item.price * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-3">
+          <p className="m-0 text-sm">
+            <span className="font-bold">{`Total ${formatDollars(order.total)}`}</span>
+            <span className="text-slate-600">{` · ${order.paymentLabel}`}</span>
+            {order.refunded > 0 && <span className="text-slate-600">{` · Refunded ${formatDollars(order.refunded)}`}</span>}
+          </p>
+          {order.status === 'processing' && (
+            <div className="flex w-full flex-wrap gap-2 sm:w-auto">
+              <StatusForm order={order} to="completed" filter={filter} className="bg-emerald-700 text-white hover:bg-emerald-800">
+                Mark Delivered<span className="sr-only">{` (order #${order.id})`}</span>
+              </StatusForm>
+              <StatusForm order={order} to="canceled" filter={filter} className="border border-red-300 bg-white text-red-700 hover:border-red-600">
+                {card ? 'Cancel Order & Refund' : 'Cancel Order'}
+                <span className="sr-only">{` (order #${order.id})`}</span>
+              </StatusForm>
+            </div>
+          )}
+        </div>
+      </article>
+    </li>
+  );
+}
+
+/** The admin panel's Orders tab: newest first, status filters, deliver or cancel processing orders. */
+export function AdminOrders({ orders, status }: { orders: AdminOrder[]; status: OrderStatus | null }) {
+  return (
+    <section aria-labelledby="admin-orders-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+      <h2 id="admin-orders-title" className="sr-only">
+        Orders
+      </h2>
+      <nav aria-label="Filter orders by status" className="mb-4 flex gap-2 overflow-x-auto pb-1">
+        {filters.map((f) => (
+          <a
+            key={f.label}
+            href={filterHref(f.status)}
+            aria-current={status === f.status ? 'page' : undefined}
+            className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${status === f.status ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
+          >
+            {f.label}
+          </a>
+        ))}
+      </nav>
+      {orders.length === 0 ? (
+        <p className="m-0 py-8 text-center text-slate-600">{status ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.` : 'No orders yet.'}</p>
+      ) : (
+        <>
+          <ul className="m-0 list-none p-0">
+            {orders.map((order) => (
+              <OrderRow key={order.id} order={order} filter={status} />
+            ))}
+          </ul>
+          {orders.length >= ADMIN_ORDER_LIMIT && <p className="m-0 mt-4 text-center text-sm text-slate-600">{`Showing the newest ${ADMIN_ORDER_LIMIT} orders.`}</p>}
+        </>
+      )}
+    </section>
+  );
+}

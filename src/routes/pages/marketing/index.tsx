@@ -1,0 +1,79 @@
+import { Hono } from 'hono';
+import { COACH_THANK_YOU, signUpForCoach } from '../../../domain/coach.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import type { AppContext, AppEnv } from '../../../http/context.ts';
+import { setFlash } from '../../../http/flash.ts';
+import { renderPage, type PageStatus } from '../../../http/render.tsx';
+import { CoachPage, coachPaths, coachPlatforms, platformOf } from './coach.tsx';
+import { partnerStore } from './shared.tsx';
+import { SunglassGalleryPage } from './sunglass-gallery.tsx';
+import { isTutorialTab, TutorialPage, tutorialHref, tutorialTabs } from './tutorial.tsx';
+import { WelcomePage } from './welcome.tsx';
+
+function showCoach(c: AppContext, path: string, form: { subscribed: boolean; email?: string; error?: string }, status: PageStatus = 200) {
+  const platform = platformOf(path);
+  return renderPage(
+    c,
+    {
+      title: 'Coach',
+      path,
+      description: `Coach is coming soon: influencer coaching${platform ? ` for ${coachPlatforms[platform]}` : ''} from the Competitive Shopping Association. Sign up to hear when it launches.`,
+      noindex: form.subscribed || status !== 200 || undefined,
+    },
+    <CoachPage path={path} {...form} />,
+    { status },
+  );
+}
+
+/** The static marketing pages of spec section 2: /welcome, /tutorial, /sunglass-gallery and the coach pages. */
+export const marketingPages = new Hono<AppEnv>()
+  .get('/welcome', (c) =>
+    renderPage(
+      c,
+      {
+        title: 'Welcome',
+        path: '/welcome',
+        description: 'The Competitive Shopping Association: designer sunglasses, t-shirts, shoes and books in Laguna Beach. Pay for it today, or play for it for $1.',
+      },
+      <WelcomePage />,
+    ),
+  )
+  .get('/tutorial', (c) => {
+    const requested = c.req.query('tab');
+    const tab = isTutorialTab(requested) ? requested : 'how';
+    const label = tutorialTabs.find((t) => t.key === tab)!.label;
+    return renderPage(
+      c,
+      {
+        title: tab === 'how' ? 'Tutorial' : `${label} - Tutorial`,
+        path: tutorialHref(tab),
+        description: 'How the Competitive Shopping Association works: play a $1 influencer game for designer goods, or pay now with 2-3 hour delivery in Laguna Beach.',
+      },
+      <TutorialPage tab={tab} />,
+    );
+  })
+  .get('/sunglass-gallery', (c) =>
+    renderPage(
+      c,
+      {
+        title: 'Sunglass Gallery',
+        path: '/sunglass-gallery',
+        description: `${partnerStore.name}, our partner store in Laguna Beach since ${partnerStore.since}: Ray-Ban, Oakley, Persol, Maui Jim and more. Hours, directions and contact.`,
+      },
+      <SunglassGalleryPage />,
+    ),
+  )
+  .on('GET', coachPaths, (c) => showCoach(c, c.req.path, { subscribed: c.req.query('subscribed') === '1' }))
+  .post('/coach/signup', async (c) => {
+    const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const next = typeof body.next === 'string' && coachPaths.includes(body.next) ? body.next : '/coach';
+    const email = typeof body.email === 'string' ? body.email : '';
+    try {
+      const { created } = signUpForCoach(c.var.deps.db, c.var.deps.clock, email);
+      setFlash(c, { title: created ? "You're on the list" : "You're already on the list", description: COACH_THANK_YOU });
+      return c.redirect(`${next}?subscribed=1`, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return showCoach(c, next, { subscribed: false, email: email.slice(0, 254), error: error.fields?.email ?? error.message }, 400);
+    }
+  });
