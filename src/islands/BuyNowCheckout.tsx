@@ -5,6 +5,7 @@ import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../domain/s
 import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
+import { TextField } from './lib/TextField.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface BuyNowCheckoutProps {
@@ -88,26 +89,8 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
     }
   }
 
-  const input = (name: keyof BuyNowCheckoutProps['customer'], label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <div>
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        defaultValue={customer[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
-        className={`${field} ${errors[name] ? 'border-red-500' : 'border-slate-300'}`}
-        {...props}
-      />
-      {errors[name] && (
-        <p id={`${id}-${name}-error`} className="m-0 mt-1 text-sm text-red-600">
-          {errors[name]}
-        </p>
-      )}
-    </div>
+  const input = (name: keyof BuyNowCheckoutProps['customer'], label: string, props: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'defaultValue'> = {}) => (
+    <TextField idPrefix={id} name={name} label={label} defaultValue={customer[name]} error={errors[name]} {...props} />
   );
 
   return (

@@ -5,6 +5,7 @@ import { checkoutFormSchema } from '../domain/schemas/profile.ts';
 import { CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
+import { TextField } from './lib/TextField.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface CartCheckoutProps {
@@ -15,7 +16,6 @@ export interface CartCheckoutProps {
   savedCard: string | null;
 }
 
-const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
 /** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
 export default function CartCheckout({ lines, customer, config, savedCard }: CartCheckoutProps) {
@@ -83,26 +83,8 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     }
   }
 
-  const input = (name: keyof CartCheckoutProps['customer'], label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <div>
-      <label htmlFor={`${id}-${name}`} className="text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        defaultValue={customer[name]}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${id}-${name}-error` : undefined}
-        className={`${field} ${errors[name] ? 'border-red-500' : 'border-slate-300'}`}
-        {...props}
-      />
-      {errors[name] && (
-        <p id={`${id}-${name}-error`} className="m-0 mt-1 text-sm text-red-600">
-          {errors[name]}
-        </p>
-      )}
-    </div>
+  const input = (name: keyof CartCheckoutProps['customer'], label: string, props: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'defaultValue'> = {}) => (
+    <TextField idPrefix={id} name={name} label={label} defaultValue={customer[name]} error={errors[name]} {...props} />
   );
 
   return (
