@@ -1,0 +1,76 @@
+import type { PlayGameProps } from '../PlayGame.tsx';
+import { PICKS } from './join.ts';
+
+/**
+ * The bar fixed above the bottom navigation: the pick count and Join Game while games are open,
+ * otherwise why they are closed and the way back to the product. Comes with a spacer so the
+ * last row is never hidden behind it.
+ */
+export function JoinBar({
+  id,
+  product,
+  open,
+  count,
+  busy,
+  onJoin,
+}: {
+  id: string;
+  product: PlayGameProps['product'];
+  open: boolean;
+  count: number;
+  busy: boolean;
+  onJoin: () => void;
+}) {
+  const closedMessage = !product.playEnabled
+    ? 'Games are not open for this product.'
+    : product.quantity <= 0
+      ? 'This product is out of stock, so no game can be played for it right now.'
+      : null;
+
+  return (
+    <>
+      {/* Room for the fixed bar, so the last row is never hidden behind it. */}
+      <div aria-hidden="true" className="h-4 lg:col-span-2" />
+
+      <div
+        className="fixed inset-x-0 bottom-16 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,42,68,0.08)] backdrop-blur"
+        style={{ marginBottom: 'env(safe-area-inset-bottom, 0px)' }}
+      >
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+          {open ? (
+            <>
+              <div className="min-w-0">
+                <p className="m-0 text-sm font-bold" aria-live="polite" id={`${id}-count`}>
+                  {`${count}/${PICKS} selected`}
+                </p>
+                <div className="mt-1 flex gap-1" aria-hidden="true">
+                  {Array.from({ length: PICKS }, (_, index) => (
+                    <span key={index} className={`h-1.5 w-5 rounded-full ${index < count ? 'bg-coral-dark' : 'bg-slate-200'}`} />
+                  ))}
+                </div>
+              </div>
+              <button
+                type="button"
+                onClick={onJoin}
+                disabled={busy}
+                aria-describedby={`${id}-count`}
+                className="h-12 shrink-0 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60"
+              >
+                {busy ? 'Joining...' : 'Join Game - $1'}
+              </button>
+            </>
+          ) : (
+            <>
+              <p className="m-0 text-sm font-semibold" role="status">
+                {closedMessage}
+              </p>
+              <a href={`/product/${product.id}`} className="shrink-0 rounded-xl bg-ink px-4 py-2.5 text-sm font-bold text-white no-underline hover:bg-ink-light">
+                Back to product
+              </a>
+            </>
+          )}
+        </div>
+      </div>
+    </>
+  );
+}
