@@ -51,7 +51,7 @@ export async function main(): Promise<void> {
   const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
   const manifest = await loadManifest();
 
-  const gateway = gatewayFromConfig(config);
+  const gateway = await gatewayFromConfig(config);
   const metrics = simulatedMetrics;
   const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics }), clock);
   const app = createApp({

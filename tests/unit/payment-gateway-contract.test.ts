@@ -460,12 +460,12 @@ describe('test card form (testTokenForCard)', () => {
 });
 
 describe('gatewayFromConfig', () => {
-  test('test gateway by default; Square when configured; a clear error when Square lacks settings', () => {
-    expect(gatewayFromConfig(loadConfig({})).name).toBe('test');
+  test('test gateway by default; Square when configured; a clear error when Square lacks settings', async () => {
+    expect((await gatewayFromConfig(loadConfig({}))).name).toBe('test');
     expect(
-      gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x', SQUARE_LOCATION_ID: 'L1', SQUARE_BASE_URL: 'http://127.0.0.1:9' })).name,
+      (await gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x', SQUARE_LOCATION_ID: 'L1', SQUARE_BASE_URL: 'http://127.0.0.1:9' }))).name,
     ).toBe('square');
-    expect(() => gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x' }))).toThrow(/SQUARE_LOCATION_ID/);
-    expect(() => gatewayFromConfig(loadConfig({ PAYMENTS: 'square' }))).toThrow(/SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID/);
+    await expect(gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x' }))).rejects.toThrow(/SQUARE_LOCATION_ID/);
+    await expect(gatewayFromConfig(loadConfig({ PAYMENTS: 'square' }))).rejects.toThrow(/SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID/);
   });
 });
