@@ -152,7 +152,16 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
             </label>
           </div>
         )}
-        {!useSaved && <CardFields ref={cardRef} config={config} onReady={setCardReady} />}
+        {!useSaved && (
+          <CardFields
+            ref={cardRef}
+            config={config}
+            onReady={setCardReady}
+            onLoadError={(message) =>
+              toast({ title: config.applicationId ? 'Payment System Error' : 'Payment Setup Error', description: message, variant: 'destructive' })
+            }
+          />
+        )}
         <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
       </section>
       <button

@@ -170,7 +170,14 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
                   </label>
                 </div>
               )}
-              {!useSaved && <CardFields ref={cardRef} config={config} onReady={setCardReady} />}
+              {!useSaved && (
+                <CardFields
+                  ref={cardRef}
+                  config={config}
+                  onReady={setCardReady}
+                  onLoadError={(message) => toast({ title: 'Payment Error', description: message, variant: 'destructive' })}
+                />
+              )}
             </div>
           )}
         </div>

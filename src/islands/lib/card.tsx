@@ -65,8 +65,11 @@ export async function applePayToken(config: CardConfig, amountCents: number): Pr
 const input = 'h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base';
 
 /** Card fields; `onReady` tells the parent when tokenize() can be called. */
-export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?: (ready: boolean) => void }>(function CardFields(
-  { config, onReady },
+export const CardFields = forwardRef<
+  CardHandle,
+  { config: CardConfig; onReady?: (ready: boolean) => void; onLoadError?: (message: string) => void }
+>(function CardFields(
+  { config, onReady, onLoadError },
   ref,
 ) {
   const id = useId();
@@ -91,9 +94,10 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
         setState('ready');
         onReady?.(true);
       })
-      .catch(() => {
+      .catch((error: unknown) => {
         setState('failed');
         onReady?.(false);
+        onLoadError?.(error instanceof Error ? error.message : 'Payment system is not properly initialized. Please refresh and try again.');
       });
     return () => {
       cancelled = true;

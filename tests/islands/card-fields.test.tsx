@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { createElement } from 'react';
+import { Island } from '../../src/components/Island.tsx';
+import { renderDocument } from '../../src/components/render-document.tsx';
+import { testManifest } from '../helpers/app.ts';
+import { registerDom, unregisterDom } from '../helpers/dom.ts';
+
+/* The card entry when Square is the gateway but its ids are missing: the shopper is told, and cannot pay. */
+
+const customer = { name: 'Sandy Shore', email: 'sandy@example.com', phone: '9495550123', line1: '123 Ocean Ave', city: 'Laguna Beach', state: 'CA', postalCode: '92651' };
+
+beforeAll(async () => {
+  const manifest = await testManifest();
+  const html = renderDocument(
+    manifest,
+    createElement('main', null, [
+      createElement(Island, {
+        key: 'checkout',
+        name: 'BuyNowCheckout',
+        props: { product: { id: 1, priceCents: 800 }, customer, config: { gateway: 'square', applicationId: null, locationId: null, environment: 'sandbox' }, savedCard: null },
+      }),
+      createElement(Island, { key: 'toaster', name: 'Toaster', props: { initial: null } }),
+    ]),
+  );
+  registerDom({ url: 'http://localhost/checkout?productId=1' });
+  document.body.innerHTML = html.replace('<!doctype html>', '').replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
+  const { islands } = await import('../../src/islands/registry.ts');
+  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  for (let i = 0; i < 200 && !document.querySelector('[data-toast]'); i++) await new Promise((r) => setTimeout(r, 10));
+});
+
+afterAll(async () => {
+  const { toasts } = await import('../../src/islands/lib/toast.ts');
+  toasts.value = [];
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await unregisterDom();
+});
+
+describe('the Square card form without its ids', () => {
+  test("shows 'Payment Setup Error' and keeps the Pay button disabled", () => {
+    const toast = document.querySelector('[data-toast]');
+    expect(toast?.textContent).toContain('Payment Setup Error');
+    expect(toast?.textContent).toContain('Payment system is not properly initialized. Please refresh and try again.');
+    expect(document.body.textContent).toContain('The card form could not load. Please refresh and try again.');
+    const pay = [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Pay $'));
+    expect(pay?.disabled).toBe(true);
+  });
+});
