@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../domain/pricing.ts';
 import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../domain/schemas/profile.ts';
-import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { TextField } from './lib/TextField.tsx';
@@ -140,18 +140,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
           Pay with Apple Pay
         </button>
         <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
-        {savedCard && (
-          <div className="grid gap-2 text-sm">
-            <label className="flex items-center gap-2">
-              <input type="radio" name="cardChoice" checked={useSaved} onChange={() => setUseSaved(true)} />
-              {`Saved card: ${savedCard}`}
-            </label>
-            <label className="flex items-center gap-2">
-              <input type="radio" name="cardChoice" checked={!useSaved} onChange={() => setUseSaved(false)} />
-              Another card
-            </label>
-          </div>
-        )}
+        {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
         {!useSaved && (
           <CardFields
             ref={cardRef}

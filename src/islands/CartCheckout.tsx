@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../domain/pricing.ts';
 import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../domain/schemas/profile.ts';
-import { CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { TextField } from './lib/TextField.tsx';
@@ -158,18 +158,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
             <p className="m-0 text-sm text-slate-700">Pay in cash when your order is delivered.</p>
           ) : (
             <div className="grid gap-3">
-              {savedCard && (
-                <div className="grid gap-2 text-sm">
-                  <label className="flex items-center gap-2">
-                    <input type="radio" name="cardChoice" checked={useSaved} onChange={() => setUseSaved(true)} />
-                    {`Saved card: ${savedCard}`}
-                  </label>
-                  <label className="flex items-center gap-2">
-                    <input type="radio" name="cardChoice" checked={!useSaved} onChange={() => setUseSaved(false)} />
-                    Another card
-                  </label>
-                </div>
-              )}
+              {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
               {!useSaved && (
                 <CardFields
                   ref={cardRef}

@@ -170,3 +170,19 @@ export const CardFields = forwardRef<
     </div>
   );
 });
+
+/** The choice between the card on file and another card, when one is saved. */
+export function SavedCardChoice({ savedCard, useSaved, onChange }: { savedCard: string; useSaved: boolean; onChange: (useSaved: boolean) => void }) {
+  return (
+    <div className="grid gap-2 text-sm">
+      <label className="flex items-center gap-2">
+        <input type="radio" name="cardChoice" checked={useSaved} onChange={() => onChange(true)} />
+        {`Saved card: ${savedCard}`}
+      </label>
+      <label className="flex items-center gap-2">
+        <input type="radio" name="cardChoice" checked={!useSaved} onChange={() => onChange(false)} />
+        Another card
+      </label>
+    </div>
+  );
+}
