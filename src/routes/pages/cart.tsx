@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { noticeIncompleteProfile } from '../../domain/notifications.ts';
 import { formatCents } from '../../domain/pricing.ts';
 import { findProfile, isProfileComplete } from '../../domain/profile.ts';
-import { cardConfig, cardLabel } from '../../http/card-config.ts';
+import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -77,8 +77,7 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
       </div>
     );
   }
-  const profile = findProfile(c.var.deps.db, c.var.user!.id);
-  const address = profile?.address;
+  const { contact, config, savedCard } = checkoutDefaults(c, c.var.user!.id);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
@@ -102,16 +101,16 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
           props={{
             lines: lines.map((l) => ({ id: l.id, productId: l.productId, quantity: l.quantity, priceCents: l.priceCents, type: l.type })),
             customer: {
-              fullName: profile?.name ?? '',
-              email: profile?.email ?? '',
-              phone: profile?.phone ?? '',
-              address: address?.line1 ?? '',
-              city: address?.city ?? '',
-              state: address?.state ?? '',
-              zipCode: address?.postalCode ?? '',
+              fullName: contact.name,
+              email: contact.email,
+              phone: contact.phone,
+              address: contact.line1,
+              city: contact.city,
+              state: contact.state,
+              zipCode: contact.postalCode,
             },
-            config: cardConfig(c.var.deps.config),
-            savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+            config,
+            savedCard,
           }}
         />
       </section>

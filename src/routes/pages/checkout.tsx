@@ -5,8 +5,7 @@ import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
 import { findOwnOrder } from '../../domain/orders.ts';
 import { formatCents, totalsFor } from '../../domain/pricing.ts';
-import { findProfile } from '../../domain/profile.ts';
-import { cardConfig, cardLabel } from '../../http/card-config.ts';
+import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
@@ -38,8 +37,7 @@ export const checkoutPages = new Hono<AppEnv>()
     }
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const profile = findProfile(c.var.deps.db, c.var.user.id);
-    const address = profile?.address;
+    const { contact, config, savedCard } = checkoutDefaults(c, c.var.user.id);
     const soldOut = stored.quantity <= 0;
     return renderPage(
       c,
@@ -56,17 +54,9 @@ export const checkoutPages = new Hono<AppEnv>()
               name="BuyNowCheckout"
               props={{
                 product: { id: product.id, priceCents: stored.priceCents },
-                customer: {
-                  name: profile?.name ?? '',
-                  email: profile?.email ?? '',
-                  phone: profile?.phone ?? '',
-                  line1: address?.line1 ?? '',
-                  city: address?.city ?? '',
-                  state: address?.state ?? '',
-                  postalCode: address?.postalCode ?? '',
-                },
-                config: cardConfig(c.var.deps.config),
-                savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+                customer: contact,
+                config,
+                savedCard,
               }}
             />
           )}

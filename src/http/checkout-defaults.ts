@@ -1,0 +1,22 @@
+import { findProfile } from '../domain/profile.ts';
+import { cardConfig, cardLabel } from './card-config.ts';
+import type { AppContext } from './context.ts';
+
+/** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */
+export function checkoutDefaults(c: AppContext, userId: number) {
+  const profile = findProfile(c.var.deps.db, userId);
+  const address = profile?.address;
+  return {
+    contact: {
+      name: profile?.name ?? '',
+      email: profile?.email ?? '',
+      phone: profile?.phone ?? '',
+      line1: address?.line1 ?? '',
+      city: address?.city ?? '',
+      state: address?.state ?? '',
+      postalCode: address?.postalCode ?? '',
+    },
+    config: cardConfig(c.var.deps.config),
+    savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+  };
+}
