@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
-import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(60_000);
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function toastText(page: Page): Promise<string> {
-  const toast = page.locator('[data-toast]');
-  await toast.waitFor({ state: 'visible' });
-  return (await toast.textContent()) ?? '';
-}
+const store = storeAndBrowser();
 
 describe('a new visitor on a phone', () => {
   test('registers, sees the profile menu, logs out, logs in again, and is told when the password is wrong', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const errors = watchErrors(page);
 
-    await page.goto(`${server.url}/auth?tab=register`);
+    await page.goto(`${store.server.url}/auth?tab=register`);
     await islandsReady(page);
     await screenshot(page, 'auth-register');
     const register = page.locator('form[action^="/auth/register"]');
@@ -38,7 +20,7 @@ describe('a new visitor on a phone', () => {
     await register.getByLabel('Password', { exact: true }).fill('beach-day-1');
     await register.getByLabel('Confirm Password').fill('beach-day-1');
     await register.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${store.server.url}/`);
     expect(await toastText(page)).toContain('Registration successful');
 
     const accountMenu = page.locator('summary[aria-label="Account menu for e2e_shopper"]');
@@ -48,25 +30,25 @@ describe('a new visitor on a phone', () => {
     await expect(profileMenu.getByRole('link', { name: 'My Profile' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'home-signed-in-profile-menu');
     await profileMenu.getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${store.server.url}/`);
     expect(await toastText(page)).toContain('You have been successfully logged out.');
     await expect(page.locator('header').getByRole('link', { name: 'Login' }).isVisible()).resolves.toBe(true);
 
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
     const login = page.locator('form[action^="/auth/login"]');
     await login.getByLabel('Username').fill('e2e_shopper');
     await login.getByLabel('Password').fill('beach-day-1');
     await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${store.server.url}/`);
     const welcome = await toastText(page);
     expect(welcome).toContain('Login successful');
     expect(welcome).toContain('Welcome back, e2e_shopper!');
 
     await accountMenu.click();
     await page.locator('details[data-menu="account"]').getByRole('button', { name: 'Logout' }).click();
-    await page.waitForURL(`${server.url}/`);
-    await page.goto(`${server.url}/auth`);
+    await page.waitForURL(`${store.server.url}/`);
+    await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
     await login.getByLabel('Username').fill('e2e_shopper');
     await login.getByLabel('Password').fill('not-my-password');
@@ -74,7 +56,7 @@ describe('a new visitor on a phone', () => {
     const failure = await toastText(page);
     expect(failure).toContain('Login failed');
     expect(failure).toContain('Invalid username or password');
-    expect(page.url()).toBe(`${server.url}/auth`);
+    expect(page.url()).toBe(`${store.server.url}/auth`);
     await screenshot(page, 'auth-login-failed');
 
     expect(errors).toEqual([]);
@@ -82,8 +64,8 @@ describe('a new visitor on a phone', () => {
   });
 
   test('the form rules show under the fields before anything is sent', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${server.url}/auth`);
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
     const login = page.locator('form[action^="/auth/login"]');
     await login.getByRole('button', { name: 'Login' }).click();
@@ -95,15 +77,15 @@ describe('a new visitor on a phone', () => {
 
 describe('without JavaScript', () => {
   test('the login form still signs in through a form post', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const context = await store.browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/auth?tab=register`);
+    await page.goto(`${store.server.url}/auth?tab=register`);
     const register = page.locator('form[action^="/auth/register"]');
     await register.getByLabel('Username').fill('nojs_shopper');
     await register.getByLabel('Password', { exact: true }).fill('beach-day-2');
     await register.getByLabel('Confirm Password').fill('beach-day-2');
     await register.getByRole('button', { name: 'Register' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${store.server.url}/`);
     await expect(page.getByText('Registration successful').isVisible()).resolves.toBe(true);
     await expect(page.locator('summary[aria-label="Account menu for nojs_shopper"]').isVisible()).resolves.toBe(true);
     await context.close();
@@ -112,8 +94,8 @@ describe('without JavaScript', () => {
 
 describe('pages', () => {
   test('an unknown path shows the 404 texts', async () => {
-    const page = await browser.newPage();
-    const response = await page.goto(`${server.url}/this/does/not/exist`);
+    const page = await store.browser.newPage();
+    const response = await page.goto(`${store.server.url}/this/does/not/exist`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).resolves.toBe(true);
     await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(true);
@@ -122,21 +104,21 @@ describe('pages', () => {
 
   test('the home page has the right title and sharing tags, and loads no JavaScript signed out', async () => {
     for (const width of [390, 1280]) {
-      const page = await browser.newPage({ viewport: { width, height: width === 390 ? 844 : 900 } });
+      const page = await store.browser.newPage({ viewport: { width, height: width === 390 ? 844 : 900 } });
       const scripts: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'script') scripts.push(request.url());
       });
       const errors = watchErrors(page);
-      await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+      await page.goto(`${store.server.url}/`, { waitUntil: 'networkidle' });
       expect(await page.title()).toBe('CSA');
       const meta = (key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`).getAttribute('content');
       expect(await meta('description')).toBe('The Competitive Shopping Association. Discover premium designer products.');
       expect(await meta('og:title')).toBe('CSA');
-      expect(await meta('og:url')).toBe(`${server.url}/`);
+      expect(await meta('og:url')).toBe(`${store.server.url}/`);
       expect(await meta('og:type')).toBe('website');
       const image = (await meta('og:image'))!;
-      expect(image).toBe(`${server.url}/static/images/og-default.png`);
+      expect(image).toBe(`${store.server.url}/static/images/og-default.png`);
       expect((await page.request.get(image)).status()).toBe(200);
       await expect(page.getByRole('heading', { name: 'Sunglasses' }).isVisible()).resolves.toBe(true);
       expect(await page.locator('main article').count()).toBe(16);

@@ -1,60 +1,44 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
-import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
+import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { E2E_ADMIN } from '../helpers/server.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(90_000);
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function toast(page: Page): Promise<string> {
-  const element = page.locator('[data-toast]');
-  await element.waitFor({ state: 'visible' });
-  return (await element.textContent()) ?? '';
-}
+const store = storeAndBrowser();
 
 const prices = async (page: Page) =>
   (await page.locator('main article').allTextContents()).map((text) => Number(/\$(\d+\.\d{2})/.exec(text)![1]));
 
 describe('an admin runs the catalogue from the browser', () => {
   test('PIN, create a t-shirt with an image, search, see it in the store, edit its price, delete it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
     const login = page.locator('form[action^="/auth/login"]');
     await login.getByLabel('Username').fill(E2E_ADMIN.username);
     await login.getByLabel('Password').fill(E2E_ADMIN.password);
     await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${store.server.url}/`);
 
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${store.server.url}/admin`);
     await expect(page.getByRole('heading', { name: 'Admin Authentication' }).isVisible()).resolves.toBe(true);
     await page.getByLabel('Admin PIN').fill('000000');
     await page.getByRole('button', { name: 'Verify PIN' }).click();
     await expect(page.getByText('Invalid PIN. Please try again.').isVisible()).resolves.toBe(true);
-    expect(await toast(page)).toContain('Invalid PIN entered.');
+    expect(await toastText(page)).toContain('Invalid PIN entered.');
     await page.getByLabel('Admin PIN').fill(E2E_ADMIN.pin);
     await page.getByRole('button', { name: 'Verify PIN' }).click();
-    await page.waitForURL(`${server.url}/admin`);
-    expect(await toast(page)).toContain('Welcome to the admin panel.');
+    await page.waitForURL(`${store.server.url}/admin`);
+    expect(await toastText(page)).toContain('Welcome to the admin panel.');
 
     await page.getByRole('link', { name: 'T-Shirts' }).click();
     await page.getByRole('link', { name: 'Add T-Shirt' }).click();
-    await page.waitForURL(`${server.url}/admin/tshirt/new`);
+    await page.waitForURL(`${store.server.url}/admin/tshirt/new`);
     await islandsReady(page);
     await page.getByLabel('Brand', { exact: true }).fill('Laguna Test Tee');
     await page.getByLabel('SKU (model)').fill('LTT-E2E-01');
@@ -66,8 +50,8 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.getByLabel('Play: $1 social game').check();
     await screenshot(page, 'admin-new-tshirt');
     await page.getByRole('button', { name: 'Create T-Shirt' }).click();
-    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
-    expect(await toast(page)).toContain('T-Shirt created');
+    await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
+    expect(await toastText(page)).toContain('T-Shirt created');
 
     await page.getByLabel('Search by brand or model').fill('LAGUNA test');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -78,25 +62,25 @@ describe('an admin runs the catalogue from the browser', () => {
     const id = Number(editHref.split('/').pop());
     expect(editHref).toBe(`/admin/tshirt/${id}`);
 
-    await page.goto(`${server.url}/`);
+    await page.goto(`${store.server.url}/`);
     await expect(page.locator('section[aria-labelledby="gallery-tshirt"]').getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
-    await page.goto(`${server.url}/products?type=tshirt`);
+    await page.goto(`${store.server.url}/products?type=tshirt`);
     await expect(page.getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
     const image = page.locator(`a[href="/product/${id}"] img`).first();
     expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
-    await page.goto(`${server.url}${editHref}`);
+    await page.goto(`${store.server.url}${editHref}`);
     await islandsReady(page);
     await page.getByLabel('Price ($)').fill('19.99');
     await page.getByRole('button', { name: 'Save Changes' }).click();
-    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
-    expect(await toast(page)).toContain('T-Shirt updated');
-    await page.goto(`${server.url}/product/${id}`);
+    await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
+    expect(await toastText(page)).toContain('T-Shirt updated');
+    await page.goto(`${store.server.url}/product/${id}`);
     await expect(page.getByText('$19.99').first().isVisible()).resolves.toBe(true);
     const imageAfterEdit = await page.locator('main img').first().getAttribute('src');
     expect(imageAfterEdit).toMatch(/^\/uploads\/[a-f0-9]{32}\.png/);
 
-    await page.goto(`${server.url}/admin?tab=tshirt&q=LTT-E2E`);
+    await page.goto(`${store.server.url}/admin?tab=tshirt&q=LTT-E2E`);
     await islandsReady(page);
     await page.locator('main li').first().getByRole('link', { name: /Delete/ }).click();
     const dialog = page.getByRole('dialog');
@@ -104,10 +88,10 @@ describe('an admin runs the catalogue from the browser', () => {
     await expect(dialog.getByText('This action cannot be undone. This will permanently delete the product.').isVisible()).resolves.toBe(true);
     await screenshot(page, 'admin-delete-dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.waitForURL(`${server.url}/admin?tab=tshirt`);
-    expect(await toast(page)).toContain('The product has been successfully deleted.');
+    await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
+    expect(await toastText(page)).toContain('The product has been successfully deleted.');
     await expect(page.getByText('Laguna Test Tee').count()).resolves.toBe(0);
-    const gone = await page.goto(`${server.url}/product/${id}`);
+    const gone = await page.goto(`${store.server.url}/product/${id}`);
     expect(gone?.status()).toBe(404);
     expect(errors).toEqual([]);
     await page.close();
@@ -116,12 +100,12 @@ describe('an admin runs the catalogue from the browser', () => {
 
 describe('a visitor browses the catalogue', () => {
   test('sorts the gallery by price, opens a product, and meets the not-found view for a missing one', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors = watchErrors(page);
-    await page.goto(`${server.url}/products`);
+    await page.goto(`${store.server.url}/products`);
     await page.getByText('Sort: Featured').click();
     await page.getByRole('link', { name: 'Price low to high' }).click();
-    await page.waitForURL(`${server.url}/products?sort=price-asc`);
+    await page.waitForURL(`${store.server.url}/products?sort=price-asc`);
     const ascending = await prices(page);
     expect(ascending.length).toBeGreaterThanOrEqual(24);
     expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
@@ -142,16 +126,16 @@ describe('a visitor browses the catalogue', () => {
     expect(jsonLd.offers.priceCurrency).toBe('USD');
     await screenshot(page, 'product-detail');
 
-    await page.goto(`${server.url}/products?q=wayfarer`);
+    await page.goto(`${store.server.url}/products?q=wayfarer`);
     expect(await page.locator('main article').count()).toBeGreaterThan(0);
-    await page.goto(`${server.url}/products?q=no-such-thing-anywhere`);
+    await page.goto(`${store.server.url}/products?q=no-such-thing-anywhere`);
     await expect(page.getByText('No products match').isVisible()).resolves.toBe(true);
 
-    const missing = await page.goto(`${server.url}/product/987654`);
+    const missing = await page.goto(`${store.server.url}/product/987654`);
     expect(missing?.status()).toBe(404);
     await expect(page.getByText("The product you're looking for doesn't exist or has been removed.").isVisible()).resolves.toBe(true);
     await page.getByRole('link', { name: 'Go Back', exact: true }).click();
-    await page.waitForURL(`${server.url}/products`);
+    await page.waitForURL(`${store.server.url}/products`);
     expect(errors).toEqual([]);
     await page.close();
   });

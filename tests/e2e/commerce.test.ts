@@ -1,42 +1,25 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
-import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import type { Page } from 'playwright-core';
+import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(120_000);
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function toast(page: Page): Promise<string> {
-  const element = page.locator('[data-toast]');
-  await element.waitFor({ state: 'visible' });
-  return (await element.textContent()) ?? '';
-}
+const store = storeAndBrowser();
 
 async function register(page: Page, username: string) {
-  await page.goto(`${server.url}/auth?tab=register`);
+  await page.goto(`${store.server.url}/auth?tab=register`);
   await islandsReady(page);
   const form = page.locator('form[action^="/auth/register"]');
   await form.getByLabel('Username').fill(username);
   await form.getByLabel('Password', { exact: true }).fill('beach-day-9');
   await form.getByLabel('Confirm Password').fill('beach-day-9');
   await form.getByRole('button', { name: 'Register' }).click();
-  await page.waitForURL(`${server.url}/`);
+  await page.waitForURL(`${store.server.url}/`);
 }
 
 async function completeProfile(page: Page) {
-  await page.goto(`${server.url}/profile`);
+  await page.goto(`${store.server.url}/profile`);
   await page.getByLabel('Full name').fill('Sandy Shore');
   await page.getByLabel('Email').fill('sandy@example.com');
   await page.getByLabel('Phone').fill('949 555 0123');
@@ -45,13 +28,13 @@ async function completeProfile(page: Page) {
   await page.getByLabel('State').fill('CA');
   await page.getByLabel('Postal code').fill('92651');
   await page.getByRole('button', { name: 'Save Profile' }).click();
-  await page.waitForURL(`${server.url}/profile`);
-  expect(await toast(page)).toContain('Your profile has been updated successfully.');
+  await page.waitForURL(`${store.server.url}/profile`);
+  expect(await toastText(page)).toContain('Your profile has been updated successfully.');
 }
 
 /** Saves the approving test card on the Payment tab and waits for the page to show it. */
 async function saveTestCard(page: Page) {
-  await page.goto(`${server.url}/profile?tab=payment`);
+  await page.goto(`${store.server.url}/profile?tab=payment`);
   await islandsReady(page);
   await fillCard(page, '4111 1111 1111 1111');
   await page.getByRole('button', { name: 'Save Card' }).click();
@@ -66,43 +49,43 @@ async function fillCard(page: Page, number: string) {
 
 /** A product in stock, by its name on the gallery page. */
 async function productIdOf(page: Page, brand: string): Promise<number> {
-  await page.goto(`${server.url}/products?q=${encodeURIComponent(brand)}`);
+  await page.goto(`${store.server.url}/products?q=${encodeURIComponent(brand)}`);
   const href = (await page.locator('main article a').first().getAttribute('href'))!;
   return Number(href.split('/').pop());
 }
 
 describe('a new shopper pays for real with the test card', () => {
   test('completes the profile, saves a card, buys with Pay Now at 92651 and lands on the orders tab', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors = watchErrors(page);
     await register(page, 'buyer_one');
-    await page.goto(`${server.url}/cart`);
-    await page.waitForURL(`${server.url}/profile`);
-    expect(await toast(page)).toContain('Complete Your Profile');
+    await page.goto(`${store.server.url}/cart`);
+    await page.waitForURL(`${store.server.url}/profile`);
+    expect(await toastText(page)).toContain('Complete Your Profile');
     await completeProfile(page);
 
     await saveTestCard(page);
     await expect(page.getByText('Profile complete').isVisible()).resolves.toBe(true);
 
     const id = await productIdOf(page, 'Gift from the Sea');
-    await page.goto(`${server.url}/product/${id}`);
+    await page.goto(`${store.server.url}/product/${id}`);
     await page.getByRole('link', { name: 'Pay Now' }).click();
-    await page.waitForURL(`${server.url}/checkout?productId=${id}`);
+    await page.waitForURL(`${store.server.url}/checkout?productId=${id}`);
     await islandsReady(page);
     await expect(page.getByLabel('Shipping method').locator('option').allTextContents()).resolves.toEqual(['Automatic Delivery - Free (within 2-3 hours)']);
     await page.getByLabel('ZIP code').fill('12345');
     await page.getByRole('button', { name: 'Pay $8.64' }).click();
-    expect(await toast(page)).toContain('Local Delivery Only');
+    expect(await toastText(page)).toContain('Local Delivery Only');
     await page.getByLabel('ZIP code').fill('92651');
     await screenshot(page, 'checkout');
     await page.getByRole('button', { name: 'Pay $8.64' }).click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     const orderId = page.url().split('/').pop();
-    expect(await toast(page)).toContain('Your order has been placed');
+    expect(await toastText(page)).toContain('Your order has been placed');
     await expect(page.getByText(`Order #${orderId}`).first().isVisible()).resolves.toBe(true);
     await expect(page.getByText(/Taking you to your orders in \d seconds?/).isVisible()).resolves.toBe(true);
     await screenshot(page, 'order-confirmation');
-    await page.waitForURL(`${server.url}/profile?tab=orders`, { timeout: 9000 });
+    await page.waitForURL(`${store.server.url}/profile?tab=orders`, { timeout: 9000 });
     await expect(page.getByText(`Order #${orderId}`).isVisible()).resolves.toBe(true);
     await expect(page.locator('[data-status="processing"]').first().isVisible()).resolves.toBe(true);
     expect(errors).toEqual([]);
@@ -110,7 +93,7 @@ describe('a new shopper pays for real with the test card', () => {
   });
 
   test('fills the cart with two products, changes a quantity and pays cash on delivery', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = watchErrors(page);
     await register(page, 'buyer_two');
     await completeProfile(page);
@@ -118,16 +101,16 @@ describe('a new shopper pays for real with the test card', () => {
 
     for (const brand of ['Cannery Row', 'Nike']) {
       const id = await productIdOf(page, brand);
-      await page.goto(`${server.url}/product/${id}`);
+      await page.goto(`${store.server.url}/product/${id}`);
       await page.getByRole('button', { name: 'Add to Cart' }).click();
-      expect(await toast(page)).toContain('Added to cart');
+      expect(await toastText(page)).toContain('Added to cart');
     }
-    await page.goto(`${server.url}/cart`);
+    await page.goto(`${store.server.url}/cart`);
     await islandsReady(page);
     expect(await page.locator('main li').count()).toBe(2);
     await page.getByLabel('Qty').first().fill('2');
     await page.getByRole('button', { name: /Update/ }).first().click();
-    await page.waitForURL(`${server.url}/cart`);
+    await page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(page);
     await expect(page.getByLabel('Qty').first().inputValue()).resolves.toBe('2');
     await expect(page.locator('header a[href="/cart"]').textContent()).resolves.toContain('3');
@@ -136,7 +119,7 @@ describe('a new shopper pays for real with the test card', () => {
     await page.getByRole('button', { name: 'Complete Purchase' }).click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     await expect(page.getByText('Cash on delivery').isVisible()).resolves.toBe(true);
-    await page.goto(`${server.url}/cart`);
+    await page.goto(`${store.server.url}/cart`);
     await expect(page.getByRole('heading', { name: 'Your cart is empty' }).isVisible()).resolves.toBe(true);
     await expect(page.getByRole('link', { name: 'Continue Shopping' }).isVisible()).resolves.toBe(true);
     expect(errors).toEqual([]);
@@ -144,19 +127,19 @@ describe('a new shopper pays for real with the test card', () => {
   });
 
   test('a declined card shows Payment Failed and the notification appears under the bell', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
     await register(page, 'buyer_three');
     await completeProfile(page);
     await saveTestCard(page);
 
     const id = await productIdOf(page, 'Cannery Row');
-    const stockBefore = await (await page.request.get(`${server.url}/api/products/${id}`)).json();
-    await page.goto(`${server.url}/checkout?productId=${id}`);
+    const stockBefore = await (await page.request.get(`${store.server.url}/api/products/${id}`)).json();
+    await page.goto(`${store.server.url}/checkout?productId=${id}`);
     await islandsReady(page);
     await page.getByLabel('Another card').check();
     await fillCard(page, '4000 0000 0000 0002');
     await page.getByRole('button', { name: /^Pay \$/ }).click();
-    const message = await toast(page);
+    const message = await toastText(page);
     expect(message).toContain('Payment Failed');
     expect(message).toContain('Your card was declined.');
     expect(page.url()).toContain('/checkout');
@@ -165,7 +148,7 @@ describe('a new shopper pays for real with the test card', () => {
     await bell.click();
     await expect(page.getByRole('dialog').getByText('Payment Failed').first().isVisible()).resolves.toBe(true);
     await screenshot(page, 'declined-bell');
-    const stockAfter = await (await page.request.get(`${server.url}/api/products/${id}`)).json();
+    const stockAfter = await (await page.request.get(`${store.server.url}/api/products/${id}`)).json();
     expect(stockAfter.quantity).toBe(stockBefore.quantity);
     await page.close();
   });

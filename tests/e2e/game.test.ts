@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
-import { startServer, type RunningServer } from '../helpers/server.ts';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { islandsReady, screenshot, watchErrors } from '../helpers/browser.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(180_000);
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ env: { CLOCK: 'manual' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const store = storeAndBrowser({ CLOCK: 'manual' });
 
 interface Player {
   name: string;
@@ -30,19 +19,19 @@ interface Player {
 }
 
 async function moveClock(page: Page, body: { now?: number; advanceMs?: number }): Promise<number> {
-  const response = await page.request.post(`${server.url}/api/test/clock`, { data: body });
+  const response = await page.request.post(`${store.server.url}/api/test/clock`, { data: body });
   expect(response.status()).toBe(200);
   return (await response.json()).now;
 }
 
 /** A shopper with a complete profile and the approving test card on file. */
 async function newPlayer(name: string): Promise<Player> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
-  const registered = await page.request.post(`${server.url}/api/register`, { data: { username: name, password: 'beach-day-7' } });
+  const registered = await page.request.post(`${store.server.url}/api/register`, { data: { username: name, password: 'beach-day-7' } });
   expect(registered.status()).toBe(201);
-  const saved = await page.request.patch(`${server.url}/api/user/profile`, {
+  const saved = await page.request.patch(`${store.server.url}/api/user/profile`, {
     data: {
       name: `${name} Player`,
       email: `${name}@example.com`,
@@ -57,13 +46,13 @@ async function newPlayer(name: string): Promise<Player> {
 
 async function join(player: Player, productId: number, first: number) {
   const { page } = player;
-  await page.goto(`${server.url}/play/${productId}`);
+  await page.goto(`${store.server.url}/play/${productId}`);
   await islandsReady(page);
   await page.getByRole('button', { name: 'View More' }).click();
   const selects = page.getByRole('button', { name: /^Select / });
   for (let i = 0; i < 5; i++) await selects.nth(first).click();
   await page.getByRole('button', { name: 'Join Game - $1' }).click();
-  await page.waitForURL(`${server.url}/product/${productId}?tab=competition`);
+  await page.waitForURL(`${store.server.url}/product/${productId}?tab=competition`);
   await page.locator('[data-toast]').getByText("You're in!").waitFor();
 }
 
@@ -84,7 +73,7 @@ describe('two people play a whole game from their phones', () => {
     const ten = Math.floor(Date.now() / HOUR) * HOUR + HOUR + 10 * MINUTE;
     await moveClock(alice.page, { now: ten });
 
-    const products = (await (await alice.page.request.get(`${server.url}/api/products?q=old%20man`)).json()) as { id: number; price: number }[];
+    const products = (await (await alice.page.request.get(`${store.server.url}/api/products?q=old%20man`)).json()) as { id: number; price: number }[];
     const book = products[0]!;
     expect(book.price).toBe(2);
 
@@ -113,7 +102,7 @@ describe('two people play a whole game from their phones', () => {
     await screenshot(alice.page, 'game-live');
 
     await moveClock(alice.page, { advanceMs: 31 * MINUTE });
-    const competition = await (await alice.page.request.get(`${server.url}/api/products/${book.id}/competition`)).json();
+    const competition = await (await alice.page.request.get(`${store.server.url}/api/products/${book.id}/competition`)).json();
     expect(competition.gameStatus).toBe('completed');
     const winnerUserId = competition.plays.find((p: { id: number }) => p.id === competition.winnerPlayId).userId;
     const [winner, loser] = winnerUserId === alice.id ? [alice, bob] : [bob, alice];
@@ -129,7 +118,7 @@ describe('two people play a whole game from their phones', () => {
     await expect(winnerBell.getByText('You won!').first().isVisible()).resolves.toBe(true);
     await screenshot(winner.page, 'game-won-bell');
     await winnerBell.getByRole('link', { name: /You won!/ }).first().click();
-    await winner.page.waitForURL(`${server.url}/cart`);
+    await winner.page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(winner.page);
     await expect(winner.page.getByText('Prize · won for $1').isVisible()).resolves.toBe(true);
     await winner.page.getByRole('tab', { name: 'Cash on Delivery' }).click();

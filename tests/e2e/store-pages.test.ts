@@ -1,34 +1,17 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, Page } from 'playwright-core';
-import { islandsReady, launchBrowser, screenshot, watchErrors } from '../helpers/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { E2E_ADMIN } from '../helpers/server.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(120_000);
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function toast(page: Page): Promise<string> {
-  const element = page.locator('[data-toast]');
-  await element.waitFor({ state: 'visible' });
-  return (await element.textContent()) ?? '';
-}
+const store = storeAndBrowser();
 
 describe('a local business applies to partner', () => {
   test('submits with mistakes, reads the messages, corrects them and is received', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors = watchErrors(page);
-    await page.goto(`${server.url}/business-portal`);
+    await page.goto(`${store.server.url}/business-portal`);
     await islandsReady(page);
     await page.getByLabel('Business name').fill('A');
     await page.getByLabel('Email').fill('not-an-email');
@@ -59,7 +42,7 @@ describe('a local business applies to partner', () => {
     await page.getByLabel('I agree to the terms and conditions').check();
     await page.getByRole('button', { name: 'Submit Application' }).click();
     await page.getByRole('heading', { name: 'Application Received' }).waitFor();
-    expect(await toast(page)).toContain('Application submitted successfully');
+    expect(await toastText(page)).toContain('Application submitted successfully');
     await expect(page.getByRole('link', { name: 'Return to Home' }).isVisible()).resolves.toBe(true);
     expect(errors).toEqual([]);
     await page.close();
@@ -68,14 +51,14 @@ describe('a local business applies to partner', () => {
 
 describe('a fan signs up for Coach', () => {
   test('leaves an e-mail on a coach page and is thanked', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${server.url}/coach/instagram`);
+    const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${store.server.url}/coach/instagram`);
     await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coach' }).getAttribute('aria-current')).resolves.toBe('page');
     await page.getByLabel('Email address').fill('fan@example.com');
     await page.getByRole('button', { name: 'Notify Me' }).click();
     await page.locator('main').getByText("Thanks! We'll e-mail you when Coach launches.").waitFor();
     await screenshot(page, 'coach-thanks');
-    const again = await page.request.post(`${server.url}/api/coach/signups`, { data: { email: 'FAN@example.com' } });
+    const again = await page.request.post(`${store.server.url}/api/coach/signups`, { data: { email: 'FAN@example.com' } });
     expect(again.status()).toBe(200);
     await page.close();
   });
@@ -83,11 +66,11 @@ describe('a fan signs up for Coach', () => {
 
 describe('an admin delivers an order', () => {
   test('the customer sees the status change in their orders and under the bell', async () => {
-    const customer = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const customer = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
     const shopper = await customer.newPage();
     const api = customer.request;
-    expect((await api.post(`${server.url}/api/register`, { data: { username: 'delivery_fan', password: 'beach-day-5' } })).status()).toBe(201);
-    await api.patch(`${server.url}/api/user/profile`, {
+    expect((await api.post(`${store.server.url}/api/register`, { data: { username: 'delivery_fan', password: 'beach-day-5' } })).status()).toBe(201);
+    await api.patch(`${store.server.url}/api/user/profile`, {
       data: {
         name: 'Dee Livery',
         email: 'dee@example.com',
@@ -96,10 +79,10 @@ describe('an admin delivers an order', () => {
         paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' },
       },
     });
-    const products = (await (await api.get(`${server.url}/api/products?q=cannery`)).json()) as { id: number; price: number }[];
+    const products = (await (await api.get(`${store.server.url}/api/products?q=cannery`)).json()) as { id: number; price: number }[];
     const book = products[0]!;
     const tax = Math.round(book.price * 8) / 100;
-    const order = await api.post(`${server.url}/api/orders`, {
+    const order = await api.post(`${store.server.url}/api/orders`, {
       data: {
         productId: book.id,
         quantity: 1,
@@ -114,24 +97,24 @@ describe('an admin delivers an order', () => {
     expect(order.status()).toBe(201);
     const orderId = (await order.json()).id as number;
 
-    const admin = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await admin.goto(`${server.url}/auth`);
+    const admin = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await admin.goto(`${store.server.url}/auth`);
     await islandsReady(admin);
     const login = admin.locator('form[action^="/auth/login"]');
     await login.getByLabel('Username').fill(E2E_ADMIN.username);
     await login.getByLabel('Password').fill(E2E_ADMIN.password);
     await login.getByRole('button', { name: 'Login' }).click();
-    await admin.waitForURL(`${server.url}/`);
-    await admin.goto(`${server.url}/admin?tab=orders`);
+    await admin.waitForURL(`${store.server.url}/`);
+    await admin.goto(`${store.server.url}/admin?tab=orders`);
     await admin.getByLabel('Admin PIN').fill(E2E_ADMIN.pin);
     await admin.getByRole('button', { name: 'Verify PIN' }).click();
-    await admin.waitForURL(`${server.url}/admin?tab=orders`);
+    await admin.waitForURL(`${store.server.url}/admin?tab=orders`);
     await admin.getByRole('button', { name: `Mark Delivered (order #${orderId})` }).click();
     await admin.waitForURL(/\/admin\?tab=orders/);
-    expect(await toast(admin)).toContain(`Order #${orderId} marked as delivered.`);
+    expect(await toastText(admin)).toContain(`Order #${orderId} marked as delivered.`);
     await screenshot(admin, 'admin-orders');
 
-    await shopper.goto(`${server.url}/profile?tab=orders`);
+    await shopper.goto(`${store.server.url}/profile?tab=orders`);
     await expect(shopper.locator('[data-status="completed"]').first().isVisible()).resolves.toBe(true);
     await expect(shopper.getByText('Delivered').first().isVisible()).resolves.toBe(true);
     await islandsReady(shopper);

@@ -44,3 +44,10 @@ export async function islandsReady(page: Page): Promise<void> {
     [...document.querySelectorAll<HTMLElement>('[data-island]')].every((el) => el.dataset.hydrated === 'true'),
   );
 }
+
+/** The text of the visible toast, once one shows. */
+export async function toastText(page: Page): Promise<string> {
+  const element = page.locator('[data-toast]');
+  await element.waitFor({ state: 'visible' });
+  return (await element.textContent()) ?? '';
+}
