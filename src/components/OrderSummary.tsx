@@ -1,4 +1,4 @@
-import type { OrderView } from '../domain/orders.ts';
+import type { OrderView } from '../domain/order-views.ts';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts';
 
 /** One order: number, date, status in its colour, items with thumbnails, and totals. */

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
  * The whole data model: every entity of spec section 3 plus DESIGN section 3's additions.
@@ -127,6 +127,8 @@ export const influencerMetrics = sqliteTable(
 );
 
 export const gameStatuses = ['waiting', 'active', 'completed', 'canceled'] as const;
+export const prizeOutcomes = ['cart', 'buying', 'bought', 'donated'] as const;
+export type PrizeOutcome = (typeof prizeOutcomes)[number];
 export type GameStatus = (typeof gameStatuses)[number];
 
 export const games = sqliteTable(
@@ -141,8 +143,12 @@ export const games = sqliteTable(
     startTime: integer('start_time'),
     endTime: integer('end_time'),
     winnerPlayId: integer('winner_play_id'),
-    /** 'cart' when the prize went to the winner's cart, 'donated' when donated. */
-    prizeOutcome: text('prize_outcome', { enum: ['cart', 'donated'] }),
+    /**
+     * The prize's state: 'cart' (waiting in the winner's cart), 'buying' (a checkout holding it
+     * is being paid), 'bought', or 'donated'. Each move is a conditional UPDATE, so buying and
+     * donating exclude each other and each happens at most once.
+     */
+    prizeOutcome: text('prize_outcome', { enum: prizeOutcomes }),
     createdAt: integer('created_at').notNull(),
     settledAt: integer('settled_at'),
     canceledAt: integer('canceled_at'),
@@ -150,7 +156,8 @@ export const games = sqliteTable(
   (t) => [index('games_product_status_idx').on(t.productId, t.status), index('games_status_idx').on(t.status)],
 );
 
-export const playStatuses = ['pending', 'entered', 'void'] as const;
+/** pending: picked, not paid; authorizing: its $1 hold is being asked for; entered; void. */
+export const playStatuses = ['pending', 'authorizing', 'entered', 'void'] as const;
 
 export const plays = sqliteTable(
   'plays',
@@ -205,9 +212,18 @@ export const orders = sqliteTable(
     /** The gateway's payment id once paid. */
     paymentId: text('payment_id'),
     notes: text('notes'),
+    /**
+     * What this order pays for ('cart:{userId}', 'buy:{userId}:{productId}'). While the order is
+     * pending no second order with the same key can exist: one payment attempt at a time.
+     */
+    checkoutKey: text('checkout_key'),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('orders_user_idx').on(t.userId, t.orderDate)],
+  (t) => [
+    index('orders_user_idx').on(t.userId, t.orderDate),
+    uniqueIndex('orders_checkout_in_flight').on(t.checkoutKey).where(sql`status = 'pending'`),
+    index('orders_status_idx').on(t.status),
+  ],
 );
 
 export const orderItems = sqliteTable('order_items', {
@@ -222,6 +238,10 @@ export const orderItems = sqliteTable('order_items', {
   purchaseType: text('purchase_type').notNull().default('buy_now'),
   /** Name at the time of sale, so history survives a deleted product. */
   productLabel: text('product_label').notNull().default(''),
+  /** The cart line it came from: emptied once the order is paid, whoever finishes it. */
+  cartItemId: integer('cart_item_id'),
+  /** The game a prize was won in. */
+  gameId: integer('game_id'),
 });
 
 export const cartItems = sqliteTable(
@@ -282,7 +302,25 @@ export const userProfiles = sqliteTable('user_profiles', {
 });
 
 export const paymentKinds = ['play_authorization', 'order_charge', 'refund'] as const;
-export const paymentStatuses = ['pending', 'authorized', 'captured', 'voided', 'failed', 'refunded'] as const;
+/**
+ * In-between states are written with the idempotency key before the gateway is called, and
+ * left in place when the answer is unknown; the reconciler asks the gateway for the truth.
+ * Terminal: captured, voided, failed, refunded, and capture_failed / void_failed / expired for
+ * holds the gateway would no longer move (an admin sees them).
+ */
+export const inBetweenPaymentStatuses = ['charging', 'authorizing', 'capturing', 'voiding', 'refunding'] as const;
+export const paymentStatuses = [
+  ...inBetweenPaymentStatuses,
+  'authorized',
+  'captured',
+  'voided',
+  'failed',
+  'refunded',
+  'capture_failed',
+  'void_failed',
+  'expired',
+] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
 
 export const payments = sqliteTable(
   'payments',
@@ -292,7 +330,7 @@ export const payments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: paymentKinds }).notNull(),
-    status: text('status', { enum: paymentStatuses }).notNull().default('pending'),
+    status: text('status', { enum: paymentStatuses }).notNull(),
     amountCents: integer('amount_cents').notNull(),
     orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
     playId: integer('play_id').references(() => plays.id, { onDelete: 'set null' }),
@@ -301,10 +339,41 @@ export const payments = sqliteTable(
     /** Derived from our own row id, so a retried call never charges twice. */
     idempotencyKey: text('idempotency_key').notNull().unique(),
     errorCode: text('error_code'),
+    /** The gateway's words for the last failure, for the admin. */
+    errorDetail: text('error_detail'),
+    /** Gateway calls made for the in-between state; bounded for captures and voids. */
+    attempts: integer('attempts').notNull().default(0),
+    /** The reconciler leaves the row alone until then (a lease while a call is made, then backoff). */
+    nextAttemptAt: integer('next_attempt_at'),
+    /** When an admin looked at a payment that needed attention and settled it. */
+    reviewedAt: integer('reviewed_at'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId)],
+  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId), index('payments_status_idx').on(t.status)],
+);
+
+/**
+ * Idempotency-Key of POST /api/checkout, /api/orders and /api/payments: the same key from the
+ * same user gets the first answer again and does nothing more.
+ */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'POST /api/checkout' */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    /** SHA-256 of the request body: the same key with another body is refused. */
+    requestHash: text('request_hash').notNull(),
+    /** null while the first request runs. */
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 export const notificationTypes = [
@@ -316,6 +385,8 @@ export const notificationTypes = [
   'payment_success',
   'payment_failed',
   'order_status',
+  /** For admins: a payment that needs a person (a hold that could not be captured, ...). */
+  'admin_alert',
 ] as const;
 
 export const notifications = sqliteTable(
@@ -333,9 +404,11 @@ export const notifications = sqliteTable(
     productId: integer('product_id'),
     gameId: integer('game_id'),
     read: integer('read', { mode: 'boolean' }).notNull().default(false),
+    /** What happened ('order:12:paid'): one notification per event and user, however often it is told. */
+    eventKey: text('event_key'),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt)],
+  (t) => [index('notifications_user_idx').on(t.userId, t.createdAt), uniqueIndex('notifications_event_unique').on(t.userId, t.eventKey)],
 );
 
 export const businessTypes = ['retail', 'restaurant', 'gallery', 'service', 'hotel', 'other'] as const;

@@ -5,8 +5,9 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from './money.ts';
 import { notify } from './notifications.ts';
-import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { formatCents } from './pricing.ts';
+import { restoreBuyNowStock } from './order-charge.ts';
+import { sendRefund, startRefund } from './order-refund.ts';
+import type { PaymentGateway } from './payments/gateway.ts';
 
 /*
  * Order management for admins (Orders tab of the admin panel, /api/admin/orders).
@@ -173,27 +174,6 @@ function notProcessing(db: Db, id: number): DomainError {
   return new DomainError(409, `${said} Only processing orders can be marked delivered or canceled.`, undefined, { status });
 }
 
-/*
- * Stock on cancel: buy_now items go back on the shelf (their units were taken when the order
- * was placed). Prize items (purchase_type 'play') do not: a prize's unit was reserved when its
- * game started and belongs to that game; putting it back would sell a unit that a settled game
- * already gave away. The admin can adjust a prize product's quantity on its form if needed.
- */
-function restoreBuyNowStock(tx: Db, orderId: number): void {
-  const lines = tx
-    .select({ productId: orderItems.productId, quantity: orderItems.quantity })
-    .from(orderItems)
-    .where(and(eq(orderItems.orderId, orderId), eq(orderItems.purchaseType, 'buy_now')))
-    .all();
-  for (const line of lines) {
-    if (line.productId === null) continue; // the product was deleted since
-    tx.update(products)
-      .set({ quantity: sql`${products.quantity} + ${line.quantity}` })
-      .where(eq(products.id, line.productId))
-      .run();
-  }
-}
-
 export interface StatusChangeResult {
   order: AdminOrder;
   /** Cents refunded to the card by this change (0 for cash orders and deliveries). */
@@ -234,6 +214,7 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
     if (!claim(db, 'completed')) throw notProcessing(db, found.id);
     notify(db, clock, found.userId, {
       type: 'order_status',
+      eventKey: `order:${found.id}:delivered`,
       title: 'Order delivered',
       message: `Your order #${found.id} has been delivered. Enjoy!`,
       actionUrl: '/profile?tab=orders',
@@ -242,86 +223,38 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
     return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} marked as delivered.` };
   }
 
-  const key = idempotencyKey('order', found.id, 'refund');
-  const claimed = db.transaction((tx) => {
-    if (!claim(tx as unknown as Db, 'canceled')) return null;
+  const claimed = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    if (!claim(tx, 'canceled')) return null;
     const charge = tx
       .select()
       .from(payments)
       .where(and(eq(payments.orderId, found.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
-    if (!charge) {
-      // Cash on delivery: nothing was charged, so the cancel is complete here.
-      restoreBuyNowStock(tx as unknown as Db, found.id);
-      return { charge: null, refundRowId: null };
-    }
-    const now = clock.now();
-    const earlier = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
-    const refundRowId = earlier
-      ? tx.update(payments).set({ status: 'pending', errorCode: null, updatedAt: now }).where(eq(payments.id, earlier.id)).returning({ id: payments.id }).get()!.id
-      : tx
-          .insert(payments)
-          .values({
-            userId: charge.userId,
-            kind: 'refund',
-            status: 'pending',
-            amountCents: charge.amountCents,
-            orderId: found.id,
-            gateway: charge.gateway,
-            idempotencyKey: key,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning({ id: payments.id })
-          .get().id;
-    return { charge, refundRowId };
+    if (charge) return { refund: startRefund(tx, clock, charge, found.id) };
+    // Cash on delivery: nothing was charged, so the cancel is complete here.
+    restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, found.id)).all());
+    notify(tx, clock, found.userId, {
+      type: 'order_status',
+      eventKey: `order:${found.id}:canceled`,
+      title: 'Order canceled',
+      message: `Your order #${found.id} was canceled.`,
+      actionUrl: '/profile?tab=orders',
+      actionText: 'View Orders',
+    });
+    return { refund: null };
   });
   if (!claimed) throw notProcessing(db, found.id);
+  if (!claimed.refund) return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} canceled.` };
 
-  let refundedCents = 0;
-  if (claimed.charge && claimed.refundRowId !== null) {
-    const { charge, refundRowId } = claimed;
-    let refundId: string;
-    try {
-      if (!charge.gatewayPaymentId) throw new PaymentFailure('NOT_FOUND', 'the charge has no gateway payment id.', false);
-      const refund = await gateway.refund({
-        paymentId: charge.gatewayPaymentId,
-        amountCents: charge.amountCents,
-        idempotencyKey: key,
-        reason: `CSA order #${found.id} canceled`,
-      });
-      // PENDING and COMPLETED both mean the gateway accepted the refund.
-      if (refund.status !== 'PENDING' && refund.status !== 'COMPLETED') {
-        throw new PaymentFailure(refund.status, `the payment gateway answered ${refund.status}.`, false);
-      }
-      refundId = refund.id;
-    } catch (error) {
-      const failure = error instanceof PaymentFailure ? error : new PaymentFailure('GATEWAY_ERROR', error instanceof Error ? error.message : String(error), false);
-      db.transaction((tx) => {
-        tx.update(payments).set({ status: 'failed', errorCode: failure.code, updatedAt: clock.now() }).where(eq(payments.id, refundRowId)).run();
-        tx.update(orders).set({ status: 'processing', updatedAt: clock.now() }).where(and(eq(orders.id, found.id), eq(orders.status, 'canceled'))).run();
-      });
-      throw new DomainError(502, `The refund failed: ${failure.detail || failure.code}`, undefined, { code: failure.code });
-    }
-    db.transaction((tx) => {
-      const now = clock.now();
-      tx.update(payments).set({ status: 'refunded', gatewayPaymentId: refundId, errorCode: null, updatedAt: now }).where(eq(payments.id, refundRowId)).run();
-      tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
-      restoreBuyNowStock(tx as unknown as Db, found.id);
-    });
-    refundedCents = charge.amountCents;
+  const sent = await sendRefund(deps, claimed.refund);
+  if (sent.outcome === 'refused') throw new DomainError(502, `The refund failed: ${sent.detail || sent.code}`, undefined, { code: sent.code });
+  if (sent.outcome === 'unknown') {
+    return {
+      order: findOrderForAdmin(db, found.id)!,
+      refundedCents: 0,
+      message: `Order #${found.id} canceled. The payment gateway did not confirm the refund yet; it is retried automatically with the same key, so the card is refunded once.`,
+    };
   }
-
-  notify(db, clock, found.userId, {
-    type: 'order_status',
-    title: 'Order canceled',
-    message: `Your order #${found.id} was canceled.${refundedCents > 0 ? ` A refund of ${formatCents(refundedCents)} is on its way to your card.` : ''}`,
-    actionUrl: '/profile?tab=orders',
-    actionText: 'View Orders',
-  });
-  return {
-    order: findOrderForAdmin(db, found.id)!,
-    refundedCents,
-    message: refundedCents > 0 ? `Order #${found.id} canceled and refunded.` : `Order #${found.id} canceled.`,
-  };
+  return { order: findOrderForAdmin(db, found.id)!, refundedCents: claimed.refund.amountCents, message: `Order #${found.id} canceled and refunded.` };
 }

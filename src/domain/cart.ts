@@ -5,6 +5,7 @@ import { resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from './money.ts';
+import { requireCompleteProfile } from './profile.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
@@ -86,6 +87,7 @@ export function addToCart(db: Db, clock: Clock, userId: number, input: { product
   const productId = Number(input.productId);
   const product = Number.isSafeInteger(productId) ? db.select().from(products).where(eq(products.id, productId)).get() : undefined;
   if (!product) throw new DomainError(404, 'Product not found');
+  requireCompleteProfile(db, clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   const quantity = positiveInt(input.quantity ?? 1, 'Quantity must be at least 1');
   const existing = db

@@ -4,7 +4,7 @@ import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { isShippingMethod, shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from './pricing.ts';
-import { findProfile } from './profile.ts';
+import { findProfile, requireCompleteProfile } from './profile.ts';
 import { fieldErrorsOf } from './schemas/field-errors.ts';
 import { checkoutFormSchema, customerInfoSchema } from './schemas/profile.ts';
 
@@ -57,6 +57,7 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: Input
   const method = shipping.method ?? input.shippingMethod;
   if (!isShippingMethod(method)) invalid({ shippingMethod: 'Please choose a shipping method' });
 
+  requireCompleteProfile(deps.db, deps.clock, userId);
   const cart = cartLines(deps.db, userId);
   if (cart.length === 0) throw new DomainError(400, 'Your cart is empty.');
   // The client's view of the cart must still be the cart: same lines, same quantities.
@@ -80,7 +81,7 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: Input
 
   const address = addressFor(deps, userId, input, method);
   const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };
-  const orderId = await placeOrder(deps, { userId, lines: linesFromCart(cart), totals, shippingMethod: method, address, payment });
+  const orderId = await placeOrder(deps, { userId, lines: linesFromCart(cart), totals, shippingMethod: method, address, payment, checkoutKey: `cart:${userId}` });
   return { orderId };
 }
 
@@ -89,6 +90,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: Input): Pro
   const productId = Number(input.productId);
   const product = Number.isSafeInteger(productId) ? deps.db.select().from(products).where(eq(products.id, productId)).get() : undefined;
   if (!product) throw new DomainError(404, 'Product not found');
+  requireCompleteProfile(deps.db, deps.clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);
   if (input.quantity !== undefined && Number(input.quantity) !== 1) invalid({ quantity: 'Single-product checkout is for one item.' });
@@ -118,6 +120,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: Input): Pro
       country: 'USA',
     },
     payment,
+    checkoutKey: `buy:${userId}:${productId}`,
   });
   return { id };
 }

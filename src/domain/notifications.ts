@@ -10,6 +10,11 @@ export type NotificationType = (typeof notificationTypes)[number];
 
 export interface NewNotification {
   type: NotificationType;
+  /**
+   * What happened ('order:12:paid'). A notification with a key is written once per user and
+   * key, so a step that runs again (a retry, the reconciler after a crash) never tells twice.
+   */
+  eventKey?: string;
   title: string;
   message: string;
   actionUrl?: string;
@@ -18,10 +23,14 @@ export interface NewNotification {
   gameId?: number;
 }
 
-/** Writes one notification; every flow that tells a user something goes through here. */
+/**
+ * Writes one notification; every flow that tells a user something goes through here. Pass the
+ * transaction of the state change it reports (`tx`), so both are written or neither (an outbox).
+ */
 export function notify(db: Db, clock: Clock, userId: number, notification: NewNotification): void {
   db.insert(notifications)
     .values({ userId, ...notification, read: false, createdAt: clock.now() })
+    .onConflictDoNothing()
     .run();
 }
 

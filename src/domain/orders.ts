@@ -1,21 +1,27 @@
-import { and, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { cartItems, orderItems, orders, payments, products } from '../db/schema.ts';
-import { cartLines, type CartLine } from './cart.ts';
-import { resolveImageUrl } from './catalog.ts';
+import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
+import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { centsToDollars } from './money.ts';
-import { notify } from './notifications.ts';
-import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { formatCents, type ShippingMethod, type Totals } from './pricing.ts';
+import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
+import { asPaymentFailure, idempotencyKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { leaseUntil } from './payments/states.ts';
+import type { ShippingMethod, Totals } from './pricing.ts';
 import { findProfile } from './profile.ts';
 
 /*
- * Placing an order (DESIGN section 5): totals come from our prices, stock is taken with a
- * conditional UPDATE in the order's own transaction (the last unit sells once), then the card
- * is charged with a key derived from the order id. A failed payment restores the stock and
- * leaves a `failed` order; the cart is emptied only once the order is paid or cash on delivery.
+ * Placing an order (DESIGN section 5), in named steps:
+ *
+ * 1. claim: one transaction takes the checkout lock (no other pending order for the same cart
+ *    or buy-now), the stock (a conditional UPDATE: the last unit sells once), the prize (its
+ *    game moves 'cart' -> 'buying'), writes the order and, for a card, its payment row in
+ *    the in-between state 'charging' with the idempotency key derived from the order id.
+ * 2. charge: the gateway call with that key.
+ * 3. confirm or roll back (order-charge.ts): paid -> processing, cart lines emptied, prize
+ *    bought; refused -> failed, stock and prize released. An unknown outcome (timeout, 5xx,
+ *    lost answer) is neither: the gateway is asked for the payment under our key, and when it
+ *    cannot tell yet the order stays pending, locked, until the reconciler learns the truth.
  */
 
 export interface OrderDeps {
@@ -47,9 +53,17 @@ export interface OrderLine {
   label: string;
   /** The cart line this came from, emptied once the order goes through. */
   cartItemId?: number;
+  /** The game a prize was won in. */
+  gameId?: number | null;
   /** A prize's stock was reserved when its game started. */
   stockReserved: boolean;
 }
+
+export const CHECKOUT_IN_PROGRESS = 'A checkout is already in progress.';
+/** Cash on delivery takes stock without payment: at most this many units per order... */
+export const MAX_COD_UNITS = 5;
+/** ...and one open (undelivered) cash order per account. */
+export const MAX_OPEN_COD_ORDERS = 1;
 
 export function linesFromCart(cart: CartLine[]): OrderLine[] {
   return cart.map((line) => ({
@@ -59,6 +73,7 @@ export function linesFromCart(cart: CartLine[]): OrderLine[] {
     purchaseType: line.type === 'play' ? 'play' : 'buy_now',
     label: `${line.product.brand} ${line.product.model}`,
     cartItemId: line.id,
+    gameId: line.gameId,
     stockReserved: line.type === 'play',
   }));
 }
@@ -85,11 +100,40 @@ function reserveStock(tx: Db, line: OrderLine): void {
   }
 }
 
-function restoreStock(tx: Db, line: OrderLine): void {
-  tx.update(products)
-    .set({ quantity: sql`${products.quantity} + ${line.quantity}` })
-    .where(eq(products.id, line.productId))
-    .run();
+/** A prize is bought or donated once: its game's prize moves from 'cart' to `to`, or the checkout is refused. */
+function claimPrize(tx: Db, gameId: number, to: 'buying' | 'bought'): void {
+  const claimed = tx
+    .update(games)
+    .set({ prizeOutcome: to })
+    .where(and(eq(games.id, gameId), eq(games.prizeOutcome, 'cart')))
+    .returning({ id: games.id })
+    .all();
+  if (claimed.length > 0) return;
+  const outcome = tx.select({ outcome: games.prizeOutcome }).from(games).where(eq(games.id, gameId)).get()?.outcome;
+  if (outcome === 'buying') throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+  throw new DomainError(409, outcome === 'donated' ? 'This prize was donated.' : 'This prize was already bought.');
+}
+
+function checkCashOnDelivery(tx: Db, order: PlaceOrder): void {
+  const units = order.lines.reduce((sum, line) => sum + line.quantity, 0);
+  if (units > MAX_COD_UNITS) {
+    const message = `Cash on delivery is limited to ${MAX_COD_UNITS} items per order. Please pay by card.`;
+    throw new DomainError(409, message, { paymentMethod: message });
+  }
+  const open =
+    tx
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.userId, order.userId), eq(orders.paymentMethod, 'cod'), eq(orders.status, 'processing')))
+      .get()?.n ?? 0;
+  if (open >= MAX_OPEN_COD_ORDERS) {
+    const message = 'You already have a cash-on-delivery order on its way. Please pay by card, or wait until it is delivered.';
+    throw new DomainError(409, message, { paymentMethod: message });
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: orders\.checkout_key/.test(error.message);
 }
 
 export interface PlaceOrder {
@@ -99,114 +143,102 @@ export interface PlaceOrder {
   shippingMethod: ShippingMethod | 'local';
   address: ShippingAddress;
   payment: OrderPayment;
+  /** What is being paid for ('cart:{userId}', 'buy:{userId}:{productId}'): one attempt at a time. */
+  checkoutKey: string;
 }
 
-/** Places an order and pays for it; resolves to the order id, or throws a DomainError. */
-export async function placeOrder(deps: OrderDeps, order: PlaceOrder): Promise<number> {
+interface Claimed {
+  orderId: number;
+  /** The 'charging' payment row; null for cash on delivery. */
+  paymentRowId: number | null;
+  key: string;
+  createdAt: number;
+}
+
+/** Step 1: lock, stock, prize, order and payment row, in one transaction. */
+function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
   const { db, clock, gateway } = deps;
   const now = clock.now();
   const cashOnDelivery = order.payment.method === 'cod';
-  const { orderId, paymentRowId } = db.transaction((tx) => {
-    const created = tx
-      .insert(orders)
-      .values({
-        userId: order.userId,
-        orderDate: now,
-        totalCents: order.totals.totalCents,
-        subtotalCents: order.totals.subtotalCents,
-        taxCents: order.totals.taxCents,
-        shippingCents: order.totals.shippingCents,
-        status: cashOnDelivery ? 'processing' : 'pending',
-        customerName: order.address.name,
-        customerEmail: order.address.email,
-        customerPhone: order.address.phone,
-        shippingAddress: order.address.line1,
-        shippingCity: order.address.city,
-        shippingState: order.address.state,
-        shippingZipCode: order.address.postalCode,
-        shippingCountry: order.address.country,
-        paymentMethod: order.payment.method,
-        shippingMethod: order.shippingMethod,
-        updatedAt: now,
-      })
-      .returning({ id: orders.id })
-      .get();
-    for (const line of order.lines) {
-      if (!line.stockReserved) reserveStock(tx as unknown as Db, line);
-      tx.insert(orderItems)
-        .values({
-          orderId: created.id,
-          productId: line.productId,
-          quantity: line.quantity,
-          priceCents: line.priceCents,
-          purchaseType: line.purchaseType,
-          productLabel: line.label,
-        })
-        .run();
-    }
-    if (cashOnDelivery) {
-      removeCartLines(tx as unknown as Db, order.userId, order.lines);
-      return { orderId: created.id, paymentRowId: null };
-    }
-    const payment = tx
-      .insert(payments)
-      .values({
-        userId: order.userId,
-        kind: 'order_charge',
-        status: 'pending',
-        amountCents: order.totals.totalCents,
-        orderId: created.id,
-        gateway: gateway.name,
-        idempotencyKey: idempotencyKey('order', created.id, 'charge'),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: payments.id })
-      .get();
-    return { orderId: created.id, paymentRowId: payment.id };
-  });
-  if (paymentRowId === null) return orderId;
-
-  const payment = order.payment as Exclude<OrderPayment, { method: 'cod' }>;
   try {
-    const charged = await gateway.charge({
-      sourceId: payment.sourceId,
-      customerId: payment.customerId,
-      amountCents: order.totals.totalCents,
-      idempotencyKey: idempotencyKey('order', orderId, 'charge'),
-      note: `CSA order #${orderId}`,
+    return db.transaction((txn) => {
+      const tx = txn as unknown as Db;
+      if (cashOnDelivery) checkCashOnDelivery(tx, order);
+      const busy = tx
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.checkoutKey, order.checkoutKey), eq(orders.status, 'pending')))
+        .get();
+      if (busy) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS', orderId: busy.id });
+      const created = tx
+        .insert(orders)
+        .values({
+          userId: order.userId,
+          orderDate: now,
+          totalCents: order.totals.totalCents,
+          subtotalCents: order.totals.subtotalCents,
+          taxCents: order.totals.taxCents,
+          shippingCents: order.totals.shippingCents,
+          status: cashOnDelivery ? 'processing' : 'pending',
+          customerName: order.address.name,
+          customerEmail: order.address.email,
+          customerPhone: order.address.phone,
+          shippingAddress: order.address.line1,
+          shippingCity: order.address.city,
+          shippingState: order.address.state,
+          shippingZipCode: order.address.postalCode,
+          shippingCountry: order.address.country,
+          paymentMethod: order.payment.method,
+          shippingMethod: order.shippingMethod,
+          checkoutKey: order.checkoutKey,
+          updatedAt: now,
+        })
+        .returning({ id: orders.id })
+        .get();
+      for (const line of order.lines) {
+        if (!line.stockReserved) reserveStock(tx, line);
+        if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
+        tx.insert(orderItems)
+          .values({
+            orderId: created.id,
+            productId: line.productId,
+            quantity: line.quantity,
+            priceCents: line.priceCents,
+            purchaseType: line.purchaseType,
+            productLabel: line.label,
+            cartItemId: line.cartItemId ?? null,
+            gameId: line.gameId ?? null,
+          })
+          .run();
+      }
+      const key = idempotencyKey('order', created.id, 'charge');
+      if (cashOnDelivery) {
+        removeCartLines(tx, order.userId, order.lines);
+        return { orderId: created.id, paymentRowId: null, key, createdAt: now };
+      }
+      const payment = tx
+        .insert(payments)
+        .values({
+          userId: order.userId,
+          kind: 'order_charge',
+          status: 'charging',
+          amountCents: order.totals.totalCents,
+          orderId: created.id,
+          gateway: gateway.name,
+          idempotencyKey: key,
+          attempts: 1,
+          nextAttemptAt: leaseUntil(clock),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: payments.id })
+        .get();
+      return { orderId: created.id, paymentRowId: payment.id, key, createdAt: now };
     });
-    db.transaction((tx) => {
-      tx.update(payments).set({ status: 'captured', gatewayPaymentId: charged.id, updatedAt: clock.now() }).where(eq(payments.id, paymentRowId)).run();
-      tx.update(orders).set({ status: 'processing', paymentId: charged.id, updatedAt: clock.now() }).where(eq(orders.id, orderId)).run();
-      removeCartLines(tx as unknown as Db, order.userId, order.lines);
-    });
-    notify(db, clock, order.userId, {
-      type: 'payment_success',
-      title: 'Payment Successful',
-      message: `Your payment of ${formatCents(order.totals.totalCents)} for order #${orderId} has been processed.`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
-    });
-    return orderId;
   } catch (error) {
-    const failure = error instanceof PaymentFailure ? error : new PaymentFailure('GATEWAY_ERROR', String(error), false);
-    db.transaction((tx) => {
-      for (const line of order.lines) if (!line.stockReserved) restoreStock(tx as unknown as Db, line);
-      tx.update(payments).set({ status: 'failed', errorCode: failure.code, updatedAt: clock.now() }).where(eq(payments.id, paymentRowId)).run();
-      tx.update(orders).set({ status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: clock.now() }).where(eq(orders.id, orderId)).run();
-    });
-    notify(db, clock, order.userId, {
-      type: 'payment_failed',
-      title: 'Payment Failed',
-      message: `There was an issue processing your payment for order #${orderId}.`,
-      actionUrl: '/profile?tab=payment',
-      actionText: 'Update Payment Method',
-    });
-    const message = failure.declined
-      ? 'Your card was declined. Please check your card details or use another card.'
-      : 'There was an error processing your payment. Please try again.';
-    throw new DomainError(failure.declined ? 402 : 502, message, undefined, { orderId, code: failure.code });
+    // Another process took the lock between our check and our insert.
+    if (isUniqueViolation(error)) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+    throw error;
   }
 }
 
@@ -215,66 +247,59 @@ function removeCartLines(tx: Db, userId: number, lines: OrderLine[]): void {
   if (ids.length) tx.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.id, ids))).run();
 }
 
-/** An order as GET /api/orders/{id} and the order history show it (dollars, items with product). */
-export function orderView(db: Db, order: typeof orders.$inferSelect) {
-  const items = db
-    .select({ item: orderItems, product: products })
-    .from(orderItems)
-    .leftJoin(products, eq(orderItems.productId, products.id))
-    .where(eq(orderItems.orderId, order.id))
-    .all();
-  return {
-    id: order.id,
-    userId: order.userId,
-    orderDate: order.orderDate,
-    createdAt: order.orderDate,
-    status: order.status,
-    subtotal: centsToDollars(order.subtotalCents),
-    shipping: centsToDollars(order.shippingCents),
-    tax: centsToDollars(order.taxCents),
-    total: centsToDollars(order.totalCents),
-    totalAmount: centsToDollars(order.totalCents),
-    customerName: order.customerName,
-    shippingAddress: order.shippingAddress,
-    shippingCity: order.shippingCity,
-    shippingState: order.shippingState,
-    shippingZipCode: order.shippingZipCode,
-    shippingCountry: order.shippingCountry,
-    paymentMethod: order.paymentMethod,
-    shippingMethod: order.shippingMethod,
-    paymentId: order.paymentId,
-    notes: order.notes,
-    items: items.map(({ item, product }) => ({
-      id: item.id,
-      productId: item.productId,
-      quantity: item.quantity,
-      price: centsToDollars(item.priceCents),
-      purchaseType: item.purchaseType,
-      product: product
-        ? { id: product.id, brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType) }
-        : { id: null, brand: item.productLabel, model: '', imageUrl: '/static/images/defaults/sunglasses.svg' },
-    })),
-  };
+export const PAYMENT_UNCONFIRMED =
+  'We could not confirm your payment with the card processor yet. Your order is on hold while we check, and you will not be charged twice. We will notify you as soon as it is confirmed.';
+
+function declinedError(failure: PaymentFailure, orderId: number): DomainError {
+  const message = failure.declined
+    ? 'Your card was declined. Please check your card details or use another card.'
+    : 'There was an error processing your payment. Please try again.';
+  return new DomainError(failure.declined ? 402 : 502, message, undefined, { orderId, code: failure.code });
 }
 
-export type OrderView = ReturnType<typeof orderView>;
-
-/** The owner's order, or null: anyone else's order answers like a missing one. */
-export function findOwnOrder(db: Db, userId: number, id: number): OrderView | null {
-  if (!Number.isSafeInteger(id) || id < 1) return null;
-  const order = db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId))).get();
-  return order ? orderView(db, order) : null;
+/** What the shopper is told once the order's charge has ended, whoever ended it. */
+function answerFor(db: Db, orderId: number, failure: PaymentFailure | null): number {
+  const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
+  if (status === 'processing' || status === 'completed') return orderId;
+  if (status === 'failed' && failure) throw declinedError(failure, orderId);
+  if (status === 'failed') throw new DomainError(402, 'Your payment did not go through. Please check your card details or use another card.', undefined, { orderId });
+  throw new DomainError(502, PAYMENT_UNCONFIRMED, undefined, { orderId, code: 'PAYMENT_UNCONFIRMED' });
 }
 
-export function userOrders(db: Db, userId: number): OrderView[] {
-  return db
-    .select()
-    .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.orderDate), desc(orders.id))
-    .limit(100)
-    .all()
-    .map((order) => orderView(db, order));
+/** Steps 2 and 3: the charge, then confirm, roll back, or leave it to the reconciler. */
+async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: number }, order: PlaceOrder): Promise<number> {
+  const { db, gateway } = deps;
+  const payment = order.payment as Exclude<OrderPayment, { method: 'cod' }>;
+  try {
+    const charged = await gateway.charge({
+      sourceId: payment.sourceId,
+      customerId: payment.customerId,
+      amountCents: order.totals.totalCents,
+      idempotencyKey: claimed.key,
+      note: `CSA order #${claimed.orderId}`,
+    });
+    if (charged.status === 'COMPLETED') confirmCharge(deps, claimed.paymentRowId, charged);
+    return answerFor(db, claimed.orderId, null);
+  } catch (error) {
+    const failure = asPaymentFailure(error);
+    if (!failure.uncertain) {
+      rollBackCharge(deps, claimed.paymentRowId, failure);
+      return answerFor(db, claimed.orderId, failure);
+    }
+    // The gateway may have taken the money: ask it before saying anything.
+    const found = await gateway
+      .findPayments([claimed.key], claimed.createdAt)
+      .then((map) => map.get(claimed.key))
+      .catch(() => undefined);
+    const row = db.select().from(payments).where(eq(payments.id, claimed.paymentRowId)).get();
+    if (row && found) settleChargeFromGateway(deps, row, found);
+    return answerFor(db, claimed.orderId, null);
+  }
 }
 
-export { cartLines };
+/** Places an order and pays for it; resolves to the order id, or throws a DomainError. */
+export async function placeOrder(deps: OrderDeps, order: PlaceOrder): Promise<number> {
+  const claimed = claimCheckout(deps, order);
+  if (claimed.paymentRowId === null) return claimed.orderId;
+  return chargeOrder(deps, { ...claimed, paymentRowId: claimed.paymentRowId }, order);
+}

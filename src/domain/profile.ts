@@ -5,7 +5,7 @@ import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } fr
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { clearIncompleteProfileNotice } from './notifications.ts';
+import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
 import { fieldErrorsOf } from './schemas/field-errors.ts';
 import { profileRules } from './schemas/profile.ts';
 
@@ -71,6 +71,20 @@ export function missingProfileFields(profile: StoredProfile | undefined): string
 
 export function isProfileComplete(profile: StoredProfile | undefined): boolean {
   return missingProfileFields(profile).length === 0;
+}
+
+export const PROFILE_INCOMPLETE = 'Please complete your profile information before making purchases or entering games.';
+
+/**
+ * Spec section 4's rule on every way to buy or play (cart, checkout, buy-now, plays), not only
+ * on the /cart page: an incomplete profile gets 403 and the 'Complete Your Profile' notice.
+ */
+export function requireCompleteProfile(db: Db, clock: Clock, userId: number): StoredProfile {
+  const profile = findProfile(db, userId);
+  const missing = missingProfileFields(profile);
+  if (missing.length === 0) return profile!;
+  noticeIncompleteProfile(db, clock, userId);
+  throw new DomainError(403, PROFILE_INCOMPLETE, undefined, { code: 'PROFILE_INCOMPLETE', missing });
 }
 
 export function profileStatus(db: Db, userId: number): { isComplete: boolean; missing: string[] } {

@@ -5,8 +5,10 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
 import { notify } from '../notifications.ts';
-import { idempotencyKey, PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
-import { findProfile } from '../profile.ts';
+import { asPaymentFailure, idempotencyKey, type GatewayPayment, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
+import { findProfile, requireCompleteProfile } from '../profile.ts';
+import { moveHolds } from './holds.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -93,6 +95,7 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
   const product = playableProduct(db, input.productId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
   requireCardOnFile(db, userId);
+  requireCompleteProfile(db, clock, userId);
   const now = clock.now();
   const play = db.transaction((tx) => {
     const game = waitingGame(tx as unknown as Db, product, now);
@@ -100,6 +103,7 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, userId))).get();
     if (mine?.status === 'entered') throw new DomainError(409, 'You have already joined this game.');
+    if (mine?.status === 'authorizing') throw new DomainError(409, `${ENTRY_IN_PROGRESS} Your picks can change once it is done.`, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     if (mine) {
       // Not paid yet: the new picks replace the old ones and the 15 minutes start again.
       return tx.update(plays).set({ influencerIds, status: 'pending', createdAt: now }).where(eq(plays.id, mine.id)).returning().get();
@@ -133,63 +137,150 @@ export function enteredCount(db: Db, gameId: number): number {
 
 /**
  * POST /api/payments ({ productId, amount: 1, type: 'play' }): authorizes the $1 entry of the
- * user's pending play for that product. A decline leaves no entry and says so.
+ * user's pending play for that product, in steps: claim (the play moves 'pending' ->
+ * 'authorizing' with its payment row, so a second payment or a re-pick is refused while the
+ * hold is asked for), authorize, then confirm or roll back. An unknown outcome is resolved by
+ * asking the gateway, here or by the reconciler, never by guessing.
  */
 export async function payForPlay(deps: GameDeps, userId: number, input: { productId?: unknown; amount?: unknown; type?: unknown }) {
   const { db, clock, gateway } = deps;
   if (input.type !== 'play') throw new DomainError(400, "Only game entries are paid here (type 'play').", { type: "Only game entries are paid here (type 'play')." });
   if (Number(input.amount) !== ENTRY_FEE_CENTS / 100) throw new DomainError(400, 'A game entry costs $1.', { amount: 'A game entry costs $1.' });
   const productId = Number(input.productId);
-  const now = clock.now();
-  const play = Number.isSafeInteger(productId)
-    ? db
-        .select()
-        .from(plays)
-        .where(and(eq(plays.productId, productId), eq(plays.userId, userId), eq(plays.status, 'pending'), gte(plays.createdAt, now - PENDING_PLAY_MS)))
-        .orderBy(desc(plays.createdAt))
-        .get()
-    : undefined;
-  if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
-  const game = db.select().from(games).where(eq(games.id, play.gameId)).get()!;
-  const product = db.select().from(products).where(eq(products.id, play.productId)).get()!;
-  const startsAt = effectiveStart(db, game);
-  if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
-    db.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
-    throw new DomainError(409, 'This game has already started. Join the next one!');
-  }
   const profile = requireCardOnFile(db, userId);
-
-  const key = idempotencyKey('play', play.id, 'auth', play.createdAt.toString(36));
-  const paymentRow = db
-    .insert(payments)
-    .values({ userId, kind: 'play_authorization', status: 'pending', amountCents: ENTRY_FEE_CENTS, playId: play.id, gateway: gateway.name, idempotencyKey: key, createdAt: now, updatedAt: now })
-    .onConflictDoUpdate({ target: payments.idempotencyKey, set: { updatedAt: now } })
-    .returning()
-    .get();
+  requireCompleteProfile(db, clock, userId);
+  const claim = claimEntryPayment(deps, userId, productId);
+  if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
+  const { play, paymentRowId, key } = claim;
   try {
     const held = await gateway.authorize({
       sourceId: profile.gatewayCardId!,
       customerId: profile.gatewayCustomerId,
       amountCents: ENTRY_FEE_CENTS,
       idempotencyKey: key,
-      note: `CSA game #${game.id} entry`,
+      note: `CSA game #${play.gameId} entry`,
     });
-    const entered = db.transaction((tx) => {
-      tx.update(payments).set({ status: 'authorized', gatewayPaymentId: held.id, updatedAt: clock.now() }).where(eq(payments.id, paymentRow.id)).run();
-      // The game may have started while the card was asked; then the hold is released below.
-      const current = tx.select().from(games).where(eq(games.id, game.id)).get()!;
-      const starts = effectiveStart(tx as unknown as Db, current);
-      if (current.status !== 'waiting' || (starts !== null && starts <= clock.now())) return false;
-      tx.update(plays).set({ status: 'entered', enteredAt: clock.now() }).where(eq(plays.id, play.id)).run();
-      return true;
-    });
-    if (!entered) {
-      await releaseHold(deps, paymentRow.id, held.id);
-      db.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
-      throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
+    if (held.status === 'APPROVED') await confirmHold(deps, paymentRowId, held);
+  } catch (error) {
+    const failure = asPaymentFailure(error);
+    if (!failure.uncertain) rollBackHold(deps, paymentRowId, failure);
+    else {
+      const found = await gateway
+        .findPayments([key], play.createdAt)
+        .then((map) => map.get(key))
+        .catch(() => undefined);
+      const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get();
+      if (row && found) await settleHoldFromGateway(deps, row, found);
     }
-    notify(db, clock, userId, {
+    return entryAnswer(deps, play.id, paymentRowId, failure);
+  }
+  return entryAnswer(deps, play.id, paymentRowId, null);
+}
+
+export const ENTRY_IN_PROGRESS = 'Your $1 entry payment is already being processed.';
+
+function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
+  const { db, clock, gateway } = deps;
+  const now = clock.now();
+  return db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const play = Number.isSafeInteger(productId)
+      ? tx
+          .select()
+          .from(plays)
+          .where(and(eq(plays.productId, productId), eq(plays.userId, userId), inArray(plays.status, ['pending', 'authorizing']), gte(plays.createdAt, now - PENDING_PLAY_MS)))
+          .orderBy(desc(plays.createdAt))
+          .get()
+      : undefined;
+    if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
+    if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+    const game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
+    const startsAt = effectiveStart(tx, game);
+    if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
+      tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
+      return { tooLate: true as const };
+    }
+    const moved = tx.update(plays).set({ status: 'authorizing' }).where(and(eq(plays.id, play.id), eq(plays.status, 'pending'))).returning({ id: plays.id }).all();
+    if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+    const key = idempotencyKey('play', play.id, 'auth', play.createdAt.toString(36));
+    const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
+    if (existing) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
+    const row = tx
+      .insert(payments)
+      .values({
+        userId,
+        kind: 'play_authorization',
+        status: 'authorizing',
+        amountCents: ENTRY_FEE_CENTS,
+        playId: play.id,
+        gateway: gateway.name,
+        idempotencyKey: key,
+        attempts: 1,
+        nextAttemptAt: leaseUntil(clock),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: payments.id })
+      .get();
+    return { tooLate: false as const, play, paymentRowId: row.id, key };
+  });
+}
+
+/** What the player is told once the entry's hold has ended, whoever ended it. */
+function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failure: PaymentFailure | null) {
+  const { db } = deps;
+  const play = db.select().from(plays).where(eq(plays.id, playId)).get()!;
+  const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
+  if (play.status === 'entered' && row.status === 'authorized') {
+    return { id: play.id, playId: play.id, paymentId: row.id, status: 'entered', gameId: play.gameId, productId: play.productId, amount: 1 };
+  }
+  if (row.status === 'authorizing') {
+    throw new DomainError(
+      502,
+      'We could not confirm your $1 hold with the card processor yet. You will not be charged twice; we will notify you as soon as your entry is confirmed.',
+      undefined,
+      { code: 'PAYMENT_UNCONFIRMED' },
+    );
+  }
+  if (row.status === 'failed') {
+    const declined = failure?.declined ?? row.errorCode === 'DECLINED';
+    const message = declined ? 'Your card was declined, so you were not entered. Update your payment method and try again.' : 'The payment could not be processed. Please try again.';
+    throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR' });
+  }
+  throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
+}
+
+/**
+ * The hold went through: the play is entered when its game still takes entries (with the
+ * payment_success and game_ready notifications in the same transaction); otherwise the play is
+ * void and the hold is released at once.
+ */
+export async function confirmHold(deps: GameDeps, paymentRowId: number, held: GatewayPayment): Promise<'entered' | 'released' | 'gone'> {
+  const { db, clock } = deps;
+  const outcome = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const now = clock.now();
+    const row = tx
+      .update(payments)
+      .set({ status: 'authorized', gatewayPaymentId: held.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorizing')))
+      .returning()
+      .get();
+    if (!row?.playId) return 'gone' as const;
+    const play = tx.select().from(plays).where(eq(plays.id, row.playId)).get();
+    const game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
+    const starts = game ? effectiveStart(tx, game) : null;
+    const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
+    if (!open || !play || !game) {
+      if (play) tx.update(plays).set({ status: 'void' }).where(and(eq(plays.id, play.id), inArray(plays.status, ['pending', 'authorizing']))).run();
+      tx.update(payments).set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock) }).where(eq(payments.id, row.id)).run();
+      return 'released' as const;
+    }
+    tx.update(plays).set({ status: 'entered', enteredAt: now }).where(eq(plays.id, play.id)).run();
+    const product = tx.select().from(products).where(eq(products.id, play.productId)).get()!;
+    notify(tx, clock, play.userId, {
       type: 'payment_success',
+      eventKey: `payment:${row.id}:success`,
       title: 'Payment Successful',
       message: `Your payment of $1 for ${product.brand} game entry has been processed.`,
       actionUrl: '/scoreboard?tab=my-games',
@@ -197,49 +288,65 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
       productId: product.id,
       gameId: game.id,
     });
-    announceReadiness(deps, game.id, product, game.requiredParticipants);
-    return { id: play.id, playId: play.id, paymentId: paymentRow.id, status: 'entered', gameId: game.id, productId: product.id, amount: 1 };
-  } catch (error) {
-    if (!(error instanceof PaymentFailure)) throw error;
-    db.transaction((tx) => {
-      tx.update(payments).set({ status: 'failed', errorCode: error.code, updatedAt: clock.now() }).where(eq(payments.id, paymentRow.id)).run();
-      tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
-    });
-    notify(db, clock, userId, {
-      type: 'payment_failed',
-      title: 'Payment Failed',
-      message: `There was an issue processing your payment for ${product.brand} game entry.`,
-      actionUrl: '/profile?tab=payment',
-      actionText: 'Update Payment Method',
-      productId: product.id,
-      gameId: game.id,
-    });
-    const message = error.declined ? 'Your card was declined, so you were not entered. Update your payment method and try again.' : 'The payment could not be processed. Please try again.';
-    throw new DomainError(error.declined ? 402 : 502, message, undefined, { code: error.code });
+    announceReadiness(tx, clock, game.id, product, game.requiredParticipants);
+    return 'entered' as const;
+  });
+  if (outcome === 'released') {
+    const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
+    await moveHolds(deps, [row]);
   }
+  return outcome;
 }
 
-async function releaseHold(deps: GameDeps, paymentRowId: number, gatewayPaymentId: string): Promise<void> {
-  const claimed = deps.db
-    .update(payments)
-    .set({ status: 'voided', updatedAt: deps.clock.now() })
-    .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorized')))
-    .returning({ id: payments.id })
-    .all();
-  if (claimed.length) await deps.gateway.void(gatewayPaymentId).catch(() => undefined);
+/** The hold was refused: no entry, the player is told. */
+export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { code: string; detail: string; declined?: boolean }): boolean {
+  const { db, clock } = deps;
+  return db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const row = tx
+      .update(payments)
+      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorizing')))
+      .returning()
+      .get();
+    if (!row?.playId) return false;
+    const play = tx.update(plays).set({ status: 'void' }).where(and(eq(plays.id, row.playId), eq(plays.status, 'authorizing'))).returning().get();
+    const product = play ? tx.select().from(products).where(eq(products.id, play.productId)).get() : undefined;
+    if (play && product) {
+      notify(tx, clock, play.userId, {
+        type: 'payment_failed',
+        eventKey: `payment:${row.id}:failed`,
+        title: 'Payment Failed',
+        message: `There was an issue processing your payment for ${product.brand} game entry.`,
+        actionUrl: '/profile?tab=payment',
+        actionText: 'Update Payment Method',
+        productId: product.id,
+        gameId: play.gameId,
+      });
+    }
+    return true;
+  });
 }
 
-/** game_ready: tells the players when one entry is missing, and when the game is full. */
-function announceReadiness(deps: GameDeps, gameId: number, product: Product, required: number): void {
-  const entries = enteredCount(deps.db, gameId);
+/** Ends a hold from what the gateway holds under our key (see settleChargeFromGateway). */
+export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments.$inferSelect, found: GatewayPayment | undefined): Promise<void> {
+  if (found?.status === 'APPROVED' || found?.status === 'COMPLETED') await confirmHold(deps, row.id, found);
+  else if (found?.status === 'FAILED' || found?.status === 'CANCELED') rollBackHold(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
+  else if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS) rollBackHold(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this hold.', declined: false });
+}
+
+/** game_ready: tells the players when one entry is missing, and when the game is full. Runs in the caller's transaction. */
+function announceReadiness(tx: Db, clock: Clock, gameId: number, product: Product, required: number): void {
+  const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
-  const players = deps.db.select({ userId: plays.userId }).from(plays).where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered'))).all();
+  const full = entries === required;
+  const players = tx.select({ userId: plays.userId }).from(plays).where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered'))).all();
   for (const { userId } of players) {
-    notify(deps.db, deps.clock, userId, {
+    notify(tx, clock, userId, {
       type: 'game_ready',
-      title: entries === required ? 'Game ready' : 'Almost ready',
-      message:
-        entries === required ? `The game for ${product.brand} is full and starts at the top of the hour.` : `Only needed 1 more player for the ${product.brand} game to start.`,
+      eventKey: `game:${gameId}:${full ? 'full' : 'almost'}`,
+      title: full ? 'Game ready' : 'Almost ready',
+      message: full ? `The game for ${product.brand} is full and starts at the top of the hour.` : `Only needed 1 more player for the ${product.brand} game to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

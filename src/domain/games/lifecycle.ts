@@ -2,15 +2,20 @@ import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, users, type Product } from '../../db/schema.ts';
 import { PRIZE_PRICE_CENTS } from '../cart.ts';
+import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { notify } from '../notifications.ts';
+import { notify, type NewNotification } from '../notifications.ts';
+import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
 import { enteredCount, PENDING_PLAY_MS, type GameDeps } from './entry.ts';
+import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { influencersById, playScore, rank, snapshotWindow, storedPoints } from './scoring.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
- * UPDATE, so two ticks (or two processes) never start, settle or expire a game twice, and each
- * $1 hold is captured or voided once. Jobs only decide when to call `runGameJobs`.
+ * UPDATE, so two ticks (or two processes) never start, settle or expire a game twice. The
+ * transaction that decides a step also writes its notifications and marks the $1 holds to
+ * capture or release (holds.ts); the gateway is called after it commits, and whatever a crash
+ * interrupts is finished by the reconciler. Jobs only decide when to call `runGameJobs`.
  */
 
 export const HOUR_MS = 60 * 60 * 1000;
@@ -58,7 +63,9 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     const filledAt = [...entries].map((p) => p.enteredAt ?? p.createdAt).sort((a, b) => a - b)[game.requiredParticipants - 1]!;
     const startTime = topOfHourAtOrAfter(filledAt);
     if (startTime > now) continue;
-    const outcome = db.transaction((tx) => {
+    // One transaction decides everything: the start (or the cancel), the holds to release, the notifications.
+    const outcome = db.transaction((txn) => {
+      const tx = txn as unknown as Db;
       const claimed = tx
         .update(games)
         .set({ status: 'active', startTime, endTime: startTime + GAME_LENGTH_MS })
@@ -66,6 +73,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         .returning({ id: games.id })
         .all();
       if (claimed.length === 0) return 'taken' as const;
+      const product = productOf(tx, game.productId);
       // One unit of stock is reserved for the winner when the game starts.
       const reserved = tx
         .update(products)
@@ -75,43 +83,47 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         .all();
       if (reserved.length === 0) {
         tx.update(games).set({ status: 'canceled', canceledAt: clock.now() }).where(eq(games.id, game.id)).run();
+        tellPlayers(tx, clock, game.id, game.productId, 'canceled', {
+          type: 'game_ended',
+          title: 'Game canceled',
+          message: `${product.brand} sold out before its game could start, so the game was canceled. Your $1 hold was released; nothing was charged.`,
+          actionUrl: '/scoreboard?tab=active',
+          actionText: 'Find another game',
+        });
+        markGameHolds(tx, clock, game.id, 'voiding');
+        tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
         return 'sold-out' as const;
       }
-      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), eq(plays.status, 'pending'))).run();
-      // An entry paid at or after the start (a race with this tick) does not join; its hold is released below.
-      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'), sql`${plays.enteredAt} >= ${startTime}`)).run();
+      // Plays not paid yet, or whose hold is still being asked for, do not join a started game.
+      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing']))).run();
+      // An entry paid at or after the start (a race with this tick) does not join; its hold is released.
+      const late = tx
+        .update(plays)
+        .set({ status: 'void' })
+        .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'), sql`${plays.enteredAt} >= ${startTime}`))
+        .returning({ id: plays.id })
+        .all();
+      if (late.length) markGameHolds(tx, clock, game.id, 'voiding', late.map((p) => p.id));
+      tellPlayers(tx, clock, game.id, game.productId, 'started', {
+        type: 'game_started',
+        title: 'Game started',
+        message: `Your game for ${product.brand} is live! It ends at ${timeFormat.format(startTime + GAME_LENGTH_MS)}.`,
+        actionUrl: `/product/${product.id}?tab=competition`,
+        actionText: 'Watch Live',
+      });
       return 'started' as const;
     });
-    const product = productOf(db, game.productId);
-    if (outcome === 'sold-out') {
-      await releaseHolds(deps, game.id);
-      tellPlayers(deps, game.id, {
-        type: 'game_ended',
-        title: 'Game canceled',
-        message: `${product.brand} sold out before its game could start, so the game was canceled. Your $1 hold was released; nothing was charged.`,
-        actionUrl: '/scoreboard?tab=active',
-        actionText: 'Find another game',
-      });
-      db.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'entered']))).run();
-    }
-    if (outcome !== 'started') continue;
-    started.push(game.id);
-    await releaseVoidedHolds(deps, game.id);
-    tellPlayers(deps, game.id, {
-      type: 'game_started',
-      title: 'Game started',
-      message: `Your game for ${product.brand} is live! It ends at ${timeFormat.format(startTime + GAME_LENGTH_MS)}.`,
-      actionUrl: `/product/${product.id}?tab=competition`,
-      actionText: 'Watch Live',
-    });
+    if (outcome === 'taken') continue;
+    if (outcome === 'started') started.push(game.id);
+    await moveHolds(deps, holdsToMove(db, game.id));
   }
   return started;
 }
 
-function tellPlayers(deps: GameDeps, gameId: number, message: Parameters<typeof notify>[3]): void {
-  const game = deps.db.select().from(games).where(eq(games.id, gameId)).get()!;
-  for (const play of enteredPlays(deps.db, gameId)) {
-    notify(deps.db, deps.clock, play.userId, { ...message, productId: game.productId, gameId });
+/** Tells every entered player of a game, once per game and event. Runs in the caller's transaction. */
+function tellPlayers(tx: Db, clock: Clock, gameId: number, productId: number, event: string, message: Omit<NewNotification, 'eventKey' | 'productId' | 'gameId'>): void {
+  for (const play of enteredPlays(tx, gameId)) {
+    notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
   }
 }
 
@@ -136,7 +148,10 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const winner = ranked[0];
   const product = productOf(db, game.productId);
   const now = clock.now();
-  const settled = db.transaction((tx) => {
+  const winnerName = winner ? (db.select({ username: users.username }).from(users).where(eq(users.id, winner.userId)).get()?.username ?? 'A player') : '';
+  // The result, the prize, every notification and the holds to capture: all or nothing.
+  const settled = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
     const claimed = tx
       .update(games)
       .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: winner ? 'cart' : null })
@@ -148,79 +163,25 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     if (winner) {
       tx.insert(cartItems).values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now }).run();
     }
+    for (const play of ranked) {
+      const won = play.id === winner?.id;
+      const base = { productId: product.id, gameId };
+      notify(tx, clock, play.userId, { ...base, type: 'game_ended', eventKey: `game:${gameId}:ended`, title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: '/scoreboard?tab=winners', actionText: 'See Winners' });
+      notify(
+        tx,
+        clock,
+        play.userId,
+        won
+          ? { ...base, type: 'game_won', eventKey: `game:${gameId}:result`, title: 'You won!', message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`, actionUrl: '/cart', actionText: 'Claim Prize' }
+          : { ...base, type: 'game_lost', eventKey: `game:${gameId}:result`, title: 'Game over', message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`, actionUrl: `/play/${product.id}`, actionText: 'Play Again' },
+      );
+    }
+    markGameHolds(tx, clock, gameId, 'capturing');
     return true;
   });
   if (!settled) return false;
-
-  const winnerName = winner ? (db.select({ username: users.username }).from(users).where(eq(users.id, winner.userId)).get()?.username ?? 'A player') : '';
-  for (const play of ranked) {
-    const won = play.id === winner?.id;
-    const base = { productId: product.id, gameId };
-    notify(db, clock, play.userId, { ...base, type: 'game_ended', title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: '/scoreboard?tab=winners', actionText: 'See Winners' });
-    notify(
-      db,
-      clock,
-      play.userId,
-      won
-        ? { ...base, type: 'game_won', title: 'You won!', message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`, actionUrl: '/cart', actionText: 'Claim Prize' }
-        : { ...base, type: 'game_lost', title: 'Game over', message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`, actionUrl: `/play/${product.id}`, actionText: 'Play Again' },
-    );
-  }
-  await captureHolds(deps, gameId);
+  await moveHolds(deps, holdsToMove(db, gameId));
   return true;
-}
-
-/** The $1 holds of a game's entries that are still authorized. */
-function heldPayments(db: Db, gameId: number) {
-  return db
-    .select({ id: payments.id, gatewayPaymentId: payments.gatewayPaymentId })
-    .from(payments)
-    .innerJoin(plays, eq(payments.playId, plays.id))
-    .where(and(eq(plays.gameId, gameId), eq(payments.kind, 'play_authorization'), eq(payments.status, 'authorized')))
-    .all();
-}
-
-/** Releases the holds of a game's voided plays (entries that came too late). */
-async function releaseVoidedHolds(deps: GameDeps, gameId: number): Promise<void> {
-  const late = deps.db
-    .select({ id: payments.id, gatewayPaymentId: payments.gatewayPaymentId })
-    .from(payments)
-    .innerJoin(plays, eq(payments.playId, plays.id))
-    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'void'), eq(payments.status, 'authorized')))
-    .all();
-  for (const hold of late) {
-    const claimed = deps.db.update(payments).set({ status: 'voided', updatedAt: deps.clock.now() }).where(and(eq(payments.id, hold.id), eq(payments.status, 'authorized'))).returning({ id: payments.id }).all();
-    if (claimed.length) await deps.gateway.void(hold.gatewayPaymentId!).catch(() => undefined);
-  }
-}
-
-/** Charges every hold of a settled game; each is claimed first, so it is captured once. */
-export async function captureHolds(deps: GameDeps, gameId: number): Promise<void> {
-  await moveHolds(deps, gameId, 'captured', (id) => deps.gateway.capture(id));
-}
-
-/** Releases every hold of a canceled game; nobody is charged. */
-export async function releaseHolds(deps: GameDeps, gameId: number): Promise<void> {
-  await moveHolds(deps, gameId, 'voided', (id) => deps.gateway.void(id));
-}
-
-async function moveHolds(deps: GameDeps, gameId: number, to: 'captured' | 'voided', call: (gatewayId: string) => Promise<unknown>): Promise<void> {
-  const { db, clock } = deps;
-  for (const hold of heldPayments(db, gameId)) {
-    const claimed = db
-      .update(payments)
-      .set({ status: to, updatedAt: clock.now() })
-      .where(and(eq(payments.id, hold.id), eq(payments.status, 'authorized')))
-      .returning({ id: payments.id })
-      .all();
-    if (claimed.length === 0) continue;
-    try {
-      await call(hold.gatewayPaymentId!);
-    } catch (error) {
-      // Put it back: the next tick tries again.
-      db.update(payments).set({ status: 'authorized', errorCode: String((error as { code?: string }).code ?? 'GATEWAY_ERROR'), updatedAt: clock.now() }).where(eq(payments.id, hold.id)).run();
-    }
-  }
 }
 
 export async function settleDueGames(deps: GameDeps, now: number): Promise<number[]> {
@@ -232,37 +193,47 @@ export async function settleDueGames(deps: GameDeps, now: number): Promise<numbe
 
 /** A waiting game that has not filled in 6 days is canceled: every hold is voided. */
 export async function expireStaleGames(deps: GameDeps, now: number): Promise<number[]> {
-  const { db } = deps;
+  const { db, clock } = deps;
   const stale = db.select().from(games).where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS))).all();
   const canceled: number[] = [];
   for (const game of stale) {
     // A game that filled is only waiting for its hour; it starts, it is not canceled.
     if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
-    const claimed = db
-      .update(games)
-      .set({ status: 'canceled', canceledAt: now })
-      .where(and(eq(games.id, game.id), eq(games.status, 'waiting')))
-      .returning({ id: games.id })
-      .all();
-    if (claimed.length === 0) continue;
-    canceled.push(game.id);
-    const product = productOf(db, game.productId);
-    await releaseHolds(deps, game.id);
-    tellPlayers(deps, game.id, {
-      type: 'game_ended',
-      title: 'Game canceled',
-      message: `The game for ${product.brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
-      actionUrl: `/play/${product.id}`,
-      actionText: 'Play Again',
+    const claimed = db.transaction((txn) => {
+      const tx = txn as unknown as Db;
+      const won = tx
+        .update(games)
+        .set({ status: 'canceled', canceledAt: now })
+        .where(and(eq(games.id, game.id), eq(games.status, 'waiting')))
+        .returning({ id: games.id })
+        .all();
+      if (won.length === 0) return false;
+      const product = productOf(tx, game.productId);
+      tellPlayers(tx, clock, game.id, game.productId, 'canceled', {
+        type: 'game_ended',
+        title: 'Game canceled',
+        message: `The game for ${product.brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
+        actionUrl: `/play/${product.id}`,
+        actionText: 'Play Again',
+      });
+      markGameHolds(tx, clock, game.id, 'voiding');
+      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
+      return true;
     });
-    db.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'entered']))).run();
+    if (!claimed) continue;
+    canceled.push(game.id);
+    await moveHolds(deps, holdsToMove(db, game.id));
   }
   return canceled;
 }
 
-/** Holds left behind by a crash between a claim and its gateway call are finished here. */
-export async function finishLeftoverHolds(deps: GameDeps): Promise<void> {
-  const open = deps.db
+/**
+ * Holds still 'authorized' on a game that has ended (left by an older version, or by a
+ * crash before 'capturing'/'voiding' existed) are marked for capture or release here.
+ */
+export function markLeftoverHolds(deps: GameDeps): void {
+  const { db, clock } = deps;
+  const open = db
     .selectDistinct({ gameId: plays.gameId, status: games.status })
     .from(payments)
     .innerJoin(plays, eq(payments.playId, plays.id))
@@ -270,8 +241,13 @@ export async function finishLeftoverHolds(deps: GameDeps): Promise<void> {
     .where(and(eq(payments.status, 'authorized'), inArray(games.status, ['completed', 'canceled'])))
     .all();
   for (const { gameId, status } of open) {
-    if (status === 'completed') await captureHolds(deps, gameId);
-    else await releaseHolds(deps, gameId);
+    db.transaction((txn) => {
+      const tx = txn as unknown as Db;
+      if (status === 'canceled') return markGameHolds(tx, clock, gameId, 'voiding');
+      const entered = enteredPlays(tx, gameId).map((p) => p.id);
+      if (entered.length) markGameHolds(tx, clock, gameId, 'capturing', entered);
+      markGameHolds(tx, clock, gameId, 'voiding');
+    });
   }
 }
 
@@ -281,7 +257,6 @@ export async function runGameJobs(deps: GameDeps, now = deps.clock.now()) {
   const started = await startDueGames(deps, now);
   const settled = await settleDueGames(deps, now);
   const canceled = await expireStaleGames(deps, now);
-  await finishLeftoverHolds(deps);
   return { started, settled, canceled };
 }
 
@@ -291,16 +266,22 @@ export function donatePrize(deps: GameDeps, userId: number, gameId: number): voi
   const game = Number.isSafeInteger(gameId) ? db.select().from(games).where(eq(games.id, gameId)).get() : undefined;
   const winner = game?.winnerPlayId ? db.select().from(plays).where(eq(plays.id, game.winnerPlayId)).get() : undefined;
   if (!game || !winner || winner.userId !== userId) throw new DomainError(404, 'No prize of yours was found for this game.');
-  if (game.prizeOutcome === 'donated') throw new DomainError(409, 'This prize was already donated.');
-  const removed = db.transaction((tx) => {
-    const gone = tx
-      .delete(cartItems)
-      .where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, gameId), eq(cartItems.type, 'play')))
-      .returning({ id: cartItems.id })
+  // 'cart' -> 'donated' is claimed like a purchase's 'cart' -> 'buying': only one of them happens.
+  const donated = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const claimed = tx
+      .update(games)
+      .set({ prizeOutcome: 'donated' })
+      .where(and(eq(games.id, gameId), eq(games.prizeOutcome, 'cart')))
+      .returning({ id: games.id })
       .all();
-    if (gone.length === 0) return false;
-    tx.update(games).set({ prizeOutcome: 'donated' }).where(eq(games.id, gameId)).run();
+    if (claimed.length === 0) return false;
+    tx.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, gameId), eq(cartItems.type, 'play'))).run();
     return true;
   });
-  if (!removed) throw new DomainError(409, 'This prize was already claimed.');
+  if (donated) return;
+  const outcome = db.select({ outcome: games.prizeOutcome }).from(games).where(eq(games.id, gameId)).get()?.outcome;
+  if (outcome === 'donated') throw new DomainError(409, 'This prize was already donated.');
+  if (outcome === 'buying') throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+  throw new DomainError(409, 'This prize was already claimed.');
 }

@@ -6,7 +6,12 @@
  * id (at most 45 characters), so a retried call never charges twice.
  */
 
-/** A refusal from the gateway: a decline (card problem) or an error (gateway problem). */
+/**
+ * A gateway call that did not succeed: a decline (card problem), a refusal (the request was
+ * not processed), or an unknown outcome (a timeout, a 5xx, a lost connection: the gateway may
+ * or may not have moved the money). An uncertain failure is never treated as a failure: the
+ * caller keeps its in-between state and asks the gateway for the truth.
+ */
 export class PaymentFailure extends Error {
   constructor(
     /** Square's error code, e.g. GENERIC_DECLINE, CVV_FAILURE, INSUFFICIENT_FUNDS, CARD_EXPIRED, INVALID_CARD, GATEWAY_ERROR. */
@@ -15,9 +20,17 @@ export class PaymentFailure extends Error {
     readonly detail: string,
     /** True for card declines (the shopper can fix them), false for gateway or request errors. */
     readonly declined: boolean,
+    /** True when the gateway may have processed the request anyway. */
+    readonly uncertain = false,
   ) {
     super(detail);
   }
+}
+
+/** Any error from a gateway call as a PaymentFailure; an unexpected error is an unknown outcome. */
+export function asPaymentFailure(error: unknown): PaymentFailure {
+  if (error instanceof PaymentFailure) return error;
+  return new PaymentFailure('GATEWAY_ERROR', error instanceof Error ? error.message : String(error), false, true);
 }
 
 export interface SavedCard {
@@ -35,9 +48,11 @@ export type GatewayPaymentStatus = 'APPROVED' | 'COMPLETED' | 'CANCELED' | 'FAIL
 
 export interface GatewayPayment {
   id: string;
-  /** APPROVED: authorized, awaiting capture. COMPLETED: captured/charged. CANCELED: voided. */
+  /** APPROVED: authorized, awaiting capture. COMPLETED: captured/charged. CANCELED: voided. FAILED: declined. */
   status: GatewayPaymentStatus;
   amountCents: number;
+  /** Our idempotency key, sent as the payment's reference id, so the payment can be found again. */
+  referenceId?: string;
 }
 
 export interface GatewayRefund {
@@ -55,6 +70,7 @@ export interface PaymentSource {
 
 export interface MoneyRequest extends PaymentSource {
   amountCents: number;
+  /** Also sent as the payment's reference id (at most 40 characters). */
   idempotencyKey: string;
   note?: string;
 }
@@ -76,12 +92,24 @@ export interface PaymentGateway {
   void(paymentId: string): Promise<GatewayPayment>;
   /** Charges at once (buy now). */
   charge(input: MoneyRequest): Promise<GatewayPayment>;
+  /** Refunds a charge; the same key and body again returns the first refund. */
   refund(input: { paymentId: string; amountCents: number; idempotencyKey: string; reason?: string }): Promise<GatewayRefund>;
+  /** The payment as the gateway sees it now; PaymentFailure NOT_FOUND when it has none. */
+  getPayment(paymentId: string): Promise<GatewayPayment>;
+  /**
+   * The payments created since `since` (epoch ms) whose reference id is one of `referenceIds`,
+   * by reference id: how an answer lost on the way is recovered (a charge or hold that the
+   * gateway made although we never heard back). Declined payments are included as FAILED.
+   */
+  findPayments(referenceIds: string[], since: number): Promise<Map<string, GatewayPayment>>;
 }
 
-/** Idempotency keys are derived from our own row ids and kept within Square's 45 characters. */
+/**
+ * Idempotency keys are derived from our own row ids and kept within 40 characters, so they fit
+ * both Square's idempotency key (45) and a payment's reference id (40).
+ */
 export function idempotencyKey(...parts: (string | number)[]): string {
   const key = parts.join('-');
-  if (key.length > 45) throw new Error(`idempotency key too long: ${key}`);
+  if (key.length > 40) throw new Error(`idempotency key too long: ${key}`);
   return key;
 }

@@ -94,15 +94,24 @@ function mapRefundStatus(status: string | null | undefined): GatewayRefund['stat
 }
 
 function toPayment(payment: Square.Payment | undefined, what: string): GatewayPayment {
-  if (!payment?.id) throw new PaymentFailure('GATEWAY_ERROR', `Square answered ${what} without a payment.`, false);
-  return { id: payment.id, status: mapPaymentStatus(payment.status), amountCents: cents(payment.amountMoney) };
+  if (!payment?.id) throw new PaymentFailure('GATEWAY_ERROR', `Square answered ${what} without a payment.`, false, true);
+  return {
+    id: payment.id,
+    status: mapPaymentStatus(payment.status),
+    amountCents: cents(payment.amountMoney),
+    ...(payment.referenceId ? { referenceId: payment.referenceId } : {}),
+  };
 }
 
-/** Any error from the SDK (or the network under it) as a PaymentFailure. */
+/**
+ * Any error from the SDK (or the network under it) as a PaymentFailure. A 4xx answer means
+ * Square did not process the request (a decline keeps its FAILED payment); a timeout, a lost
+ * connection or a 5xx leaves the outcome unknown.
+ */
 export function toPaymentFailure(error: unknown): PaymentFailure {
   if (error instanceof PaymentFailure) return error;
   if (error instanceof SquareTimeoutError) {
-    return new PaymentFailure('GATEWAY_ERROR', `Square did not answer in time: ${error.message}`, false);
+    return new PaymentFailure('GATEWAY_ERROR', `Square did not answer in time: ${error.message}`, false, true);
   }
   if (error instanceof SquareError) {
     const hasSquareErrors =
@@ -110,20 +119,22 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
       typeof error.body === 'object' &&
       error.body !== null &&
       Array.isArray((error.body as { errors?: unknown }).errors);
+    const uncertain = error.statusCode === undefined || error.statusCode >= 500;
     if (hasSquareErrors && error.errors.length > 0) {
       const first = error.errors.find((e) => e.category === 'PAYMENT_METHOD_ERROR') ?? error.errors[0]!;
       return new PaymentFailure(
         String(first.code),
         first.detail ?? `Square answered ${error.statusCode} (${first.category}).`,
         first.category === 'PAYMENT_METHOD_ERROR',
+        uncertain,
       );
     }
     const where = error.statusCode !== undefined ? `HTTP ${error.statusCode}` : 'no answer';
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return new PaymentFailure('GATEWAY_ERROR', `Square request failed (${where})${cause}`, false);
+    return new PaymentFailure('GATEWAY_ERROR', `Square request failed (${where})${cause}`, false, uncertain);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new PaymentFailure('GATEWAY_ERROR', `Square request failed: ${message}`, false);
+  return new PaymentFailure('GATEWAY_ERROR', `Square request failed: ${message}`, false, true);
 }
 
 export function createSquareGateway(options: SquareGatewayOptions): PaymentGateway {
@@ -162,6 +173,7 @@ export function createSquareGateway(options: SquareGatewayOptions): PaymentGatew
       amountMoney: money(input.amountCents),
       autocomplete,
       locationId,
+      referenceId: input.idempotencyKey,
       ...(autocomplete ? {} : { delayDuration: AUTHORIZATION_HOLD, delayAction: 'CANCEL' }),
       ...(input.customerId ? { customerId: input.customerId } : {}),
       ...(input.note ? { note: input.note.slice(0, 500) } : {}),
@@ -240,6 +252,29 @@ export function createSquareGateway(options: SquareGatewayOptions): PaymentGatew
         if (current?.status === 'CANCELED') return current;
         throw failure;
       }
+    },
+
+    async getPayment(paymentId) {
+      const { payment } = await call(() => client.payments.get({ paymentId }));
+      return toPayment(payment, 'GetPayment');
+    },
+
+    async findPayments(referenceIds, since) {
+      const wanted = new Set(referenceIds);
+      const found = new Map<string, GatewayPayment>();
+      if (wanted.size === 0) return found;
+      // A minute of slack for clock skew between us and Square.
+      const beginTime = new Date(since - 60_000).toISOString();
+      await call(async () => {
+        const page = await client.payments.list({ beginTime, locationId, sortOrder: 'ASC', limit: 100 });
+        for await (const payment of page) {
+          if (payment.referenceId && wanted.has(payment.referenceId)) {
+            found.set(payment.referenceId, toPayment(payment, 'ListPayments'));
+            if (found.size === wanted.size) break;
+          }
+        }
+      });
+      return found;
     },
 
     async refund(input) {

@@ -113,6 +113,8 @@ export function createTestGateway(): TestGateway {
   const saveKeys = new Map<string, Remembered<SavedCard>>();
   const paymentKeys = new Map<string, Remembered<GatewayPayment>>();
   const refundKeys = new Map<string, Remembered<GatewayRefund>>();
+  /** Payments by reference id (our idempotency key), declines included as FAILED. */
+  const byReference = new Map<string, GatewayPayment & { createdAt: number }>();
 
   /** Runs `work` once per idempotency key; a retry with the same request gets the same answer. */
   async function once<T>(
@@ -177,12 +179,18 @@ export function createTestGateway(): TestGateway {
     };
     return once(paymentKeys, input.idempotencyKey, fingerprint, () => {
       const info = resolveSource(input.sourceId, input.customerId);
+      const referenceId = input.idempotencyKey;
       const decline = declineFor(info.outcome);
-      if (decline) throw decline;
+      if (decline) {
+        const failed = { id: `${TEST_PAYMENT_PREFIX}${randomPart()}`, status: 'FAILED' as const, amountCents: input.amountCents, referenceId };
+        byReference.set(referenceId, { ...failed, createdAt: Date.now() });
+        throw decline;
+      }
       const payment: GatewayPayment = {
         id: `${TEST_PAYMENT_PREFIX}${randomPart()}`,
         status: autocomplete ? 'COMPLETED' : 'APPROVED',
         amountCents: input.amountCents,
+        referenceId,
       };
       payments.set(payment.id, {
         payment,
@@ -190,8 +198,13 @@ export function createTestGateway(): TestGateway {
         customerId: input.customerId ?? null,
         refundedCents: 0,
       });
-      return { ...payment };
+      byReference.set(referenceId, Object.assign(payment, { createdAt: Date.now() }));
+      return { id: payment.id, status: payment.status, amountCents: payment.amountCents, referenceId };
     });
+  }
+
+  function publicPayment(payment: GatewayPayment): GatewayPayment {
+    return { id: payment.id, status: payment.status, amountCents: payment.amountCents, ...(payment.referenceId ? { referenceId: payment.referenceId } : {}) };
   }
 
   /** A payment this gateway made before a restart: settle it rather than strand the order. */
@@ -261,7 +274,7 @@ export function createTestGateway(): TestGateway {
       if (payment.status !== 'COMPLETED') {
         throw new PaymentFailure('BAD_REQUEST', `Payment ${paymentId} is ${payment.status} and cannot be captured.`, false);
       }
-      return { ...payment };
+      return publicPayment(payment);
     },
 
     async void(paymentId) {
@@ -275,7 +288,7 @@ export function createTestGateway(): TestGateway {
       if (payment.status !== 'CANCELED') {
         throw new PaymentFailure('BAD_REQUEST', `Payment ${paymentId} is ${payment.status} and cannot be voided.`, false);
       }
-      return { ...payment };
+      return publicPayment(payment);
     },
 
     async refund(input) {
@@ -310,8 +323,23 @@ export function createTestGateway(): TestGateway {
       });
     },
 
+    async getPayment(paymentId) {
+      const stored = payments.get(paymentId);
+      if (!stored) throw notFound(paymentId);
+      return publicPayment(stored.payment);
+    },
+
+    async findPayments(referenceIds) {
+      const found = new Map<string, GatewayPayment>();
+      for (const id of referenceIds) {
+        const payment = byReference.get(id);
+        if (payment) found.set(id, publicPayment(payment));
+      }
+      return found;
+    },
+
     payments() {
-      return [...payments.values()].map((stored) => ({ ...stored.payment }));
+      return [...payments.values()].map((stored) => publicPayment(stored.payment));
     },
 
     refunds() {

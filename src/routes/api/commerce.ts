@@ -3,11 +3,12 @@ import { addToCart, cartLines, cartLineView, removeCartItem, setCartQuantity } f
 import { buyNow, checkoutCart } from '../../domain/checkout.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { markAllNotificationsRead, markNotificationRead, latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
-import { findOwnOrder, userOrders } from '../../domain/orders.ts';
+import { findOwnOrder, userOrders } from '../../domain/order-views.ts';
 import { connectApplePay, findProfile, profileStatus, profileView, updateProfile } from '../../domain/profile.ts';
 import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
+import { idempotent } from '../../http/idempotency.ts';
 import { readJson } from '../../http/json.ts';
 
 function idParam(c: AppContext, what: string): number {
@@ -56,11 +57,11 @@ export const commerceApi = new Hono<AppEnv>()
     removeCartItem(c.var.deps.db, c.var.user!.id, idParam(c, 'Cart item'));
     return c.json({ message: 'Removed from cart' });
   })
-  .post('/checkout', async (c) => {
+  .post('/checkout', idempotent, async (c) => {
     const { orderId } = await checkoutCart(deps(c), c.var.user!.id, await jsonObject(c));
     return c.json({ orderId, id: orderId }, 201);
   })
-  .post('/orders', async (c) => {
+  .post('/orders', idempotent, async (c) => {
     const { id } = await buyNow(deps(c), c.var.user!.id, await jsonObject(c));
     return c.json({ id, orderId: id }, 201);
   })

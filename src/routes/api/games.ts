@@ -5,6 +5,7 @@ import { donatePrize } from '../../domain/games/lifecycle.ts';
 import { activeGames, competitionView, influencerList, userPlays, winners } from '../../domain/games/views.ts';
 import { ManualClock } from '../../domain/clock.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
+import { idempotent } from '../../http/idempotency.ts';
 import { readJson } from '../../http/json.ts';
 
 const gameDeps = (c: AppContext): GameDeps => {
@@ -36,7 +37,7 @@ export const gamesApi = new Hono<AppEnv>()
     const userId = signedIn(c);
     return c.json(createPlay(gameDeps(c), userId, await body(c)), 201);
   })
-  .post('/payments', async (c) => {
+  .post('/payments', idempotent, async (c) => {
     const userId = signedIn(c);
     return c.json(await payForPlay(gameDeps(c), userId, await body(c)), 201);
   })

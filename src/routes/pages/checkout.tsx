@@ -3,7 +3,7 @@ import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
-import { findOwnOrder } from '../../domain/orders.ts';
+import { findOwnOrder } from '../../domain/order-views.ts';
 import { formatCents, totalsFor } from '../../domain/pricing.ts';
 import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import type { AppEnv } from '../../http/context.ts';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
-import { userOrders, type OrderView } from '../../domain/orders.ts';
+import { userOrders, type OrderView } from '../../domain/order-views.ts';
 import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
 import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';

@@ -1,0 +1,137 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
+import type { Clock } from './clock.ts';
+import { notify } from './notifications.ts';
+import type { GatewayPayment } from './payments/gateway.ts';
+import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
+import { formatCents } from './pricing.ts';
+
+/*
+ * How a card order's charge ends, whoever learns the outcome: the request that made the charge,
+ * or the reconciler after an unknown answer or a crash. Each ending is one transaction claimed
+ * on the payment row (WHERE status = 'charging'), so an order is finished once, with its
+ * notification in the same transaction.
+ */
+
+export interface ChargeDeps {
+  db: Db;
+  clock: Clock;
+}
+
+type PaymentRow = typeof payments.$inferSelect;
+
+function itemsOf(tx: Db, orderId: number) {
+  return tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
+}
+
+function prizeGames(items: (typeof orderItems.$inferSelect)[]): number[] {
+  return items.filter((item) => item.purchaseType === 'play' && item.gameId !== null).map((item) => item.gameId!);
+}
+
+/** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
+export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment): boolean {
+  const { db, clock } = deps;
+  return db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const now = clock.now();
+    const row = tx
+      .update(payments)
+      .set({ status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
+      .returning()
+      .get();
+    if (!row?.orderId) return false;
+    const order = tx
+      .update(orders)
+      .set({ status: 'processing', paymentId: charged.id, updatedAt: now })
+      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
+      .returning()
+      .get();
+    if (!order) return true;
+    const items = itemsOf(tx, order.id);
+    const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
+    if (lines.length) tx.delete(cartItems).where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines))).run();
+    const prizes = prizeGames(items);
+    if (prizes.length) tx.update(games).set({ prizeOutcome: 'bought' }).where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying'))).run();
+    notify(tx, clock, order.userId, {
+      type: 'payment_success',
+      eventKey: `order:${order.id}:paid`,
+      title: 'Payment Successful',
+      message: `Your payment of ${formatCents(order.totalCents)} for order #${order.id} has been processed.`,
+      actionUrl: '/profile?tab=orders',
+      actionText: 'View Orders',
+    });
+    return true;
+  });
+}
+
+/** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
+export function restoreBuyNowStock(tx: Db, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
+  for (const item of items) {
+    if (item.purchaseType !== 'buy_now' || item.productId === null) continue;
+    tx.update(products)
+      .set({ quantity: sql`${products.quantity} + ${item.quantity}` })
+      .where(eq(products.id, item.productId))
+      .run();
+  }
+}
+
+/** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */
+export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: { code: string; detail: string }): boolean {
+  const { db, clock } = deps;
+  return db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const now = clock.now();
+    const row = tx
+      .update(payments)
+      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: now })
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
+      .returning()
+      .get();
+    if (!row?.orderId) return false;
+    const order = tx
+      .update(orders)
+      .set({ status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: now })
+      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
+      .returning()
+      .get();
+    if (!order) return true;
+    const items = itemsOf(tx, order.id);
+    restoreBuyNowStock(tx, items);
+    const prizes = prizeGames(items);
+    if (prizes.length) tx.update(games).set({ prizeOutcome: 'cart' }).where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying'))).run();
+    notify(tx, clock, order.userId, {
+      type: 'payment_failed',
+      eventKey: `order:${order.id}:failed`,
+      title: 'Payment Failed',
+      message: `There was an issue processing your payment for order #${order.id}.`,
+      actionUrl: '/profile?tab=payment',
+      actionText: 'Update Payment Method',
+    });
+    return true;
+  });
+}
+
+export type ChargeOutcome = 'paid' | 'failed' | 'unknown';
+
+/**
+ * Ends a charge from what the gateway says it holds under our key: COMPLETED is paid, FAILED or
+ * CANCELED is not; nothing at all is 'not taken' only once NOT_TAKEN_AFTER_MS have passed since
+ * our last call, because a request may still be on its way.
+ */
+export function settleChargeFromGateway(deps: ChargeDeps, row: PaymentRow, found: GatewayPayment | undefined): ChargeOutcome {
+  if (found?.status === 'COMPLETED') {
+    confirmCharge(deps, row.id, found);
+    return 'paid';
+  }
+  if (found?.status === 'FAILED' || found?.status === 'CANCELED') {
+    rollBackCharge(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.` });
+    return 'failed';
+  }
+  if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS) {
+    rollBackCharge(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this payment.' });
+    return 'failed';
+  }
+  return 'unknown';
+}
