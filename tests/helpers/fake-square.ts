@@ -51,6 +51,23 @@ export interface Fault {
   status?: number;
   /** Do the work first and then answer with the fault, as when an answer is lost on the way back. */
   afterProcessing?: boolean;
+  /** Close the connection without an HTTP answer (the client sees a connection reset). */
+  drop?: boolean;
+  /** Never answer (until stop()): the client times out. */
+  hang?: boolean;
+}
+
+/** Which requests a fault or a latency rule applies to: `path` is exact, or a RegExp tested on the path. */
+export interface RequestMatch {
+  method?: string;
+  path?: string | RegExp;
+}
+
+export function requestMatches(match: RequestMatch | undefined, request: { method: string; path: string }): boolean {
+  if (!match) return true;
+  if (match.method && match.method !== request.method) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? match.path === request.path : match.path.test(request.path);
 }
 
 export interface FakeSquare {
@@ -61,8 +78,20 @@ export interface FakeSquare {
   customers(): Json[];
   cards(): Json[];
   refunds(): Json[];
-  /** The next request (any endpoint) fails with `fault` instead of its usual answer. */
-  failNext(fault?: Fault): void;
+  /** The next request matching `match` (any request when omitted) fails with `fault` instead of its usual answer. */
+  failNext(fault?: Fault, match?: RequestMatch): void;
+  /**
+   * Adds `ms` of latency to matching requests: 'before' (default) waits before doing the work,
+   * 'after' does the work and then waits before answering. Rules add up.
+   */
+  setLatency(ms: number, options?: RequestMatch & { phase?: 'before' | 'after' }): void;
+  clearLatency(): void;
+  /** Resolves when the count-th matching request (counting those already recorded) has arrived. */
+  waitForRequest(match: RequestMatch, options?: { count?: number; timeoutMs?: number }): Promise<RecordedRequest>;
+  /** Resolves when the fake has done the work of the count-th matching request (before any 'after' latency). */
+  waitForProcessed(match: RequestMatch, options?: { count?: number; timeoutMs?: number }): Promise<RecordedRequest>;
+  /** Forgets faults and latency rules (not data). */
+  reset(): void;
   stop(): void;
 }
 
@@ -155,7 +184,54 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
   const payments = new Map<string, Json>();
   const refunds = new Map<string, Json>();
   const idempotency = new Map<string, { fingerprint: string; status: number; body: Json }>();
-  const faults: Fault[] = [];
+  const faults: { fault: Fault; match?: RequestMatch }[] = [];
+  const latencies: { ms: number; match: RequestMatch; phase: 'before' | 'after' }[] = [];
+  const processed: RecordedRequest[] = [];
+  const waiters: { kind: 'arrived' | 'processed'; match: RequestMatch; count: number; resolve: (r: RecordedRequest) => void }[] = [];
+  const hanging: (() => void)[] = [];
+
+  function notify(kind: 'arrived' | 'processed'): void {
+    const list = kind === 'arrived' ? requests : processed;
+    for (const waiter of [...waiters]) {
+      if (waiter.kind !== kind) continue;
+      const hits = list.filter((r) => requestMatches(waiter.match, r));
+      if (hits.length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(hits[waiter.count - 1]!);
+      }
+    }
+  }
+
+  function waitFor(kind: 'arrived' | 'processed', match: RequestMatch, options: { count?: number; timeoutMs?: number } = {}): Promise<RecordedRequest> {
+    const count = options.count ?? 1;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const index = waiters.indexOf(waiter);
+        if (index >= 0) waiters.splice(index, 1);
+        reject(new Error(`fake Square: no ${kind} request #${count} matching ${String(match.method ?? '*')} ${String(match.path ?? '*')}`));
+      }, options.timeoutMs ?? 10_000);
+      const waiter = {
+        kind,
+        match,
+        count,
+        resolve: (r: RecordedRequest) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+      };
+      waiters.push(waiter);
+      notify(kind);
+    });
+  }
+
+  function delayFor(record: RecordedRequest, phase: 'before' | 'after'): number {
+    return latencies.filter((rule) => rule.phase === phase && requestMatches(rule.match, record)).reduce((sum, rule) => sum + rule.ms, 0);
+  }
+
+  function takeFault(record: RecordedRequest): Fault | undefined {
+    const index = faults.findIndex((f) => requestMatches(f.match, record));
+    return index >= 0 ? faults.splice(index, 1)[0]!.fault : undefined;
+  }
 
   const now = () => new Date().toISOString();
 
@@ -320,6 +396,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
         info = parsed;
       }
 
+      const referenceId = body.reference_id === undefined || body.reference_id === null ? undefined : requireString(body, 'reference_id', 40);
       const rule = TEST_OUTCOMES[info.outcome];
       const id = squareId();
       const created = now();
@@ -347,6 +424,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
           cardId !== null,
         ),
         location_id: location,
+        ...(referenceId ? { reference_id: referenceId } : {}),
         order_id: squareId(28),
         ...(customerId ? { customer_id: customerId } : {}),
         ...(body.reference_id ? { reference_id: body.reference_id } : {}),
@@ -445,7 +523,36 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
     });
   }
 
-  function route(method: string, path: string, body: Json): { status: number; body: Json } {
+  /** ListPayments: created_at in [begin_time, end_time), ASC or DESC, pages of `limit` with a cursor. */
+  function listPayments(query: URLSearchParams) {
+    const time = (name: string): number | null => {
+      const value = query.get(name);
+      if (value === null) return null;
+      const ms = Date.parse(value);
+      if (Number.isNaN(ms)) throw invalid('INVALID_TIME', `Invalid ${name}.`, name);
+      return ms;
+    };
+    const begin = time('begin_time') ?? Date.now() - 365 * 86400_000;
+    const end = time('end_time') ?? Number.POSITIVE_INFINITY;
+    const order = (query.get('sort_order') ?? 'DESC').toUpperCase();
+    if (order !== 'ASC' && order !== 'DESC') throw invalid('INVALID_SORT_ORDER', 'sort_order must be ASC or DESC.', 'sort_order');
+    const location = query.get('location_id');
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 100) || 100));
+    const offset = Number(query.get('cursor') ?? 0) || 0;
+    const all = [...payments.values()]
+      .map((p, index) => ({ p, index }))
+      .filter(({ p }) => {
+        const at = Date.parse(p.created_at);
+        return at >= begin && at < end && (!location || p.location_id === location);
+      })
+      .sort((a, b) => (order === 'ASC' ? a.index - b.index : b.index - a.index))
+      .map(({ p }) => structuredClone(p));
+    const page = all.slice(offset, offset + limit);
+    const next = offset + limit < all.length ? String(offset + limit) : undefined;
+    return { status: 200, body: { ...(page.length ? { payments: page } : {}), ...(next ? { cursor: next } : {}) } };
+  }
+
+  function route(method: string, path: string, body: Json, query: URLSearchParams = new URLSearchParams()): { status: number; body: Json } {
     if (method === 'POST' && path === '/v2/customers') return createCustomer(body);
     if (method === 'POST' && path === '/v2/cards') return createCard(body);
     if (method === 'POST' && path === '/v2/payments') return createPayment(body);
@@ -455,6 +562,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
       const id = decodeURIComponent(action[1]!);
       return action[2] === 'complete' ? completePayment(id, body) : cancelPayment(id);
     }
+    if (method === 'GET' && path === '/v2/payments') return listPayments(query);
     const get = /^\/v2\/payments\/([^/]+)$/.exec(path);
     if (method === 'GET' && get) {
       return { status: 200, body: { payment: structuredClone(findPayment(decodeURIComponent(get[1]!))) } };
@@ -462,7 +570,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
     throw notFound(`API endpoint for URL path \`${path}\` and HTTP method \`${method}\` is not found.`);
   }
 
-  function handle(request: Request, rawBody: string, headers: Record<string, string>, path: string): { status: number; body: Json } {
+  function handle(request: Request, rawBody: string, headers: Record<string, string>, path: string, query: URLSearchParams): { status: number; body: Json } {
     const authorization = headers.authorization ?? '';
     if (authorization !== `Bearer ${token}`) {
       return {
@@ -486,7 +594,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
       }
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid('EXPECTED_JSON_BODY', 'Expected a JSON object body.');
     }
-    return route(request.method, path, body);
+    return route(request.method, path, body, query);
   }
 
   const server = Bun.serve({
@@ -507,23 +615,38 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
       }
       const record: RecordedRequest = { method: request.method, path: url.pathname, headers, body: parsed, rawBody, status: 0 };
       requests.push(record);
+      notify('arrived');
 
-      const fault = faults.shift();
-      let answer: { status: number; body: Json };
-      if (fault && !fault.afterProcessing) {
-        answer = faultAnswer(fault);
-      } else {
+      const fault = takeFault(record);
+      const before = delayFor(record, 'before');
+      if (before > 0) await Bun.sleep(before);
+      let answer: { status: number; body: Json } | null = null;
+      if (!fault || fault.afterProcessing) {
         try {
-          answer = handle(request, rawBody, headers, url.pathname);
+          answer = handle(request, rawBody, headers, url.pathname, url.searchParams);
         } catch (error) {
           if (!(error instanceof WireError)) throw error;
           answer = { status: error.status, body: { errors: error.errors, ...error.extra } };
         }
-        if (fault) answer = faultAnswer(fault);
+        processed.push(record);
+        notify('processed');
       }
-      record.status = answer.status;
-      return new Response(JSON.stringify(answer.body), {
-        status: answer.status,
+      const after = delayFor(record, 'after');
+      if (after > 0) await Bun.sleep(after);
+      if (fault?.hang) {
+        await new Promise<void>((resolve) => hanging.push(resolve));
+        record.status = -1;
+        return new Response(null, { status: 503 });
+      }
+      if (fault?.drop) {
+        record.status = -1;
+        // An erroring body makes Bun reset the connection: the client gets no HTTP answer.
+        return new Response(new ReadableStream({ pull: (c) => c.error(new DOMException('dropped by the fake', 'AbortError')) }), { status: 200 });
+      }
+      if (fault) answer = faultAnswer(fault);
+      record.status = answer!.status;
+      return new Response(JSON.stringify(answer!.body), {
+        status: answer!.status,
         headers: { 'content-type': 'application/json' },
       });
     },
@@ -552,10 +675,24 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
     customers: () => [...customers.values()].map((c) => structuredClone(c)),
     cards: () => [...cards.values()].map(publicCard),
     refunds: () => [...refunds.values()].map((r) => structuredClone(r)),
-    failNext(fault: Fault = {}) {
-      faults.push(fault);
+    failNext(fault: Fault = {}, match?: RequestMatch) {
+      faults.push({ fault, ...(match ? { match } : {}) });
+    },
+    setLatency(ms: number, options: RequestMatch & { phase?: 'before' | 'after' } = {}) {
+      const { phase = 'before', ...match } = options;
+      latencies.push({ ms, match, phase });
+    },
+    clearLatency() {
+      latencies.length = 0;
+    },
+    waitForRequest: (match, options) => waitFor('arrived', match, options),
+    waitForProcessed: (match, options) => waitFor('processed', match, options),
+    reset() {
+      faults.length = 0;
+      latencies.length = 0;
     },
     stop() {
+      for (const release of hanging.splice(0)) release();
       server.stop(true);
     },
   };

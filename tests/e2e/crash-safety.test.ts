@@ -1,0 +1,464 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/runtime-files.ts';
+import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare, type RequestMatch } from '../helpers/fake-square.ts';
+
+/*
+ * Crash safety, tested by killing the real server (kill -9) in the middle of every money step
+ * against the fake Square server, restarting it on the same data, letting the reconciler run,
+ * and checking the invariants of issue 9 on the database and the fake:
+ *
+ * - every payment Square holds is matched by exactly one of our payment rows, in the final
+ *   state that matches Square's (COMPLETED: captured or refunded; APPROVED: an entry's hold;
+ *   CANCELED: voided or expired; FAILED: failed), and no row is left in between;
+ * - no order is pending, a paid order has a captured charge, a failed one has none at Square;
+ * - stock adds up: on the shelf + sold + reserved for games = what the store started with;
+ * - every paid or failed order and every started or settled game told its people, once.
+ */
+
+const ADMIN = { username: 'admin', password: 'admin-crash-pass', pin: '864200' };
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+interface Server {
+  url: string;
+  child: ReturnType<typeof Bun.spawn>;
+  output: () => string;
+}
+
+/** A fresh fake Square for each crash point, so the invariants see only that point's payments. */
+let fake: FakeSquare;
+
+function freePort(): number {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+async function startOn(dataDir: string): Promise<Server> {
+  const port = freePort();
+  const url = `http://localhost:${port}`;
+  let output = '';
+  const child = Bun.spawn([process.execPath, join(projectRoot, 'src/server.ts')], {
+    cwd: dataDir,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: join(dataDir, 'data'),
+      ADMIN_USERNAME: ADMIN.username,
+      ADMIN_PASSWORD: ADMIN.password,
+      ADMIN_PIN: ADMIN.pin,
+      CLOCK: 'manual',
+      RATE_LIMIT: 'off',
+      PAYMENTS: 'square',
+      SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
+      SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
+      SQUARE_BASE_URL: fake.url,
+      PAYMENT_TIMEOUT_MS: '3000',
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) output += new TextDecoder().decode(chunk);
+  };
+  void collect(child.stdout as ReadableStream<Uint8Array>);
+  void collect(child.stderr as ReadableStream<Uint8Array>);
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 20_000) throw new Error(`server did not start:\n${output}`);
+    await Bun.sleep(40);
+  }
+  return { url, child, output: () => output };
+}
+
+async function kill9(server: Server): Promise<void> {
+  server.child.kill('SIGKILL');
+  await server.child.exited;
+}
+
+/** A browser-like client: keeps its cookie, sends Origin on writes. */
+class Client {
+  cookie = '';
+  constructor(public server: Server) {}
+  async request(method: string, path: string, json?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { origin: this.server.url };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.server.url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), redirect: 'manual' });
+    const set = response.headers.getSetCookie().find((line) => line.startsWith('csa_session='));
+    if (set) this.cookie = set.split(';')[0]!;
+    return response;
+  }
+  async ok(method: string, path: string, json?: unknown): Promise<any> {
+    const response = await this.request(method, path, json);
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+}
+
+const PROFILE = {
+  name: 'Crash Tester',
+  email: 'crash@example.com',
+  phone: '949-555-0199',
+  address: { line1: '1 Ocean Way', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+};
+
+async function shopper(server: Server, username: string): Promise<Client> {
+  const client = new Client(server);
+  await client.ok('POST', '/api/register', { username, password: 'secret-pass' });
+  await client.ok('PATCH', '/api/user/profile', { ...PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
+  return client;
+}
+
+async function admin(server: Server): Promise<Client> {
+  const client = new Client(server);
+  await client.ok('POST', '/api/login', { username: ADMIN.username, password: ADMIN.password });
+  await client.ok('POST', '/api/admin/pin', { pin: ADMIN.pin });
+  return client;
+}
+
+/** Moves the server's manual clock (and runs every due job, the reconciler included). */
+async function setClock(server: Server, now: number): Promise<number> {
+  const answer = await new Client(server).ok('POST', '/api/test/clock', { now });
+  return answer.now;
+}
+
+async function clockNow(server: Server): Promise<number> {
+  return (await new Client(server).ok('POST', '/api/test/clock', { advanceMs: 0 })).now;
+}
+
+function openDb(dataDir: string): Database {
+  return new Database(join(dataDir, 'data', 'store.db'), { readonly: true });
+}
+
+type Row = Record<string, any>;
+
+/** Checks issue 9's invariants; returns the list of mismatches (empty when all hold). */
+function mismatches(dataDir: string, initialStock: Map<number, number>): string[] {
+  const db = openDb(dataDir);
+  const problems: string[] = [];
+  try {
+    const rows = db.query('select * from payments').all() as Row[];
+    const inBetween = rows.filter((r) => ['charging', 'authorizing', 'capturing', 'voiding', 'refunding'].includes(r.status));
+    for (const r of inBetween) problems.push(`payment #${r.id} (${r.kind}) left ${r.status}`);
+
+    // Every payment at Square: exactly one row, in the matching state.
+    for (const p of fake.payments()) {
+      if (!p.reference_id) continue;
+      const ours = rows.filter((r) => r.kind !== 'refund' && (r.idempotency_key === p.reference_id || r.gateway_payment_id === p.id));
+      if (ours.length !== 1) {
+        problems.push(`Square payment ${p.id} (${p.reference_id}, ${p.status}) has ${ours.length} rows`);
+        continue;
+      }
+      const row = ours[0]!;
+      const expected: Record<string, string[]> = { COMPLETED: ['captured', 'refunded'], APPROVED: ['authorized'], CANCELED: ['voided', 'expired'], FAILED: ['failed'] };
+      if (!expected[p.status]?.includes(row.status)) problems.push(`Square ${p.status} but row #${row.id} is ${row.status}`);
+      if (p.status !== 'FAILED' && row.gateway_payment_id !== p.id) problems.push(`row #${row.id} does not name Square payment ${p.id}`);
+    }
+    // Every captured or authorized row is backed by Square.
+    for (const r of rows.filter((r) => ['captured', 'authorized'].includes(r.status))) {
+      const there = fake.payments().find((p) => p.id === r.gateway_payment_id);
+      if (!there) problems.push(`row #${r.id} is ${r.status} but Square has no payment ${r.gateway_payment_id}`);
+    }
+    // Refunds: each refunded charge has exactly one refund at Square.
+    for (const r of rows.filter((r) => r.kind === 'refund' && r.status === 'refunded')) {
+      const charge = rows.find((c) => c.order_id === r.order_id && c.kind === 'order_charge');
+      const atSquare = fake.refunds().filter((f) => f.payment_id === charge?.gateway_payment_id);
+      if (atSquare.length !== 1) problems.push(`order #${r.order_id} refunded ${atSquare.length} times at Square`);
+    }
+
+    const orders = db.query('select * from orders').all() as Row[];
+    for (const o of orders) {
+      const charge = rows.find((r) => r.order_id === o.id && r.kind === 'order_charge');
+      if (o.status === 'pending') problems.push(`order #${o.id} still pending`);
+      if (o.payment_method !== 'cod' && ['processing', 'completed'].includes(o.status) && charge?.status !== 'captured') problems.push(`order #${o.id} is ${o.status} but its charge is ${charge?.status}`);
+      if (o.status === 'failed' && fake.payments().some((p) => p.reference_id === charge?.idempotency_key && p.status === 'COMPLETED')) problems.push(`order #${o.id} failed but Square took the money`);
+      const told = (type: string) => (db.query('select count(*) as n from notifications where user_id = ? and type = ? and message like ?').get(o.user_id, type, `%order #${o.id}%`) as Row).n;
+      if (['processing', 'completed'].includes(o.status) && o.payment_method !== 'cod' && told('payment_success') !== 1) problems.push(`order #${o.id} paid: ${told('payment_success')} payment_success`);
+      if (o.status === 'failed' && told('payment_failed') !== 1) problems.push(`order #${o.id} failed: ${told('payment_failed')} payment_failed`);
+    }
+
+    // Stock adds up.
+    for (const [productId, initial] of initialStock) {
+      const shelf = (db.query('select quantity from products where id = ?').get(productId) as Row).quantity as number;
+      const sold = (db.query(`select coalesce(sum(i.quantity), 0) as n from order_items i join orders o on o.id = i.order_id where i.product_id = ? and i.purchase_type = 'buy_now' and o.status in ('pending', 'processing', 'completed')`).get(productId) as Row).n as number;
+      const reserved = (db.query(`select count(*) as n from games where product_id = ? and status in ('active', 'completed')`).get(productId) as Row).n as number;
+      if (shelf + sold + reserved !== initial) problems.push(`product #${productId}: ${shelf} on the shelf + ${sold} sold + ${reserved} reserved != ${initial}`);
+    }
+
+    // Games told their players, once.
+    for (const g of db.query(`select * from games where status in ('active', 'completed')`).all() as Row[]) {
+      const players = db.query(`select user_id from plays where game_id = ? and status = 'entered'`).all(g.id) as Row[];
+      for (const { user_id } of players) {
+        const count = (type: string) => (db.query('select count(*) as n from notifications where user_id = ? and game_id = ? and type = ?').get(user_id, g.id, type) as Row).n;
+        if (count('game_started') !== 1) problems.push(`game #${g.id}: player ${user_id} got ${count('game_started')} game_started`);
+        if (g.status === 'completed') {
+          if (count('game_ended') !== 1) problems.push(`game #${g.id}: player ${user_id} got ${count('game_ended')} game_ended`);
+          if (count('game_won') + count('game_lost') !== 1) problems.push(`game #${g.id}: player ${user_id} got no single result`);
+        }
+      }
+    }
+    // An entered play has an authorized or captured hold; a voided game's holds are released.
+    for (const p of db.query(`select * from plays where status = 'entered'`).all() as Row[]) {
+      const hold = rows.find((r) => r.play_id === p.id && ['authorized', 'captured', 'expired', 'capture_failed'].includes(r.status));
+      if (!hold) problems.push(`entered play #${p.id} has no hold`);
+    }
+  } finally {
+    db.close();
+  }
+  return problems;
+}
+
+function stockSnapshot(dataDir: string): Map<number, number> {
+  const db = openDb(dataDir);
+  try {
+    return new Map((db.query('select id, quantity from products').all() as Row[]).map((p) => [p.id as number, p.quantity as number]));
+  } finally {
+    db.close();
+  }
+}
+
+function productId(dataDir: string, brand: string): number {
+  const db = openDb(dataDir);
+  try {
+    return (db.query('select id from products where brand = ?').get(brand) as Row).id;
+  } finally {
+    db.close();
+  }
+}
+
+function buyNowBody(id: number, priceCents: number) {
+  const tax = Math.round(priceCents * 0.08);
+  return {
+    productId: id,
+    quantity: 1,
+    subtotal: priceCents / 100,
+    shipping: 0,
+    tax: tax / 100,
+    total: (priceCents + tax) / 100,
+    shippingMethod: 'local',
+    customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+    paymentMethod: 'square',
+  };
+}
+
+function priceOf(dataDir: string, id: number): number {
+  const db = openDb(dataDir);
+  try {
+    return (db.query('select price_cents from products where id = ?').get(id) as Row).price_cents;
+  } finally {
+    db.close();
+  }
+}
+
+async function influencerPicks(server: Server): Promise<string[]> {
+  const list = (await (await fetch(`${server.url}/api/influencers`)).json()) as { id: number }[];
+  return list.slice(0, 5).map((i) => String(i.id));
+}
+
+type When = 'before' | 'after';
+type Scenario = {
+  name: string;
+  /** Builds the state, then starts the step that the crash interrupts (not awaited). */
+  run: (ctx: { server: Server; dataDir: string; clock: { now: number } }) => Promise<void>;
+  /** The gateway request the crash waits for. */
+  match: RequestMatch;
+  when: When | { afterMs: number };
+  /** Which matching request (1st, 2nd...) to crash on. */
+  count?: number;
+};
+
+async function enterBookGame(server: Server, dataDir: string, players: number): Promise<{ clients: Client[]; book: number }> {
+  const book = productId(dataDir, 'The Old Man and the Sea');
+  const picks = await influencerPicks(server);
+  const clients: Client[] = [];
+  for (let i = 0; i < players; i++) {
+    const client = await shopper(server, `player${i}-${crypto.randomUUID().slice(0, 6)}`);
+    await client.ok('POST', '/api/plays', { productId: book, influencerIds: picks });
+    await client.ok('POST', '/api/payments', { productId: book, amount: 1, type: 'play' });
+    clients.push(client);
+  }
+  return { clients, book };
+}
+
+/** Fire a request without waiting for it (the crash will cut it). */
+function fire(client: Client, method: string, path: string, json?: unknown): void {
+  client.request(method, path, json).catch(() => undefined);
+}
+
+const scenarios: Scenario[] = [];
+for (const when of ['before', 'after'] as const) {
+  scenarios.push({
+    name: `buy-now charge, killed ${when} Square processed it`,
+    match: { method: 'POST', path: '/v2/payments' },
+    when,
+    run: async ({ server, dataDir }) => {
+      const client = await shopper(server, 'buyer');
+      const id = productId(dataDir, 'Ray-Ban');
+      fire(client, 'POST', '/api/orders', buyNowBody(id, priceOf(dataDir, id)));
+    },
+  });
+  scenarios.push({
+    name: `cart checkout charge, killed ${when} Square processed it`,
+    match: { method: 'POST', path: '/v2/payments' },
+    when,
+    run: async ({ server, dataDir }) => {
+      const client = await shopper(server, 'carter');
+      const id = productId(dataDir, 'Ray-Ban');
+      await client.ok('POST', '/api/cart', { productId: id, quantity: 2 });
+      const price = priceOf(dataDir, id) * 2;
+      const tax = Math.round(price * 0.08);
+      const cart = (await client.ok('GET', '/api/cart')) as { id: number; productId: number; quantity: number; price: number; type: string }[];
+      fire(client, 'POST', '/api/checkout', {
+        paymentMethod: 'square',
+        paymentToken: 'cnon:card-nonce-ok',
+        items: cart,
+        shipping: { method: 'standard', cost: 5.99 },
+        summary: { subtotal: price / 100, shipping: 5.99, tax: tax / 100, total: (price + tax + 599) / 100 },
+      });
+    },
+  });
+  scenarios.push({
+    name: `$1 entry hold, killed ${when} Square processed it`,
+    match: { method: 'POST', path: '/v2/payments' },
+    when,
+    count: 2,
+    run: async ({ server, dataDir }) => {
+      const { book } = await enterBookGame(server, dataDir, 1);
+      const second = await shopper(server, 'second-player');
+      await second.ok('POST', '/api/plays', { productId: book, influencerIds: await influencerPicks(server) });
+      fire(second, 'POST', '/api/payments', { productId: book, amount: 1, type: 'play' });
+    },
+  });
+  for (const count of [1, 2]) {
+    scenarios.push({
+      name: `settlement capture #${count}, killed ${when} Square processed it`,
+      match: { method: 'POST', path: /\/complete$/ },
+      when,
+      count,
+      run: async ({ server, dataDir, clock }) => {
+        await enterBookGame(server, dataDir, 2);
+        clock.now += 3 * HOUR;
+        void setClock(server, clock.now).catch(() => undefined);
+      },
+    });
+  }
+  scenarios.push({
+    name: `expiry of an unfilled game, void killed ${when} Square processed it`,
+    match: { method: 'POST', path: /\/cancel$/ },
+    when,
+    run: async ({ server, dataDir, clock }) => {
+      await enterBookGame(server, dataDir, 1);
+      clock.now += 7 * 24 * HOUR;
+      void setClock(server, clock.now).catch(() => undefined);
+    },
+  });
+  scenarios.push({
+    name: `admin cancel & refund, killed ${when} Square processed the refund`,
+    match: { method: 'POST', path: '/v2/refunds' },
+    when,
+    run: async ({ server, dataDir }) => {
+      const client = await shopper(server, 'refundee');
+      const id = productId(dataDir, 'Ray-Ban');
+      const order = await client.ok('POST', '/api/orders', buyNowBody(id, priceOf(dataDir, id)));
+      const boss = await admin(server);
+      fire(boss, 'POST', `/api/admin/orders/${order.id}/status`, { status: 'canceled' });
+    },
+  });
+}
+// Kills at arbitrary moments of a buy-now in flight, whatever the request is doing.
+for (const afterMs of [0, 40, 120, 220, 290, 320, 400, 560]) {
+  scenarios.push({
+    name: `buy-now, killed ${afterMs} ms after the charge reached Square`,
+    match: { method: 'POST', path: '/v2/payments' },
+    when: { afterMs },
+    run: async ({ server, dataDir }) => {
+      const client = await shopper(server, 'random');
+      const id = productId(dataDir, 'Ray-Ban');
+      fire(client, 'POST', '/api/orders', buyNowBody(id, priceOf(dataDir, id)));
+    },
+  });
+}
+
+const results: { name: string; outcome: string; mismatches: number }[] = [];
+
+describe('kill -9 at every money step, restart, reconcile: the invariants hold', () => {
+  test('at least 20 crash points', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
+  });
+
+  for (const scenario of scenarios) {
+    test(
+      scenario.name,
+      async () => {
+        fake = await startFakeSquare();
+        const dataDir = mkdtempSync(join(tmpdir(), 'csa-crash-'));
+        try {
+          let server = await startOn(dataDir);
+          const initialStock = stockSnapshot(dataDir);
+          const clock = { now: await clockNow(server) };
+          const seen = fake.requests.filter((r) => matches(scenario.match, r)).length;
+          if (typeof scenario.when === 'object') {
+            // Half the delay before Square processes, half after: a kill lands on either side.
+            fake.setLatency(300, { ...scenario.match, phase: 'before' });
+            fake.setLatency(300, { ...scenario.match, phase: 'after' });
+          } else fake.setLatency(1500, { ...scenario.match, phase: scenario.when });
+          const target = seen + (scenario.count ?? 1);
+          const setup = scenario.run({ server, dataDir, clock });
+          if (scenario.when === 'after') await fake.waitForProcessed(scenario.match, { count: target, timeoutMs: 20_000 });
+          else await fake.waitForRequest(scenario.match, { count: target, timeoutMs: 20_000 });
+          if (typeof scenario.when === 'object') await Bun.sleep(scenario.when.afterMs);
+          await kill9(server);
+          await setup.catch(() => undefined);
+          fake.reset();
+
+          server = await startOn(dataDir);
+          // Past every lease and the "never taken" window, twice, so backoffs come due too.
+          await setClock(server, clock.now + 10 * MINUTE);
+          await setClock(server, clock.now + 30 * MINUTE);
+          const found = mismatches(dataDir, initialStock);
+          const db = openDb(dataDir);
+          const orders = db.query('select status from orders').all() as Row[];
+          const pays = db.query('select kind, status from payments').all() as Row[];
+          db.close();
+          results.push({
+            name: scenario.name,
+            outcome: [...orders.map((o) => `order ${o.status}`), ...pays.map((p) => `${p.kind} ${p.status}`)].join(', ') || 'nothing',
+            mismatches: found.length,
+          });
+          await kill9(server);
+          expect(found).toEqual([]);
+        } finally {
+          fake.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        }
+      },
+      60_000,
+    );
+  }
+
+  afterAll(() => {
+    // The crash table for the issue's closing note (printed, not asserted).
+    console.log('\ncrash point | outcome after restart | mismatches');
+    for (const r of results) console.log(`${r.name} | ${r.outcome} | ${r.mismatches}`);
+  });
+});
+
+function matches(match: RequestMatch, r: { method: string; path: string }): boolean {
+  if (match.method && match.method !== r.method) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? match.path === r.path : match.path.test(r.path);
+}

@@ -1,0 +1,107 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openMigratedDatabase } from '../../src/db/client.ts';
+import { users } from '../../src/db/schema.ts';
+import { seedIfEmpty } from '../../src/db/seed.ts';
+import { createAccountLimits } from '../../src/domain/accounts.ts';
+import { ManualClock } from '../../src/domain/clock.ts';
+import type { GameDeps } from '../../src/domain/games/entry.ts';
+import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
+import { imageStore } from '../../src/domain/images.ts';
+import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
+import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
+import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { PageCache } from '../../src/http/page-cache.ts';
+import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
+import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
+
+/*
+ * The store in process on the real `square` gateway, pointed at the fake Square server: money
+ * paths tested with real latency and real failures, not the instant in-memory gateway.
+ * The SDK's own retries are off (maxRetries 0) so each test sees exactly the faults it injects.
+ */
+
+export const PROFILE = {
+  name: 'Lena Ocean',
+  email: 'lena@example.com',
+  phone: '949-555-0123',
+  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+};
+
+export async function squareStore(options: { timeoutSeconds?: number } = {}) {
+  const fake = await startFakeSquare();
+  const db = await openMigratedDatabase(join(mkdtempSync(join(tmpdir(), 'csa-square-')), 'store.db'));
+  const clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 10, 0));
+  seedIfEmpty(db, clock);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PUBLIC_URL: TEST_ORIGIN,
+    ADMIN_PASSWORD: 'admin-secret',
+    ADMIN_PIN: TEST_PIN,
+    CLOCK: 'manual',
+    PAYMENTS: 'square',
+    SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
+    SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
+    SQUARE_BASE_URL: fake.url,
+  });
+  const gateway = createSquareGateway({
+    accessToken: FAKE_SQUARE_TOKEN,
+    locationId: FAKE_SQUARE_LOCATION,
+    environment: 'sandbox',
+    baseUrl: fake.url,
+    maxRetries: 0,
+    timeoutInSeconds: options.timeoutSeconds ?? 2,
+  });
+  const games: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };
+  const app = createApp({
+    db,
+    config,
+    clock,
+    manifest: await testManifest(),
+    adminPin: TEST_PIN,
+    limits: createAccountLimits(clock, false),
+    images: imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-'))),
+    pageCache: new PageCache(),
+    gateway,
+    metrics: simulatedMetrics,
+    runJobs: async () => {
+      await runGameJobs(games);
+      await reconcilePayments(games);
+    },
+  });
+
+  /** A signed-in shopper made straight in the database, with a complete profile and a card saved at the fake. */
+  async function shopper(username: string, card = 'cnon:card-nonce-ok'): Promise<{ client: TestClient; id: number }> {
+    const user = db.insert(users).values({ username, passwordHash: 'unused', createdAt: clock.now() }).returning().get();
+    const token = generateSessionToken();
+    createSession(db, clock, token, user.id);
+    const client = new TestClient(app);
+    client.cookies.set('csa_session', token);
+    const saved = await client.request('PATCH', '/api/user/profile', { json: { ...PROFILE, paymentMethod: { type: 'card', token: card } } });
+    if (saved.status !== 200) throw new Error(`profile not saved: ${saved.status} ${await saved.text()}`);
+    return { client, id: user.id };
+  }
+
+  return {
+    app,
+    db,
+    clock,
+    gateway,
+    fake,
+    games,
+    shopper,
+    /** Every due game job, then the reconciler, as the scheduler's tick does. */
+    tick: async () => {
+      await runGameJobs(games);
+      return reconcilePayments(games);
+    },
+    stop: () => fake.stop(),
+  };
+}
+
+export type SquareStore = Awaited<ReturnType<typeof squareStore>>;
+export type { FakeSquare };
