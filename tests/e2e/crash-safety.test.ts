@@ -279,6 +279,8 @@ type Scenario = {
   when: When | { afterMs: number };
   /** Which matching request (1st, 2nd...) to crash on. */
   count?: number;
+  /** The request is lost on its way: Square never processes it. */
+  lostOnTheWay?: boolean;
 };
 
 async function enterBookGame(server: Server, dataDir: string, players: number): Promise<{ clients: Client[]; book: number }> {
@@ -379,6 +381,11 @@ for (const when of ['before', 'after'] as const) {
     },
   });
 }
+// The request never reaches Square: the reconciler must call the charge "never taken".
+for (const flow of ['buy-now', 'cart checkout'] as const) {
+  const base = scenarios.find((x) => x.name.startsWith(flow) && x.when === 'before')!;
+  scenarios.push({ ...base, name: `${flow} charge lost on its way to Square, then killed`, lostOnTheWay: true });
+}
 // Kills at arbitrary moments of a buy-now in flight, whatever the request is doing.
 for (const afterMs of [0, 40, 120, 220, 290, 320, 400, 560]) {
   scenarios.push({
@@ -416,6 +423,7 @@ describe('kill -9 at every money step, restart, reconcile: the invariants hold',
             fake.setLatency(300, { ...scenario.match, phase: 'before' });
             fake.setLatency(300, { ...scenario.match, phase: 'after' });
           } else fake.setLatency(1500, { ...scenario.match, phase: scenario.when });
+          if (scenario.lostOnTheWay) fake.failNext({ hang: true }, scenario.match);
           const target = seen + (scenario.count ?? 1);
           const setup = scenario.run({ server, dataDir, clock });
           if (scenario.when === 'after') await fake.waitForProcessed(scenario.match, { count: target, timeoutMs: 20_000 });
