@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
-import { cartItems, notifications, orderItems, orders, payments, products, users } from '../../src/db/schema.ts';
+import { cartItems, notifications, orderItems, orders, payments, products, userProfiles, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { placeOrder } from '../../src/domain/orders.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -16,7 +17,9 @@ async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestC
   const client = ctx.client();
   const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
   expect(response.status).toBe(201);
-  return { client, id: (await response.json()).id };
+  const id = (await response.json()).id;
+  completeProfile(ctx, id);
+  return { client, id };
 }
 
 /**
@@ -27,6 +30,7 @@ function quickShopper(ctx: Ctx, username: string): { client: TestClient; id: num
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
+  completeProfile(ctx, user.id);
   const client = ctx.client();
   client.cookies.set('csa_session', token);
   return { client, id: user.id };
@@ -218,12 +222,13 @@ describe('POST /api/checkout: totals and a successful order', () => {
     expect(ctx.gateway.payments().map((p) => p.amountCents)).toEqual([54275]);
   });
 
-  test('by card without a token or a saved card: 400, nothing ordered', async () => {
+  test('by card without a token or a saved card (an incomplete profile): 403, nothing ordered', async () => {
     const ctx = await store();
     await fillCart(ctx);
+    ctx.db.update(userProfiles).set({ gatewayCardId: null }).where(eq(userProfiles.userId, ctx.userId)).run();
     const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square' }));
-    expect(response.status).toBe(400);
-    expect((await response.json()).fields.paymentToken).toBeTruthy();
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: 'PROFILE_INCOMPLETE', missing: ['payment card'] });
     expect(allOrders(ctx)).toHaveLength(0);
     expect(stockOf(ctx, aviator(ctx).id)).toBe(12);
   });
@@ -410,23 +415,25 @@ describe('POST /api/checkout: input checks', () => {
     });
   });
 
-  test('without customer and with an incomplete profile: 400, nothing ordered', async () => {
+  test('without customer and with an incomplete profile: 403 "Please complete your profile...", nothing ordered', async () => {
     const ctx = await store();
-    expect((await ctx.shopper.request('PATCH', '/api/user/profile', { json: { name: 'Pat Profile' } })).status).toBe(200);
     await fillCart(ctx);
+    ctx.db.update(userProfiles).set({ address: null }).where(eq(userProfiles.userId, ctx.userId)).run();
     const { customer: _omit, ...body } = await checkoutBody(ctx.shopper, STANDARD);
     const response = await checkout(ctx.shopper, body);
-    expect(response.status).toBe(400);
-    expect((await response.json()).fields.customer).toBeTruthy();
+    expect(response.status).toBe(403);
+    expect((await response.json()).message).toBe('Please complete your profile information before making purchases or entering games.');
+    expect(notificationsOf(ctx, ctx.userId).filter((n) => n.title === 'Complete Your Profile')).toHaveLength(1);
     expect(allOrders(ctx)).toHaveLength(0);
     expect(stockOf(ctx, aviator(ctx).id)).toBe(12);
   });
 
-  test('without customer and without any profile: 400', async () => {
+  test('without any profile: 403', async () => {
     const ctx = await store();
     await fillCart(ctx);
+    ctx.db.delete(userProfiles).where(eq(userProfiles.userId, ctx.userId)).run();
     const { customer: _omit, ...body } = await checkoutBody(ctx.shopper, STANDARD);
-    expect((await checkout(ctx.shopper, body)).status).toBe(400);
+    expect((await checkout(ctx.shopper, body)).status).toBe(403);
     expect(allOrders(ctx)).toHaveLength(0);
   });
 });
@@ -489,6 +496,7 @@ describe('POST /api/checkout: 50 shoppers for the last unit', () => {
       shippingMethod: 'standard',
       address: { name: 'Lena Ocean', email: 'lena@example.com', phone: '949-555-0123', line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
       payment: { method: 'square', sourceId: 'cnon:card-nonce-ok' },
+      checkoutKey: `cart:${ctx.userId}`,
     });
     const error = await attempt.then(() => null, (e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
@@ -636,12 +644,13 @@ describe('POST /api/orders (single product, local delivery)', () => {
     const p = aviator(ctx);
     const { paymentToken: _omit, ...body } = orderBody(p.id);
 
+    ctx.db.delete(userProfiles).where(eq(userProfiles.userId, ctx.userId)).run();
     const noCard = await buy(ctx.shopper, body);
-    expect(noCard.status).toBe(400);
-    expect((await noCard.json()).fields.paymentToken).toBeTruthy();
+    expect(noCard.status).toBe(403);
+    expect((await noCard.json()).missing).toContain('payment card');
     expect(allOrders(ctx)).toHaveLength(0);
 
-    expect((await ctx.shopper.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: visaToken() } } })).status).toBe(200);
+    expect((await ctx.shopper.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: visaToken() } } })).status).toBe(200);
     const response = await buy(ctx.shopper, body);
     expect(response.status).toBe(201);
     const { id } = await response.json();

@@ -5,6 +5,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { seedInfluencers } from '../../src/db/seed-influencers.ts';
 import { pointsBetween, simulatedMetrics } from '../../src/domain/metrics.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 /*
@@ -73,7 +74,7 @@ async function player(ctx: Ctx, username: string, card = true): Promise<Player> 
   const client = ctx.client();
   client.cookies.set('csa_session', token);
   if (card) {
-    const saved = await client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
+    const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
     expect(saved.status).toBe(200);
   }
   return { client, id: user.id, username };
@@ -135,7 +136,7 @@ describe('POST /api/plays: the rules of spec section 5', () => {
     const ctx = await store();
     const client = ctx.client();
     expect((await client.post('/api/register', { json: { username: 'reader', password: 'secret-pass' } })).status).toBe(201);
-    expect((await client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
+    expect((await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
     const productId = book(ctx).id;
     const made = await client.post('/api/plays', { json: { productId: String(productId), influencerIds: picks(ctx, 0) } });
     expect(made.status).toBe(201);

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { notifications } from '../../src/db/schema.ts';
+import { notifications, userProfiles } from '../../src/db/schema.ts';
 import { notify } from '../../src/domain/notifications.ts';
 import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
@@ -13,7 +14,9 @@ async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestC
   const client = ctx.client();
   const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
   expect(response.status).toBe(201);
-  return { client, id: (await response.json()).id };
+  const id = (await response.json()).id;
+  completeProfile(ctx, id);
+  return { client, id };
 }
 
 async function signedIn() {
@@ -227,6 +230,7 @@ const cartPageTest = cartPageExists ? test : test.todo;
 describe('GET /cart with an incomplete profile (spec section 5)', () => {
   cartPageTest('redirects to /profile and adds one "Complete Your Profile" notification while it is unread', async () => {
     const ctx = await signedIn();
+    ctx.db.delete(userProfiles).where(eq(userProfiles.userId, ctx.userId)).run();
     const first = await ctx.shopper.get('/cart');
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toBe('/profile');

@@ -4,6 +4,7 @@ import { products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
 import type { PlayGameProps } from '../../src/islands/PlayGame.tsx';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 /* The Play Now page at /play/{id} and /social-play/{id} (spec section 2), as the server renders it. */
@@ -28,7 +29,7 @@ async function shopper(client: TestClient, username: string, withCard: boolean):
   if (!withCard) return;
   const made = testTokenForCard('4111111111111111', 12, 2030, '123');
   if ('error' in made) throw new Error(made.error);
-  const saved = await client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: made.token } } });
+  const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: made.token } } });
   expect(saved.status).toBe(200);
 }
 

@@ -4,6 +4,7 @@ import { influencers, products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 /*
@@ -51,7 +52,7 @@ async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient
   const client = ctx.client();
   const registered = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
   expect(registered.status).toBe(201);
-  const saved = await client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
+  const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
   expect(saved.status).toBe(200);
   return { client, id: (await registered.json()).id, username };
 }

@@ -76,7 +76,8 @@ describe('rate limits', () => {
     expect(blocked.status).toBe(429);
     expect((await blocked.json()).message).toBe('Too many registrations from this network. Please try again in 60 minutes.');
     expect((db.$client.query('select count(*) as n from users').get() as { n: number }).n).toBe(30);
-  });
+    // 30 password hashes at production cost: seconds on a busy 2-core machine.
+  }, 30_000);
 
   test('RATE_LIMIT=off turns the limits off', async () => {
     const { client } = await testApp({ RATE_LIMIT: 'off' });

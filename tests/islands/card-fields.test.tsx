@@ -27,7 +27,9 @@ beforeAll(async () => {
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
-  for (let i = 0; i < 200 && !document.querySelector('[data-toast]'); i++) await new Promise((r) => setTimeout(r, 10));
+  // The toast and the inline message render in separate updates: wait for both.
+  const ready = () => document.querySelector('[data-toast]') && document.body.textContent?.includes('The card form could not load.');
+  for (let i = 0; i < 300 && !ready(); i++) await new Promise((r) => setTimeout(r, 10));
 });
 
 afterAll(async () => {

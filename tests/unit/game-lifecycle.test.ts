@@ -5,11 +5,9 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { createPlay, payForPlay, requiredParticipantsFor, type GameDeps } from '../../src/domain/games/entry.ts';
 import {
-  captureHolds,
   donatePrize,
   expireStaleGames,
   finalScores,
-  finishLeftoverHolds,
   runGameJobs,
   settleDueGames,
   settleGame,
@@ -20,6 +18,9 @@ import { DomainError } from '../../src/domain/errors.ts';
 import { pointsBetween, simulatedMetrics } from '../../src/domain/metrics.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { holdsToMove, moveHolds } from '../../src/domain/games/holds.ts';
+import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -101,7 +102,7 @@ async function player(ctx: Ctx, username: string, sourceId = 'cnon:card-nonce-ok
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();
   client.cookies.set('csa_session', token);
-  const saved = await client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId } } });
+  const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId } } });
   expect(saved.status).toBe(200);
   return { client, id: user.id, username };
 }
@@ -174,6 +175,8 @@ function flakyCaptures(inner: PaymentGateway, failures: number): PaymentGateway 
     charge: (input: Parameters<PaymentGateway['charge']>[0]) => inner.charge(input),
     void: (id: string) => inner.void(id),
     refund: (input: Parameters<PaymentGateway['refund']>[0]) => inner.refund(input),
+    getPayment: (id: string) => inner.getPayment(id),
+    findPayments: (ids: string[], since: number) => inner.findPayments(ids, since),
     async capture(id: string) {
       wrapped.captureCalls++;
       if (left > 0) {
@@ -546,7 +549,9 @@ describe('settlement captures each hold exactly once', () => {
     ctx.clock.advance(HOUR);
     expect((await runGameJobs(ctx.deps)).settled).toEqual([]);
     expect(await settleGame(ctx.deps, game.gameId)).toBe(false);
-    await captureHolds(ctx.deps, game.gameId);
+    // Asking again to move the game's holds moves nothing: they are all captured.
+    await moveHolds(ctx.deps, holdsToMove(ctx.db, game.gameId));
+    await reconcilePayments(ctx.deps);
     expectSettledOnce(ctx, game);
   });
 
@@ -615,9 +620,13 @@ describe('settlement captures each hold exactly once', () => {
     const deps = { ...ctx.deps, gateway: flaky };
     await runGameJobs(deps);
     expect(gameRow(ctx, game.gameId).status).toBe('completed');
-    // One hold failed and went back to authorized; the leftover pass of the same tick or the next one finishes it.
+    // One hold failed and stays 'capturing' until its backoff (a minute) has passed; then the reconciler finishes it.
+    expect(holdsOf(ctx).map((h) => h.status).sort()).toEqual(['captured', 'capturing']);
+    await reconcilePayments(deps);
+    expect(flaky.captureCalls).toBe(2);
+    ctx.clock.advance(2 * MINUTE);
     await runGameJobs(deps);
-    await finishLeftoverHolds(deps);
+    await reconcilePayments(deps);
     expect(holdsOf(ctx).map((h) => h.status)).toEqual(['captured', 'captured']);
     expect(ctx.gateway.payments().map((p) => p.status)).toEqual(['COMPLETED', 'COMPLETED']);
     expect(flaky.captureCalls).toBe(3);
