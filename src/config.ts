@@ -27,9 +27,26 @@ const envSchema = z
     METRICS_SOURCE: z.preprocess(blankToUndefined, z.enum(['simulated']).default('simulated')),
     RATE_LIMIT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
+    SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),
+    SHUTDOWN_GRACE_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(600_000).default(25_000)),
+    PAYMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(500).max(60_000).default(8_000)),
   })
   .superRefine((env, ctx) => {
+    const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
+    if (payments === 'square') {
+      for (const name of ['SQUARE_ACCESS_TOKEN', 'SQUARE_LOCATION_ID'] as const) {
+        if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS=square` });
+      }
+    }
     if (env.NODE_ENV !== 'production') return;
+    if (!payments) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS'],
+        message:
+          'production needs real payments: set PAYMENTS=square with SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID, or PAYMENTS=test for a store that takes no real money (it shows a test-mode banner)',
+      });
+    }
     if (!env.ADMIN_PASSWORD) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required when NODE_ENV=production' });
     }
@@ -61,6 +78,14 @@ export interface Config {
   metricsSource: 'simulated';
   rateLimit: boolean;
   clock: 'system' | 'manual';
+  /** Production running on the test gateway (PAYMENTS=test said explicitly): every page says so. */
+  testModeBanner: boolean;
+  /** Seed the demo catalogue into an empty store: development, or SEED_DEMO=1. */
+  seedDemo: boolean;
+  /** How long SIGTERM waits for requests and a running job before closing. */
+  shutdownGraceMs: number;
+  /** Each payment gateway call gives up after this long (an unknown outcome, resolved later). */
+  paymentTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -68,8 +93,8 @@ export class ConfigError extends Error {}
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || 'env'}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const parts = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'env'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${parts.join('; ')}`);
   }
   const env = parsed.data;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
@@ -93,5 +118,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metricsSource: env.METRICS_SOURCE,
     rateLimit: env.RATE_LIMIT === 'on',
     clock: env.CLOCK,
+    testModeBanner: env.NODE_ENV === 'production' && (env.PAYMENTS ?? 'square') === 'test',
+    seedDemo: env.SEED_DEMO ? env.SEED_DEMO === '1' : env.NODE_ENV !== 'production',
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    paymentTimeoutMs: env.PAYMENT_TIMEOUT_MS,
   };
 }

@@ -47,7 +47,7 @@ export async function main(): Promise<void> {
   await applyMigrations(db);
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
-  const { seeded } = seedIfEmpty(db, clock);
+  const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
   const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
   const manifest = await loadManifest();
 
@@ -67,9 +67,24 @@ export async function main(): Promise<void> {
     metrics,
     runJobs: scheduler.tick,
   });
-  const server = Bun.serve({ port: config.port, fetch: app.fetch, maxRequestBodySize: 16 * 1024 * 1024 });
+  // Requests in flight, so a shutdown can let them finish.
+  let inFlight = 0;
+  let onIdle: (() => void) | null = null;
+  const server = Bun.serve({
+    port: config.port,
+    maxRequestBodySize: 16 * 1024 * 1024,
+    async fetch(request, bunServer) {
+      inFlight++;
+      try {
+        return await app.fetch(request, bunServer);
+      } finally {
+        if (--inFlight === 0) onIdle?.();
+      }
+    },
+  });
 
-  if (seeded) console.log(`Seeded the demo store in ${dataDir}`);
+  if (seeded) console.log(config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`);
+  if (config.testModeBanner) console.log('PAYMENTS=test in production: no real payments are taken, and every page says so.');
   if (generated.adminPassword || generated.adminPin) {
     console.log('\n  First start: bootstrap admin created');
     if (generated.adminPassword) {
@@ -81,14 +96,34 @@ export async function main(): Promise<void> {
   }
   console.log(`${config.siteName} store listening on http://localhost:${server.port} (${Math.round(performance.now() - startedAt)} ms to ready)`);
 
-  const shutdown = () => {
-    scheduler.stop();
+  /*
+   * Graceful shutdown (SIGTERM from Docker or systemd, SIGINT from a terminal): stop accepting
+   * connections, let the requests in flight and a running job tick finish (a charge waiting on
+   * the gateway completes and is recorded), then close the database. A second signal, or the
+   * deadline SHUTDOWN_GRACE_MS, ends it at once; whatever was cut is finished by the reconciler.
+   */
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    if (shuttingDown) {
+      console.log(`shutdown: ${signal} again, exiting now`);
+      process.exit(1);
+    }
+    shuttingDown = true;
+    const deadline = Bun.sleep(config.shutdownGraceMs).then(() => 'deadline' as const);
+    console.log(`shutdown: ${signal} received, draining ${inFlight} request${inFlight === 1 ? '' : 's'} (up to ${config.shutdownGraceMs} ms)`);
     void server.stop();
+    console.log('shutdown: no longer accepting connections');
+    const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
+    const requests = await Promise.race([idle.then(() => 'done' as const), deadline]);
+    console.log(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
+    const jobs = await Promise.race([scheduler.stop().then(() => 'done' as const), deadline]);
+    console.log(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     db.$client.close();
-    process.exit(0);
+    console.log('shutdown: database closed');
+    process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 if (import.meta.main) await main();

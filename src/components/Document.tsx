@@ -21,6 +21,8 @@ export interface PageMeta {
 export interface SiteInfo {
   siteName: string;
   publicUrl: string;
+  /** Production on the test gateway: a banner on every page says no real payments are taken. */
+  testMode?: boolean;
 }
 
 export function pageTitle(site: SiteInfo, title?: string): string {

@@ -23,6 +23,11 @@ export function Layout({ meta, site, viewer, backHref, flash, children }: Layout
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:bg-white focus:p-2 focus:rounded">
         Skip to content
       </a>
+      {site.testMode && (
+        <p role="status" className="m-0 bg-amber-300 px-4 py-1.5 text-center text-sm font-bold text-ink" data-test-mode>
+          Test mode: no real payments
+        </p>
+      )}
       <Header viewer={viewer} path={meta.path} backHref={backHref} siteName={site.siteName} />
       <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-28">
         {children}

@@ -8,14 +8,18 @@ import { seedProducts } from './seed-products.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Fills an empty store with the demo catalogue and influencers; does nothing otherwise. */
-export function seedIfEmpty(db: Db, clock: Clock): { seeded: boolean } {
+/**
+ * Fills an empty store: the influencers the game needs always, the demo catalogue only when
+ * asked (development, or SEED_DEMO=1: a production store starts with no made-up products).
+ */
+export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: boolean } = {}): { seeded: boolean } {
+  const demoProducts = options.demoProducts ?? true;
   const existing = db.select({ n: count() }).from(products).get()?.n ?? 0;
   const existingInfluencers = db.select({ n: count() }).from(influencers).get()?.n ?? 0;
   if (existing > 0 || existingInfluencers > 0) return { seeded: false };
   const now = clock.now();
   db.transaction((tx) => {
-    for (const p of seedProducts) {
+    for (const p of demoProducts ? seedProducts : []) {
       tx.insert(products)
         .values({
           productType: p.productType,

@@ -44,7 +44,7 @@ export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { sta
     manifest,
     <Layout
       meta={meta}
-      site={{ siteName: config.siteName, publicUrl: config.publicUrl }}
+      site={{ siteName: config.siteName, publicUrl: config.publicUrl, testMode: config.testModeBanner }}
       viewer={viewerOf(c)}
       backHref={backHref}
       flash={toast ?? takeFlash(c)}

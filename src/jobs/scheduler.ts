@@ -10,7 +10,7 @@ export interface Job {
  * Runs every job once at start, then each minute on the minute (Bun's timers). A job that
  * throws is logged and retried on the next tick; ticks never overlap.
  */
-export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): { stop(): void; tick(): Promise<void> } {
+export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): { stop(): Promise<void>; tick(): Promise<void> } {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   // Ticks run one after another: a tick asked for while one runs waits for it, then runs,
@@ -43,9 +43,11 @@ export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): 
 
   void tick().then(scheduleNext);
   return {
+    /** No more ticks; resolves once the tick that may be running has finished. */
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      return chain;
     },
     tick,
   };

@@ -102,7 +102,7 @@ describe('headers and health', () => {
   });
 
   test('with the square gateway the CSP allows only the Square origins of its environment', async () => {
-    const { client } = await testApp({ SQUARE_ACCESS_TOKEN: 'token', SQUARE_ENVIRONMENT: 'sandbox' });
+    const { client } = await testApp({ SQUARE_ACCESS_TOKEN: 'token', SQUARE_LOCATION_ID: 'L1', SQUARE_ENVIRONMENT: 'sandbox' });
     const csp = (await client().get('/')).headers.get('content-security-policy')!;
     expect(csp).toContain('https://sandbox.web.squarecdn.com');
     expect(csp).not.toContain('https://web.squarecdn.com');

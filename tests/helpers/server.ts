@@ -8,6 +8,8 @@ export const E2E_ADMIN = { username: 'admin', password: 'admin-e2e-pass', pin: '
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** The server process, to send it signals. */
+  child: ReturnType<typeof Bun.spawn>;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function startServer(options: { binary?: string; env?: Record<strin
   return {
     url,
     dataDir,
+    child,
     output: () => output,
     stop: async () => {
       child.kill();

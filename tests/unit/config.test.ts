@@ -24,7 +24,7 @@ describe('loadConfig', () => {
   });
 
   test('Square becomes the gateway when an access token is set, unless PAYMENTS says otherwise', () => {
-    expect(loadConfig({ SQUARE_ACCESS_TOKEN: 'x' }).payments).toBe('square');
+    expect(loadConfig({ SQUARE_ACCESS_TOKEN: 'x', SQUARE_LOCATION_ID: 'L' }).payments).toBe('square');
     expect(loadConfig({ SQUARE_ACCESS_TOKEN: 'x', PAYMENTS: 'test' }).payments).toBe('test');
   });
 
@@ -32,11 +32,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_PIN is required/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PIN: '123456' })).toThrow(/ADMIN_PASSWORD is required/);
-    expect(loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456' }).env).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' }).env).toBe('production');
   });
 
   test('the manual clock is never allowed in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', CLOCK: 'manual' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', CLOCK: 'manual' })).toThrow(
       /CLOCK=manual/,
     );
   });
@@ -45,5 +45,53 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ RATE_LIMIT: 'maybe' })).toThrow(/RATE_LIMIT/);
     expect(() => loadConfig({ ADMIN_PIN: '12' })).toThrow(/ADMIN_PIN must be 4 to 12 digits/);
+  });
+
+  describe('production refuses to lie about payments', () => {
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456' };
+
+    test('no Square keys and no PAYMENTS: refused, with what to set', () => {
+      expect(() => loadConfig(prod)).toThrow(
+        'Invalid configuration: PAYMENTS: production needs real payments: set PAYMENTS=square with SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID, or PAYMENTS=test for a store that takes no real money (it shows a test-mode banner)',
+      );
+    });
+
+    test('PAYMENTS=test said explicitly: allowed, with the banner; never the banner in development', () => {
+      expect(loadConfig({ ...prod, PAYMENTS: 'test' })).toMatchObject({ payments: 'test', testModeBanner: true });
+      expect(loadConfig({ ...prod, PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' })).toMatchObject({ payments: 'square', testModeBanner: false });
+      expect(loadConfig({}).testModeBanner).toBe(false);
+    });
+
+    test('PAYMENTS=square without its token or location id is refused in every environment', () => {
+      expect(() => loadConfig({ PAYMENTS: 'square' })).toThrow('Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square; SQUARE_LOCATION_ID: SQUARE_LOCATION_ID is required when PAYMENTS=square');
+      expect(() => loadConfig({ SQUARE_ACCESS_TOKEN: 'x' })).toThrow('SQUARE_LOCATION_ID is required when PAYMENTS=square');
+      expect(() => loadConfig({ ...prod, SQUARE_ACCESS_TOKEN: 'x' })).toThrow(/SQUARE_LOCATION_ID/);
+    });
+
+    test('the message is one line', () => {
+      try {
+        loadConfig({ NODE_ENV: 'production' });
+        throw new Error('not refused');
+      } catch (error) {
+        expect((error as Error).message).not.toContain('\n');
+        expect((error as Error).message).toContain('ADMIN_PASSWORD');
+        expect((error as Error).message).toContain('PAYMENTS');
+      }
+    });
+  });
+
+  test('the demo catalogue is seeded in development, or with SEED_DEMO=1', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
+    expect(loadConfig(prod).seedDemo).toBe(false);
+    expect(loadConfig({ ...prod, SEED_DEMO: '1' }).seedDemo).toBe(true);
+    expect(() => loadConfig({ SEED_DEMO: 'yes' })).toThrow(/SEED_DEMO/);
+  });
+
+  test('shutdown grace and payment timeout', () => {
+    expect(loadConfig({})).toMatchObject({ shutdownGraceMs: 25_000, paymentTimeoutMs: 8_000 });
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '5000', PAYMENT_TIMEOUT_MS: '3000' })).toMatchObject({ shutdownGraceMs: 5_000, paymentTimeoutMs: 3_000 });
+    expect(() => loadConfig({ PAYMENT_TIMEOUT_MS: '10' })).toThrow(/PAYMENT_TIMEOUT_MS/);
   });
 });

@@ -10,10 +10,17 @@ import { createTestGateway } from './test-gateway.ts';
 export async function gatewayFromConfig(config: Config): Promise<PaymentGateway> {
   if (config.payments !== 'square') return createTestGateway();
   const { accessToken, locationId, environment, baseUrl } = config.square;
-  const missing = [accessToken ? null : 'SQUARE_ACCESS_TOKEN', locationId ? null : 'SQUARE_LOCATION_ID'].filter(Boolean);
-  if (!accessToken || !locationId) {
-    throw new Error(`PAYMENTS=square needs ${missing.join(' and ')}; set ${missing.length > 1 ? 'them' : 'it'} or use PAYMENTS=test.`);
-  }
+  // loadConfig refused PAYMENTS=square without these already, before anything was opened.
+  if (!accessToken || !locationId) throw new Error('PAYMENTS=square needs SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID.');
   const { createSquareGateway } = await import('./square-gateway.ts');
-  return createSquareGateway({ accessToken, locationId, environment, ...(baseUrl ? { baseUrl } : {}), maxRetries: 2 });
+  // One SDK retry (same body, same idempotency key); a call gives up after the timeout and its
+  // outcome is then found out by asking Square (docs/decisions.md, "Money").
+  return createSquareGateway({
+    accessToken,
+    locationId,
+    environment,
+    ...(baseUrl ? { baseUrl } : {}),
+    maxRetries: 1,
+    timeoutInSeconds: config.paymentTimeoutMs / 1000,
+  });
 }

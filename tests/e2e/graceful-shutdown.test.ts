@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from '../helpers/fake-square.ts';
+import { startServer, type RunningServer } from '../helpers/server.ts';
+
+/*
+ * SIGTERM (a deploy, `docker stop`) while a shopper's card is being charged through a slow
+ * Square: the request completes 2xx, the order is paid, the process exits 0 and says so.
+ */
+
+const PROFILE = {
+  name: 'Lena Ocean',
+  email: 'lena@example.com',
+  phone: '949-555-0123',
+  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+};
+
+let fake: FakeSquare | undefined;
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.stop();
+  fake?.stop();
+  server = undefined;
+  fake = undefined;
+});
+
+async function shopperCookie(url: string): Promise<string> {
+  const registered = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ username: 'leaving-soon', password: 'secret-pass' }),
+  });
+  expect(registered.status).toBe(201);
+  const cookie = registered.headers.getSetCookie()[0]!.split(';')[0]!;
+  const saved = await fetch(`${url}/api/user/profile`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', origin: url, cookie },
+    body: JSON.stringify({ ...PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
+  });
+  expect(saved.status).toBe(200);
+  return cookie;
+}
+
+describe('graceful shutdown', () => {
+  test('SIGTERM with a slow charge in flight: the request completes 201, the order is paid, exit 0', async () => {
+    fake = await startFakeSquare();
+    server = await startServer({
+      env: { PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN, SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION, SQUARE_BASE_URL: fake.url, SHUTDOWN_GRACE_MS: '10000' },
+    });
+    const { url } = server;
+    const cookie = await shopperCookie(url);
+    const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
+    const product = products.find((p) => p.quantity > 0)!;
+    const cents = Math.round(product.price * 100);
+    const tax = Math.round(cents * 0.08);
+    fake.setLatency(1500, { method: 'POST', path: '/v2/payments', phase: 'before' });
+
+    const ordering = fetch(`${url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url, cookie },
+      body: JSON.stringify({
+        productId: product.id,
+        quantity: 1,
+        subtotal: cents / 100,
+        shipping: 0,
+        tax: tax / 100,
+        total: (cents + tax) / 100,
+        shippingMethod: 'local',
+        customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+        paymentMethod: 'square',
+      }),
+    });
+    await fake.waitForRequest({ method: 'POST', path: '/v2/payments' });
+    server.child.kill('SIGTERM');
+    await Bun.sleep(200);
+    // New connections are refused while the charge finishes.
+    const late = await fetch(`${url}/healthz`).then(
+      (r) => r.status,
+      () => 'refused',
+    );
+    expect(late).toBe('refused');
+
+    const answer = await ordering;
+    expect(answer.status).toBe(201);
+    const { id } = (await answer.json()) as { id: number };
+    expect(await server.child.exited).toBe(0);
+    expect(fake.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
+
+    const db = new Database(join(server.dataDir, 'data', 'store.db'), { readonly: true });
+    const order = db.query('select status from orders where id = ?').get(id) as { status: string };
+    const charge = db.query("select status from payments where order_id = ? and kind = 'order_charge'").get(id) as { status: string };
+    db.close();
+    expect(order.status).toBe('processing');
+    expect(charge.status).toBe('captured');
+
+    const log = server.output();
+    expect(log).toContain('shutdown: SIGTERM received, draining 1 request');
+    expect(log).toContain('shutdown: no longer accepting connections');
+    expect(log).toContain('shutdown: requests drained');
+    expect(log).toContain('shutdown: jobs finished');
+    expect(log).toContain('shutdown: database closed');
+  });
+
+  test('SIGTERM when idle exits 0 at once', async () => {
+    server = await startServer();
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.child.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(server.output()).toContain('shutdown: database closed');
+  });
+});
