@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
-import { cartItems, games, influencers, notifications, orderItems, orders, payments, products, sessions, users } from '../../src/db/schema.ts';
+import { cartItems, games, influencers, notifications, orderItems, orders, payments, products } from '../../src/db/schema.ts';
 import { totalsFor, totalsInDollars } from '../../src/domain/pricing.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { TestClient } from '../helpers/app.ts';
 import { PROFILE, squareStore, type SquareStore } from '../helpers/square-app.ts';
 
@@ -106,15 +105,7 @@ async function wonPrize(s: SquareStore) {
   return { product, game, winner };
 }
 
-function adminClient(s: SquareStore): TestClient {
-  const admin = s.db.insert(users).values({ username: 'boss', passwordHash: 'unused', isAdmin: true, createdAt: s.clock.now() }).returning().get();
-  const token = generateSessionToken();
-  createSession(s.db, s.clock, token, admin.id);
-  s.db.update(sessions).set({ pinVerifiedAt: s.clock.now() }).where(eq(sessions.userId, admin.id)).run();
-  const client = new TestClient(s.app);
-  client.cookies.set('csa_session', token);
-  return client;
-}
+const adminClient = (s: SquareStore) => s.admin();
 
 describe('one payment attempt at a time, against Square with 400 ms of latency', () => {
   test('5 concurrent checkouts of one cart: one order, one charge; the others 409 "A checkout is already in progress."', async () => {

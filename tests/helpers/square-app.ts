@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { users } from '../../src/db/schema.ts';
+import { sessions, users } from '../../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { createAccountLimits } from '../../src/domain/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
@@ -86,9 +87,21 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     return { client, id: user.id };
   }
 
+  /** An admin whose session passed the PIN. */
+  function admin(username = 'boss'): TestClient {
+    const user = db.insert(users).values({ username, passwordHash: 'unused', isAdmin: true, createdAt: clock.now() }).returning().get();
+    const token = generateSessionToken();
+    createSession(db, clock, token, user.id);
+    db.update(sessions).set({ pinVerifiedAt: clock.now() }).where(eq(sessions.userId, user.id)).run();
+    const client = new TestClient(app);
+    client.cookies.set('csa_session', token);
+    return client;
+  }
+
   return {
     app,
     db,
+    admin,
     clock,
     gateway,
     fake,

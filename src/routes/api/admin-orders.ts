@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../domain/admin-orders.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../domain/payment-review.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { readJson } from '../../http/json.ts';
@@ -12,6 +13,19 @@ import { readJson } from '../../http/json.ts';
 export const adminOrdersApi = new Hono<AppEnv>()
   .use('/admin/orders', requireAdminWithPinApi)
   .use('/admin/orders/*', requireAdminWithPinApi)
+  .use('/admin/payments/*', requireAdminWithPinApi)
+  .get('/admin/payments/attention', async (c) => {
+    const items = paymentsNeedingAttention(c.var.deps.db, c.var.deps.clock.now());
+    const views = await gatewayViews(c.var.deps, items, 3000);
+    return c.json(items.map((item) => ({ ...item, gateway: views.get(item.paymentId) })));
+  })
+  .post('/admin/payments/:id/resolve', async (c) => {
+    const raw = c.req.param('id');
+    if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, 'Payment not found.');
+    const body = (await readJson(c)) as { action?: unknown; gatewayPaymentId?: unknown } | null;
+    const message = await resolvePayment(c.var.deps, Number(raw), body?.action, { gatewayPaymentId: body?.gatewayPaymentId });
+    return c.json({ message });
+  })
   .get('/admin/orders', (c) => {
     const status = c.req.query('status') || null;
     if (status !== null && !isOrderStatus(status)) {

@@ -5,12 +5,14 @@ import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../../d
 import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
 import { adminProductList, findProduct, isProductType, productIdOf, productTitle, productTypeLabels, productView, type ProductType } from '../../../domain/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
+import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
 import { PRODUCT_FLAGS } from '../../../domain/schemas/product.ts';
 import { catalogWriter } from '../../../http/catalog-writer.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { currentPath, renderPage } from '../../../http/render.tsx';
 import { adminGate, showPinScreen } from './gate.tsx';
+import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, adminTabs, formRoute, type AdminTab } from './panel.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 
@@ -72,10 +74,18 @@ function formTarget(c: AppContext) {
 }
 
 /** The admin panel, its PIN screen, the product forms and deletion, all without JavaScript. */
+/** The payments that need a person, with what the gateway says (never more than 2 s of waiting). */
+async function attentionRows(c: AppContext): Promise<AttentionRow[]> {
+  const items = paymentsNeedingAttention(c.var.deps.db, c.var.deps.clock.now());
+  if (items.length === 0) return [];
+  const views = await gatewayViews(c.var.deps, items, 2000);
+  return items.map((item) => ({ ...item, gateway: views.get(item.paymentId)! }));
+}
+
 export const adminPages = new Hono<AppEnv>()
   .use('/admin', adminGate)
   .use('/admin/*', adminGate)
-  .get('/admin', (c) => {
+  .get('/admin', async (c) => {
     const requested = c.req.query('tab');
     const tab: AdminTab = adminTabs.some((t) => t.key === requested) ? (requested as AdminTab) : 'sunglasses';
     const q = (c.req.query('q') ?? '').slice(0, 100);
@@ -84,11 +94,25 @@ export const adminPages = new Hono<AppEnv>()
     const orderStatus = isOrderStatus(requestedStatus) ? requestedStatus : null;
     const orders = tab === 'orders' ? listOrdersForAdmin(c.var.deps.db, { status: orderStatus }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.var.deps.db) : [];
+    const attention = tab === 'orders' ? await attentionRows(c) : [];
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
-      <AdminPanel tab={tab} q={q} products={products} orders={orders} orderStatus={orderStatus} applications={applications} />,
+      <AdminPanel tab={tab} q={q} products={products} orders={orders} orderStatus={orderStatus} applications={applications} attention={attention} />,
     );
+  })
+  .post('/admin/payments/:id{[0-9]+}/resolve', async (c) => {
+    // Needs attention: check with Square, mark paid or failed, retry, dismiss; then back with a toast.
+    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    try {
+      if (body.action === 'mark_failed' && body.confirmed !== 'yes') throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
+      const message = await resolvePayment(c.var.deps, Number(c.req.param('id')), body.action, { gatewayPaymentId: body.gatewayPaymentId });
+      setFlash(c, { title: 'Payment updated', description: message });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Payment not changed', description: error.message, variant: 'destructive' });
+    }
+    return c.redirect('/admin?tab=orders', 303);
   })
   .post('/admin/orders/:id{[0-9]+}/status', async (c) => {
     // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.

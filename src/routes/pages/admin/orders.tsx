@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../../components/format.ts';
 import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/admin-orders.ts';
 import { formatDollars } from '../../../domain/money.ts';
+import { NeedsAttention, type AttentionRow } from './attention.tsx';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [
@@ -66,6 +67,7 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             <span className="text-slate-600">{` · ${order.paymentLabel}`}</span>
             {order.refunded > 0 && <span className="text-slate-600">{` · Refunded ${formatDollars(order.refunded)}`}</span>}
           </p>
+          {order.status === 'pending' && <p className="m-0 text-sm font-semibold text-amber-800">Payment being confirmed with the card processor</p>}
           {order.status === 'processing' && (
             <div className="flex w-full flex-wrap gap-2 sm:w-auto">
               <StatusForm order={order} to="completed" filter={filter} className="bg-emerald-700 text-white hover:bg-emerald-800">
@@ -84,8 +86,10 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
 }
 
 /** The admin panel's Orders tab: newest first, status filters, deliver or cancel processing orders. */
-export function AdminOrders({ orders, status }: { orders: AdminOrder[]; status: OrderStatus | null }) {
+export function AdminOrders({ orders, status, attention = [] }: { orders: AdminOrder[]; status: OrderStatus | null; attention?: AttentionRow[] }) {
   return (
+    <>
+    <NeedsAttention items={attention} />
     <section aria-labelledby="admin-orders-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
       <h2 id="admin-orders-title" className="sr-only">
         Orders
@@ -115,5 +119,6 @@ export function AdminOrders({ orders, status }: { orders: AdminOrder[]; status: 
         </>
       )}
     </section>
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { productTitle, productTypeLabels, productTypes, type ProductType, type P
 import { formatDollars } from '../../../domain/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
+import type { AttentionRow } from './attention.tsx';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
 
@@ -60,7 +61,23 @@ function ProductRow({ product }: { product: ProductView }) {
 }
 
 /** Spec section 2, admin panel: tabs per type, search by brand or model, add, edit, delete. */
-export function AdminPanel({ tab, q, products, orders = [], orderStatus = null, applications = [] }: { tab: AdminTab; q: string; products: ProductView[]; orders?: AdminOrder[]; orderStatus?: OrderStatus | null; applications?: BusinessApplicationView[] }) {
+export function AdminPanel({
+  tab,
+  q,
+  products,
+  orders = [],
+  orderStatus = null,
+  applications = [],
+  attention,
+}: {
+  tab: AdminTab;
+  q: string;
+  products: ProductView[];
+  orders?: AdminOrder[];
+  orderStatus?: OrderStatus | null;
+  applications?: BusinessApplicationView[];
+  attention?: AttentionRow[];
+}) {
   const isProductTab = tab !== 'orders' && tab !== 'applications' && tab !== 'settings';
   return (
     <div className="mx-auto max-w-4xl">
@@ -122,7 +139,7 @@ export function AdminPanel({ tab, q, products, orders = [], orderStatus = null, 
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (
-        <AdminOrders orders={orders} status={orderStatus} />
+        <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} />
       ) : (
         <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
           <h2 className="m-0 text-lg font-bold">Settings</h2>
