@@ -5,7 +5,7 @@ import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
-import { asPaymentFailure, idempotencyKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { asPaymentFailure, idempotencyKey, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from './pricing.ts';
 import { findProfile } from './profile.ts';
@@ -287,10 +287,7 @@ async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: n
       return answerFor(db, claimed.orderId, failure);
     }
     // The gateway may have taken the money: ask it before saying anything.
-    const found = await gateway
-      .findPayments([claimed.key], claimed.createdAt)
-      .then((map) => map.get(claimed.key))
-      .catch(() => undefined);
+    const found = await paymentUnderKey(gateway, claimed.key, claimed.createdAt);
     const row = db.select().from(payments).where(eq(payments.id, claimed.paymentRowId)).get();
     if (row && found) settleChargeFromGateway(deps, row, found);
     return answerFor(db, claimed.orderId, null);

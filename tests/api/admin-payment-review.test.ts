@@ -1,9 +1,9 @@
+import { buyNowBody } from '../helpers/actors.ts';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { influencers, orders, payments, products } from '../../src/db/schema.ts';
-import { totalsFor, totalsInDollars } from '../../src/domain/pricing.ts';
 import { TestClient } from '../helpers/app.ts';
-import { PROFILE, squareStore, type SquareStore } from '../helpers/square-app.ts';
+import { squareStore, type SquareStore } from '../helpers/square-app.ts';
 
 /*
  * Issue 9, item 8: what the reconciler could not finish is listed for the admin with what
@@ -33,16 +33,6 @@ afterEach(() => {
 const aviator = (s: SquareStore) => s.db.select().from(products).where(eq(products.model, 'RB3025-L0205')).get()!;
 const orderRow = (s: SquareStore) => s.db.select().from(orders).get()!;
 
-function buyNowBody(productId: number, priceCents: number) {
-  return {
-    productId,
-    quantity: 1,
-    ...totalsInDollars(totalsFor([{ priceCents, quantity: 1 }], 0)),
-    shippingMethod: 'local',
-    customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
-    paymentMethod: 'square',
-  };
-}
 
 /** A buy-now whose charge Square never confirmed, two minutes later, while Square's lookups also fail. */
 async function unconfirmedCharge(options: { taken: boolean }) {

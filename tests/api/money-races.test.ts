@@ -1,3 +1,4 @@
+import { buyNowBody } from '../helpers/actors.ts';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, games, influencers, notifications, orderItems, orders, payments, products } from '../../src/db/schema.ts';
@@ -57,17 +58,6 @@ async function cartCheckoutBody(client: TestClient, priceCents: number, quantity
   };
 }
 
-function buyNowBody(productId: number, priceCents: number) {
-  const totals = totalsInDollars(totalsFor([{ priceCents, quantity: 1 }], 0));
-  return {
-    productId,
-    quantity: 1,
-    ...totals,
-    shippingMethod: 'local',
-    customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
-    paymentMethod: 'square',
-  };
-}
 
 async function addToCart(client: TestClient, productId: number, quantity = 1) {
   const added = await client.post('/api/cart', { json: { productId, quantity } });

@@ -1,9 +1,10 @@
+import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { afterAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/runtime-files.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare, type RequestMatch } from '../helpers/fake-square.ts';
 
 /*
@@ -19,41 +20,20 @@ import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSqua
  * - every paid or failed order and every started or settled game told its people, once.
  */
 
-const ADMIN = { username: 'admin', password: 'admin-crash-pass', pin: '864200' };
+const ADMIN = E2E_ADMIN;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-interface Server {
-  url: string;
-  child: ReturnType<typeof Bun.spawn>;
-  output: () => string;
-}
+type Server = RunningServer;
 
 /** A fresh fake Square for each crash point, so the invariants see only that point's payments. */
 let fake: FakeSquare;
 
-function freePort(): number {
-  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
-}
-
-async function startOn(dataDir: string): Promise<Server> {
-  const port = freePort();
-  const url = `http://localhost:${port}`;
-  let output = '';
-  const child = Bun.spawn([process.execPath, join(projectRoot, 'src/server.ts')], {
-    cwd: dataDir,
+/** The real server on `dataDir` (kept between a kill and the restart), paying through the fake Square. */
+function startOn(dataDir: string): Promise<RunningServer> {
+  return startServer({
+    dataDir,
     env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: join(dataDir, 'data'),
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      ADMIN_PIN: ADMIN.pin,
       CLOCK: 'manual',
       RATE_LIMIT: 'off',
       PAYMENTS: 'square',
@@ -62,26 +42,7 @@ async function startOn(dataDir: string): Promise<Server> {
       SQUARE_BASE_URL: fake.url,
       PAYMENT_TIMEOUT_MS: '3000',
     },
-    stdout: 'pipe',
-    stderr: 'pipe',
   });
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) output += new TextDecoder().decode(chunk);
-  };
-  void collect(child.stdout as ReadableStream<Uint8Array>);
-  void collect(child.stderr as ReadableStream<Uint8Array>);
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() - started > 20_000) throw new Error(`server did not start:\n${output}`);
-    await Bun.sleep(40);
-  }
-  return { url, child, output: () => output };
 }
 
 async function kill9(server: Server): Promise<void> {
@@ -109,17 +70,11 @@ class Client {
   }
 }
 
-const PROFILE = {
-  name: 'Crash Tester',
-  email: 'crash@example.com',
-  phone: '949-555-0199',
-  address: { line1: '1 Ocean Way', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
-};
 
 async function shopper(server: Server, username: string): Promise<Client> {
   const client = new Client(server);
   await client.ok('POST', '/api/register', { username, password: 'secret-pass' });
-  await client.ok('PATCH', '/api/user/profile', { ...PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
+  await client.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
   return client;
 }
 
@@ -240,20 +195,6 @@ function productId(dataDir: string, brand: string): number {
   }
 }
 
-function buyNowBody(id: number, priceCents: number) {
-  const tax = Math.round(priceCents * 0.08);
-  return {
-    productId: id,
-    quantity: 1,
-    subtotal: priceCents / 100,
-    shipping: 0,
-    tax: tax / 100,
-    total: (priceCents + tax) / 100,
-    shippingMethod: 'local',
-    customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
-    paymentMethod: 'square',
-  };
-}
 
 function priceOf(dataDir: string, id: number): number {
   const db = openDb(dataDir);

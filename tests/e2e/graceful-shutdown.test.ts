@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
+import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from '../helpers/fake-square.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -9,12 +10,6 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
  * Square: the request completes 2xx, the order is paid, the process exits 0 and says so.
  */
 
-const PROFILE = {
-  name: 'Lena Ocean',
-  email: 'lena@example.com',
-  phone: '949-555-0123',
-  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
-};
 
 let fake: FakeSquare | undefined;
 let server: RunningServer | undefined;
@@ -36,7 +31,7 @@ async function shopperCookie(url: string): Promise<string> {
   const saved = await fetch(`${url}/api/user/profile`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json', origin: url, cookie },
-    body: JSON.stringify({ ...PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
+    body: JSON.stringify({ ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
   });
   expect(saved.status).toBe(200);
   return cookie;
@@ -52,24 +47,12 @@ describe('graceful shutdown', () => {
     const cookie = await shopperCookie(url);
     const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
     const product = products.find((p) => p.quantity > 0)!;
-    const cents = Math.round(product.price * 100);
-    const tax = Math.round(cents * 0.08);
     fake.setLatency(1500, { method: 'POST', path: '/v2/payments', phase: 'before' });
 
     const ordering = fetch(`${url}/api/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: url, cookie },
-      body: JSON.stringify({
-        productId: product.id,
-        quantity: 1,
-        subtotal: cents / 100,
-        shipping: 0,
-        tax: tax / 100,
-        total: (cents + tax) / 100,
-        shippingMethod: 'local',
-        customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: { line1: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
-        paymentMethod: 'square',
-      }),
+      body: JSON.stringify(buyNowBody(product.id, Math.round(product.price * 100))),
     });
     await fake.waitForRequest({ method: 'POST', path: '/v2/payments' });
     server.child.kill('SIGTERM');
@@ -100,7 +83,7 @@ describe('graceful shutdown', () => {
     expect(log).toContain('shutdown: requests drained');
     expect(log).toContain('shutdown: jobs finished');
     expect(log).toContain('shutdown: database closed');
-  });
+  }, 20_000);
 
   test('SIGTERM when idle exits 0 at once', async () => {
     server = await startServer();
@@ -109,5 +92,5 @@ describe('graceful shutdown', () => {
     expect(await server.child.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(server.output()).toContain('shutdown: database closed');
-  });
+  }, 15_000);
 });

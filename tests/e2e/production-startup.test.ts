@@ -40,21 +40,21 @@ describe('production start-up refusals', () => {
     expect(output).toContain('PAYMENTS: production needs real payments: set PAYMENTS=square with SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID, or PAYMENTS=test');
     expect(output).not.toMatch(/\n\s+at /);
     expect(dataDirMade).toBe(false);
-  });
+  }, 20_000);
 
   test('PAYMENTS=square without a token: refused before the database is made', async () => {
     const { exitCode, output, dataDirMade } = await refusal({ ...PROD, PAYMENTS: 'square', SQUARE_LOCATION_ID: 'L1' });
     expect(exitCode).toBe(1);
     expect(output).toBe('Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square');
     expect(dataDirMade).toBe(false);
-  });
+  }, 20_000);
 
   test('a Square token without a location id: refused, in development too', async () => {
     const { exitCode, output, dataDirMade } = await refusal({ SQUARE_ACCESS_TOKEN: 'EAAA-x' });
     expect(exitCode).toBe(1);
     expect(output).toBe('Invalid configuration: SQUARE_LOCATION_ID: SQUARE_LOCATION_ID is required when PAYMENTS=square');
     expect(dataDirMade).toBe(false);
-  });
+  }, 20_000);
 });
 
 describe('production with PAYMENTS=test', () => {
@@ -70,7 +70,7 @@ describe('production with PAYMENTS=test', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 20_000);
 
   test('SEED_DEMO=1 seeds the demo catalogue', async () => {
     const server = await startServer({ env: { ...PROD, PAYMENTS: 'test', SEED_DEMO: '1' } });
@@ -79,7 +79,7 @@ describe('production with PAYMENTS=test', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 20_000);
 
   test('development shows no banner', async () => {
     const server = await startServer();
@@ -88,5 +88,5 @@ describe('production with PAYMENTS=test', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 20_000);
 });

@@ -29,3 +29,24 @@ export function completeProfile(ctx: { db: Db; clock: Clock }, userId: number): 
   };
   ctx.db.insert(userProfiles).values({ userId, ...values }).onConflictDoUpdate({ target: userProfiles.userId, set: values }).run();
 }
+
+/** The body the single-product checkout page sends (spec section 7) for one unit at `priceCents`, local delivery. */
+export function buyNowBody(productId: number, priceCents: number) {
+  const tax = Math.round(priceCents * 0.08);
+  return {
+    productId,
+    quantity: 1,
+    subtotal: priceCents / 100,
+    shipping: 0,
+    tax: tax / 100,
+    total: (priceCents + tax) / 100,
+    shippingMethod: 'local',
+    customerInfo: {
+      name: COMPLETE_PROFILE.name,
+      email: COMPLETE_PROFILE.email,
+      phone: COMPLETE_PROFILE.phone,
+      address: { line1: COMPLETE_PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+    },
+    paymentMethod: 'square',
+  };
+}

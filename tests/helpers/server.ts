@@ -25,8 +25,10 @@ function freePort(): number {
  * Starts the real store (from source, or the compiled binary) on a free port with a fresh
  * DATA_DIR, and resolves once it answers /healthz.
  */
-export async function startServer(options: { binary?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'csa-e2e-'));
+export async function startServer(
+  options: { binary?: string; env?: Record<string, string>; cwd?: string; /** Reuse this folder (a restart); stop() then leaves it. */ dataDir?: string } = {},
+): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'csa-e2e-'));
   const port = freePort();
   const url = `http://localhost:${port}`;
   const command = options.binary ? [options.binary] : [process.execPath, join(projectRoot, 'src/server.ts')];
@@ -75,7 +77,7 @@ export async function startServer(options: { binary?: string; env?: Record<strin
     stop: async () => {
       child.kill();
       await child.exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

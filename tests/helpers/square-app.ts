@@ -17,6 +17,7 @@ import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
+import { COMPLETE_PROFILE } from './actors.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
 
@@ -26,12 +27,7 @@ import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSqua
  * The SDK's own retries are off (maxRetries 0) so each test sees exactly the faults it injects.
  */
 
-export const PROFILE = {
-  name: 'Lena Ocean',
-  email: 'lena@example.com',
-  phone: '949-555-0123',
-  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
-};
+export const PROFILE = COMPLETE_PROFILE;
 
 export async function squareStore(options: { timeoutSeconds?: number } = {}) {
   const fake = await startFakeSquare();

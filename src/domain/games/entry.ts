@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
 import { notify } from '../notifications.ts';
-import { asPaymentFailure, idempotencyKey, type GatewayPayment, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import { asPaymentFailure, idempotencyKey, paymentUnderKey, type GatewayPayment, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { findProfile, requireCompleteProfile } from '../profile.ts';
 import { moveHolds } from './holds.ts';
@@ -165,10 +165,7 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
     const failure = asPaymentFailure(error);
     if (!failure.uncertain) rollBackHold(deps, paymentRowId, failure);
     else {
-      const found = await gateway
-        .findPayments([key], play.createdAt)
-        .then((map) => map.get(key))
-        .catch(() => undefined);
+      const found = await paymentUnderKey(gateway, key, play.createdAt);
       const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get();
       if (row && found) await settleHoldFromGateway(deps, row, found);
     }

@@ -113,3 +113,15 @@ export function idempotencyKey(...parts: (string | number)[]): string {
   if (key.length > 40) throw new Error(`idempotency key too long: ${key}`);
   return key;
 }
+
+/**
+ * The payment the gateway holds under our key (its reference id), or undefined when it has none
+ * or cannot say right now: how a request learns what happened after an unknown answer.
+ */
+export async function paymentUnderKey(gateway: PaymentGateway, key: string, since: number): Promise<GatewayPayment | undefined> {
+  try {
+    return (await gateway.findPayments([key], since)).get(key);
+  } catch {
+    return undefined;
+  }
+}
