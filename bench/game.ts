@@ -12,7 +12,7 @@ import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { HOUR_MS, runGameJobs, settleGame } from '../src/domain/games/lifecycle.ts';
-import { simulatedMetrics } from '../src/domain/metrics.ts';
+import { simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'csa-game-bench-'));

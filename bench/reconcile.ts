@@ -15,7 +15,7 @@ import { games, orders, payments, plays, products, users } from '../src/db/schem
 import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
-import { simulatedMetrics } from '../src/domain/metrics.ts';
+import { simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { idempotencyKey } from '../src/domain/payments/gateway.ts';
 import { reconcilePayments } from '../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../src/domain/payments/square-gateway.ts';

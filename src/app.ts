@@ -20,6 +20,7 @@ import { businessApi } from './routes/api/business.ts';
 import { coachApi } from './routes/api/coach.ts';
 import { commerceApi } from './routes/api/commerce.ts';
 import { gamesApi, testClockApi } from './routes/api/games.ts';
+import { playSettingsApi } from './routes/api/play-settings.ts';
 import { productsApi } from './routes/api/products.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', adminOrdersApi);
   app.route('/api', commerceApi);
   app.route('/api', gamesApi);
+  app.route('/api', playSettingsApi);
   app.route('/api', businessApi);
   app.route('/api', coachApi);
   if (deps.config.clock === 'manual') app.route('/api', testClockApi);

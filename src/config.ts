@@ -24,7 +24,11 @@ const envSchema = z
     SQUARE_LOCATION_ID: optionalText,
     SQUARE_ENVIRONMENT: z.preprocess(blankToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
     SQUARE_BASE_URL: z.preprocess(blankToUndefined, z.url().optional()),
-    METRICS_SOURCE: z.preprocess(blankToUndefined, z.enum(['simulated']).default('simulated')),
+    METRICS_SOURCE: z.preprocess(blankToUndefined, z.enum(['simulated', 'feed']).default('simulated')),
+    METRICS_FEED_URL: z.preprocess(blankToUndefined, z.url().optional()),
+    METRICS_FEED_KEY: optionalText,
+    METRICS_FEED_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(200).max(60_000).default(5_000)),
+    DAILY_ENTRY_LIMIT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000).default(10)),
     RATE_LIMIT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
     SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),
@@ -33,6 +37,7 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
+    if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL) ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
     if (payments === 'square') {
       for (const name of ['SQUARE_ACCESS_TOKEN', 'SQUARE_LOCATION_ID'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS=square` });
@@ -75,7 +80,11 @@ export interface Config {
     environment: 'sandbox' | 'production';
     baseUrl: string | undefined;
   };
-  metricsSource: 'simulated';
+  metricsSource: 'simulated' | 'feed';
+  /** The data provider's per-minute feed (METRICS_SOURCE=feed); docs/metrics-feed.md. */
+  metricsFeed: { url: string | undefined; key: string | undefined; timeoutMs: number };
+  /** The store's daily entry limit per player, and the most a player may choose. */
+  dailyEntryLimit: number;
   rateLimit: boolean;
   clock: 'system' | 'manual';
   /** Production running on the test gateway (PAYMENTS=test said explicitly): every page says so. */
@@ -116,6 +125,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       baseUrl: env.SQUARE_BASE_URL,
     },
     metricsSource: env.METRICS_SOURCE,
+    metricsFeed: { url: env.METRICS_FEED_URL, key: env.METRICS_FEED_KEY, timeoutMs: env.METRICS_FEED_TIMEOUT_MS },
+    dailyEntryLimit: env.DAILY_ENTRY_LIMIT,
     rateLimit: env.RATE_LIMIT === 'on',
     clock: env.CLOCK,
     testModeBanner: env.NODE_ENV === 'production' && (env.PAYMENTS ?? 'square') === 'test',

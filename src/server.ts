@@ -10,7 +10,7 @@ import { bootstrapAdmin } from './domain/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/images.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
-import { simulatedMetrics } from './domain/metrics.ts';
+import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
@@ -52,8 +52,8 @@ export async function main(): Promise<void> {
   const manifest = await loadManifest();
 
   const gateway = await gatewayFromConfig(config);
-  const metrics = simulatedMetrics;
-  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics }), clock);
+  const metrics = metricsFromConfig(db, config);
+  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }), clock);
   const app = createApp({
     db,
     config,

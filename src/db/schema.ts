@@ -102,6 +102,8 @@ export const influencers = sqliteTable('influencers', {
   /** Last computed overall score, for listing. */
   score: real('score').notNull().default(0),
   createdAt: integer('created_at').notNull(),
+  /** A retired influencer can no longer be picked; past games keep it. */
+  retiredAt: integer('retired_at'),
 });
 
 /** Snapshots of each influencer's metrics per platform, so a settled game can be audited. */
@@ -123,9 +125,11 @@ export const influencerMetrics = sqliteTable(
     source: text('source').notNull(),
     takenAt: integer('taken_at').notNull(),
   },
-  (t) => [uniqueIndex('influencer_metrics_unique').on(t.influencerId, t.platform, t.minuteAt)],
+  (t) => [uniqueIndex('influencer_metrics_unique').on(t.influencerId, t.platform, t.minuteAt), index('influencer_metrics_minute_idx').on(t.minuteAt)],
 );
 
+export const metricsSourceNames = ['simulated', 'feed'] as const;
+export type MetricsSourceName = (typeof metricsSourceNames)[number];
 export const gameStatuses = ['waiting', 'active', 'completed', 'canceled'] as const;
 export const prizeOutcomes = ['cart', 'buying', 'bought', 'donated'] as const;
 export type PrizeOutcome = (typeof prizeOutcomes)[number];
@@ -152,9 +156,54 @@ export const games = sqliteTable(
     createdAt: integer('created_at').notNull(),
     settledAt: integer('settled_at'),
     canceledAt: integer('canceled_at'),
+    /** Why a game was canceled, in words a player reads. */
+    cancelReason: text('cancel_reason'),
+    /** 'simulated' or 'feed': where this game's metrics come from, fixed when it opens. */
+    metricsSource: text('metrics_source', { enum: metricsSourceNames }).notNull().default('simulated'),
+    /** Commit and reveal: 32 random bytes (hex) drawn when the game opens, secret until it is over. */
+    seed: text('seed'),
+    /** Hex SHA-256 of the seed's 32 bytes, public from the start. */
+    seedHash: text('seed_hash'),
+    /** Each picked influencer's platforms and engagement, frozen when the game starts. */
+    calibration: text('calibration', { mode: 'json' }).$type<Record<string, InfluencerCalibration>>(),
   },
-  (t) => [index('games_product_status_idx').on(t.productId, t.status), index('games_status_idx').on(t.status)],
+  (t) => [
+    index('games_product_status_idx').on(t.productId, t.status),
+    index('games_status_idx').on(t.status, t.endTime),
+    index('games_settled_idx').on(t.settledAt),
+  ],
 );
+
+/** What scoring needs to know of an influencer; frozen per game so later edits change nothing. */
+export interface InfluencerCalibration {
+  name: string;
+  handle: string;
+  platforms: Record<string, string>;
+  engagementRate: number;
+}
+
+/**
+ * The frozen scoring record of a settled game (see GameRecord in domain/games/record.ts). No
+ * foreign key: it outlives its product, and no retention job touches it.
+ */
+export const gameRecords = sqliteTable('game_records', {
+  gameId: integer('game_id').primaryKey(),
+  productId: integer('product_id').notNull(),
+  record: text('record', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+/** Responsible play: 18+ and rules consent, a daily entry limit, self-exclusion. */
+export const playerSettings = sqliteTable('player_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  consentedAt: integer('consented_at'),
+  dailyEntryLimit: integer('daily_entry_limit'),
+  excludedUntil: integer('excluded_until'),
+  exclusionPeriod: text('exclusion_period'),
+  updatedAt: integer('updated_at').notNull(),
+});
 
 /** pending: picked, not paid; authorizing: its $1 hold is being asked for; entered; void. */
 export const playStatuses = ['pending', 'authorizing', 'entered', 'void'] as const;
@@ -180,7 +229,12 @@ export const plays = sqliteTable(
     enteredAt: integer('entered_at'),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [uniqueIndex('plays_game_user_unique').on(t.gameId, t.userId), index('plays_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('plays_game_user_unique').on(t.gameId, t.userId),
+    index('plays_user_idx').on(t.userId, t.createdAt),
+    index('plays_game_status_idx').on(t.gameId, t.status),
+    index('plays_status_created_idx').on(t.status, t.createdAt),
+  ],
 );
 
 export const orderStatuses = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
@@ -350,7 +404,7 @@ export const payments = sqliteTable(
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId), index('payments_status_idx').on(t.status)],
+  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId), index('payments_status_idx').on(t.status, t.nextAttemptAt)],
 );
 
 /**
@@ -448,3 +502,5 @@ export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type Product = typeof products.$inferSelect;
 export type Influencer = typeof influencers.$inferSelect;
+export type Game = typeof games.$inferSelect;
+export type Play = typeof plays.$inferSelect;

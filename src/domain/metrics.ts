@@ -1,10 +1,12 @@
-import type { Influencer } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
+import type { Influencer, MetricsSourceName } from '../db/schema.ts';
 
 /*
- * Influencer metrics (DESIGN section 4). A MetricsSource gives each influencer's metrics per
- * platform for one minute. The default source is a deterministic simulation seeded per
- * influencer, platform and minute, calibrated by the influencer's size and engagement: the
- * same minute always gives the same numbers, so every score can be computed again.
+ * Influencer metrics (DESIGN section 4). Points come minute by minute from four metrics per
+ * platform. A game's metrics come from the source it opened with: 'simulated' (games/simulation.ts,
+ * driven by the game's secret seed) or 'feed' (a data provider's per-minute feed, stored as
+ * snapshots by metrics-feed.ts). The MetricsSource of the process also fills the influencer list
+ * and does the per-minute collection.
  */
 
 export const MINUTE_MS = 60_000;
@@ -24,9 +26,12 @@ export interface MinuteMetrics {
 }
 
 export interface MetricsSource {
-  readonly name: string;
-  /** Metrics of every platform of the influencer for the minute starting at `minuteStart`. */
-  minute(influencer: Pick<Influencer, 'id' | 'platforms' | 'engagementRate'>, minuteStart: number): MinuteMetrics[];
+  /** What new games use. */
+  readonly name: MetricsSourceName;
+  /** Each influencer's latest metrics per platform and points over the last hour, for the influencer list. */
+  recent(db: Db, people: Influencer[], now: number): Map<number, { minute: MinuteMetrics[]; lastHour: number }>;
+  /** The per-minute job: the feed fetches what the provider has; the simulation has nothing to do. */
+  collect(db: Db, now: number): Promise<void>;
 }
 
 /** '2.4M' → 2 400 000; plain numbers are read as they are. */
@@ -50,63 +55,19 @@ export function formatFollowers(count: number): string {
   return String(count);
 }
 
-/** A 32-bit hash of a string (FNV-1a), the seed of each minute's random numbers. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** mulberry32: small, fast and good enough for a simulation. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const YEAR_MINUTES = 525_600;
-
 /** Points for one minute: followers gained, engagement, growth and posts (DESIGN section 4). */
 export function minutePoints(m: { followers: number; engagement: number; growth: number; posts: number }): number {
   const gained = (m.followers * m.growth) / 100 / 1440;
-  return Math.round((gained / 100 + m.engagement + m.growth * 5 + m.posts * 20) * 1000) / 1000;
+  return roundPoints(gained / 100 + m.engagement + m.growth * 5 + m.posts * 20);
 }
 
-export const simulatedMetrics: MetricsSource = {
-  name: 'simulated',
-  minute(influencer, minuteStart) {
-    const minuteIndex = Math.floor(minuteStart / MINUTE_MS);
-    return Object.entries(influencer.platforms).map(([platform, followersText]) => {
-      const base = parseFollowers(followersText);
-      const next = random(hash(`${influencer.id}:${platform}:${minuteIndex}`));
-      // Audiences drift up by about 10% over a year, the same for every minute of a given day.
-      const followers = Math.round(base * (1 + ((minuteIndex % YEAR_MINUTES) / YEAR_MINUTES) * 0.1));
-      const engagement = Math.round(influencer.engagementRate * (0.7 + 0.6 * next()) * 100) / 100;
-      const growth = Math.round((0.02 + 0.2 * next()) * (influencer.engagementRate / 3) * 1000) / 1000;
-      const posts = next() < 1 / 90 ? 1 : 0;
-      const metrics = { platform, followers, engagement, growth, posts };
-      return { ...metrics, points: minutePoints(metrics) };
-    });
-  },
-};
+/** Points are kept to three decimals at every sum, so any recomputation gives the same figure. */
+export function roundPoints(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
 
 /** The start of the minute containing `time`. */
 export function minuteOf(time: number): number {
   return Math.floor(time / MINUTE_MS) * MINUTE_MS;
 }
 
-/** Points of one influencer over [from, to), minute by minute (a partial minute counts whole once started). */
-export function pointsBetween(source: MetricsSource, influencer: Pick<Influencer, 'id' | 'platforms' | 'engagementRate'>, from: number, to: number): number {
-  let total = 0;
-  for (let minute = minuteOf(from); minute < to; minute += MINUTE_MS) {
-    for (const m of source.minute(influencer, minute)) total += m.points;
-  }
-  return Math.round(total * 1000) / 1000;
-}

@@ -13,3 +13,10 @@ export async function readJson(c: AppContext): Promise<unknown> {
     throw new DomainError(400, 'The request body is not valid JSON.');
   }
 }
+
+/** The request's JSON body, which must be an object; anything else is a 400. */
+export async function jsonObject(c: AppContext): Promise<Record<string, unknown>> {
+  const body = await readJson(c);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(400, 'Send a JSON object.');
+  return body as Record<string, unknown>;
+}

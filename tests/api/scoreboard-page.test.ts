@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { influencers, products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
-import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 

@@ -9,7 +9,7 @@ import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
-import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { imageStore } from '../../src/domain/images.ts';
-import { simulatedMetrics } from '../../src/domain/metrics.ts';
+import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';

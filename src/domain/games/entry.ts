@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { games, influencers, payments, plays, products, type Product } from '../../db/schema.ts';
+import { games, influencers, payments, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
@@ -9,6 +9,8 @@ import { asPaymentFailure, idempotencyKey, paymentUnderKey, type GatewayPayment,
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { findProfile, requireCompleteProfile } from '../profile.ts';
 import { moveHolds } from './holds.ts';
+import { requireMayPlay } from './responsible-play.ts';
+import { drawSeed } from './simulation.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -21,6 +23,8 @@ export interface GameDeps {
   clock: Clock;
   gateway: PaymentGateway;
   metrics: MetricsSource;
+  /** The store's daily entry limit (and the most a player may choose). */
+  dailyEntryLimit?: number;
 }
 
 export const ENTRY_FEE_CENTS = 100;
@@ -60,7 +64,11 @@ function checkInfluencers(db: Db, value: unknown): string[] {
   if (ids.length !== INFLUENCERS_PER_PLAY || new Set(numeric).size !== INFLUENCERS_PER_PLAY || numeric.some((n) => !Number.isSafeInteger(n) || n < 1)) {
     throw new DomainError(400, message, { influencerIds: message });
   }
-  const known = db.select({ id: influencers.id }).from(influencers).where(inArray(influencers.id, numeric)).all();
+  const known = db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .where(and(inArray(influencers.id, numeric), isNull(influencers.retiredAt)))
+    .all();
   if (known.length !== INFLUENCERS_PER_PLAY) {
     const unknown = 'One of the chosen influencers does not exist.';
     throw new DomainError(400, unknown, { influencerIds: unknown });
@@ -68,15 +76,46 @@ function checkInfluencers(db: Db, value: unknown): string[] {
   return numeric.map(String);
 }
 
-/** The product's waiting game, opened when there is none. Runs inside the caller's transaction. */
-function waitingGame(tx: Db, product: Product, now: number) {
-  const open = tx.select().from(games).where(and(eq(games.productId, product.id), eq(games.status, 'waiting'))).get();
+/**
+ * The product's waiting game that still has room, opened when there is none. A game takes
+ * exactly `requiredParticipants` entries; a full game waits for its hour while the next
+ * entrants fill the next one. Runs inside the caller's transaction.
+ */
+function gameWithRoom(tx: Db, product: Product, now: number, metricsSource: MetricsSourceName) {
+  const waiting = tx.select().from(games).where(and(eq(games.productId, product.id), eq(games.status, 'waiting'))).orderBy(games.id).all();
+  const open = waiting.find((game) => enteredCount(tx, game.id) < game.requiredParticipants);
   if (open) return open;
+  // Each full game takes one unit when it starts: a new game opens only while a unit is left for it.
+  const stock = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, product.id)).get()?.quantity ?? 0;
+  if (stock <= waiting.length) throw new DomainError(409, 'Every unit of this product is already promised to a game. Try again after the next game.');
   return tx
     .insert(games)
-    .values({ productId: product.id, status: 'waiting', requiredParticipants: requiredParticipantsFor(product.priceCents), createdAt: now })
+    .values({ productId: product.id, status: 'waiting', requiredParticipants: requiredParticipantsFor(product.priceCents), metricsSource, ...drawSeed(), createdAt: now })
     .returning()
     .get();
+}
+
+/**
+ * A play whose game filled while it was being paid moves to the product's next game with room,
+ * unless the player already has a play there. Runs inside the caller's transaction.
+ */
+function moveToGameWithRoom(deps: GameDeps, tx: Db, play: Play, now: number): Game | null {
+  const product = tx.select().from(products).where(eq(products.id, play.productId)).get();
+  if (!product) return null;
+  let game: Game;
+  try {
+    game = gameWithRoom(tx, product, now, deps.metrics.name);
+  } catch {
+    return null;
+  }
+  const taken = tx.select({ id: plays.id }).from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, play.userId))).get();
+  if (taken) return null;
+  tx.update(plays).set({ gameId: game.id }).where(eq(plays.id, play.id)).run();
+  return game;
+}
+
+function isFull(db: Db, game: Game): boolean {
+  return enteredCount(db, game.id) >= game.requiredParticipants;
 }
 
 export interface PlayView {
@@ -94,11 +133,12 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
   const { db, clock } = deps;
   const product = playableProduct(db, input.productId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
+  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
   const now = clock.now();
   const play = db.transaction((tx) => {
-    const game = waitingGame(tx as unknown as Db, product, now);
+    const game = gameWithRoom(tx as unknown as Db, product, now, deps.metrics.name);
     const startsAt = effectiveStart(tx as unknown as Db, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, userId))).get();
@@ -147,6 +187,7 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
   if (input.type !== 'play') throw new DomainError(400, "Only game entries are paid here (type 'play').", { type: "Only game entries are paid here (type 'play')." });
   if (Number(input.amount) !== ENTRY_FEE_CENTS / 100) throw new DomainError(400, 'A game entry costs $1.', { amount: 'A game entry costs $1.' });
   const productId = Number(input.productId);
+  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
   const claim = claimEntryPayment(deps, userId, productId);
@@ -191,7 +232,13 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       : undefined;
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    const game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
+    let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
+    if (game.status === 'waiting' && isFull(tx, game)) {
+      const next = moveToGameWithRoom(deps, tx, play, now);
+      if (!next) throw new DomainError(409, 'This game filled up while you were choosing. Pick your influencers again to join the next game.');
+      game = next;
+      play.gameId = next.id;
+    }
     const startsAt = effectiveStart(tx, game);
     if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
       tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
@@ -265,7 +312,9 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
       .get();
     if (!row?.playId) return 'gone' as const;
     const play = tx.select().from(plays).where(eq(plays.id, row.playId)).get();
-    const game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
+    let game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
+    // Another entry took the last place while this hold was asked for: the next game takes this one.
+    if (play?.status === 'authorizing' && game?.status === 'waiting' && isFull(tx, game)) game = moveToGameWithRoom(deps, tx, play, now) ?? undefined;
     const starts = game ? effectiveStart(tx, game) : null;
     const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
     if (!open || !play || !game) {
@@ -273,7 +322,7 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
       tx.update(payments).set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock) }).where(eq(payments.id, row.id)).run();
       return 'released' as const;
     }
-    tx.update(plays).set({ status: 'entered', enteredAt: now }).where(eq(plays.id, play.id)).run();
+    tx.update(plays).set({ status: 'entered', enteredAt: now, gameId: game.id }).where(eq(plays.id, play.id)).run();
     const product = tx.select().from(products).where(eq(products.id, play.productId)).get()!;
     notify(tx, clock, play.userId, {
       type: 'payment_success',

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { cartItems, games, payments, plays, products, users, type Product } from '../../db/schema.ts';
+import { cartItems, games, payments, plays, products, users, type Game, type Play, type Product } from '../../db/schema.ts';
 import { PRIZE_PRICE_CENTS } from '../cart.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -8,7 +8,8 @@ import { notify, type NewNotification } from '../notifications.ts';
 import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
 import { enteredCount, PENDING_PLAY_MS, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
-import { influencersById, playScore, rank, snapshotWindow, storedPoints } from './scoring.ts';
+import { buildRecord, saveRecord } from './record.ts';
+import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -104,6 +105,9 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         .returning({ id: plays.id })
         .all();
       if (late.length) markGameHolds(tx, clock, game.id, 'voiding', late.map((p) => p.id));
+      // The picks are final now: what scoring needs of each picked influencer is frozen with the game.
+      const picked = [...new Set(enteredPlays(tx, game.id).flatMap((p) => p.influencerIds.map(Number)))];
+      tx.update(games).set({ calibration: calibrationOf(tx, picked) }).where(eq(games.id, game.id)).run();
       tellPlayers(tx, clock, game.id, game.productId, 'started', {
         type: 'game_started',
         title: 'Game started',
@@ -127,38 +131,62 @@ function tellPlayers(tx: Db, clock: Clock, gameId: number, productId: number, ev
   }
 }
 
-/** Scores, ranking and winner of a game, from the stored snapshots of its hour. */
-export function finalScores(deps: GameDeps, gameId: number) {
-  const { db, metrics, clock } = deps;
-  const game = db.select().from(games).where(eq(games.id, gameId)).get()!;
-  const entries = enteredPlays(db, gameId);
-  const ids = [...new Set(entries.flatMap((p) => p.influencerIds.map(Number)))];
-  const people = influencersById(db, ids);
-  snapshotWindow(db, metrics, [...people.values()], game.startTime!, game.endTime!, clock.now());
-  const points = storedPoints(db, ids, game.startTime!, game.endTime!);
-  return rank(entries.map((play) => ({ ...play, score: playScore(play.influencerIds, points) })));
+/** The picks' calibration: frozen at the start; for a game started before it was frozen, as the influencers stand. */
+function calibrationFor(db: Db, game: Game, entries: Play[]) {
+  return game.calibration ?? calibrationOf(db, [...new Set(entries.flatMap((p) => p.influencerIds.map(Number)))]);
 }
 
-/** Settles one ended game: scores, winner, prize in the winner's cart, notifications, captures. */
+/** Scores, ranking and winner of a game over its whole hour; `missing` > 0 while the feed has gaps. */
+export function finalScores(db: Db, game: Game) {
+  const entries = enteredPlays(db, game.id);
+  const calibration = calibrationFor(db, game, entries);
+  const { points, missing } = gamePoints(db, game, game.endTime!, calibration);
+  const names = usernames(db, entries.map((p) => p.userId));
+  const ranked = rank(entries.map((play) => ({ ...play, username: names.get(play.userId) ?? 'A player', score: playScore(play.influencerIds, points) })));
+  return { ranked, points, calibration, missing };
+}
+
+function usernames(db: Db, ids: number[]): Map<number, string> {
+  if (ids.length === 0) return new Map();
+  return new Map(db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.username]));
+}
+
+/** How long after its end a feed game waits for missing minutes before it is voided. */
+export const FEED_SETTLE_DEADLINE_MS = 3 * HOUR_MS;
+
+/** Settles one ended game: scores, winner, frozen record, prize in the winner's cart, notifications, captures. */
 export async function settleGame(deps: GameDeps, gameId: number): Promise<boolean> {
   const { db, clock } = deps;
   const game = db.select().from(games).where(eq(games.id, gameId)).get();
   if (!game || game.status !== 'active' || game.endTime === null || game.endTime > clock.now()) return false;
-  const ranked = finalScores(deps, gameId);
+  const { ranked, points, calibration, missing } = finalScores(db, game);
+  if (missing > 0) {
+    if (clock.now() < game.endTime + FEED_SETTLE_DEADLINE_MS) {
+      console.warn(`games: game ${gameId} waits for ${missing} influencer-minutes from the metrics feed before it can be settled`);
+      return false;
+    }
+    await cancelGame(deps, gameId, {
+      reason: 'The metrics feed never delivered the whole hour.',
+      message: (brand) => `The metrics data for the ${brand} game never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
+      only: 'active',
+    });
+    return false;
+  }
   const winner = ranked[0];
   const product = productOf(db, game.productId);
   const now = clock.now();
-  const winnerName = winner ? (db.select({ username: users.username }).from(users).where(eq(users.id, winner.userId)).get()?.username ?? 'A player') : '';
-  // The result, the prize, every notification and the holds to capture: all or nothing.
+  const winnerName = winner?.username ?? '';
+  // The result, the record, the prize, every notification and the holds to capture: all or nothing.
   const settled = db.transaction((txn) => {
     const tx = txn as unknown as Db;
     const claimed = tx
       .update(games)
-      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: winner ? 'cart' : null })
+      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: winner ? 'cart' : null, calibration })
       .where(and(eq(games.id, gameId), eq(games.status, 'active')))
-      .returning({ id: games.id })
-      .all();
-    if (claimed.length === 0) return false;
+      .returning()
+      .get();
+    if (!claimed) return false;
+    saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner) {
       tx.insert(cartItems).values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now }).run();
@@ -166,7 +194,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     for (const play of ranked) {
       const won = play.id === winner?.id;
       const base = { productId: product.id, gameId };
-      notify(tx, clock, play.userId, { ...base, type: 'game_ended', eventKey: `game:${gameId}:ended`, title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: '/scoreboard?tab=winners', actionText: 'See Winners' });
+      notify(tx, clock, play.userId, { ...base, type: 'game_ended', eventKey: `game:${gameId}:ended`, title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: `/games/${gameId}`, actionText: 'See Results' });
       notify(
         tx,
         clock,
@@ -193,38 +221,59 @@ export async function settleDueGames(deps: GameDeps, now: number): Promise<numbe
 
 /** A waiting game that has not filled in 6 days is canceled: every hold is voided. */
 export async function expireStaleGames(deps: GameDeps, now: number): Promise<number[]> {
-  const { db, clock } = deps;
+  const { db } = deps;
   const stale = db.select().from(games).where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS))).all();
   const canceled: number[] = [];
   for (const game of stale) {
     // A game that filled is only waiting for its hour; it starts, it is not canceled.
     if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
-    const claimed = db.transaction((txn) => {
-      const tx = txn as unknown as Db;
-      const won = tx
-        .update(games)
-        .set({ status: 'canceled', canceledAt: now })
-        .where(and(eq(games.id, game.id), eq(games.status, 'waiting')))
-        .returning({ id: games.id })
-        .all();
-      if (won.length === 0) return false;
-      const product = productOf(tx, game.productId);
-      tellPlayers(tx, clock, game.id, game.productId, 'canceled', {
-        type: 'game_ended',
-        title: 'Game canceled',
-        message: `The game for ${product.brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
-        actionUrl: `/play/${product.id}`,
-        actionText: 'Play Again',
-      });
-      markGameHolds(tx, clock, game.id, 'voiding');
-      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
-      return true;
+    const done = await cancelGame(deps, game.id, {
+      reason: 'It did not fill within 6 days.',
+      message: (brand) => `The game for ${brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
+      only: 'waiting',
     });
-    if (!claimed) continue;
-    canceled.push(game.id);
-    await moveHolds(deps, holdsToMove(db, game.id));
+    if (done) canceled.push(game.id);
   }
   return canceled;
+}
+
+/**
+ * Cancels a waiting or live game: nobody is charged (every hold is voided), a live game's
+ * reserved unit goes back to stock, and the players are told why. Used by the 6-day expiry,
+ * the feed's deadline and the admin's Cancel game.
+ */
+export async function cancelGame(
+  deps: GameDeps,
+  gameId: number,
+  why: { reason: string; message: (brand: string) => string; only?: 'waiting' | 'active' },
+): Promise<boolean> {
+  const { db, clock } = deps;
+  const claimed = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    const before = tx.select().from(games).where(eq(games.id, gameId)).get();
+    const from = why.only ? [why.only] : (['waiting', 'active'] as const);
+    const won = tx
+      .update(games)
+      .set({ status: 'canceled', canceledAt: clock.now(), cancelReason: why.reason })
+      .where(and(eq(games.id, gameId), inArray(games.status, [...from])))
+      .returning({ id: games.id })
+      .all();
+    if (!before || won.length === 0) return false;
+    if (before.status === 'active') tx.update(products).set({ quantity: sql`${products.quantity} + 1` }).where(eq(products.id, before.productId)).run();
+    const product = productOf(tx, before.productId);
+    tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
+      type: 'game_ended',
+      title: 'Game canceled',
+      message: why.message(product.brand),
+      actionUrl: `/play/${product.id}`,
+      actionText: 'Play Again',
+    });
+    markGameHolds(tx, clock, gameId, 'voiding');
+    tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, gameId), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
+    return true;
+  });
+  if (claimed) await moveHolds(deps, holdsToMove(db, gameId));
+  return claimed;
 }
 
 /**

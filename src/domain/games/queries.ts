@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games, plays } from '../../db/schema.ts';
 
@@ -14,13 +14,16 @@ export interface GameSummary {
   endTime: number | null;
 }
 
-/** The product's current game: the active one, else the waiting one, else the last completed. */
+/**
+ * The product's current game: the live one, else the oldest waiting one (a full game waiting for
+ * its hour comes before the next one filling), else the last completed.
+ */
 export function currentGame(db: Db, productId: number): GameSummary | null {
   const game = db
     .select()
     .from(games)
     .where(and(eq(games.productId, productId), sql`${games.status} != 'canceled'`))
-    .orderBy(sql`case ${games.status} when 'active' then 0 when 'waiting' then 1 else 2 end`, desc(games.id))
+    .orderBy(sql`case ${games.status} when 'active' then 0 when 'waiting' then 1 else 2 end`, sql`case ${games.status} when 'waiting' then ${games.id} else -${games.id} end`)
     .get();
   if (!game) return null;
   const entries = db
@@ -45,14 +48,17 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
  */
 export function gameFingerprint(db: Db, productId: number | null, now: number): string {
   if (productId === null) return '';
-  const row = db.$client
-    .query<{ id: number; status: string; entries: number }, [number]>(
+  // Every open game counts (a full game and the next one filling), and the last one to finish.
+  const rows = db.$client
+    .query<{ id: number; status: string; entries: number }, [number, number]>(
       `select g.id, g.status, (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') as entries
-       from games g where g.product_id = ? and g.status != 'canceled'
-       order by case g.status when 'active' then 0 when 'waiting' then 1 else 2 end, g.id desc limit 1`,
+       from games g where g.product_id = ? and g.status in ('waiting', 'active')
+       union all
+       select * from (select g.id, g.status, 0 from games g where g.product_id = ? and g.status = 'completed' order by g.id desc limit 1)`,
     )
-    .get(productId);
-  if (!row) return 'none';
+    .all(productId, productId);
+  if (rows.length === 0) return 'none';
   // A live game's scores change every minute, so its pages are kept one minute at most.
-  return `${row.id}:${row.status}:${row.entries}${row.status === 'active' ? `:${Math.floor(now / 60_000)}` : ''}`;
+  const live = rows.some((row) => row.status === 'active');
+  return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? `:${Math.floor(now / 60_000)}` : '');
 }

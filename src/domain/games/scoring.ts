@@ -1,12 +1,14 @@
-import { and, count, gte, inArray, lt } from 'drizzle-orm';
+import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { influencerMetrics, influencers, type Influencer } from '../../db/schema.ts';
-import { MINUTE_MS, minuteOf, pointsBetween, type MetricsSource } from '../metrics.ts';
+import { influencerMetrics, influencers, type Game, type Influencer, type InfluencerCalibration } from '../../db/schema.ts';
+import { MINUTE_MS, minuteOf, roundPoints } from '../metrics.ts';
+import { simulatedPoints } from './simulation.ts';
 
 /*
  * Scoring (DESIGN section 4): a play's score is the sum of its five influencers' points earned
- * in [startTime, endTime). Settlement first stores every minute of the window as snapshots and
- * then adds up the stored points, so a settled game can be audited from the database alone.
+ * in [startTime, endTime). A game's points come from the source it opened with: the simulation
+ * under its own secret seed, or the feed's stored snapshots. Settlement freezes the result in
+ * the game's record (record.ts), so a finished game is never computed again.
  */
 
 export function influencersById(db: Db, ids: number[]): Map<number, Influencer> {
@@ -14,63 +16,88 @@ export function influencersById(db: Db, ids: number[]): Map<number, Influencer> 
   return new Map(db.select().from(influencers).where(inArray(influencers.id, ids)).all().map((i) => [i.id, i]));
 }
 
-/** Stores the metrics of every minute of [from, to) for these influencers (idempotent). */
-export function snapshotWindow(db: Db, source: MetricsSource, people: Influencer[], from: number, to: number, takenAt: number): void {
-  // Influencers whose window is already stored in full (another game of the same hour) are skipped.
+/** What scoring needs of each influencer, as the influencers stand now. */
+export function calibrationOf(db: Db, ids: number[]): Record<string, InfluencerCalibration> {
+  const people = influencersById(db, ids);
+  return Object.fromEntries(
+    [...people.values()].map((p) => [String(p.id), { name: p.name, handle: p.handle, platforms: p.platforms, engagementRate: p.engagementRate }]),
+  );
+}
+
+export interface GamePoints {
+  /** Points of each influencer in [startTime, min(until, endTime)). */
+  points: Map<number, number>;
+  /** Influencer-minutes the source has not delivered yet (always 0 for the simulation). */
+  missing: number;
+}
+
+/** Live points change once a minute; a game's figure for a minute is computed once. */
+const liveCache = new Map<string, GamePoints>();
+
+/**
+ * Points of the game's influencers from its start until `until` (a started minute counts whole).
+ * `calibration` defaults to the one frozen at the start.
+ */
+export function gamePoints(db: Db, game: Pick<Game, 'id' | 'metricsSource' | 'seed' | 'startTime' | 'endTime' | 'calibration'>, until: number, calibration = game.calibration ?? {}): GamePoints {
+  const start = game.startTime;
+  const end = game.endTime;
+  const ids = Object.keys(calibration).map(Number);
+  if (start === null || end === null || until <= start) return { points: new Map(ids.map((id) => [id, 0])), missing: 0 };
+  const to = Math.min(until, end);
+  const cacheKey = `${game.id}:${game.seed}:${minuteOf(to - 1)}:${ids.join(',')}`;
+  const cached = liveCache.get(cacheKey);
+  if (cached) return cached;
+  let result: GamePoints;
+  if (game.metricsSource === 'feed') result = feedPoints(db, calibration, start, to);
+  else {
+    if (!game.seed) throw new Error(`Game ${game.id} has no seed.`);
+    result = { points: new Map(ids.map((id) => [id, simulatedPoints(game.seed!, id, calibration[String(id)]!, start, to)])), missing: 0 };
+  }
+  if (result.missing === 0) {
+    if (liveCache.size > 2_000) liveCache.clear();
+    liveCache.set(cacheKey, result);
+  }
+  return result;
+}
+
+/** The feed's stored points, and how many influencer-minutes are still missing. */
+function feedPoints(db: Db, calibration: Record<string, InfluencerCalibration>, from: number, to: number): GamePoints {
+  const ids = Object.keys(calibration).map(Number);
+  const points = storedPoints(db, ids, from, to);
   const minutes = Math.ceil((to - minuteOf(from)) / MINUTE_MS);
-  const stored = new Map(
+  const covered = new Map(
     db
-      .select({ id: influencerMetrics.influencerId, n: count() })
+      .select({ id: influencerMetrics.influencerId, minutes: sql<number>`count(distinct ${influencerMetrics.minuteAt})` })
       .from(influencerMetrics)
-      .where(and(inArray(influencerMetrics.influencerId, people.map((p) => p.id)), gte(influencerMetrics.minuteAt, minuteOf(from)), lt(influencerMetrics.minuteAt, to)))
+      .where(and(inArray(influencerMetrics.influencerId, ids), gte(influencerMetrics.minuteAt, minuteOf(from)), lt(influencerMetrics.minuteAt, to)))
       .groupBy(influencerMetrics.influencerId)
       .all()
-      .map((row) => [row.id, row.n]),
+      .map((row) => [row.id, row.minutes]),
   );
-  people = people.filter((person) => (stored.get(person.id) ?? 0) < minutes * Object.keys(person.platforms).length);
-  if (people.length === 0) return;
-  const statement = db.$client.prepare(
-    `insert into influencer_metrics (influencer_id, platform, minute_at, followers, engagement, growth, posts, points, source, taken_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
-  );
-  db.$client.transaction(() => {
-    for (const person of people) {
-      for (let minute = minuteOf(from); minute < to; minute += MINUTE_MS) {
-        for (const m of source.minute(person, minute)) {
-          statement.run(person.id, m.platform, minute, m.followers, m.engagement, m.growth, m.posts, m.points, source.name, takenAt);
-        }
-      }
-    }
-  })();
+  const missing = ids.reduce((sum, id) => sum + Math.max(0, minutes - (covered.get(id) ?? 0)), 0);
+  return { points, missing };
 }
 
 /** Each influencer's points in [from, to), added up from the stored snapshots. */
 export function storedPoints(db: Db, ids: number[], from: number, to: number): Map<number, number> {
-  const rows = db
-    .select({ influencerId: influencerMetrics.influencerId, points: influencerMetrics.points })
-    .from(influencerMetrics)
-    .where(and(inArray(influencerMetrics.influencerId, ids), gte(influencerMetrics.minuteAt, minuteOf(from)), lt(influencerMetrics.minuteAt, to)))
-    .all();
+  const rows = ids.length
+    ? db
+        .select({ influencerId: influencerMetrics.influencerId, points: influencerMetrics.points })
+        .from(influencerMetrics)
+        .where(and(inArray(influencerMetrics.influencerId, ids), gte(influencerMetrics.minuteAt, minuteOf(from)), lt(influencerMetrics.minuteAt, to)))
+        .all()
+    : [];
   const totals = new Map<number, number>(ids.map((id) => [id, 0]));
   for (const row of rows) totals.set(row.influencerId, (totals.get(row.influencerId) ?? 0) + row.points);
-  for (const [id, total] of totals) totals.set(id, Math.round(total * 1000) / 1000);
-  return totals;
-}
-
-/** Each influencer's points so far in [from, min(now, to)), straight from the source (live scores). */
-export function livePoints(source: MetricsSource, people: Map<number, Influencer>, from: number, to: number, now: number): Map<number, number> {
-  const until = Math.min(now, to);
-  const totals = new Map<number, number>();
-  for (const [id, person] of people) totals.set(id, until > from ? pointsBetween(source, person, from, until) : 0);
+  for (const [id, total] of totals) totals.set(id, roundPoints(total));
   return totals;
 }
 
 export function playScore(influencerIds: string[], points: Map<number, number>): number {
-  const total = influencerIds.reduce((sum, id) => sum + (points.get(Number(id)) ?? 0), 0);
-  return Math.round(total * 1000) / 1000;
+  return roundPoints(influencerIds.reduce((sum, id) => sum + (points.get(Number(id)) ?? 0), 0));
 }
 
-/** Highest score first; a tie goes to the earlier entry. */
+/** Highest score first; a tie goes to the earlier entry, then to the lower play id. */
 export function rank<T extends { score: number; enteredAt: number | null; id: number }>(entries: T[]): T[] {
   return [...entries].sort((a, b) => b.score - a.score || (a.enteredAt ?? 0) - (b.enteredAt ?? 0) || a.id - b.id);
 }

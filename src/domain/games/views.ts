@@ -1,56 +1,53 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { games, influencers, plays, products, users } from '../../db/schema.ts';
+import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../money.ts';
-import { formatFollowers, minuteOf, parseFollowers, pointsBetween, type MetricsSource } from '../metrics.ts';
-import { requiredParticipantsFor, type GameDeps } from './entry.ts';
-import { HOUR_MS } from './lifecycle.ts';
+import { formatFollowers, parseFollowers, type MetricsSource } from '../metrics.ts';
+import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts';
 import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS } from './queries.ts';
-import { influencersById, livePoints, playScore, rank, storedPoints } from './scoring.ts';
+import { findRecord } from './record.ts';
+import { gamePoints, playScore, rank } from './scoring.ts';
 
 /*
  * What the game pages and the read APIs of spec section 7 show: influencers with their metrics,
  * a product's competition, the games list, the winners and a user's plays.
  */
 
-/** GET /api/influencers: platforms (followers text), this minute's metrics, and the last hour's score. */
+/** GET /api/influencers: the pickable influencers, with platforms (followers text), this minute's metrics and the last hour's points. */
 export function influencerList(db: Db, source: MetricsSource, now: number) {
-  return db
-    .select()
-    .from(influencers)
-    .orderBy(influencers.id)
-    .all()
-    .map((person) => {
-      const minute = source.minute(person, minuteOf(now));
-      return {
-        id: person.id,
-        name: person.name,
-        handle: person.handle,
-        avatar: person.avatar,
-        category: person.category,
-        engagementRate: person.engagementRate,
-        platforms: Object.fromEntries(minute.map((m) => [m.platform, formatFollowers(m.followers)])),
-        metrics: Object.fromEntries(
-          minute.map((m) => [m.platform, { followers: m.followers, engagement: m.engagement, growth: m.growth, posts: m.posts }]),
-        ),
-        totalFollowers: Object.values(person.platforms).reduce((sum, text) => sum + parseFollowers(text), 0),
-        score: Math.round(pointsBetween(source, person, now - HOUR_MS, now) * 10) / 10,
-      };
-    });
+  const people = db.select().from(influencers).where(isNull(influencers.retiredAt)).orderBy(influencers.id).all();
+  const recent = source.recent(db, people, now);
+  return people.map((person) => {
+    const { minute, lastHour } = recent.get(person.id) ?? { minute: [], lastHour: 0 };
+    const latest = new Map(minute.map((m) => [m.platform, m]));
+    return {
+      id: person.id,
+      name: person.name,
+      handle: person.handle,
+      avatar: person.avatar,
+      category: person.category,
+      engagementRate: person.engagementRate,
+      platforms: Object.fromEntries(Object.entries(person.platforms).map(([platform, text]) => [platform, latest.has(platform) ? formatFollowers(latest.get(platform)!.followers) : text])),
+      metrics: Object.fromEntries(minute.map((m) => [m.platform, { followers: m.followers, engagement: m.engagement, growth: m.growth, posts: m.posts }])),
+      totalFollowers: Object.values(person.platforms).reduce((sum, text) => sum + parseFollowers(text), 0),
+      score: Math.round(lastHour * 10) / 10,
+    };
+  });
 }
 
 export type InfluencerView = ReturnType<typeof influencerList>[number];
 
-/** Scores of a game's entries: final from snapshots once settled, live from the source while active. */
-function scoredEntries(deps: GameDeps, game: typeof games.$inferSelect) {
-  const { db, metrics, clock } = deps;
+/** Scores of a game's entries: from the frozen record once settled, live from its source while active. */
+function scoredEntries(deps: GameDeps, game: Game) {
+  const { db, clock } = deps;
   const entries = db.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'))).all();
-  const ids = [...new Set(entries.flatMap((p) => p.influencerIds.map(Number)))];
+  const record = game.status === 'completed' ? findRecord(db, game.id) : null;
   let points = new Map<number, number>();
-  if (game.status === 'completed') points = storedPoints(db, ids, game.startTime!, game.endTime!);
-  else if (game.status === 'active') points = livePoints(metrics, influencersById(db, ids), game.startTime!, game.endTime!, clock.now());
-  const scored = entries.map((play) => ({ ...play, score: game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points) }));
+  if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
+  else if (game.status === 'active' || game.status === 'completed') points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime!).points;
+  const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
+  const scored = entries.map((play) => ({ ...play, score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)) }));
   return { ranked: rank(scored), points };
 }
 
@@ -64,6 +61,10 @@ export function competitionView(deps: GameDeps, productId: number) {
   if (!game) {
     return {
       gameId: null,
+      metricsSource: deps.metrics.name,
+      seedHash: null,
+      seed: null,
+      nextGame: null,
       gameStatus: 'waiting' as const,
       startTime: null,
       endTime: null,
@@ -76,6 +77,8 @@ export function competitionView(deps: GameDeps, productId: number) {
   const { ranked, points } = scoredEntries(deps, game);
   return {
     gameId: game.id,
+    ...fairness(game),
+    nextGame: game.status === 'waiting' && ranked.length < game.requiredParticipants ? null : nextGameOf(db, game),
     gameStatus: game.status === 'canceled' ? ('waiting' as const) : game.status,
     startTime: game.startTime,
     endTime: game.endTime,
@@ -85,6 +88,28 @@ export function competitionView(deps: GameDeps, productId: number) {
     plays: ranked.map((play) => ({ id: play.id, userId: play.userId, influencerIds: play.influencerIds, score: play.score, createdAt: play.enteredAt ?? play.createdAt })),
     metrics: [...points].map(([influencerId, totalScore]) => ({ influencerId: String(influencerId), totalScore })),
   };
+}
+
+/** Commit and reveal: the hash from the start, the seed only once the game is over. */
+export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metricsSource'>) {
+  const over = game.status === 'completed' || game.status === 'canceled';
+  return { metricsSource: game.metricsSource, seedHash: game.seedHash, seed: over ? game.seed : null };
+}
+
+/** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
+function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
+  const waiting = db
+    .select()
+    .from(games)
+    .where(and(eq(games.productId, shown.productId), eq(games.status, 'waiting')))
+    .orderBy(games.id)
+    .all()
+    .filter((g) => g.id !== shown.id);
+  for (const game of waiting) {
+    const participants = enteredCount(db, game.id);
+    if (participants < game.requiredParticipants) return { id: game.id, participants, requiredParticipants: game.requiredParticipants };
+  }
+  return null;
 }
 
 /** GET /api/games/active: waiting and live games, live first, then those needing the fewest players. */

@@ -9,18 +9,12 @@ import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
-import { readJson } from '../../http/json.ts';
+import { jsonObject } from '../../http/json.ts';
 
 function idParam(c: AppContext, what: string): number {
   const raw = c.req.param('id') ?? '';
   if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, `${what} not found`);
   return Number(raw);
-}
-
-async function jsonObject(c: AppContext): Promise<Record<string, unknown>> {
-  const body = await readJson(c);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(400, 'Send a JSON object.');
-  return body as Record<string, unknown>;
 }
 
 const deps = (c: AppContext) => ({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway });

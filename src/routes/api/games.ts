@@ -1,16 +1,17 @@
 import { Hono } from 'hono';
 import { DomainError } from '../../domain/errors.ts';
 import { createPlay, payForPlay, type GameDeps } from '../../domain/games/entry.ts';
+import { publicGame } from '../../domain/games/audit.ts';
 import { donatePrize } from '../../domain/games/lifecycle.ts';
 import { activeGames, competitionView, influencerList, userPlays, winners } from '../../domain/games/views.ts';
 import { ManualClock } from '../../domain/clock.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { idempotent } from '../../http/idempotency.ts';
-import { readJson } from '../../http/json.ts';
+import { jsonObject } from '../../http/json.ts';
 
 const gameDeps = (c: AppContext): GameDeps => {
-  const { db, clock, gateway, metrics } = c.var.deps;
-  return { db, clock, gateway, metrics };
+  const { db, clock, gateway, metrics, config } = c.var.deps;
+  return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
 };
 
 function numericId(c: AppContext, what: string): number {
@@ -19,11 +20,7 @@ function numericId(c: AppContext, what: string): number {
   return Number(raw);
 }
 
-async function body(c: AppContext): Promise<Record<string, unknown>> {
-  const value = await readJson(c);
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new DomainError(400, 'Send a JSON object.');
-  return value as Record<string, unknown>;
-}
+const body = jsonObject;
 
 function signedIn(c: AppContext): number {
   if (!c.var.user) throw new DomainError(401, 'Please login or register to place a play.');
@@ -56,6 +53,11 @@ export const gamesApi = new Hono<AppEnv>()
   .get('/user/plays', (c) => {
     if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
     return c.json(userPlays(gameDeps(c), c.var.user.id));
+  })
+  .get('/games/:id', (c) => {
+    const game = publicGame(c.var.deps.db, c.var.deps.clock, numericId(c, 'Game'));
+    if (!game) return c.json({ message: 'Game not found' }, 404);
+    return c.json(game);
   })
   .post('/games/:id/donate', (c) => {
     if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);

@@ -1,0 +1,138 @@
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { playerSettings, plays } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+
+/*
+ * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older
+ * and accepts the official rules; each player has a daily entry limit (the store's default is
+ * also its maximum) and may exclude themselves for 30 days, 6 months or for good. Every entry
+ * path asks `requireMayPlay` before anything is picked or charged.
+ */
+
+export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
+export const SELF_EXCLUDED = 'SELF_EXCLUDED';
+export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
+/** The store's daily entry limit when configuration names none. */
+export const DEFAULT_DAILY_ENTRY_LIMIT = 10;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Far beyond any date: a permanent exclusion. */
+const FOREVER = 8_640_000_000_000_000;
+
+export const exclusionPeriods = ['30d', '6m', 'permanent'] as const;
+export type ExclusionPeriod = (typeof exclusionPeriods)[number];
+
+function settingsOf(db: Db, userId: number) {
+  return db.select().from(playerSettings).where(eq(playerSettings.userId, userId)).get();
+}
+
+function upsert(db: Db, clock: Clock, userId: number, values: Partial<typeof playerSettings.$inferInsert>): void {
+  db.insert(playerSettings)
+    .values({ userId, ...values, updatedAt: clock.now() })
+    .onConflictDoUpdate({ target: playerSettings.userId, set: { ...values, updatedAt: clock.now() } })
+    .run();
+}
+
+/** Entries that count against the daily limit: paid or being paid, in the last 24 hours. */
+export function entriesInLastDay(db: Db, userId: number, now: number): number {
+  return (
+    db
+      .select({ n: count() })
+      .from(plays)
+      .where(and(eq(plays.userId, userId), inArray(plays.status, ['entered', 'authorizing']), gte(sql`coalesce(${plays.enteredAt}, ${plays.createdAt})`, now - DAY_MS)))
+      .get()?.n ?? 0
+  );
+}
+
+export interface PlayerSettingsView {
+  consented: boolean;
+  consentedAt: number | null;
+  dailyEntryLimit: number;
+  maxDailyEntryLimit: number;
+  entriesToday: number;
+  excludedUntil: number | null;
+  permanentlyExcluded: boolean;
+  exclusionPeriod: ExclusionPeriod | null;
+}
+
+export function playerSettingsView(db: Db, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+  const row = settingsOf(db, userId);
+  const now = clock.now();
+  const excluded = row?.excludedUntil != null && row.excludedUntil > now;
+  return {
+    consented: row?.consentedAt != null,
+    consentedAt: row?.consentedAt ?? null,
+    dailyEntryLimit: Math.min(row?.dailyEntryLimit ?? storeLimit, storeLimit),
+    maxDailyEntryLimit: storeLimit,
+    entriesToday: entriesInLastDay(db, userId, now),
+    excludedUntil: excluded ? row.excludedUntil : null,
+    permanentlyExcluded: excluded && row.excludedUntil === FOREVER,
+    exclusionPeriod: excluded ? (row.exclusionPeriod as ExclusionPeriod) : null,
+  };
+}
+
+/** POST /api/user/play-consent: both answers must be an explicit true. */
+export function recordPlayConsent(db: Db, clock: Clock, userId: number, input: { adult?: unknown; acceptRules?: unknown }): PlayerSettingsView {
+  const fields: Record<string, string> = {};
+  if (input.adult !== true) fields.adult = 'You must be 18 or older to play.';
+  if (input.acceptRules !== true) fields.acceptRules = 'Please accept the official rules to play.';
+  if (Object.keys(fields).length) throw new DomainError(400, Object.values(fields)[0]!, fields);
+  if (settingsOf(db, userId)?.consentedAt == null) upsert(db, clock, userId, { consentedAt: clock.now() });
+  return playerSettingsView(db, clock, userId);
+}
+
+/** PUT /api/user/play-limits: a whole number from 1 to the store's limit. */
+export function setDailyEntryLimit(db: Db, clock: Clock, userId: number, input: { dailyEntryLimit?: unknown }, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+  const limit = input.dailyEntryLimit;
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > storeLimit) {
+    const message = `Choose a daily entry limit from 1 to ${storeLimit}.`;
+    throw new DomainError(400, message, { dailyEntryLimit: message });
+  }
+  upsert(db, clock, userId, { dailyEntryLimit: limit });
+  return playerSettingsView(db, clock, userId, storeLimit);
+}
+
+function exclusionEnd(now: number, period: ExclusionPeriod): number {
+  if (period === 'permanent') return FOREVER;
+  if (period === '30d') return now + 30 * DAY_MS;
+  const end = new Date(now);
+  end.setUTCMonth(end.getUTCMonth() + 6);
+  return end.getTime();
+}
+
+/** POST /api/user/self-exclusion: starts at once; it can be lengthened, never shortened. */
+export function selfExclude(db: Db, clock: Clock, userId: number, input: { period?: unknown }, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+  const period = input.period;
+  if (typeof period !== 'string' || !(exclusionPeriods as readonly string[]).includes(period)) {
+    const message = "Choose a period: '30d', '6m' or 'permanent'.";
+    throw new DomainError(400, message, { period: message });
+  }
+  const now = clock.now();
+  const until = exclusionEnd(now, period as ExclusionPeriod);
+  const current = settingsOf(db, userId)?.excludedUntil ?? 0;
+  if (until > current) upsert(db, clock, userId, { excludedUntil: until, exclusionPeriod: period });
+  return playerSettingsView(db, clock, userId, storeLimit);
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
+
+/** Refuses an entry (before any pick is stored or any card is touched) when the player may not play. */
+export function requireMayPlay(db: Db, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): void {
+  const view = playerSettingsView(db, clock, userId, storeLimit);
+  if (view.excludedUntil !== null) {
+    const until = view.permanentlyExcluded ? 'permanently' : `until ${dateFormat.format(view.excludedUntil)}`;
+    throw new DomainError(403, `You have excluded yourself from games ${until}, so you cannot enter.`, undefined, { code: SELF_EXCLUDED });
+  }
+  if (!view.consented) {
+    throw new DomainError(403, 'Please confirm you are 18 or older and accept the official rules before you play.', undefined, { code: PLAY_CONSENT_REQUIRED });
+  }
+  if (view.entriesToday >= view.dailyEntryLimit) {
+    throw new DomainError(
+      403,
+      `You have reached your daily limit of ${view.dailyEntryLimit} ${view.dailyEntryLimit === 1 ? 'entry' : 'entries'}. You can play again once an entry is more than 24 hours old.`,
+      undefined,
+      { code: DAILY_LIMIT_REACHED },
+    );
+  }
+}

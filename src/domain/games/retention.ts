@@ -1,0 +1,37 @@
+import { and, eq, gte, isNotNull } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { games } from '../../db/schema.ts';
+
+/*
+ * Retention of the feed's raw snapshots. A settled game's result lives in its frozen record
+ * (record.ts), which nothing prunes. Raw snapshots older than SNAPSHOT_RETENTION_MS go, except
+ * the hours of feed games that ended within GAME_EVIDENCE_MS: card disputes come up to about
+ * 120 days after a charge, and verify-game can then recompute those games from the raw feed.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const SNAPSHOT_RETENTION_MS = 35 * DAY_MS;
+export const GAME_EVIDENCE_MS = 180 * DAY_MS;
+
+/** Deletes the snapshots no one needs, range by range between the hours kept; returns how many went. */
+export function pruneSnapshots(db: Db, now: number): number {
+  const cutoff = now - SNAPSHOT_RETENTION_MS;
+  const kept = db
+    .select({ start: games.startTime, end: games.endTime })
+    .from(games)
+    .where(and(eq(games.metricsSource, 'feed'), isNotNull(games.startTime), gte(games.endTime, now - GAME_EVIDENCE_MS)))
+    .orderBy(games.startTime)
+    .all()
+    .filter((w): w is { start: number; end: number } => w.start !== null && w.end !== null && w.start < cutoff);
+  const remove = db.$client.prepare('delete from influencer_metrics where minute_at >= ? and minute_at < ?');
+  let removed = 0;
+  let from = 0;
+  db.$client.transaction(() => {
+    for (const window of kept) {
+      if (window.start > from) removed += remove.run(from, Math.min(window.start, cutoff)).changes;
+      from = Math.max(from, window.end);
+    }
+    if (from < cutoff) removed += remove.run(from, cutoff).changes;
+  })();
+  return removed;
+}
