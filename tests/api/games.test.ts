@@ -3,7 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { games, influencers, payments, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { seedInfluencers } from '../../src/db/seed-influencers.ts';
-import { pointsBetween, simulatedMetrics } from '../../src/domain/metrics.ts';
+import { consentToPlay, expectedScore as scoreUnderSeed } from '../helpers/games.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -69,6 +69,7 @@ const picks = (ctx: Ctx, from: number) =>
 /** A signed-in player made in the database; a card is saved through the API unless `card` is false. */
 async function player(ctx: Ctx, username: string, card = true): Promise<Player> {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
+  consentToPlay(ctx, user.id);
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();
@@ -101,9 +102,8 @@ const competition = async (ctx: Ctx, productId: number) => {
 };
 const playRows = (ctx: Ctx, userId: number) => ctx.db.select().from(plays).where(eq(plays.userId, userId)).orderBy(asc(plays.id)).all();
 
-function expectedScore(ctx: Ctx, ids: string[], from: number, to: number): number {
-  const people = ctx.db.select().from(influencers).where(inArray(influencers.id, ids.map(Number))).all();
-  return Math.round(people.reduce((sum, p) => sum + pointsBetween(simulatedMetrics, p, from, to), 0) * 1000) / 1000;
+function expectedScore(ctx: Ctx, ids: string[], from: number, to: number, gameId?: number): number {
+  return scoreUnderSeed(ctx.db, ids, from, to, gameId);
 }
 
 /** The $2 book's game filled at 18:10 by two players with different picks. */
@@ -138,6 +138,10 @@ describe('POST /api/plays: the rules of spec section 5', () => {
     expect((await client.post('/api/register', { json: { username: 'reader', password: 'secret-pass' } })).status).toBe(201);
     expect((await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
     const productId = book(ctx).id;
+    const refused = await client.post('/api/plays', { json: { productId: String(productId), influencerIds: picks(ctx, 0) } });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'PLAY_CONSENT_REQUIRED' });
+    expect((await client.post('/api/user/play-consent', { json: { adult: true, acceptRules: true } })).status).toBe(200);
     const made = await client.post('/api/plays', { json: { productId: String(productId), influencerIds: picks(ctx, 0) } });
     expect(made.status).toBe(201);
     const play = await made.json();
@@ -375,22 +379,18 @@ describe('POST /api/payments: the $1 entry', () => {
     expect((await payOne(alice, productId)).status).toBe(201);
   });
 
-  test('entry after the game started is refused: the pending play is void and the started game keeps its players', async () => {
+  test('a game takes exactly its players: a pick into a full game opens the next one, and the started game keeps its players', async () => {
     const ctx = await store();
     const { productId, gameId } = await filledBook(ctx);
     const carol = await player(ctx, 'carol');
     ctx.clock.set(START - 3 * MINUTE);
-    expect((await postPlay(carol, { productId, influencerIds: picks(ctx, 2) })).status).toBe(201);
-    await clockRoute(carol.client, { now: START });
-    expect((await payOne(carol, productId)).status).toBe(404);
-    const view = await competition(ctx, productId);
-    expect(view).toMatchObject({ gameId, gameStatus: 'active', participants: 2 });
-    expect(view.plays.map((p: { userId: number }) => p.userId)).not.toContain(carol.id);
-    // A new pick goes to a new waiting game.
     const next = await (await postPlay(carol, { productId, influencerIds: picks(ctx, 2) })).json();
     expect(next.gameId).not.toBe(gameId);
+    await clockRoute(carol.client, { now: START });
     expect((await payOne(carol, productId)).status).toBe(201);
-    expect((await competition(ctx, productId)).gameId).toBe(gameId);
+    const view = await competition(ctx, productId);
+    expect(view).toMatchObject({ gameId, gameStatus: 'active', participants: 2, nextGame: { id: next.gameId, participants: 1, requiredParticipants: 2 } });
+    expect(view.plays.map((p: { userId: number }) => p.userId)).not.toContain(carol.id);
   });
 });
 
@@ -526,8 +526,8 @@ describe('GET /api/games/active and /api/games/winners', () => {
       requiredParticipants: 2,
       product: expect.objectContaining({ brand: 'The Old Man and the Sea', price: 2 }),
     });
-    const aliceLive = expectedScore(ctx, picks(ctx, 0), START, START + 20 * MINUTE);
-    const bobLive = expectedScore(ctx, picks(ctx, 5), START, START + 20 * MINUTE);
+    const aliceLive = expectedScore(ctx, picks(ctx, 0), START, START + 20 * MINUTE, bookGame);
+    const bobLive = expectedScore(ctx, picks(ctx, 5), START, START + 20 * MINUTE, bookGame);
     expect(list[0].leaderUsername).toBe(aliceLive >= bobLive ? alice.username : bob.username);
     expect(list[0].highestScore).toBeCloseTo(Math.max(aliceLive, bobLive), 1);
     expect(list[1]).toMatchObject({ status: 'waiting', participants: 3, requiredParticipants: 8, leaderUsername: null, highestScore: null });
@@ -539,8 +539,8 @@ describe('GET /api/games/active and /api/games/winners', () => {
     expect(after.map((g: { id: number }) => g.id)).toEqual([giftGame, teeGame]);
     const winners = await (await ctx.client().get('/api/games/winners')).json();
     expect(winners).toHaveLength(1);
-    const finalA = expectedScore(ctx, picks(ctx, 0), START, END);
-    const finalB = expectedScore(ctx, picks(ctx, 5), START, END);
+    const finalA = expectedScore(ctx, picks(ctx, 0), START, END, bookGame);
+    const finalB = expectedScore(ctx, picks(ctx, 5), START, END, bookGame);
     expect(winners[0]).toMatchObject({
       gameId: bookGame,
       productId: bookId,

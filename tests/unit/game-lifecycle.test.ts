@@ -15,7 +15,10 @@ import {
   topOfHourAtOrAfter,
 } from '../../src/domain/games/lifecycle.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { pointsBetween, simulatedMetrics } from '../../src/domain/metrics.ts';
+import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
+import { consentToPlay, expectedScore as scoreUnderSeed, seedOf } from '../helpers/games.ts';
+import { simulatedPoints } from '../../src/domain/games/simulation.ts';
+import { findRecord } from '../../src/domain/games/record.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
@@ -98,6 +101,7 @@ function picks(ctx: Ctx, from: number): string[] {
 /** A signed-in player made straight in the database, with a card saved through the API. */
 async function player(ctx: Ctx, username: string, sourceId = 'cnon:card-nonce-ok'): Promise<Player> {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
+  consentToPlay(ctx, user.id);
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();
@@ -158,10 +162,7 @@ async function endedBookGame(ctx: Ctx) {
 
 /** Score of five influencers over [from, to), computed on its own from the metrics source. */
 function expectedScore(ctx: Ctx, ids: string[], from: number, to: number): number {
-  const people = ctx.db.select().from(influencers).where(inArray(influencers.id, ids.map(Number))).all();
-  expect(people).toHaveLength(5);
-  const total = people.reduce((sum, person) => sum + pointsBetween(simulatedMetrics, person, from, to), 0);
-  return Math.round(total * 1000) / 1000;
+  return scoreUnderSeed(ctx.db, ids, from, to);
 }
 
 /** A gateway that fails the first `failures` captures, then behaves. */
@@ -208,14 +209,15 @@ describe('rules as functions', () => {
     expect(topOfHourAtOrAfter(START + 1)).toBe(START + HOUR);
   });
 
-  test('the simulated metrics are deterministic: the same window gives the same points', async () => {
+  test('the simulated metrics are deterministic under one seed: the same window gives the same points', async () => {
     const ctx = await world();
     const person = ctx.db.select().from(influencers).get()!;
-    const once = pointsBetween(simulatedMetrics, person, START, END);
+    const seed = 'ab'.repeat(32);
+    const once = simulatedPoints(seed, person.id, person, START, END);
     expect(once).toBeGreaterThan(0);
-    expect(pointsBetween(simulatedMetrics, { ...person }, START, END)).toBe(once);
+    expect(simulatedPoints(seed, person.id, { ...person }, START, END)).toBe(once);
     // Two halves add up to the whole (to the rounding of each).
-    const halves = pointsBetween(simulatedMetrics, person, START, START + 30 * MINUTE) + pointsBetween(simulatedMetrics, person, START + 30 * MINUTE, END);
+    const halves = simulatedPoints(seed, person.id, person, START, START + 30 * MINUTE) + simulatedPoints(seed, person.id, person, START + 30 * MINUTE, END);
     expect(halves).toBeCloseTo(once, 2);
   });
 });
@@ -329,12 +331,7 @@ describe('a game starts at the top of the hour after it filled', () => {
 
   test('a play picked before the start but paid after it never joins the started game', async () => {
     const ctx = await world();
-    const { gameId, productId } = await filledBookGame(ctx);
-    const carol = await player(ctx, 'carol');
-    ctx.clock.set(START - 2 * MINUTE);
-    const pending = await pick(carol, productId, picks(ctx, 2));
-    expect(pending.gameId).toBe(gameId);
-
+    const { gameId, productId, carol, pending } = await filledWithCarolPending(ctx);
     ctx.clock.set(START);
     await runGameJobs(ctx.deps);
     expect(playRow(ctx, pending.id).status).toBe('void');
@@ -348,11 +345,10 @@ describe('a game starts at the top of the hour after it filled', () => {
 
   test('payForPlay on a game that is no longer waiting: 409, the play is void and nobody is charged', async () => {
     const ctx = await world();
-    const { gameId, productId } = await filledBookGame(ctx);
-    const carol = await player(ctx, 'carol');
-    ctx.clock.set(START - MINUTE);
-    const pending = createPlay(ctx.deps, carol.id, { productId, influencerIds: picks(ctx, 1) });
-    // The game moved on without the tick that voids pending plays (another process claimed it).
+    const { gameId, productId, carol, pending } = await filledWithCarolPending(ctx);
+    // Carol picked a minute before the start; the game moved on without the tick that voids
+    // pending plays (another process claimed it).
+    ctx.db.update(plays).set({ createdAt: START - MINUTE }).where(eq(plays.id, pending.id)).run();
     ctx.db.update(games).set({ status: 'active', startTime: START, endTime: END }).where(eq(games.id, gameId)).run();
     ctx.clock.set(START + MINUTE);
     const error = await payForPlay(ctx.deps, carol.id, { productId, amount: 1, type: 'play' }).catch((e) => e);
@@ -362,23 +358,37 @@ describe('a game starts at the top of the hour after it filled', () => {
     expect(ctx.gateway.payments()).toHaveLength(2);
   });
 
-  // A filled game starts at the top of the hour even if no tick has run yet: a player who comes
-  // at 19:10 after downtime cannot join the game whose scoring began at 19:00.
-  test('an entry made after the top of the hour, before the tick, does not join the game that starts at that hour', async () => {
+  // A full game takes no more entries: a player who comes at 19:10 after downtime, before the
+  // tick, joins the next game, never the one whose scoring began at 19:00.
+  test('an entry made after the top of the hour, before the tick, goes to the next game', async () => {
     const ctx = await world();
     const { gameId, productId } = await filledBookGame(ctx);
     const carol = await player(ctx, 'carol');
     ctx.clock.set(START + 10 * MINUTE); // no tick has run since 19:00
-    const refused = await carol.client.post('/api/plays', { json: { productId, influencerIds: picks(ctx, 4) } });
-    expect(refused.status).toBe(409);
-    expect((await refused.json()).message).toBe('This game is starting right now. Join the next one in a moment!');
+    const next = await pick(carol, productId, picks(ctx, 4));
+    expect(next.gameId).not.toBe(gameId);
+    expect((await pay(carol, productId)).status).toBe(201);
     await runGameJobs(ctx.deps);
     expect(gameRow(ctx, gameId)).toMatchObject({ status: 'active', startTime: START });
     expect(enteredOf(ctx, gameId).map((p) => p.userId)).not.toContain(carol.id);
-    const next = await pick(carol, productId, picks(ctx, 4));
-    expect(next.gameId).not.toBe(gameId);
+    expect(enteredOf(ctx, next.gameId).map((p) => p.userId)).toEqual([carol.id]);
   });
 });
+
+/** Alice enters, Carol picks without paying, Bob enters and fills the book's game at 18:10. */
+async function filledWithCarolPending(ctx: Ctx) {
+  const alice = await player(ctx, 'alice');
+  const bob = await player(ctx, 'bob');
+  const carol = await player(ctx, 'carol');
+  const productId = book(ctx).id;
+  const a = await enter(alice, productId, picks(ctx, 0));
+  const pending = await pick(carol, productId, picks(ctx, 11));
+  expect(pending.gameId).toBe(a.gameId);
+  ctx.clock.advance(1_000);
+  const b = await enter(bob, productId, picks(ctx, 5));
+  expect(b.gameId).toBe(a.gameId);
+  return { gameId: a.gameId, productId, carol, pending };
+}
 
 // ---------------------------------------------------------------- pending plays
 
@@ -412,10 +422,7 @@ describe('pending plays (never paid) do not count', () => {
 
   test('a pending play in a game that starts is voided at the start and takes no part in settlement', async () => {
     const ctx = await world();
-    const { gameId, productId } = await filledBookGame(ctx);
-    const carol = await player(ctx, 'carol');
-    ctx.clock.set(START - 5 * MINUTE);
-    const pending = await pick(carol, productId, picks(ctx, 11));
+    const { gameId, carol, pending } = await filledWithCarolPending(ctx);
     ctx.clock.set(START);
     await runGameJobs(ctx.deps);
     expect(playRow(ctx, pending.id).status).toBe('void');
@@ -452,7 +459,7 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
 
     // Recomputing later (the clock has moved on) gives the same numbers.
     ctx.clock.set(END + 3 * HOUR);
-    const again = finalScores(ctx.deps, gameId);
+    const again = finalScores(ctx.db, gameRow(ctx, gameId)).ranked;
     expect(again.map((p) => p.id)).toEqual([winnerPlayId, winnerPlayId === alicePlay ? bobPlay : alicePlay]);
     expect(Object.fromEntries(again.map((p) => [p.id, p.score]))).toEqual({ [alicePlay]: playRow(ctx, alicePlay).score!, [bobPlay]: playRow(ctx, bobPlay).score! });
 
@@ -461,37 +468,29 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
     const scores = Object.fromEntries(competition.plays.map((p: { id: number; score: number }) => [p.id, p.score]));
     expect(scores[alicePlay]).toBeCloseTo(expectedAlice, 3);
     expect(scores[bobPlay]).toBeCloseTo(expectedBob, 3);
-    // Metrics per influencer: each equals pointsBetween over the hour.
+    // Metrics per influencer: each equals the seeded simulation over the hour.
     const people = ctx.db.select().from(influencers).all();
+    const seed = seedOf(ctx.db, gameId);
     expect(competition.metrics).toHaveLength(10);
     for (const m of competition.metrics as { influencerId: string; totalScore: number }[]) {
       const person = people.find((p) => p.id === Number(m.influencerId))!;
-      expect(m.totalScore).toBeCloseTo(pointsBetween(simulatedMetrics, person, START, END), 3);
+      expect(m.totalScore).toBe(simulatedPoints(seed, person.id, person, START, END));
     }
-
-    // The stored snapshots: every minute of [start, end) per platform, and their points add up.
-    for (const id of [...picks(ctx, 0), ...picks(ctx, 5)].map(Number)) {
-      const person = people.find((p) => p.id === id)!;
-      const rows = ctx.db
-        .select()
-        .from(influencerMetrics)
-        .where(and(eq(influencerMetrics.influencerId, id), gte(influencerMetrics.minuteAt, START), lt(influencerMetrics.minuteAt, END)))
-        .all();
-      expect(rows).toHaveLength(60 * Object.keys(person.platforms).length);
-      const stored = rows.reduce((sum, r) => sum + r.points, 0);
-      expect(stored).toBeCloseTo(pointsBetween(simulatedMetrics, person, START, END), 3);
-      expect(rows.every((r) => r.source === 'simulated')).toBe(true);
-    }
+    // The frozen record holds the same figures, and the simulation stores no snapshots.
+    const record = findRecord(ctx.db, gameId)!;
+    expect(record).toMatchObject({ gameId, seed, winnerPlayId, startTime: START, endTime: END });
+    expect(record.plays.map((p) => [p.playId, p.score, p.rank])).toEqual(again.map((p, i) => [p.id, p.score, i + 1]));
+    expect(ctx.db.select().from(influencerMetrics).all()).toHaveLength(0);
   });
 
-  test('a settled game is audited from its snapshots, even if the metrics source changes afterwards', async () => {
+  test('a settled game is read from its frozen record, even after its influencers change', async () => {
     const ctx = await world();
     const { gameId, alicePlay } = await endedBookGame(ctx);
     await runGameJobs(ctx.deps);
     const settled = playRow(ctx, alicePlay).score;
-    const zero = { name: 'zero', minute: () => [] };
-    const rescored = finalScores({ ...ctx.deps, metrics: zero }, gameId);
-    expect(rescored.find((p) => p.id === alicePlay)!.score).toBe(settled!);
+    ctx.db.update(influencers).set({ engagementRate: 19, platforms: { tiktok: '900M' } }).run();
+    const competition = await (await ctx.client().get(`/api/products/${book(ctx).id}/competition`)).json();
+    expect(competition.plays.find((p: { id: number }) => p.id === alicePlay).score).toBe(settled);
   });
 
   test('a tie goes to the earlier entry (not the earlier pick or lower play id)', async () => {
