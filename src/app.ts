@@ -36,6 +36,7 @@ import { notFound } from './routes/pages/not-found.tsx';
 import { playPages } from './routes/pages/play.tsx';
 import { productPages } from './routes/pages/product.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
+import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { seoRoutes } from './routes/seo.ts';
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -116,6 +117,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', productPages);
   app.route('/', playPages);
   app.route('/', scoreboardPages);
+  app.route('/', gameRecordPages);
   app.route('/', adminPages);
   app.route('/', profilePages);
   app.route('/', cartPages);

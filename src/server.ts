@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
+import { verifyGameCommand } from './cli/verify-game.ts';
 import { loadManifest } from './assets.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
@@ -29,6 +30,8 @@ async function healthcheck(): Promise<never> {
 /** Process entry: configuration, database, migrations, seed, jobs, then Bun.serve. */
 export async function main(): Promise<void> {
   if (process.argv.includes('--healthcheck')) await healthcheck();
+  const verifyAt = process.argv.indexOf('verify-game');
+  if (verifyAt > 0) process.exit(verifyGameCommand(process.argv.slice(verifyAt + 1)));
   const startedAt = performance.now();
   let config;
   try {

@@ -40,6 +40,11 @@ export interface CompetitionData {
   winnerPlayId?: number | null;
   plays: CompetitionPlay[];
   metrics: { influencerId: string; totalScore: number }[];
+  /** Commit and reveal: public from the start; the seed once the game is over. */
+  seedHash?: string | null;
+  seed?: string | null;
+  /** Where the next entrant goes when this game is full or live. */
+  nextGame?: { id: number; participants: number; requiredParticipants: number } | null;
 }
 
 export interface PollIntervals {
@@ -114,6 +119,7 @@ function Status({ data, now }: { data: CompetitionData; now: number }) {
         <p className="m-0 mt-1 text-sm text-slate-600">
           {left > 0 ? `${data.participants} players. Scores update every 10 seconds.` : 'Final scores are being counted. The winner will show here shortly.'}
         </p>
+        <NextGameNote data={data} />
       </div>
     );
   }
@@ -155,11 +161,24 @@ function Status({ data, now }: { data: CompetitionData; now: number }) {
         <div className="h-2 rounded-full bg-coral-dark" style={{ width: `${percent}%` }} />
       </div>
       <p className="m-0 mt-2 text-xs text-slate-600">Games start at the top of the hour once enough players have joined, and last 1 hour.</p>
+      {missing === 0 && <NextGameNote data={data} />}
     </div>
   );
 }
 
-function Leaderboard({ data }: { data: CompetitionData }) {
+/** A full or live game takes no more entries: the next player opens or joins the next game. */
+function NextGameNote({ data }: { data: CompetitionData }) {
+  const next = data.nextGame;
+  return (
+    <p className="m-0 mt-2 text-sm font-semibold text-ink" data-next-game={next?.id ?? ''}>
+      {next
+        ? `This game is full. Join now and you enter the next game (${next.participants}/${next.requiredParticipants} entries).`
+        : 'This game is full. Join now and you open the next game.'}
+    </p>
+  );
+}
+
+function Leaderboard({ data, viewerId }: { data: CompetitionData; viewerId: number | null }) {
   const leader = Math.max(0, ...data.plays.map((p) => p.score ?? 0));
   const winnerId = winnerPlayOf(data)?.id;
   return (
@@ -175,17 +194,20 @@ function Leaderboard({ data }: { data: CompetitionData }) {
           <ol className="m-0 mt-3 grid list-none gap-2 p-0">
             {data.plays.map((play, index) => {
               const won = play.id === winnerId;
+              const mine = viewerId !== null && play.userId === viewerId;
               return (
                 <li
                   key={play.id}
                   data-play-id={play.id}
                   data-winner={won ? 'true' : undefined}
+                  data-mine={mine ? 'true' : undefined}
                   className={`rounded-xl border px-3 py-2 ${won ? 'border-amber-300 bg-amber-50' : 'border-slate-200 bg-white'}`}
                 >
                   <div className="flex items-center gap-3 text-sm">
                     <span className={`w-6 shrink-0 text-center font-extrabold ${index === 0 ? 'text-coral-dark' : 'text-slate-600'}`}>{index + 1}</span>
                     <span className="min-w-0 flex-1 truncate font-semibold">
                       {`Player ${play.userId}`}
+                      {mine && <span className="ml-2 rounded-full bg-sea px-2 py-0.5 text-[11px] font-bold text-white">You</span>}
                       {won && <span className="ml-2 rounded-full bg-amber-400 px-2 py-0.5 text-[11px] font-bold text-ink">Winner</span>}
                     </span>
                     <span className="shrink-0 font-bold tabular-nums" data-score="">
@@ -216,9 +238,11 @@ export interface CompetitionPanelProps {
   now: number;
   /** For tests; the page leaves them at the spec's 10 s and 30 s. */
   pollIntervals?: PollIntervals;
+  /** The signed-in user, whose line is marked 'You'. */
+  viewerId?: number | null;
 }
 
-export default function CompetitionPanel({ productId, initial, now: serverNow, pollIntervals }: CompetitionPanelProps) {
+export default function CompetitionPanel({ productId, initial, now: serverNow, pollIntervals, viewerId = null }: CompetitionPanelProps) {
   const [data, setData] = useState(initial);
   const end = data.gameStatus === 'active' ? competitionEnd(data) : null;
   const now = useCountdownNow(serverNow, end, data.gameStatus === 'active');
@@ -258,7 +282,15 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
   return (
     <div data-game-status={data.gameStatus}>
       <Status data={data} now={now} />
-      <Leaderboard data={data} />
+      <Leaderboard data={data} viewerId={viewerId} />
+      {data.gameId !== null && (
+        <p className="m-0 mt-4 break-all text-xs text-slate-600">
+          {data.seedHash ? `Seed hash ${data.seedHash.slice(0, 16)}… · ` : ''}
+          <a href={`/games/${data.gameId}`} className="font-semibold text-sea-dark">
+            Game details and how to check the result
+          </a>
+        </p>
+      )}
       {data.gameStatus !== 'completed' && (
         <a
           href={`/play/${productId}`}

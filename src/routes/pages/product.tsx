@@ -60,7 +60,7 @@ function Details({ product }: { product: ProductView }) {
   );
 }
 
-function ProductDetail({ product, tab, competition, now, url }: { product: ProductView; tab: Tab; competition: CompetitionData | null; now: number; url: string }) {
+function ProductDetail({ product, tab, competition, now, url, viewerId }: { product: ProductView; tab: Tab; competition: CompetitionData | null; now: number; url: string; viewerId: number | null }) {
   const { name, subtitle, badge, text } = productTitle(product);
   const soldOut = product.quantity <= 0;
   const tabs: { key: Tab; label: string; href: string }[] = [
@@ -129,7 +129,7 @@ function ProductDetail({ product, tab, competition, now, url }: { product: Produ
                 ))}
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
-                {tab === 'details' || !competition ? <Details product={product} /> : <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now }} />}
+                {tab === 'details' || !competition ? <Details product={product} /> : <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />}
               </section>
             </>
           ) : (
@@ -188,6 +188,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
       competition={tab === 'competition' ? competitionView(c.var.deps, product.id) : null}
       now={c.var.deps.clock.now()}
       url={`${base}/product/${product.id}`}
+      viewerId={c.var.user?.id ?? null}
     />,
     { backHref: `/products?type=${product.productType}` },
   );

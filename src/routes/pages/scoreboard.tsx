@@ -47,6 +47,15 @@ function Thumb({ product, type, size = 'h-16 w-16' }: { product: { brand: string
 }
 
 const competitionHref = (productId: number) => `/product/${productId}?tab=competition`;
+
+/** The game's public record: entries, picks, scores and its seed for checking (/games/{id}). */
+function GameRecordLink({ gameId }: { gameId: number }) {
+  return (
+    <a href={`/games/${gameId}`} className="font-semibold text-sea-dark no-underline hover:underline">
+      Game details<span className="sr-only">{` for game ${gameId}`}</span>
+    </a>
+  );
+}
 const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants - game.participants);
 
 function PlayNowLink({ productId, name, className = '' }: { productId: number; name: string; className?: string }) {
@@ -139,7 +148,8 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
                 ) : (
                   'No scores yet'
                 )}
-                <span className="text-slate-600">{` · ${game.participants} players`}</span>
+                <span className="text-slate-600">{` · ${game.participants} players · `}</span>
+                <GameRecordLink gameId={game.id} />
               </p>
             </div>
           ) : (
@@ -252,6 +262,12 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
                       <dd className="m-0 font-semibold">{`${play.game.participants}/${play.game.requiredParticipants}`}</dd>
                     </div>
                   )}
+                  <div className="flex gap-1">
+                    <dt className="sr-only">Record</dt>
+                    <dd className="m-0">
+                      <GameRecordLink gameId={play.gameId} />
+                    </dd>
+                  </div>
                 </dl>
                 {play.won && play.prizeOutcome === 'cart' && (
                   <div className="mt-3">
@@ -301,6 +317,7 @@ function WinnersTab({ list, types }: { list: Winner[]; types: Map<number, Produc
                 </span>
                 {winner.date !== null && <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>}
                 {winner.donated && <span className="font-semibold text-emerald-700">Donated</span>}
+                <GameRecordLink gameId={winner.gameId} />
               </p>
             </div>
           </li>

@@ -5,6 +5,7 @@ import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { renderPage, type PageStatus } from '../../../http/render.tsx';
 import { CoachPage, coachPaths, coachPlatforms, platformOf } from './coach.tsx';
+import { RulesPage } from './rules.tsx';
 import { partnerStore } from './shared.tsx';
 import { SunglassGalleryPage } from './sunglass-gallery.tsx';
 import { isTutorialTab, TutorialPage, tutorialHref, tutorialTabs } from './tutorial.tsx';
@@ -52,6 +53,17 @@ export const marketingPages = new Hono<AppEnv>()
       <TutorialPage tab={tab} />,
     );
   })
+  .get('/rules', (c) =>
+    renderPage(
+      c,
+      {
+        title: 'Official Game Rules',
+        path: '/rules',
+        description: 'The official rules of the $1 influencer game: entries, capped games, how scores are computed and verified (commit and reveal), ties, holds, refunds and responsible play.',
+      },
+      <RulesPage dailyEntryLimit={c.var.deps.config.dailyEntryLimit} />,
+    ),
+  )
   .get('/sunglass-gallery', (c) =>
     renderPage(
       c,

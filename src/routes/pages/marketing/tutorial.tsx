@@ -141,6 +141,14 @@ const faqs: { q: string; a: string }[] = [
   },
   { q: 'What happens if two players tie?', a: 'Ties go to the earlier entry: the player whose entry was paid first wins.' },
   {
+    q: 'Can anyone know the points in advance?',
+    a: "No. When a game opens, the store draws a secret random seed and publishes its SHA-256 fingerprint at once. Each minute's points come from HMAC-SHA256 under that seed, so nobody can compute them before they happen. After the game the seed is published: anyone can check it against the fingerprint and recompute every score. The official rules (/rules) give the exact steps, and each game's page (/games/ID) shows its figures.",
+  },
+  {
+    q: 'Can more players join a full game?',
+    a: 'No. A game takes exactly the players it needs; once it is full, the next player opens (or joins) the next game for that product.',
+  },
+  {
     q: 'When is my card charged?',
     a: `The ${entry} is only held on your card when you join. It is charged when the game is decided, whether you win or not.`,
   },

@@ -1,0 +1,107 @@
+import type { ReactNode } from 'react';
+import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, PENDING_PLAY_MS } from '../../../domain/games/entry.ts';
+import { FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
+import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/games/responsible-play.ts';
+import { formatCents } from '../../../domain/pricing.ts';
+
+/*
+ * /rules: the official rules a player accepts before a first entry. Every number comes from the
+ * rules in code; the scoring steps are those of docs/fairness.md (and of games/simulation.ts).
+ */
+
+const entry = formatCents(ENTRY_FEE_CENTS).replace('.00', '');
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-6">
+      <h2 id={id} className="m-0 text-lg font-bold">
+        {title}
+      </h2>
+      <div className="mt-2 grid gap-2 leading-relaxed text-slate-700">{children}</div>
+    </section>
+  );
+}
+
+const algorithm = `minuteIndex = floor(minuteStartMs / 60000)
+d   = HMAC-SHA256(key = the 32 seed bytes, message = "{influencerId}:{platform}:{minuteIndex}")
+u1, u2, u3 = the first three big-endian 32-bit words of d, each / 2^32
+followers  = round(base × (1 + ((minuteIndex mod 525600) / 525600) × 0.1))
+engagement = round(rate × (0.7 + 0.6·u1) × 100) / 100
+growth     = round((0.02 + 0.2·u2) × (rate / 3) × 1000) / 1000
+posts      = 1 if u3 < 1/90, else 0
+points     = round3(followers × growth / 100 / 1440 / 100 + engagement + 5·growth + 20·posts)`;
+
+export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dailyEntryLimit?: number }) {
+  return (
+    <article className="mx-auto max-w-3xl px-4 py-8">
+      <h1 className="m-0 text-2xl font-extrabold">Official game rules</h1>
+      <p className="m-0 mt-2 text-slate-600">
+        By entering a game you confirm that you are 18 or older and accept these rules. The store is in Laguna Beach, California.
+      </p>
+
+      <Section id="rules-entry" title="Entering">
+        <p className="m-0">
+          {`Each entry costs ${entry}: pick exactly ${INFLUENCERS_PER_PLAY} influencers, then pay. Your ${entry} is held on your card, not charged, when you join. A pick that is not paid within ${PENDING_PLAY_MS / 60_000} minutes lapses. One entry per player per game.`}
+        </p>
+        <p className="m-0">
+          A game needs as many players as the product's price in whole dollars (at least 2) and takes exactly that many entries. Once it is full, the next player opens (or joins) the next game for
+          that product.
+        </p>
+      </Section>
+
+      <Section id="rules-time" title="When a game runs">
+        <p className="m-0">{`A full game starts at the top of the next hour and lasts ${GAME_LENGTH_MS / HOUR_MS} hour. No entries are taken after it starts.`}</p>
+      </Section>
+
+      <Section id="rules-scoring" title="How scores are computed">
+        <p className="m-0">
+          {`Each influencer earns points minute by minute on every platform from four metrics: followers gained, engagement, growth and posts. A minute's points = followers × growth / 100 / 1440 / 100 + engagement + 5 × growth + 20 × posts. Your score is the sum of your ${INFLUENCERS_PER_PLAY} influencers' points over the game's hour.`}
+        </p>
+        <p className="m-0">
+          <strong>Nobody can know the points in advance.</strong> When a game opens, the store draws a secret seed of 32 random bytes and publishes its SHA-256 (the game's “seed hash”) at
+          once. The metrics of each minute come from that seed:
+        </p>
+        <pre className="m-0 overflow-x-auto rounded-xl bg-slate-100 p-3 text-xs leading-relaxed text-ink">{algorithm}</pre>
+        <p className="m-0">
+          Here base is the platform's followers (K = thousand, M = million, B = billion) and rate the influencer's engagement rate, both frozen when the game starts; round3(x) = round(x × 1000) /
+          1000; every sum is kept to three decimals.
+        </p>
+        <p className="m-0">
+          <strong>Anyone can check a result.</strong> When the game is over its seed is published on its page (/games/ID, linked from the scoreboard, the product page and your
+          notifications): check that SHA-256 of the seed equals the seed hash shown before the game, then recompute every score with the steps above.
+        </p>
+      </Section>
+
+      <Section id="rules-ties" title="Winning and ties">
+        <p className="m-0">
+          The highest score wins. A tie goes to the entry paid first. The winner may buy the product for $1 (it is added to their cart) or donate it to charity.
+        </p>
+      </Section>
+
+      <Section id="rules-holds" title="When your card is charged or released">
+        <p className="m-0">{`When a game is decided, every entry's ${entry} hold is charged, whether the player won or not.`}</p>
+        <p className="m-0">
+          {`Holds are released and nothing is charged when a game is canceled: it did not fill within ${WAITING_GAME_LIFETIME_MS / (24 * HOUR_MS)} days, the product sold out before the start, the store canceled it, or (with a live data feed) the metrics for the hour did not arrive within ${FEED_SETTLE_DEADLINE_MS / HOUR_MS} hours of its end.`}
+        </p>
+      </Section>
+
+      <Section id="rules-refunds" title="Refunds">
+        <p className="m-0">
+          An entry fee that was charged for a game that ran is not refunded. If we charged you in error, or twice, contact us and we refund it in full. Prizes bought for $1 have the store's
+          30-day money-back guarantee.
+        </p>
+      </Section>
+
+      <Section id="rules-responsible" title="Responsible play">
+        <p className="m-0">
+          {`Games are for adults (18 or older). Each player has a daily entry limit of ${dailyEntryLimit} entries in any 24 hours; you can lower it on your profile. You can also exclude yourself from games for 30 days, 6 months or permanently; an exclusion cannot be shortened. An excluded player, or one at their limit, is never charged.`}
+        </p>
+        <p className="m-0">
+          <a className="font-semibold text-sea-dark underline" href="/profile?tab=play">
+            Set your limits on your profile
+          </a>
+        </p>
+      </Section>
+    </article>
+  );
+}
