@@ -26,6 +26,7 @@ function islandProps(html: string): PlayGameProps {
 
 async function shopper(client: TestClient, username: string, withCard: boolean): Promise<void> {
   expect((await client.post('/api/register', { json: { username, password: 'secret-pass' } })).status).toBe(201);
+  expect((await client.post('/api/user/play-consent', { json: { adult: true, acceptRules: true } })).status).toBe(200);
   if (!withCard) return;
   const made = testTokenForCard('4111111111111111', 12, 2030, '123');
   if ('error' in made) throw new Error(made.error);

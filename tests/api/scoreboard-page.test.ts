@@ -52,6 +52,7 @@ async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient
   const client = ctx.client();
   const registered = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
   expect(registered.status).toBe(201);
+  expect((await client.post('/api/user/play-consent', { json: { adult: true, acceptRules: true } })).status).toBe(200);
   const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
   expect(saved.status).toBe(200);
   return { client, id: (await registered.json()).id, username };

@@ -74,6 +74,7 @@ class Client {
 async function shopper(server: Server, username: string): Promise<Client> {
   const client = new Client(server);
   await client.ok('POST', '/api/register', { username, password: 'secret-pass' });
+  await client.ok('POST', '/api/user/play-consent', { adult: true, acceptRules: true });
   await client.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
   return client;
 }

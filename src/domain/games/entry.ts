@@ -133,9 +133,9 @@ export function createPlay(deps: GameDeps, userId: number, input: { productId?: 
   const { db, clock } = deps;
   const product = playableProduct(db, input.productId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
-  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
+  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const now = clock.now();
   const play = db.transaction((tx) => {
     const game = gameWithRoom(tx as unknown as Db, product, now, deps.metrics.name);
@@ -187,9 +187,9 @@ export async function payForPlay(deps: GameDeps, userId: number, input: { produc
   if (input.type !== 'play') throw new DomainError(400, "Only game entries are paid here (type 'play').", { type: "Only game entries are paid here (type 'play')." });
   if (Number(input.amount) !== ENTRY_FEE_CENTS / 100) throw new DomainError(400, 'A game entry costs $1.', { amount: 'A game entry costs $1.' });
   const productId = Number(input.productId);
-  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
+  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const claim = claimEntryPayment(deps, userId, productId);
   if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
   const { play, paymentRowId, key } = claim;
