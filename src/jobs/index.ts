@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { idempotencyKeys, sessions } from '../db/schema.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';
-import { pruneSnapshots } from '../domain/games/retention.ts';
+import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../http/idempotency.ts';
 import type { Job } from './scheduler.ts';
@@ -24,10 +24,10 @@ export function storeJobs(db: Db, games: GameDeps): Job[] {
       run: (now) => {
         db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
         db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_KEY_LIFETIME_MS)).run();
-        // Old snapshots go once an hour, in ranges no recent game needs.
+        // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
         if (now - prunedAt >= HOUR) {
-          pruneSnapshots(db, now);
-          prunedAt = now;
+          const removed = pruneSnapshots(db, now);
+          if (removed < PRUNE_BATCH) prunedAt = now;
         }
       },
     },

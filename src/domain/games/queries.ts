@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games, plays } from '../../db/schema.ts';
 
@@ -19,12 +19,22 @@ export interface GameSummary {
  * its hour comes before the next one filling), else the last completed.
  */
 export function currentGame(db: Db, productId: number): GameSummary | null {
-  const game = db
-    .select()
-    .from(games)
-    .where(and(eq(games.productId, productId), sql`${games.status} != 'canceled'`))
-    .orderBy(sql`case ${games.status} when 'active' then 0 when 'waiting' then 1 else 2 end`, sql`case ${games.status} when 'waiting' then ${games.id} else -${games.id} end`)
-    .get();
+  // Two indexed lookups with LIMIT 1 (Drizzle's get() alone would read every game of the product).
+  const game =
+    db
+      .select()
+      .from(games)
+      .where(and(eq(games.productId, productId), inArray(games.status, ['active', 'waiting'])))
+      .orderBy(sql`case ${games.status} when 'active' then 0 else 1 end`, asc(games.id))
+      .limit(1)
+      .get() ??
+    db
+      .select()
+      .from(games)
+      .where(and(eq(games.productId, productId), eq(games.status, 'completed')))
+      .orderBy(desc(games.id))
+      .limit(1)
+      .get();
   if (!game) return null;
   const entries = db
     .select({ n: count() })

@@ -13,8 +13,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SNAPSHOT_RETENTION_MS = 35 * DAY_MS;
 export const GAME_EVIDENCE_MS = 180 * DAY_MS;
 
-/** Deletes the snapshots no one needs, range by range between the hours kept; returns how many went. */
-export function pruneSnapshots(db: Db, now: number): number {
+/** Rows deleted in one go at most, so a first prune of a big backlog never blocks the store for long. */
+export const PRUNE_BATCH = 2_000;
+
+/**
+ * Deletes the snapshots no one needs, range by range between the hours kept, at most `limit`
+ * rows; returns how many went (== limit: there may be more, run again soon).
+ */
+export function pruneSnapshots(db: Db, now: number, limit = PRUNE_BATCH): number {
   const cutoff = now - SNAPSHOT_RETENTION_MS;
   const kept = db
     .select({ start: games.startTime, end: games.endTime })
@@ -23,15 +29,20 @@ export function pruneSnapshots(db: Db, now: number): number {
     .orderBy(games.startTime)
     .all()
     .filter((w): w is { start: number; end: number } => w.start !== null && w.end !== null && w.start < cutoff);
-  const remove = db.$client.prepare('delete from influencer_metrics where minute_at >= ? and minute_at < ?');
+  const remove = db.$client.prepare('delete from influencer_metrics where id in (select id from influencer_metrics where minute_at >= ? and minute_at < ? limit ?)');
   let removed = 0;
   let from = 0;
+  const ranges: [number, number][] = [];
+  for (const window of kept) {
+    if (window.start > from) ranges.push([from, Math.min(window.start, cutoff)]);
+    from = Math.max(from, window.end);
+  }
+  if (from < cutoff) ranges.push([from, cutoff]);
   db.$client.transaction(() => {
-    for (const window of kept) {
-      if (window.start > from) removed += remove.run(from, Math.min(window.start, cutoff)).changes;
-      from = Math.max(from, window.end);
+    for (const [a, b] of ranges) {
+      if (removed >= limit) break;
+      removed += remove.run(a, b, limit - removed).changes;
     }
-    if (from < cutoff) removed += remove.run(from, cutoff).changes;
   })();
   return removed;
 }
