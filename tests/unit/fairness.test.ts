@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { games, gameRecords, influencerMetrics, influencers, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
@@ -45,20 +45,22 @@ describe('the algorithm, pinned by known answers', () => {
 
   test('one minute and one hour under a fixed seed give these exact figures', () => {
     expect(simulatedMinute(FIXED_SEED, 1, CALIBRATION, START)).toEqual([
-      { platform: 'instagram', followers: 2_622_767, engagement: 2.96, growth: 0.255, posts: 0, points: 4.281 },
-      { platform: 'tiktok', followers: 3_387_741, engagement: 4.19, growth: 0.144, posts: 0, points: 4.944 },
+      { platform: 'instagram', followers: 2_622_767, engagement: 2.63, growth: 0.227, posts: 0, points: 3.806 },
+      { platform: 'tiktok', followers: 3_387_741, engagement: 3.73, growth: 0.128, posts: 0, points: 4.4 },
     ]);
-    expect(simulatedPoints(FIXED_SEED, 1, CALIBRATION, START, END)).toBe(667.448);
-    // Another influencer id under the same seed: other numbers.
-    expect(simulatedPoints(FIXED_SEED, 2, CALIBRATION, START, END)).toBe(609.257);
+    expect(simulatedPoints(FIXED_SEED, 1, CALIBRATION, START, END)).toBe(599.96);
+    // Another influencer id under the same seed: another form, other numbers.
+    expect(simulatedPoints(FIXED_SEED, 2, CALIBRATION, START, END)).toBe(390.983);
   });
 
-  test('the minute follows the HMAC of "{id}:{platform}:{minuteIndex}" as documented', () => {
-    const { createHmac } = require('node:crypto') as typeof import('node:crypto');
-    const d = createHmac('sha256', Buffer.from(FIXED_SEED, 'hex')).update(`1:instagram:${START / MINUTE}`).digest();
-    const u1 = d.readUInt32BE(0) / 2 ** 32;
+  test('the minute follows the HMACs of "{id}:form" and "{id}:{platform}:{minuteIndex}" as documented', () => {
+    const key = Buffer.from(FIXED_SEED, 'hex');
+    const form = 0.5 + createHmac('sha256', key).update('1:form').digest().readUInt32BE(0) / 2 ** 32;
+    const d = createHmac('sha256', key).update(`1:instagram:${START / MINUTE}`).digest();
+    const [u1, u2] = [d.readUInt32BE(0) / 2 ** 32, d.readUInt32BE(4) / 2 ** 32];
     const [instagram] = simulatedMinute(FIXED_SEED, 1, CALIBRATION, START);
-    expect(instagram!.engagement).toBe(Math.round(4.2 * (0.7 + 0.6 * u1) * 100) / 100);
+    expect(instagram!.engagement).toBe(Math.round(4.2 * form * (0.7 + 0.6 * u1) * 100) / 100);
+    expect(instagram!.growth).toBe(Math.round((0.02 + 0.2 * u2) * ((4.2 * form) / 3) * 1000) / 1000);
   });
 
   test('seeds are 32 fresh random bytes each time', () => {

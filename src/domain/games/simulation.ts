@@ -35,17 +35,33 @@ function uniforms(key: Buffer, influencerId: number, platform: string, minuteInd
   return [digest.readUInt32BE(0) / 2 ** 32, digest.readUInt32BE(4) / 2 ** 32, digest.readUInt32BE(8) / 2 ** 32];
 }
 
+/**
+ * The influencer's form for the whole game, from 0.5 to 1.5: some hours go viral, some fall flat.
+ * Without it the per-minute noise averages out over an hour and the five biggest influencers
+ * would win nearly every game (bench/predict.ts).
+ */
+export function formOf(key: Buffer, influencerId: number): number {
+  return 0.5 + createHmac('sha256', key).update(`${influencerId}:form`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
 /** One minute of one influencer in one game: its metrics and points on every platform. */
-export function simulatedMinute(seed: string, influencerId: number, calibration: Pick<InfluencerCalibration, 'platforms' | 'engagementRate'>, minuteStart: number, key = Buffer.from(seed, 'hex')): MinuteMetrics[] {
+export function simulatedMinute(
+  seed: string,
+  influencerId: number,
+  calibration: Pick<InfluencerCalibration, 'platforms' | 'engagementRate'>,
+  minuteStart: number,
+  key = Buffer.from(seed, 'hex'),
+  form = formOf(key, influencerId),
+): MinuteMetrics[] {
   const minuteIndex = Math.floor(minuteStart / MINUTE_MS);
-  const rate = calibration.engagementRate;
+  const rate = calibration.engagementRate * form;
   return Object.entries(calibration.platforms).map(([platform, followersText]) => {
     const [u1, u2, u3] = uniforms(key, influencerId, platform, minuteIndex);
     // Audiences drift up by about 10% over a year.
     const followers = Math.round(parseFollowers(followersText) * (1 + ((minuteIndex % YEAR_MINUTES) / YEAR_MINUTES) * 0.1));
     const engagement = Math.round(rate * (0.7 + 0.6 * u1) * 100) / 100;
     const growth = Math.round((0.02 + 0.2 * u2) * (rate / 3) * 1000) / 1000;
-    const posts = u3 < 1 / 90 ? 1 : 0;
+    const posts = u3 < form / 90 ? 1 : 0;
     const metrics = { platform, followers, engagement, growth, posts };
     return { ...metrics, points: minutePoints(metrics) };
   });
@@ -54,9 +70,10 @@ export function simulatedMinute(seed: string, influencerId: number, calibration:
 /** An influencer's points over [from, to) of a game, minute by minute (a started minute counts whole). */
 export function simulatedPoints(seed: string, influencerId: number, calibration: Pick<InfluencerCalibration, 'platforms' | 'engagementRate'>, from: number, to: number): number {
   const key = Buffer.from(seed, 'hex');
+  const form = formOf(key, influencerId);
   let total = 0;
   for (let minute = minuteOf(from); minute < to; minute += MINUTE_MS) {
-    for (const m of simulatedMinute(seed, influencerId, calibration, minute, key)) total += m.points;
+    for (const m of simulatedMinute(seed, influencerId, calibration, minute, key, form)) total += m.points;
   }
   return roundPoints(total);
 }

@@ -22,13 +22,16 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-const algorithm = `minuteIndex = floor(minuteStartMs / 60000)
+const algorithm = `form = 0.5 + (first big-endian 32-bit word of HMAC-SHA256(seed bytes, "{influencerId}:form")) / 2^32
+rate = engagementRate × form        (once per influencer and game)
+
+minuteIndex = floor(minuteStartMs / 60000)
 d   = HMAC-SHA256(key = the 32 seed bytes, message = "{influencerId}:{platform}:{minuteIndex}")
 u1, u2, u3 = the first three big-endian 32-bit words of d, each / 2^32
 followers  = round(base × (1 + ((minuteIndex mod 525600) / 525600) × 0.1))
 engagement = round(rate × (0.7 + 0.6·u1) × 100) / 100
 growth     = round((0.02 + 0.2·u2) × (rate / 3) × 1000) / 1000
-posts      = 1 if u3 < 1/90, else 0
+posts      = 1 if u3 < form/90, else 0
 points     = round3(followers × growth / 100 / 1440 / 100 + engagement + 5·growth + 20·posts)`;
 
 export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dailyEntryLimit?: number }) {
@@ -63,8 +66,8 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
         </p>
         <pre className="m-0 overflow-x-auto rounded-xl bg-slate-100 p-3 text-xs leading-relaxed text-ink">{algorithm}</pre>
         <p className="m-0">
-          Here base is the platform's followers (K = thousand, M = million, B = billion) and rate the influencer's engagement rate, both frozen when the game starts; round3(x) = round(x × 1000) /
-          1000; every sum is kept to three decimals.
+          Here base is the platform's followers (K = thousand, M = million, B = billion) and engagementRate the influencer's rate, both frozen when the game starts; the form (0.5 to
+          1.5) makes each influencer's hour better or worse than usual; round3(x) = round(x × 1000) / 1000; every sum is kept to three decimals.
         </p>
         <p className="m-0">
           <strong>Anyone can check a result.</strong> When the game is over its seed is published on its page (/games/ID, linked from the scoreboard, the product page and your
