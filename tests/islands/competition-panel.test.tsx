@@ -279,6 +279,24 @@ describe('CompetitionPanel island', () => {
     stop(root, container);
   });
 
+  test("a signed-in player's own line says 'You'; the record link and the seed hash show; a full game points to the next one", async () => {
+    const live = active(Date.now());
+    const data = { ...live, seedHash: 'ab'.repeat(32), nextGame: { id: 99, participants: 1, requiredParticipants: 4 } };
+    const { container, root } = await render({ productId: 21, initial: data, now: Date.now(), viewerId: 41, pollIntervals: { active: 60_000, idle: 60_000 } });
+    const mine = [...container.querySelectorAll<HTMLElement>('[data-mine="true"]')];
+    expect(mine.map((row) => row.dataset.playId)).toEqual([String(live.plays.find((p) => p.userId === 41)!.id)]);
+    expect(mine[0]!.textContent).toContain('You');
+    expect(container.querySelectorAll('[data-mine]')).toHaveLength(1);
+    expect(container.querySelector<HTMLAnchorElement>('a[href="/games/' + live.gameId + '"]')!.textContent).toBe('Game details and how to check the result');
+    expect(container.textContent).toContain(`Seed hash ${'ab'.repeat(8)}…`);
+    expect(container.textContent).toContain('This game is full. Join now and you enter the next game (1/4 entries).');
+    stop(root, container);
+    const visitor = await render({ productId: 22, initial: data, now: Date.now(), pollIntervals: { active: 60_000, idle: 60_000 } });
+    expect(visitor.container.querySelectorAll('[data-mine]')).toHaveLength(0);
+    expect(visitor.container.textContent).not.toContain('You');
+    stop(visitor.root, visitor.container);
+  });
+
   test('unmounting clears the poll timer', async () => {
     const fetchMock = mock(async () => jsonResponse(waiting));
     globalThis.fetch = fetchMock as unknown as typeof fetch;
