@@ -58,6 +58,16 @@ describe('the compiled binary', () => {
     expect((await response.json()).username).toBe('binary_user');
   });
 
+  test('verify-game ID checks a game from the store of DATA_DIR', () => {
+    const env = { ...process.env, DATA_DIR: join(server.dataDir, 'data') };
+    const missing = Bun.spawnSync([binary, 'verify-game', '4242'], { env, stdout: 'pipe', stderr: 'pipe' });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stdout.toString()).toContain('FAIL game 4242 has no settled record');
+    const usage = Bun.spawnSync([binary, 'verify-game', 'x'], { env, stdout: 'pipe', stderr: 'pipe' });
+    expect(usage.exitCode).toBe(2);
+    expect(usage.stderr.toString()).toContain('Usage: verify-game GAME_ID');
+  });
+
   test('refuses to start in production without its secrets', () => {
     const run = Bun.spawnSync([binary], {
       env: { ...process.env, NODE_ENV: 'production', ADMIN_PASSWORD: '', ADMIN_PIN: '', DATA_DIR: join(server.dataDir, 'prod') },
