@@ -230,3 +230,25 @@ describe('commit and reveal through the store', () => {
     expect(panel.metrics.every((m: { totalScore: number }) => m.totalScore > 0)).toBe(true);
   });
 });
+
+describe('games settled before commit and reveal', () => {
+  test('get a frozen record at start-up from their stored scores; verify-game checks what it can', async () => {
+    const { recordGamesSettledBefore } = await import('../../src/domain/games/metrics-source.ts');
+    const ctx = await world();
+    const { g1 } = await twoGamesSameHour(ctx);
+    ctx.clock.set(END);
+    await runGameJobs(ctx.deps);
+    const record = findRecord(ctx.db, g1)!;
+    // As an older version left it: no record, no seed.
+    ctx.db.delete(gameRecords).run();
+    ctx.db.update(games).set({ seed: null, seedHash: null }).run();
+    expect(recordGamesSettledBefore(ctx.db)).toBe(2);
+    expect(recordGamesSettledBefore(ctx.db)).toBe(0);
+    const rebuilt = findRecord(ctx.db, g1)!;
+    expect(rebuilt.plays.map((p) => [p.playId, p.score, p.rank])).toEqual(record.plays.map((p) => [p.playId, p.score, p.rank]));
+    expect(rebuilt).toMatchObject({ seed: null, seedHash: null, winnerPlayId: record.winnerPlayId });
+    const verified = verifyGame(ctx.db, g1);
+    expect(verified.ok).toBe(true);
+    expect(verified.lines.some((l) => l.includes('settled before commit and reveal'))).toBe(true);
+  });
+});
