@@ -60,7 +60,7 @@ describe('GET /api/games/{id} and /games/{id}', () => {
     ]);
     const waitingPage = await (await client.get(`/games/${gameId}`)).text();
     expect(waitingPage).toContain('Waiting for players');
-    expect(waitingPage).toContain('Shown when the game starts');
+    expect(waitingPage).toContain('Picks are shown when the game starts');
 
     ctx.clock.set(START + 10 * MINUTE);
     await runGameJobs(deps);

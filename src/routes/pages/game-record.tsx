@@ -79,28 +79,20 @@ function GameRecordPage({ game }: { game: PublicGame }) {
         {game.entries.length === 0 ? (
           <p className="m-0 mt-2 text-sm text-slate-600">No entries.</p>
         ) : (
-          <div className="mt-2 overflow-x-auto">
-            <table className="w-full border-collapse text-left text-sm">
-              <thead>
-                <tr className="border-b border-slate-200 text-slate-600">
-                  {scored && <th className="py-2 pr-3 font-semibold">Rank</th>}
-                  <th className="py-2 pr-3 font-semibold">Player</th>
-                  <th className="py-2 pr-3 font-semibold">Picks</th>
-                  {scored && <th className="py-2 text-right font-semibold">Score</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {game.entries.map((entry) => (
-                  <tr key={entry.playId} data-play-id={entry.playId} className="border-b border-slate-100 align-top">
-                    {scored && <td className="py-2 pr-3 font-bold">{entry.rank ?? '—'}</td>}
-                    <td className="py-2 pr-3 font-semibold">{entry.username}</td>
-                    <td className="py-2 pr-3 text-slate-700">{entry.influencerIds ? entry.influencerIds.map((id) => names.get(id) ?? `#${id}`).join(', ') : 'Shown when the game starts'}</td>
-                    {scored && <td className="py-2 text-right tabular-nums font-bold">{entry.score === null ? '—' : entry.score.toFixed(3)}</td>}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ol className="m-0 mt-2 grid list-none gap-2 p-0">
+            {game.entries.map((entry) => (
+              <li key={entry.playId} data-play-id={entry.playId} className="rounded-xl border border-slate-200 bg-white px-3 py-2 text-sm">
+                <div className="flex items-baseline gap-3">
+                  {scored && <span className="w-6 shrink-0 font-extrabold text-slate-600">{entry.rank ?? '—'}</span>}
+                  <span className="min-w-0 flex-1 truncate font-semibold">{entry.username}</span>
+                  {scored && <span className="shrink-0 tabular-nums font-bold">{entry.score === null ? '—' : entry.score.toFixed(3)}</span>}
+                </div>
+                <p className={`m-0 mt-1 text-xs text-slate-600 ${scored ? 'ml-9' : ''}`}>
+                  {entry.influencerIds ? `Picks: ${entry.influencerIds.map((id) => names.get(id) ?? `#${id}`).join(', ')}` : 'Picks are shown when the game starts'}
+                </p>
+              </li>
+            ))}
+          </ol>
         )}
       </section>
 
