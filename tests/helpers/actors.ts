@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { userProfiles } from '../../src/db/schema.ts';
+import { playerSettings, userProfiles } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 
 /** Personal details that pass every profile rule of spec section 5. */
@@ -28,6 +29,20 @@ export function completeProfile(ctx: { db: Db; clock: Clock }, userId: number): 
     updatedAt: now,
   };
   ctx.db.insert(userProfiles).values({ userId, ...values }).onConflictDoUpdate({ target: userProfiles.userId, set: values }).run();
+}
+
+/**
+ * The player has confirmed they are 18 or older and accepted the official rules, straight in the
+ * database: every play and payment needs that consent (responsible play), and most tests are about
+ * something else. Keeps an earlier consent's time, and any limit or exclusion, as they are.
+ */
+export function giveConsent(ctx: { db: Db; clock: Clock }, userId: number): void {
+  const now = ctx.clock.now();
+  ctx.db
+    .insert(playerSettings)
+    .values({ userId, consentedAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: playerSettings.userId, set: { consentedAt: sql`coalesce(${playerSettings.consentedAt}, ${now})`, updatedAt: now } })
+    .run();
 }
 
 /** The body the single-product checkout page sends (spec section 7) for one unit at `priceCents`, local delivery. */
