@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps) {
   for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
 
   // Protected pages: signed-out visitors go to /auth first (spec section 2).
-  for (const path of ['/profile', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
+  for (const path of ['/profile', '/profile/*', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
   app.route('/api', productsApi);

@@ -6,7 +6,8 @@ import { HowItWorks } from './play/HowItWorks.tsx';
 import { InfluencerDialog } from './play/InfluencerDialog.tsx';
 import { InfluencerList } from './play/InfluencerList.tsx';
 import { JoinBar } from './play/JoinBar.tsx';
-import { PAYMENT_METHOD_REQUIRED, PICKS, PlayError, post, savePicks, takeSavedPicks } from './play/join.ts';
+import { ConsentDialog } from './play/ConsentDialog.tsx';
+import { DAILY_LIMIT_REACHED, PAYMENT_METHOD_REQUIRED, PICKS, PLAY_CONSENT_REQUIRED, PlayError, post, savePicks, SELF_EXCLUDED, takeSavedPicks } from './play/join.ts';
 import { PaymentRequiredDialog } from './play/PaymentRequiredDialog.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
 
@@ -29,11 +30,13 @@ export interface PlayGameProps {
     playEnabled: boolean;
     quantity: number;
   };
-  /** The game a play joins now: its entries so far and the players it needs. */
-  game: { entries: number; requiredParticipants: number; live: boolean };
+  /** The game a play joins now: its entries so far and the players it needs; `afterFull` when an earlier game is full. */
+  game: { entries: number; requiredParticipants: number; live: boolean; afterFull?: boolean };
   influencers: InfluencerView[];
   signedIn: boolean;
   hasCard: boolean;
+  /** Responsible play: consent given once; why the player may not enter now (self-excluded, daily limit), if so. */
+  play?: { consented: boolean; blocked: string | null };
 }
 
 /**
@@ -41,10 +44,15 @@ export interface PlayGameProps {
  * the influencer list with a detail dialog, and the Join Game bar. Joining creates the play and
  * then holds the $1 entry on the card on file (spec section 4, play flow).
  */
-export default function PlayGame({ product, game, influencers, signedIn, hasCard }: PlayGameProps) {
+export default function PlayGame({ product, game, influencers, signedIn, hasCard, play = { consented: true, blocked: null } }: PlayGameProps) {
   const id = useId();
   const detailDialog = useRef<HTMLDialogElement>(null);
   const paymentDialog = useRef<HTMLDialogElement>(null);
+  const consentDialog = useRef<HTMLDialogElement>(null);
+  /** A ref, not state: the join that follows the consent runs before the next render. */
+  const consented = useRef(play.consented);
+  const [blocked, setBlocked] = useState(play.blocked);
+  const [consentError, setConsentError] = useState<string | null>(null);
   const [picks, setPicks] = useState<number[]>([]);
   /** The picks as of the last click, so quick clicks never work from a stale list. */
   const picksRef = useRef<number[]>([]);
@@ -109,6 +117,7 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     }
     if (!signedIn) return goSignIn();
     if (!hasCard) return askForCard();
+    if (!consented.current) return consentDialog.current?.showModal();
     setBusy(true);
     let stage: 'play' | 'payment' = 'play';
     try {
@@ -121,9 +130,33 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
       setBusy(false);
       if (error instanceof PlayError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
       if (error instanceof PlayError && error.status === 401) return goSignIn();
+      if (error instanceof PlayError && error.code === PLAY_CONSENT_REQUIRED) {
+        consented.current = false;
+        return consentDialog.current?.showModal();
+      }
+      if (error instanceof PlayError && (error.code === SELF_EXCLUDED || error.code === DAILY_LIMIT_REACHED)) {
+        setBlocked(error.message);
+        return toast({ title: 'Play failed', description: error.message, variant: 'destructive' });
+      }
       toast({ title: 'Play failed', description: error instanceof Error ? error.message : 'The play could not be placed. Please try again.', variant: 'destructive' });
       // A failed payment writes a 'Payment Failed' notification: let the bell show it now.
       if (stage === 'payment') window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+    }
+  }
+
+  async function confirmConsent() {
+    setBusy(true);
+    setConsentError(null);
+    try {
+      await post('/api/user/play-consent', { adult: true, acceptRules: true });
+      consented.current = true;
+      consentDialog.current?.close();
+      setBusy(false);
+      // Straight on with the join the player asked for.
+      await join();
+    } catch (error) {
+      setBusy(false);
+      setConsentError(error instanceof Error ? error.message : 'Your answer could not be saved. Please try again.');
     }
   }
 
@@ -134,9 +167,10 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
-      <JoinBar id={id} product={product} open={open} count={picks.length} busy={busy} onJoin={join} />
+      <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} onJoin={join} />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
       <PaymentRequiredDialog id={id} dialogRef={paymentDialog} />
+      <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
-import { consentToPlay } from '../helpers/games.ts';
+import { giveConsent } from '../helpers/actors.ts';
 
 /*
  * A game's public record: GET /api/games/{id} and the /games/{id} page show entries (picks once
@@ -35,7 +35,7 @@ async function twoPlayerGame(db: GameDeps['db'], clock: ManualClock, deps: GameD
   for (const [i, name] of ['reader_one', 'reader_two'].entries()) {
     const user = db.insert(users).values({ username: name, passwordHash: 'x', createdAt: clock.now() }).returning().get();
     completeProfile({ db, clock }, user.id);
-    consentToPlay({ db, clock }, user.id);
+    giveConsent({ db, clock }, user.id);
     gameId = createPlay(deps, user.id, { productId: product.id, influencerIds: ids.slice(i * 5, i * 5 + 5) }).gameId;
     await payForPlay(deps, user.id, { productId: product.id, amount: 1, type: 'play' });
   }

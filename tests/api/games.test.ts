@@ -3,7 +3,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import { games, influencers, payments, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { seedInfluencers } from '../../src/db/seed-influencers.ts';
-import { consentToPlay, expectedScore as scoreUnderSeed } from '../helpers/games.ts';
+import { expectedScore as scoreUnderSeed } from '../helpers/games.ts';
+import { giveConsent } from '../helpers/actors.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -69,7 +70,7 @@ const picks = (ctx: Ctx, from: number) =>
 /** A signed-in player made in the database; a card is saved through the API unless `card` is false. */
 async function player(ctx: Ctx, username: string, card = true): Promise<Player> {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
-  consentToPlay(ctx, user.id);
+  giveConsent(ctx, user.id);
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();

@@ -66,7 +66,7 @@ describe('GET /play/{id} and /social-play/{id}', () => {
       playEnabled: true,
       quantity: 6,
     });
-    expect(props.game).toEqual({ entries: 0, requiredParticipants: 2, live: false });
+    expect(props.game).toEqual({ entries: 0, requiredParticipants: 2, live: false, afterFull: false });
     expect(props.signedIn).toBe(false);
     expect(props.hasCard).toBe(false);
     expect(props.influencers.length).toBeGreaterThan(3);
@@ -91,7 +91,7 @@ describe('GET /play/{id} and /social-play/{id}', () => {
     expect((await player.post('/api/plays', { json: { productId: PLAYABLE, influencerIds } })).status).toBe(201);
     expect((await player.post('/api/payments', { json: { productId: PLAYABLE, amount: 1, type: 'play' } })).status).toBe(201);
     const html = await (await player.get(`/social-play/${PLAYABLE}`)).text();
-    expect(islandProps(html).game).toEqual({ entries: 1, requiredParticipants: 2, live: false });
+    expect(islandProps(html).game).toEqual({ entries: 1, requiredParticipants: 2, live: false, afterFull: false });
     expect(html).toContain('1 of 2 players joined');
   });
 

@@ -1,7 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { games, influencers, playerSettings } from '../../src/db/schema.ts';
-import type { Clock } from '../../src/domain/clock.ts';
+import { games, influencers } from '../../src/db/schema.ts';
 import { simulatedPoints } from '../../src/domain/games/simulation.ts';
 
 /** A game's seed (the first game's by default), read straight from the database: the API keeps it secret until the end. */
@@ -17,9 +16,4 @@ export function expectedScore(db: Db, ids: string[], from: number, to: number, g
   const people = db.select().from(influencers).where(inArray(influencers.id, ids.map(Number))).all();
   if (people.length !== ids.length) throw new Error('unknown influencer');
   return Math.round(people.reduce((sum, p) => sum + simulatedPoints(seed, p.id, p, from, to), 0) * 1000) / 1000;
-}
-
-/** The player has confirmed 18+ and accepted the rules (straight in the database). */
-export function consentToPlay(ctx: { db: Db; clock: Clock }, userId: number): void {
-  ctx.db.insert(playerSettings).values({ userId, consentedAt: ctx.clock.now(), updatedAt: ctx.clock.now() }).onConflictDoNothing().run();
 }

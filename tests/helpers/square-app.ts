@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { imageStore } from '../../src/domain/images.ts';
-import { consentToPlay } from './games.ts';
+import { giveConsent } from './actors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
@@ -75,7 +75,7 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
   /** A signed-in shopper made straight in the database, with a complete profile and a card saved at the fake. */
   async function shopper(username: string, card = 'cnon:card-nonce-ok'): Promise<{ client: TestClient; id: number }> {
     const user = db.insert(users).values({ username, passwordHash: 'unused', createdAt: clock.now() }).returning().get();
-    consentToPlay({ db, clock }, user.id);
+    giveConsent({ db, clock }, user.id);
     const token = generateSessionToken();
     createSession(db, clock, token, user.id);
     const client = new TestClient(app);

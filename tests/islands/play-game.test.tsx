@@ -52,7 +52,8 @@ async function hydrate(page: string, islandCount: number, keepStorage = false): 
 
 /** The island alone (and the toast viewport) with other props, as a signed-in shopper would get it. */
 async function mountIsland(overrides: Partial<PlayGameProps>, keepStorage = false): Promise<void> {
-  const props = { ...pageProps, ...overrides };
+  // A signed-in player who has already confirmed 18+ and the rules, unless a test says otherwise.
+  const props = { ...pageProps, ...(overrides.signedIn ? { play: { consented: true, blocked: null } } : {}), ...overrides };
   const page = renderDocument(
     await testManifest(),
     createElement('main', null, [
@@ -269,6 +270,42 @@ describe('PlayGame for a signed-in shopper', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(joinButton().textContent).toBe('Join Game - $1');
     dialog.close();
+  });
+
+  test('a first-time player confirms 18+ and the rules in a dialog, once; then the join goes on by itself', async () => {
+    await mountIsland({ signedIn: true, hasCard: true, play: { consented: false, blocked: null } });
+    const fetchMock = mock(async (url: string) => {
+      if (url === '/api/user/play-consent') return json(200, { consented: true });
+      if (url === '/api/plays') return json(201, { id: 7, playId: 7, status: 'pending' });
+      return json(201, { id: 7, status: 'entered', amount: 1 });
+    });
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    const assign = spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      await pick(5);
+      joinButton().click();
+      const dialog = [...document.querySelectorAll('dialog')].find((d) => d.textContent!.includes('Before your first game'))!;
+      await until(() => dialog.open, 'the consent dialog');
+      expect(fetchMock).not.toHaveBeenCalled();
+      const confirm = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Confirm and join')!;
+      expect(confirm.disabled).toBe(true);
+      for (const box of dialog.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.click();
+      await until(() => !confirm.disabled, 'both boxes ticked');
+      confirm.click();
+      await until(() => assign.mock.calls.length === 1, 'the navigation');
+      const calls = fetchMock.mock.calls as unknown as FetchCall[];
+      expect(calls.map(([url]) => url)).toEqual(['/api/user/play-consent', '/api/plays', '/api/payments']);
+      expect(JSON.parse(String(calls[0]![1].body))).toEqual({ adult: true, acceptRules: true });
+      expect(dialog.open).toBe(false);
+    } finally {
+      assign.mockRestore();
+    }
+  });
+
+  test('a self-excluded player sees why instead of Join; a 403 from the server says the same', async () => {
+    await mountIsland({ signedIn: true, hasCard: true, play: { consented: true, blocked: 'You have excluded yourself from games permanently, so you cannot enter.' } });
+    expect(document.querySelector('[data-blocked]')!.textContent).toBe('You have excluded yourself from games permanently, so you cannot enter.');
+    expect(buttons().some((b) => b.textContent === 'Join Game - $1')).toBe(false);
   });
 
   test('the happy path: POST /api/plays with 5 string ids, then POST /api/payments, then the competition tab', async () => {

@@ -13,7 +13,7 @@ import { minutePoints } from '../../src/domain/metrics.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
-import { consentToPlay } from '../helpers/games.ts';
+import { giveConsent } from '../helpers/actors.ts';
 
 /*
  * Commit and reveal (docs/fairness.md): the seed is secret while a game runs and published
@@ -81,7 +81,7 @@ async function world(): Promise<Ctx> {
 
 async function player(ctx: Ctx, username: string): Promise<{ client: TestClient; id: number }> {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
-  consentToPlay(ctx, user.id);
+  giveConsent(ctx, user.id);
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();

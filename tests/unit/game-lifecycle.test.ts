@@ -16,7 +16,8 @@ import {
 } from '../../src/domain/games/lifecycle.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
-import { consentToPlay, expectedScore as scoreUnderSeed, seedOf } from '../helpers/games.ts';
+import { expectedScore as scoreUnderSeed, seedOf } from '../helpers/games.ts';
+import { giveConsent } from '../helpers/actors.ts';
 import { simulatedPoints } from '../../src/domain/games/simulation.ts';
 import { findRecord } from '../../src/domain/games/record.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
@@ -101,7 +102,7 @@ function picks(ctx: Ctx, from: number): string[] {
 /** A signed-in player made straight in the database, with a card saved through the API. */
 async function player(ctx: Ctx, username: string, sourceId = 'cnon:card-nonce-ok'): Promise<Player> {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
-  consentToPlay(ctx, user.id);
+  giveConsent(ctx, user.id);
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();

@@ -12,7 +12,7 @@ import { storeJobs } from '../../src/jobs/index.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
 import { feedMinute, startFakeFeed, type FakeFeed } from '../helpers/fake-feed.ts';
-import { consentToPlay } from '../helpers/games.ts';
+import { giveConsent } from '../helpers/actors.ts';
 
 /*
  * METRICS_SOURCE=feed against a fake provider over real HTTP (docs/metrics-feed.md): normal
@@ -59,7 +59,7 @@ async function feedGame(w: World) {
   for (const [index, name] of ['alice', 'bob'].entries()) {
     const user = w.db.insert(users).values({ username: name, passwordHash: 'unused', createdAt: w.clock.now() }).returning().get();
     completeProfile(w, user.id);
-    consentToPlay(w, user.id);
+    giveConsent(w, user.id);
     const picks = people(w).slice(index * 5, index * 5 + 5).map((p) => String(p.id));
     createPlay(w.deps, user.id, { productId, influencerIds: picks });
     await payForPlay(w.deps, user.id, { productId, amount: 1, type: 'play' });

@@ -72,3 +72,22 @@ export function gameFingerprint(db: Db, productId: number | null, now: number): 
   const live = rows.some((row) => row.status === 'active');
   return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? `:${Math.floor(now / 60_000)}` : '');
 }
+
+/**
+ * The game the next entry joins: the product's oldest waiting game with room (a full one waits
+ * for its hour and takes nobody). `afterFull` when a full game comes before it; null when a new
+ * game would open.
+ */
+export function gameTakingEntries(db: Db, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
+  const waiting = db
+    .select({ id: games.id, requiredParticipants: games.requiredParticipants })
+    .from(games)
+    .where(and(eq(games.productId, productId), eq(games.status, 'waiting')))
+    .orderBy(asc(games.id))
+    .all();
+  for (const [index, game] of waiting.entries()) {
+    const entries = db.select({ n: count() }).from(plays).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'))).get()?.n ?? 0;
+    if (entries < game.requiredParticipants) return { entries, requiredParticipants: game.requiredParticipants, afterFull: index > 0 };
+  }
+  return waiting.length ? { entries: 0, requiredParticipants: 0, afterFull: true } : null;
+}

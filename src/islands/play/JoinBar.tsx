@@ -10,6 +10,7 @@ export function JoinBar({
   id,
   product,
   open,
+  blocked,
   count,
   busy,
   onJoin,
@@ -17,6 +18,8 @@ export function JoinBar({
   id: string;
   product: PlayGameProps['product'];
   open: boolean;
+  /** Why this player may not enter now (self-excluded, daily limit); null when they may. */
+  blocked: string | null;
   count: number;
   busy: boolean;
   onJoin: () => void;
@@ -37,7 +40,16 @@ export function JoinBar({
         style={{ marginBottom: 'env(safe-area-inset-bottom, 0px)' }}
       >
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
-          {open ? (
+          {open && blocked ? (
+            <>
+              <p className="m-0 text-sm font-semibold" role="status" data-blocked="">
+                {blocked}
+              </p>
+              <a href="/profile?tab=play" className="shrink-0 rounded-xl bg-ink px-4 py-2.5 text-sm font-bold text-white no-underline hover:bg-ink-light">
+                Play settings
+              </a>
+            </>
+          ) : open ? (
             <>
               <div className="min-w-0">
                 <p className="m-0 text-sm font-bold" aria-live="polite" id={`${id}-count`}>

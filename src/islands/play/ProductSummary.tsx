@@ -50,6 +50,11 @@ export function ProductSummary({ id, product, game, open }: { id: string; produc
             <div className="h-full rounded-full bg-coral-dark" style={{ width: `${progress}%` }} />
           </div>
           {game.live && <p className="m-0 mt-2 text-sm text-slate-600">A game for this product is live right now. Joining enters you in the next one.</p>}
+          {game.afterFull && (
+            <p className="m-0 mt-2 text-sm text-slate-600" data-after-full="">
+              The current game is full and starts at the top of the hour. Each game takes exactly its players, so joining enters you in the next one.
+            </p>
+          )}
         </div>
       )}
     </section>

@@ -8,6 +8,10 @@ import { ApiError } from '../lib/http.ts';
 /** Spec sections 5 and 9: exactly 5 influencers per play. */
 export const PICKS = 5;
 export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
+/** Responsible play (the server's codes, domain/games/responsible-play.ts). */
+export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
+export const SELF_EXCLUDED = 'SELF_EXCLUDED';
+export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
 
 /** A failed call with the server's error code (e.g. PAYMENT_METHOD_REQUIRED), which ApiError does not keep. */
 export class PlayError extends ApiError {

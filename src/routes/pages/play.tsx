@@ -3,7 +3,9 @@ import { Island } from '../../components/Island.tsx';
 import { useRenderState } from '../../components/render-context.ts';
 import { defaultImageFor, findProduct, productIdOf, productTitle, productView, type ProductView } from '../../domain/catalog.ts';
 import { requiredParticipantsFor } from '../../domain/games/entry.ts';
-import { currentGame } from '../../domain/games/queries.ts';
+import { currentGame, gameTakingEntries } from '../../domain/games/queries.ts';
+import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/games/responsible-play.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../domain/money.ts';
 import { findProfile } from '../../domain/profile.ts';
@@ -44,6 +46,19 @@ function notFoundView(c: AppContext) {
   );
 }
 
+/** Whether the player has consented, and the server's own words when they may not enter now. */
+function playStanding(c: AppContext, userId: number): { consented: boolean; blocked: string | null } {
+  const { db, clock, config } = c.var.deps;
+  const consented = playerSettingsView(db, clock, userId, config.dailyEntryLimit).consented;
+  try {
+    requireMayPlay(db, clock, userId, config.dailyEntryLimit);
+    return { consented, blocked: null };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { consented, blocked: error.extra?.code === PLAY_CONSENT_REQUIRED ? null : error.message };
+  }
+}
+
 function playPage(c: AppContext) {
   const { db, metrics, clock } = c.var.deps;
   const id = productIdOf(c.req.param('id'));
@@ -53,13 +68,14 @@ function playPage(c: AppContext) {
   const { name, subtitle } = productTitle(product);
   const image = imageFor(product);
 
-  // A play joins the waiting game; when the current one is live or over, it opens the next.
+  // A play joins the oldest waiting game with room; a full one, a live one or none: the next one opens.
   const current = currentGame(db, product.id);
-  const waiting = current?.status === 'waiting' ? current : null;
+  const taking = gameTakingEntries(db, product.id);
   const game = {
-    entries: waiting?.entries ?? 0,
-    requiredParticipants: waiting?.requiredParticipants ?? requiredParticipantsFor(stored.priceCents),
+    entries: taking?.entries ?? 0,
+    requiredParticipants: taking?.requiredParticipants || requiredParticipantsFor(stored.priceCents),
     live: current?.status === 'active',
+    afterFull: taking?.afterFull ?? false,
   };
   const user = c.var.user;
   const props: PlayGameProps = {
@@ -76,6 +92,7 @@ function playPage(c: AppContext) {
     influencers: influencerList(db, metrics, clock.now()),
     signedIn: user !== null,
     hasCard: user ? Boolean(findProfile(db, user.id)?.gatewayCardId) : false,
+    play: user ? playStanding(c, user.id) : { consented: false, blocked: null },
   };
   return renderPage(
     c,

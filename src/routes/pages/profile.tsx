@@ -8,12 +8,14 @@ import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
+import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
 
-type Tab = 'personal' | 'payment' | 'orders';
+type Tab = 'personal' | 'payment' | 'orders' | 'play';
 const tabs: { key: Tab; label: string }[] = [
   { key: 'personal', label: 'Personal' },
   { key: 'payment', label: 'Payment' },
   { key: 'orders', label: 'Orders' },
+  { key: 'play', label: 'Play' },
 ];
 
 function Completeness({ missing }: { missing: string[] }) {
@@ -114,6 +116,7 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
         {tab === 'payment' && (
           <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />
         )}
+        {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
             <div className="py-6 text-center">
@@ -152,8 +155,9 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
 export const profilePages = new Hono<AppEnv>()
   .get('/profile', (c) => {
     const requested = c.req.query('tab');
-    return show(c, requested === 'payment' || requested === 'orders' ? requested : 'personal');
+    return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' ? requested : 'personal');
   })
+  .route('/', profilePlayForms)
   .post('/profile', async (c) => {
     const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');

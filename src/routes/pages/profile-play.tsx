@@ -1,0 +1,134 @@
+import { Hono } from 'hono';
+import { DomainError } from '../../domain/errors.ts';
+import { playerSettingsView, selfExclude, setDailyEntryLimit, type PlayerSettingsView } from '../../domain/games/responsible-play.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
+
+/*
+ * The profile's Play tab (responsible play, /rules): the daily entry limit and self-exclusion.
+ * Plain forms that post and come back with a flash, so they work without JavaScript; the same
+ * domain functions serve PUT /api/user/play-limits and POST /api/user/self-exclusion.
+ */
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
+const periods: { value: string; label: string }[] = [
+  { value: '30d', label: '30 days' },
+  { value: '6m', label: '6 months' },
+  { value: 'permanent', label: 'Permanently' },
+];
+
+export function playSettingsOf(c: AppContext): PlayerSettingsView {
+  const { db, clock, config } = c.var.deps;
+  return playerSettingsView(db, clock, c.var.user!.id, config.dailyEntryLimit);
+}
+
+export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
+  const excluded = settings.excludedUntil !== null;
+  return (
+    <div className="grid gap-6">
+      <section aria-labelledby="limit-heading">
+        <h2 id="limit-heading" className="m-0 text-lg font-bold">
+          Daily entry limit
+        </h2>
+        <p className="m-0 mt-1 text-sm text-slate-600">
+          {`You have entered ${settings.entriesToday} ${settings.entriesToday === 1 ? 'game' : 'games'} in the last 24 hours. Your limit is ${settings.dailyEntryLimit} (at most ${settings.maxDailyEntryLimit}).`}
+        </p>
+        <form method="post" action="/profile/play-limit" className="mt-3 flex flex-wrap items-end gap-3">
+          <label className="text-sm font-semibold">
+            Entries in any 24 hours
+            <input
+              type="number"
+              name="dailyEntryLimit"
+              min={1}
+              max={settings.maxDailyEntryLimit}
+              step={1}
+              required
+              defaultValue={settings.dailyEntryLimit}
+              className="mt-1.5 block h-11 w-32 rounded-lg border border-slate-300 bg-white px-3 text-base"
+            />
+          </label>
+          <button type="submit" className="h-11 rounded-lg border-0 bg-ink px-5 text-sm font-bold text-white cursor-pointer hover:bg-ink-light">
+            Save limit
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby="exclusion-heading">
+        <h2 id="exclusion-heading" className="m-0 text-lg font-bold">
+          Take a break
+        </h2>
+        {excluded ? (
+          <p className="m-0 mt-1 text-sm font-semibold text-ink" data-excluded="">
+            {settings.permanentlyExcluded ? 'You have excluded yourself from games permanently.' : `You have excluded yourself from games until ${dateFormat.format(settings.excludedUntil!)}.`}
+          </p>
+        ) : (
+          <p className="m-0 mt-1 text-sm text-slate-600">Exclude yourself from games. It starts at once and cannot be shortened or undone; shopping stays open.</p>
+        )}
+        {!settings.permanentlyExcluded && (
+          <form method="post" action="/profile/self-exclusion" className="mt-3 grid gap-3">
+            <fieldset className="m-0 flex flex-wrap gap-4 border-0 p-0">
+              <legend className="mb-2 p-0 text-sm font-semibold">{excluded ? 'Make it longer' : 'Period'}</legend>
+              {periods.map((p) => (
+                <label key={p.value} className="flex items-center gap-2 text-sm">
+                  <input type="radio" name="period" value={p.value} required className="h-4 w-4" />
+                  {p.label}
+                </label>
+              ))}
+            </fieldset>
+            <label className="flex items-start gap-2 text-sm">
+              <input type="checkbox" name="confirm" value="yes" required className="mt-0.5 h-4 w-4" />I understand this cannot be undone before it ends.
+            </label>
+            <div>
+              <button type="submit" className="h-11 rounded-lg border-0 bg-red-700 px-5 text-sm font-bold text-white cursor-pointer hover:bg-red-800">
+                Exclude me from games
+              </button>
+            </div>
+          </form>
+        )}
+      </section>
+      <p className="m-0 text-sm">
+        <a href="/rules#rules-responsible" className="font-semibold text-sea-dark">
+          Official rules and responsible play
+        </a>
+      </p>
+    </div>
+  );
+}
+
+const back = (c: AppContext) => c.redirect('/profile?tab=play', 303);
+
+function fail(c: AppContext, error: unknown) {
+  if (!(error instanceof DomainError)) throw error;
+  setFlash(c, { title: 'Not saved', description: error.message, variant: 'destructive' });
+  return back(c);
+}
+
+/** The Play tab's two forms. */
+export const profilePlayForms = new Hono<AppEnv>()
+  .post('/profile/play-limit', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const raw = typeof form.dailyEntryLimit === 'string' ? form.dailyEntryLimit.trim() : '';
+    const { db, clock, config } = c.var.deps;
+    try {
+      const view = setDailyEntryLimit(db, clock, c.var.user!.id, { dailyEntryLimit: /^\d{1,4}$/.test(raw) ? Number(raw) : raw }, config.dailyEntryLimit);
+      setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
+    } catch (error) {
+      return fail(c, error);
+    }
+    return back(c);
+  })
+  .post('/profile/self-exclusion', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    if (form.confirm !== 'yes') {
+      setFlash(c, { title: 'Not saved', description: 'Please confirm that you understand this cannot be undone.', variant: 'destructive' });
+      return back(c);
+    }
+    const { db, clock, config } = c.var.deps;
+    try {
+      selfExclude(db, clock, c.var.user!.id, { period: form.period }, config.dailyEntryLimit);
+      setFlash(c, { title: 'Break started', description: 'You are excluded from games. Take care.' });
+    } catch (error) {
+      return fail(c, error);
+    }
+    return back(c);
+  });
