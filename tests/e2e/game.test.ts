@@ -52,7 +52,15 @@ async function join(player: Player, productId: number, first: number) {
   const selects = page.getByRole('button', { name: /^Select / });
   for (let i = 0; i < 5; i++) await selects.nth(first).click();
   await page.getByRole('button', { name: 'Join Game - $1' }).click();
-  await page.waitForURL(`${store.server.url}/product/${productId}?tab=competition`);
+  // A first game asks once: 18 or older, and the official rules.
+  const consent = page.getByRole('dialog', { name: 'Before your first game' });
+  const competition = `${store.server.url}/product/${productId}?tab=competition`;
+  if ((await Promise.race([consent.waitFor().then(() => 'dialog'), page.waitForURL(competition).then(() => 'joined')])) === 'dialog') {
+    await consent.getByLabel('I am 18 or older').check();
+    await consent.getByLabel('I accept the official rules').check();
+    await consent.getByRole('button', { name: 'Confirm and join' }).click();
+  }
+  await page.waitForURL(competition);
   await page.locator('[data-toast]').getByText("You're in!").waitFor();
 }
 
