@@ -12,6 +12,9 @@ import { safeNextPath, type AppContext, type AppEnv } from '../../../http/contex
 import { setFlash } from '../../../http/flash.ts';
 import { currentPath, renderPage } from '../../../http/render.tsx';
 import { adminGate, showPinScreen } from './gate.tsx';
+import { adminGameTools } from './game-tools.tsx';
+import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
+import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, adminTabs, formRoute, type AdminTab } from './panel.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
@@ -85,6 +88,7 @@ async function attentionRows(c: AppContext): Promise<AttentionRow[]> {
 export const adminPages = new Hono<AppEnv>()
   .use('/admin', adminGate)
   .use('/admin/*', adminGate)
+  .route('/', adminGameTools)
   .get('/admin', async (c) => {
     const requested = c.req.query('tab');
     const tab: AdminTab = adminTabs.some((t) => t.key === requested) ? (requested as AdminTab) : 'sunglasses';
@@ -95,10 +99,22 @@ export const adminPages = new Hono<AppEnv>()
     const orders = tab === 'orders' ? listOrdersForAdmin(c.var.deps.db, { status: orderStatus }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.var.deps.db) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
+    const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.var.deps.db) : [];
+    const games = tab === 'games' ? listGamesForAdmin(c.var.deps.db) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
-      <AdminPanel tab={tab} q={q} products={products} orders={orders} orderStatus={orderStatus} applications={applications} attention={attention} />,
+      <AdminPanel
+        tab={tab}
+        q={q}
+        products={products}
+        orders={orders}
+        orderStatus={orderStatus}
+        applications={applications}
+        attention={attention}
+        influencers={influencers}
+        games={games}
+      />,
     );
   })
   .post('/admin/payments/:id{[0-9]+}/resolve', async (c) => {

@@ -8,11 +8,17 @@ import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
+import type { GameStatus, Influencer } from '../../../db/schema.ts';
+import type { AdminGame } from '../../../domain/games/admin-games.ts';
+import { GamesTab } from './games.tsx';
+import { InfluencersTab } from './influencers.tsx';
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
+  { key: 'influencers', label: 'Influencers' },
+  { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
   { key: 'settings', label: 'Settings' },
 ];
@@ -60,6 +66,8 @@ function ProductRow({ product }: { product: ProductView }) {
   );
 }
 
+const isProductTabKey = (tab: AdminTab): tab is ProductType => (productTypes as readonly string[]).includes(tab);
+
 /** Spec section 2, admin panel: tabs per type, search by brand or model, add, edit, delete. */
 export function AdminPanel({
   tab,
@@ -69,6 +77,8 @@ export function AdminPanel({
   orderStatus = null,
   applications = [],
   attention,
+  influencers = [],
+  games,
 }: {
   tab: AdminTab;
   q: string;
@@ -77,8 +87,10 @@ export function AdminPanel({
   orderStatus?: OrderStatus | null;
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
+  influencers?: Influencer[];
+  games?: Record<GameStatus, AdminGame[]>;
 }) {
-  const isProductTab = tab !== 'orders' && tab !== 'applications' && tab !== 'settings';
+  const isProductTab = isProductTabKey(tab);
   return (
     <div className="mx-auto max-w-4xl">
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
@@ -136,6 +148,10 @@ export function AdminPanel({
             </ul>
           )}
         </section>
+      ) : tab === 'influencers' ? (
+        <InfluencersTab people={influencers} />
+      ) : tab === 'games' && games ? (
+        <GamesTab games={games} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (

@@ -1,0 +1,84 @@
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
+
+/*
+ * The admin's Games tab: every game by state with its entries, times and $1 holds. Open games
+ * are few and all shown; finished and canceled ones are the latest FINISHED_SHOWN of each.
+ */
+
+export const FINISHED_SHOWN = 50;
+
+export interface AdminGame {
+  id: number;
+  status: GameStatus;
+  product: { id: number; name: string };
+  entries: number;
+  requiredParticipants: number;
+  createdAt: number;
+  startTime: number | null;
+  endTime: number | null;
+  settledAt: number | null;
+  canceledAt: number | null;
+  cancelReason: string | null;
+  /** The entries' $1 holds, counted by payment status. */
+  holds: Record<string, number>;
+}
+
+export function listGamesForAdmin(db: Db): Record<GameStatus, AdminGame[]> {
+  const rows = (status: GameStatus, limit?: number) => {
+    const query = db
+      .select({ game: games, brand: products.brand, model: products.model })
+      .from(games)
+      .innerJoin(products, eq(games.productId, products.id))
+      .where(eq(games.status, status))
+      .orderBy(desc(games.id));
+    return limit ? query.limit(limit).all() : query.all();
+  };
+  const chosen = {
+    waiting: rows('waiting'),
+    active: rows('active'),
+    completed: rows('completed', FINISHED_SHOWN),
+    canceled: rows('canceled', FINISHED_SHOWN),
+  };
+  const ids = Object.values(chosen).flatMap((list) => list.map((r) => r.game.id));
+  const entries = new Map<number, number>();
+  const holds = new Map<number, Record<string, number>>();
+  if (ids.length) {
+    for (const row of db
+      .select({ gameId: plays.gameId, n: sql<number>`count(*)` })
+      .from(plays)
+      .where(sql`${inArray(plays.gameId, ids)} and (${plays.status} = 'entered' or ${plays.enteredAt} is not null)`)
+      .groupBy(plays.gameId)
+      .all())
+      entries.set(row.gameId, row.n);
+    for (const row of db
+      .select({ gameId: plays.gameId, status: payments.status, n: sql<number>`count(*)` })
+      .from(payments)
+      .innerJoin(plays, eq(payments.playId, plays.id))
+      .where(sql`${inArray(plays.gameId, ids)} and ${payments.kind} = 'play_authorization'`)
+      .groupBy(plays.gameId, payments.status)
+      .all())
+      holds.set(row.gameId, { ...holds.get(row.gameId), [row.status]: row.n });
+  }
+  const view = ({ game, brand, model }: (typeof chosen.waiting)[number]): AdminGame => ({
+    id: game.id,
+    status: game.status,
+    product: { id: game.productId, name: `${brand} ${model}` },
+    entries: entries.get(game.id) ?? 0,
+    requiredParticipants: game.requiredParticipants,
+    createdAt: game.createdAt,
+    startTime: game.startTime,
+    endTime: game.endTime,
+    settledAt: game.settledAt,
+    canceledAt: game.canceledAt,
+    cancelReason: game.cancelReason,
+    holds: holds.get(game.id) ?? {},
+  });
+  return {
+    waiting: chosen.waiting.map(view),
+    active: chosen.active.map(view),
+    completed: chosen.completed.map(view),
+    canceled: chosen.canceled.map(view),
+  };
+}

@@ -1,0 +1,62 @@
+import type { GameStatus } from '../../../db/schema.ts';
+import type { AdminGame } from '../../../domain/games/admin-games.ts';
+
+/* The admin's Games tab: every game by state, with its entries, times and holds, and Cancel game. */
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const when = (time: number | null) => (time === null ? '—' : timeFormat.format(time));
+const sections: { status: GameStatus; title: string }[] = [
+  { status: 'active', title: 'Live' },
+  { status: 'waiting', title: 'Waiting for players' },
+  { status: 'completed', title: 'Completed (latest 50)' },
+  { status: 'canceled', title: 'Canceled (latest 50)' },
+];
+
+function GameRow({ game }: { game: AdminGame }) {
+  const holds = Object.entries(game.holds)
+    .map(([status, n]) => `${n} ${status}`)
+    .join(', ');
+  const open = game.status === 'waiting' || game.status === 'active';
+  return (
+    <li data-game-id={game.id} className="flex flex-wrap items-start justify-between gap-3 rounded-xl border border-slate-200 p-3 text-sm">
+      <div className="min-w-0 flex-1">
+        <p className="m-0 font-bold">
+          <a href={`/games/${game.id}`} className="text-ink">{`Game #${game.id}`}</a>
+          {` · ${game.product.name}`}
+        </p>
+        <p className="m-0 mt-1 text-slate-600">
+          {`${game.entries}/${game.requiredParticipants} entries · opened ${when(game.createdAt)}`}
+          {game.startTime !== null && ` · ${when(game.startTime)} to ${when(game.endTime)}`}
+          {game.cancelReason && ` · ${game.cancelReason}`}
+        </p>
+        <p className="m-0 mt-1 text-slate-600">{`Holds: ${holds || 'none'}`}</p>
+      </div>
+      {open && (
+        <a href={`/admin/games/${game.id}/cancel`} className="rounded-lg border border-red-300 px-3 py-1.5 font-bold text-red-700 no-underline hover:border-red-600">
+          Cancel game
+        </a>
+      )}
+    </li>
+  );
+}
+
+export function GamesTab({ games }: { games: Record<GameStatus, AdminGame[]> }) {
+  return (
+    <div className="grid gap-5">
+      {sections.map(({ status, title }) => (
+        <section key={status} aria-label={title} data-status={status} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+          <h2 className="m-0 mb-3 text-lg font-bold">{`${title} (${games[status].length})`}</h2>
+          {games[status].length === 0 ? (
+            <p className="m-0 text-sm text-slate-600">None.</p>
+          ) : (
+            <ul className="m-0 grid list-none gap-2 p-0">
+              {games[status].map((game) => (
+                <GameRow key={game.id} game={game} />
+              ))}
+            </ul>
+          )}
+        </section>
+      ))}
+    </div>
+  );
+}
