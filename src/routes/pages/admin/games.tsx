@@ -1,5 +1,5 @@
 import type { GameStatus } from '../../../db/schema.ts';
-import type { AdminGame } from '../../../domain/games/admin-games.ts';
+import { FINISHED_SHOWN, type AdminGame } from '../../../domain/games/admin-games.ts';
 
 /* The admin's Games tab: every game by state, with its entries, times and holds, and Cancel game. */
 
@@ -8,8 +8,8 @@ const when = (time: number | null) => (time === null ? '—' : timeFormat.format
 const sections: { status: GameStatus; title: string }[] = [
   { status: 'active', title: 'Live' },
   { status: 'waiting', title: 'Waiting for players' },
-  { status: 'completed', title: 'Completed (latest 50)' },
-  { status: 'canceled', title: 'Canceled (latest 50)' },
+  { status: 'completed', title: 'Completed' },
+  { status: 'canceled', title: 'Canceled' },
 ];
 
 function GameRow({ game }: { game: AdminGame }) {
@@ -45,7 +45,7 @@ export function GamesTab({ games }: { games: Record<GameStatus, AdminGame[]> }) 
     <div className="grid gap-5">
       {sections.map(({ status, title }) => (
         <section key={status} aria-label={title} data-status={status} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 className="m-0 mb-3 text-lg font-bold">{`${title} (${games[status].length})`}</h2>
+          <h2 className="m-0 mb-3 text-lg font-bold">{`${title} (${games[status].length === FINISHED_SHOWN ? `latest ${FINISHED_SHOWN}` : games[status].length})`}</h2>
           {games[status].length === 0 ? (
             <p className="m-0 text-sm text-slate-600">None.</p>
           ) : (

@@ -16,18 +16,28 @@ export function InfluencersTab({ people }: { people: Influencer[] }) {
       </div>
       <ul className="m-0 grid list-none gap-2 p-0">
         {people.map((person) => (
-          <li key={person.id} data-influencer-id={person.id} className={`flex flex-wrap items-center gap-3 rounded-xl border p-3 ${person.retiredAt ? 'border-slate-200 bg-slate-50' : 'border-slate-200'}`}>
-            {person.avatar ? <img src={person.avatar} alt="" width={40} height={40} className="h-10 w-10 rounded-full bg-slate-100 object-cover" /> : <span className="h-10 w-10 rounded-full bg-slate-200" />}
-            <div className="min-w-0 flex-1">
-              <p className="m-0 font-bold">
-                {person.name}
-                {person.retiredAt !== null && <span className="ml-2 rounded-full bg-slate-200 px-2 py-0.5 text-xs font-bold text-slate-700">Retired</span>}
-              </p>
-              <p className="m-0 text-sm text-slate-600">
-                {`${person.handle} · ${Object.entries(person.platforms)
-                  .map(([platform, followers]) => `${platformNames[platform] ?? platform} ${followers}`)
-                  .join(', ')} · ${person.engagementRate}% engagement`}
-              </p>
+          <li
+            key={person.id}
+            data-influencer-id={person.id}
+            className={`flex flex-col gap-3 rounded-xl border border-slate-200 p-3 sm:flex-row sm:items-center ${person.retiredAt ? 'bg-slate-50' : ''}`}
+          >
+            <div className="flex min-w-0 flex-1 items-center gap-3">
+              {person.avatar ? (
+                <img src={person.avatar} alt="" width={40} height={40} className="h-10 w-10 shrink-0 rounded-full bg-slate-100 object-cover" />
+              ) : (
+                <span className="h-10 w-10 shrink-0 rounded-full bg-slate-200" />
+              )}
+              <div className="min-w-0 flex-1">
+                <p className="m-0 font-bold">
+                  {person.name}
+                  {person.retiredAt !== null && <span className="ml-2 rounded-full bg-slate-200 px-2 py-0.5 text-xs font-bold text-slate-700">Retired</span>}
+                </p>
+                <p className="m-0 text-sm text-slate-600">
+                  {`${person.handle} · ${Object.entries(person.platforms)
+                    .map(([platform, followers]) => `${platformNames[platform] ?? platform} ${followers}`)
+                    .join(', ')} · ${person.engagementRate}% engagement`}
+                </p>
+              </div>
             </div>
             <div className="flex gap-2">
               <a href={`/admin/influencers/${person.id}`} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-bold text-ink no-underline hover:border-ink">
