@@ -86,7 +86,8 @@ describe('rate limits', () => {
       const wrong = await c.post('/api/login', { json: { username: 'someone', password: 'wrong-pass' } });
       expect(wrong.status).toBe(401);
     }
-  });
+    // Twelve production-cost password checks: room for a busy machine.
+  }, 30_000);
 });
 
 describe('headers and health', () => {
