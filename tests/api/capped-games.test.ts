@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test';
-import { asc, eq } from 'drizzle-orm';
-import { games, influencers, payments, plays, products } from '../../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { games, payments, plays, products } from '../../src/db/schema.ts';
+import { fivePicks } from '../helpers/games.ts';
 import { squareStore, type SquareStore } from '../helpers/square-app.ts';
 
 /*
@@ -17,14 +18,7 @@ afterEach(() => {
 });
 
 const book = (s: SquareStore) => s.db.select().from(products).where(eq(products.brand, 'The Old Man and the Sea')).get()!;
-const picks = (s: SquareStore, from: number) =>
-  s.db
-    .select({ id: influencers.id })
-    .from(influencers)
-    .orderBy(asc(influencers.id))
-    .all()
-    .slice(from, from + 5)
-    .map((i) => String(i.id));
+const picks = (s: SquareStore, from: number) => fivePicks(s.db, from);
 
 describe('a game takes exactly its players', () => {
   test('eight players pay at once for a 2-player game with slow holds: every game gets exactly 2, nobody is held twice or held without an entry', async () => {

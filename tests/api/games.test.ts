@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { games, influencers, payments, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { seedInfluencers } from '../../src/db/seed-influencers.ts';

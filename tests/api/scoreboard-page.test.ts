@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { asc, eq } from 'drizzle-orm';
-import { influencers, products } from '../../src/db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
+import { fivePicks } from '../helpers/games.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -37,15 +38,7 @@ function book(ctx: Ctx) {
   return ctx.db.select().from(products).where(eq(products.brand, 'The Old Man and the Sea')).get()!;
 }
 
-function picks(ctx: Ctx, from: number): string[] {
-  return ctx.db
-    .select({ id: influencers.id })
-    .from(influencers)
-    .orderBy(asc(influencers.id))
-    .all()
-    .slice(from, from + 5)
-    .map((i) => String(i.id));
-}
+const picks = (ctx: Ctx, from: number) => fivePicks(ctx.db, from);
 
 /** A registered shopper with a card on file. */
 async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient; id: number; username: string }> {

@@ -17,3 +17,14 @@ export function expectedScore(db: Db, ids: string[], from: number, to: number, g
   if (people.length !== ids.length) throw new Error('unknown influencer');
   return Math.round(people.reduce((sum, p) => sum + simulatedPoints(seed, p.id, p, from, to), 0) * 1000) / 1000;
 }
+
+/** Five influencer ids (as the client sends them, strings), from the `from`-th in id order. */
+export function fivePicks(db: Db, from: number): string[] {
+  return db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .orderBy(asc(influencers.id))
+    .all()
+    .slice(from, from + 5)
+    .map((i) => String(i.id));
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { createHash, createHmac } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { games, gameRecords, influencerMetrics, influencers, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { verifyGame } from '../../src/domain/games/audit.ts';
@@ -14,6 +14,7 @@ import { createSession, generateSessionToken } from '../../src/domain/sessions.t
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { giveConsent } from '../helpers/actors.ts';
+import { fivePicks } from '../helpers/games.ts';
 
 /*
  * Commit and reveal (docs/fairness.md): the seed is secret while a game runs and published
@@ -90,14 +91,7 @@ async function player(ctx: Ctx, username: string): Promise<{ client: TestClient;
   return { client, id: user.id };
 }
 
-const picks = (ctx: Ctx, from: number) =>
-  ctx.db
-    .select({ id: influencers.id })
-    .from(influencers)
-    .orderBy(asc(influencers.id))
-    .all()
-    .slice(from, from + 5)
-    .map((i) => String(i.id));
+const picks = (ctx: Ctx, from: number) => fivePicks(ctx.db, from);
 
 async function enter(p: { client: TestClient }, productId: number, influencerIds: string[]): Promise<number> {
   const made = await p.client.post('/api/plays', { json: { productId, influencerIds } });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { cartItems, games, influencerMetrics, influencers, notifications, orderItems, orders, payments, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
-import { createPlay, payForPlay, requiredParticipantsFor, type GameDeps } from '../../src/domain/games/entry.ts';
+import { payForPlay, requiredParticipantsFor, type GameDeps } from '../../src/domain/games/entry.ts';
 import {
   donatePrize,
   expireStaleGames,
@@ -486,7 +486,7 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
 
   test('a settled game is read from its frozen record, even after its influencers change', async () => {
     const ctx = await world();
-    const { gameId, alicePlay } = await endedBookGame(ctx);
+    const { alicePlay } = await endedBookGame(ctx);
     await runGameJobs(ctx.deps);
     const settled = playRow(ctx, alicePlay).score;
     ctx.db.update(influencers).set({ engagementRate: 19, platforms: { tiktok: '900M' } }).run();
