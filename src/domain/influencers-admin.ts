@@ -4,6 +4,7 @@ import { influencers, type Influencer } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { ImageStore } from './images.ts';
+import { parseFollowers } from './metrics.ts';
 
 /*
  * The admin's Influencers tab: add, edit and retire the people players pick. A retired influencer
@@ -12,7 +13,10 @@ import type { ImageStore } from './images.ts';
  */
 
 export const PLATFORMS = ['instagram', 'tiktok', 'youtube', 'twitter'] as const;
-const FOLLOWERS_TEXT = /^\d{1,7}(\.\d{1,3})?[KMB]?$/i;
+/** What the metrics read (parseFollowers), capped so a typo cannot make a giant the simulation believes. */
+const FOLLOWERS_TEXT = /^\d+(\.\d+)?[KMB]?$/i;
+const MOST_FOLLOWERS = 10e9;
+const FOLLOWERS_HINT = 'Followers must be a number with an optional K, M or B, such as 2.4M (at most 10B).';
 const HANDLE = /^@[A-Za-z0-9._]{2,30}$/;
 
 export interface InfluencerInput {
@@ -41,7 +45,8 @@ export function checkInfluencerInput(raw: Record<string, unknown>): InfluencerIn
   for (const platform of PLATFORMS) {
     const followers = text(`followers.${platform}`);
     if (!followers) continue;
-    if (!FOLLOWERS_TEXT.test(followers)) fields[`followers.${platform}`] = 'Followers must be a number with an optional K, M or B, such as 2.4M.';
+    const count = followers.length <= 12 && FOLLOWERS_TEXT.test(followers) ? parseFollowers(followers) : 0;
+    if (!(count >= 1 && count <= MOST_FOLLOWERS)) fields[`followers.${platform}`] = FOLLOWERS_HINT;
     else platforms[platform] = followers.toUpperCase();
   }
   if (Object.keys(platforms).length === 0 && !Object.keys(fields).some((key) => key.startsWith('followers.'))) {
@@ -62,24 +67,52 @@ function handleTaken(db: Db, handle: string, exceptId?: number): boolean {
 
 const HANDLE_TAKEN = 'Another influencer already has this handle.';
 
+/** Two admins saving the same handle at once: the second meets the unique index, and hears 409 too. */
+function isHandleViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed: influencers\.handle/.test(error.message);
+}
+
+/** Writes the row; a new avatar saved for it is removed again when the write fails. */
+function writeOrForget<T>(images: ImageStore, newAvatar: string | null, write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    if (newAvatar) images.remove(newAvatar);
+    if (isHandleViolation(error)) throw new DomainError(409, HANDLE_TAKEN, { handle: HANDLE_TAKEN });
+    throw error;
+  }
+}
+
 export async function createInfluencer(db: Db, clock: Clock, images: ImageStore, raw: Record<string, unknown>, avatar: File | null): Promise<Influencer> {
   const input = checkInfluencerInput(raw);
   if (handleTaken(db, input.handle)) throw new DomainError(409, HANDLE_TAKEN, { handle: HANDLE_TAKEN });
-  const url = avatar && avatar.size > 0 ? await images.save(avatar) : '';
-  return db
-    .insert(influencers)
-    .values({ ...input, avatar: url, createdAt: clock.now() })
-    .returning()
-    .get();
+  const url = avatar && avatar.size > 0 ? await images.save(avatar) : null;
+  return writeOrForget(images, url, () =>
+    db
+      .insert(influencers)
+      .values({ ...input, avatar: url ?? '', createdAt: clock.now() })
+      .returning()
+      .get(),
+  );
 }
 
 export async function updateInfluencer(db: Db, images: ImageStore, id: number, raw: Record<string, unknown>, avatar: File | null): Promise<Influencer> {
   const current = findInfluencer(db, id);
   const input = checkInfluencerInput(raw);
   if (handleTaken(db, input.handle, id)) throw new DomainError(409, HANDLE_TAKEN, { handle: HANDLE_TAKEN });
-  const url = avatar && avatar.size > 0 ? await images.save(avatar) : current.avatar;
-  const updated = db.update(influencers).set({ ...input, avatar: url }).where(eq(influencers.id, id)).returning().get()!;
-  if (url !== current.avatar) images.remove(current.avatar);
+  const url = avatar && avatar.size > 0 ? await images.save(avatar) : null;
+  const updated = writeOrForget(images, url, () => {
+    const row = db
+      .update(influencers)
+      .set({ ...input, avatar: url ?? current.avatar })
+      .where(eq(influencers.id, id))
+      .returning()
+      .get();
+    if (!row) throw new DomainError(404, 'Influencer not found');
+    return row;
+  });
+  // The old upload is only dropped once the row points at the new one.
+  if (url) images.remove(current.avatar);
   return updated;
 }
 

@@ -33,6 +33,9 @@ function showForm(c: AppContext, action: string, values: InfluencerFormValues, e
   });
 }
 
+/** As the product forms: a taken handle is 409, an oversize avatar 413, anything else the form's 400. */
+const formStatus = (error: DomainError): PageStatus => (error.status === 409 || error.status === 413 ? error.status : 400);
+
 function notFound(c: AppContext, what: string) {
   setFlash(c, { title: `${what} not found`, description: `There is no such ${what.toLowerCase()}.`, variant: 'destructive' });
   return c.redirect(`/admin?tab=${what === 'Game' ? 'games' : 'influencers'}`, 303);
@@ -48,7 +51,7 @@ export const adminGameTools = new Hono<AppEnv>()
       return c.redirect('/admin?tab=influencers', 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return showForm(c, '/admin/influencers/new', raw, error.fields ?? { _: error.message }, '', (error.status === 409 ? 409 : 400));
+      return showForm(c, '/admin/influencers/new', raw, error.fields ?? { _: error.message }, '', formStatus(error));
     }
   })
   .get('/admin/influencers/:id{[0-9]+}', (c) => {
@@ -69,7 +72,7 @@ export const adminGameTools = new Hono<AppEnv>()
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.status === 404) return notFound(c, 'Influencer');
-      return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.var.deps.db, id).avatar, (error.status === 409 ? 409 : 400));
+      return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.var.deps.db, id).avatar, formStatus(error));
     }
   })
   .post('/admin/influencers/:id{[0-9]+}/:action{retire|restore}', (c) => {

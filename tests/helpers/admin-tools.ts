@@ -1,0 +1,89 @@
+import { expect } from 'bun:test';
+import { users } from '../../src/db/schema.ts';
+import { seedIfEmpty } from '../../src/db/seed.ts';
+import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
+import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { completeProfile } from './actors.ts';
+import { TEST_PIN, testApp, type TestClient } from './app.ts';
+
+/*
+ * Shared by the admin Influencers and Games tab tests: a seeded store, an admin who passed the
+ * PIN, players signed in straight through the session table (no password hashing, so tests stay
+ * quick), and a browser-like form post that follows the redirect to read its toast.
+ */
+
+export const T0 = Date.UTC(2026, 10, 21, 18, 10);
+
+export async function seededStore() {
+  const ctx = await testApp();
+  ctx.clock.set(T0);
+  seedIfEmpty(ctx.db, ctx.clock);
+  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  return ctx;
+}
+export type Store = Awaited<ReturnType<typeof seededStore>>;
+
+/** The bootstrap admin, signed in; with the PIN passed unless `pin` is false. */
+export async function signedInAdmin(ctx: Store, pin = true): Promise<TestClient> {
+  const admin = ctx.client();
+  expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
+  if (pin) expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
+  return admin;
+}
+
+/** A signed-in user who is not an admin. */
+export function signedInUser(ctx: Store, username: string): { client: TestClient; id: number } {
+  const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
+  const token = generateSessionToken();
+  createSession(ctx.db, ctx.clock, token, user.id);
+  const client = ctx.client();
+  client.cookies.set('csa_session', token);
+  return { client, id: user.id };
+}
+
+/** A user who may play: a complete profile with a card, and consent given the way the play page gives it. */
+export async function player(ctx: Store, username: string): Promise<{ client: TestClient; id: number }> {
+  const user = signedInUser(ctx, username);
+  completeProfile(ctx, user.id);
+  expect((await user.client.post('/api/user/play-consent', { json: { adult: true, acceptRules: true } })).status).toBe(200);
+  return user;
+}
+
+/** POST /api/plays then the $1 hold, as the play page does; returns the play. */
+export async function enter(p: { client: TestClient }, productId: number, influencerIds: string[]): Promise<{ id: number; gameId: number }> {
+  const made = await p.client.post('/api/plays', { json: { productId, influencerIds } });
+  expect(made.status).toBe(201);
+  const play = (await made.json()) as { id: number; gameId: number };
+  expect((await p.client.post('/api/payments', { json: { productId, amount: 1, type: 'play' } })).status).toBe(201);
+  return play;
+}
+
+/** A multipart form post, as a browser without JavaScript sends it. */
+export function postForm(client: TestClient, path: string, fields: Record<string, string | File> = {}): Promise<Response> {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.set(key, value);
+  return client.request('POST', path, { body });
+}
+
+/** The toast a page opens with (the Toaster island's initial props), or null. */
+export function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
+  const json = /data-island="Toaster"[^>]*><script type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
+  expect(json).toBeDefined();
+  return JSON.parse(json!).initial ?? null;
+}
+
+/** Follows a form post's 303 like a browser: where it went, that page and its toast. */
+export async function afterRedirect(client: TestClient, response: Response) {
+  expect(response.status).toBe(303);
+  const location = response.headers.get('location')!;
+  const page = await client.get(location);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  return { location, html, toast: toastOf(html) };
+}
+
+/** A 1×1 PNG, read by content like every upload. */
+export const png = (name = 'face.png') =>
+  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0))], name, { type: 'image/png' });
+/** What a browser sends for a file input left empty. */
+export const noFile = () => new File([], '', { type: 'application/octet-stream' });
