@@ -73,7 +73,9 @@ export function createApp(deps: AppDeps) {
       return c.json({ message: error.message, ...(error.fields ? { fields: error.fields } : {}), ...(error.extra ?? {}) }, error.status);
     }
     if (error instanceof HTTPException) {
-      if (c.req.path.startsWith('/api/')) return c.json({ message: error.message || 'Request refused.' }, error.status);
+      // Hono's validator says 'Malformed JSON in request body'; ours says it the store's way.
+      const message = error.status === 400 && error.message.startsWith('Malformed JSON') ? 'The request body is not valid JSON.' : error.message;
+      if (c.req.path.startsWith('/api/')) return c.json({ message: message || 'Request refused.' }, error.status);
       return error.getResponse();
     }
     console.error(`${c.req.method} ${c.req.path} failed:`, error);

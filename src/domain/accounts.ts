@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
-import { DomainError, validationError } from './errors.ts';
+import { DomainError } from './errors.ts';
 import { RateLimiter, minutesText } from './rate-limit.ts';
-import { loginSchema, registerSchema } from './schemas/auth.ts';
+import type { LoginInput, RegisterInput } from '../shared/schemas/auth.ts';
 
 /** What the browser may know about a user (spec section 3: the client reads id, username, isAdmin). */
 export interface PublicUser {
@@ -55,15 +55,13 @@ export function findUserByUsername(db: Db, username: string): User | undefined {
     .get();
 }
 
-export async function register(db: Db, clock: Clock, limits: AccountLimits, input: unknown, ip: string): Promise<User> {
+export async function register(db: Db, clock: Clock, limits: AccountLimits, input: RegisterInput, ip: string): Promise<User> {
   const wait = limits.registrationsByIp.retryAfter(ip);
   if (wait > 0) {
     throw new DomainError(429, `Too many registrations from this network. Please try again in ${minutesText(wait)}.`);
   }
-  const parsed = registerSchema.safeParse(input);
-  if (!parsed.success) throw validationError(parsed.error);
   limits.registrationsByIp.record(ip);
-  const { username, password } = parsed.data;
+  const { username, password } = input;
   if (findUserByUsername(db, username)) throw usernameTaken();
   const passwordHash = await hashPassword(password);
   try {
@@ -81,23 +79,25 @@ function usernameTaken(): DomainError {
   });
 }
 
-export async function logIn(db: Db, limits: AccountLimits, input: unknown, ip: string): Promise<User> {
-  const parsed = loginSchema.safeParse(input);
-  if (!parsed.success) throw validationError(parsed.error);
-  const { username, password } = parsed.data;
+/**
+ * Checks a password. Each attempt is counted as a failure before the (slow) check and taken
+ * back when it succeeds, in one synchronous step with the limit check: thirty attempts sent at
+ * once are cut at the limit before any of them is verified.
+ */
+export async function logIn(db: Db, limits: AccountLimits, input: LoginInput, ip: string): Promise<User> {
+  const { username, password } = input;
   const usernameKey = username.toLowerCase();
   const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsername.retryAfter(usernameKey));
   if (wait > 0) {
     throw new DomainError(429, `Too many failed login attempts. Please try again in ${minutesText(wait)}.`);
   }
+  limits.failedLoginsByIp.record(ip);
+  limits.failedLoginsByUsername.record(usernameKey);
   const user = findUserByUsername(db, username);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
-  if (!user || !valid) {
-    limits.failedLoginsByIp.record(ip);
-    limits.failedLoginsByUsername.record(usernameKey);
-    throw new DomainError(401, 'Invalid username or password');
-  }
+  if (!user || !valid) throw new DomainError(401, 'Invalid username or password');
+  limits.failedLoginsByIp.forgetLatest(ip);
   limits.failedLoginsByUsername.reset(usernameKey);
   return user;
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { businessApplications, businessTypes as storedBusinessTypes } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
-import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from './schemas/business.ts';
+import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from '../shared/schemas/business.ts';
 
 // The browser-safe list in the shared schema and the table's list must stay the same six types.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

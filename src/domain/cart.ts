@@ -72,24 +72,17 @@ export function cartLineView(line: CartLine) {
   };
 }
 
-function positiveInt(value: unknown, message: string): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 99) throw new DomainError(400, message, { quantity: message });
-  return n;
-}
-
 function stockMessage(stock: number): string {
   return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
 }
 
 /** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
-export function addToCart(db: Db, clock: Clock, userId: number, input: { productId?: unknown; quantity?: unknown }) {
-  const productId = Number(input.productId);
-  const product = Number.isSafeInteger(productId) ? db.select().from(products).where(eq(products.id, productId)).get() : undefined;
+export function addToCart(db: Db, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
+  const { productId, quantity = 1 } = input;
+  const product = db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireCompleteProfile(db, clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
-  const quantity = positiveInt(input.quantity ?? 1, 'Quantity must be at least 1');
   const existing = db
     .select()
     .from(cartItems)
@@ -120,9 +113,8 @@ function ownLine(db: Db, userId: number, id: number) {
 }
 
 /** PATCH /api/cart/{id}: at least 1, never above stock; a prize stays one unit. */
-export function setCartQuantity(db: Db, userId: number, id: number, quantityInput: unknown): void {
+export function setCartQuantity(db: Db, userId: number, id: number, quantity: number): void {
   const line = ownLine(db, userId, id);
-  const quantity = positiveInt(quantityInput, 'Quantity must be at least 1');
   if (line.type === 'play' && quantity !== 1) throw new DomainError(409, 'A prize is one item.', { quantity: 'A prize is one item.' });
   const product = db.select().from(products).where(eq(products.id, line.productId)).get()!;
   if (line.type === 'regular' && quantity > product.quantity) {

@@ -6,7 +6,7 @@ import { DomainError } from './errors.ts';
 import type { ImageStore } from './images.ts';
 import { centsToDollars } from './money.ts';
 import { projectFile } from '../runtime-files.ts';
-import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from './schemas/product.ts';
+import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../shared/schemas/product.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.

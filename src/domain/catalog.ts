@@ -2,7 +2,7 @@ import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from './money.ts';
-import { parseDescription } from './schemas/product.ts';
+import { parseDescription } from '../shared/schemas/product.ts';
 
 export { productTypes, parseDescription, type ProductType };
 

@@ -3,17 +3,14 @@ import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
-import { isShippingMethod, shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from './pricing.ts';
+import { shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from './pricing.ts';
 import { findProfile, requireCompleteProfile } from './profile.ts';
-import { fieldErrorsOf } from './schemas/field-errors.ts';
-import { checkoutFormSchema, customerInfoSchema } from './schemas/profile.ts';
+import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
 
 /*
  * The two checkouts of spec section 7: POST /api/checkout (the cart, card or cash on delivery)
  * and POST /api/orders (one product, local delivery in 92651 only, free shipping).
  */
-
-type Input = Record<string, unknown>;
 
 function invalid(fields: Record<string, string>): never {
   throw new DomainError(400, Object.values(fields)[0] ?? 'Invalid checkout', fields);
@@ -26,12 +23,8 @@ function totalsChanged(totals: Totals): never {
 }
 
 /** The shipping address: the checkout form when sent, else the profile. */
-function addressFor(deps: OrderDeps, userId: number, input: Input, method: string): ShippingAddress {
-  const form = (input.customer ?? input.shippingAddress ?? input.form) as Input | undefined;
-  if (form && typeof form === 'object') {
-    const parsed = checkoutFormSchema.safeParse({ ...form, shippingMethod: method });
-    if (!parsed.success) invalid(fieldErrorsOf(parsed.error));
-    const f = parsed.data;
+function addressFor(deps: OrderDeps, userId: number, f: CartCheckoutBody['customer']): ShippingAddress {
+  if (f) {
     return { name: f.fullName, email: f.email, phone: f.phone, line1: f.address, city: f.city, state: f.state, postalCode: f.zipCode, country: 'USA' };
   }
   const profile = findProfile(deps.db, userId);
@@ -50,19 +43,16 @@ function addressFor(deps: OrderDeps, userId: number, input: Input, method: strin
 }
 
 /** POST /api/checkout: pays for the whole cart. */
-export async function checkoutCart(deps: OrderDeps, userId: number, input: Input): Promise<{ orderId: number }> {
-  const paymentMethod = input.paymentMethod;
-  if (paymentMethod !== 'square' && paymentMethod !== 'cod') invalid({ paymentMethod: 'Choose card (Square) or cash on delivery.' });
-  const shipping = (input.shipping ?? {}) as Input;
-  const method = shipping.method ?? input.shippingMethod;
-  if (!isShippingMethod(method)) invalid({ shippingMethod: 'Please choose a shipping method' });
+export async function checkoutCart(deps: OrderDeps, userId: number, input: CartCheckoutBody): Promise<{ orderId: number }> {
+  const { paymentMethod } = input;
+  const method = input.shipping.method;
 
   requireCompleteProfile(deps.db, deps.clock, userId);
   const cart = cartLines(deps.db, userId);
   if (cart.length === 0) throw new DomainError(400, 'Your cart is empty.');
   // The client's view of the cart must still be the cart: same lines, same quantities.
-  if (Array.isArray(input.items)) {
-    const sent = new Map(input.items.map((item: Input) => [Number(item?.id), Number(item?.quantity)]));
+  if (input.items) {
+    const sent = new Map(input.items.map((item) => [item.id, item.quantity]));
     const same = sent.size === cart.length && cart.every((line) => sent.get(line.id) === line.quantity);
     if (!same) {
       throw new DomainError(409, 'Your cart has changed. Please review it before paying.', undefined, {
@@ -79,25 +69,20 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: Input
   const totals = totalsFor(cart, shippingMethods[method].cents);
   if (!summaryMatches(input.summary, totals)) totalsChanged(totals);
 
-  const address = addressFor(deps, userId, input, method);
+  const address = addressFor(deps, userId, input.customer);
   const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };
   const orderId = await placeOrder(deps, { userId, lines: linesFromCart(cart), totals, shippingMethod: method, address, payment, checkoutKey: `cart:${userId}` });
   return { orderId };
 }
 
 /** POST /api/orders: one product, delivered free in Laguna Beach. */
-export async function buyNow(deps: OrderDeps, userId: number, input: Input): Promise<{ id: number }> {
-  const productId = Number(input.productId);
-  const product = Number.isSafeInteger(productId) ? deps.db.select().from(products).where(eq(products.id, productId)).get() : undefined;
+export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody): Promise<{ id: number }> {
+  const { productId, customerInfo: customer } = input;
+  const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireCompleteProfile(deps.db, deps.clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);
-  if (input.quantity !== undefined && Number(input.quantity) !== 1) invalid({ quantity: 'Single-product checkout is for one item.' });
-
-  const info = customerInfoSchema.safeParse(input.customerInfo);
-  if (!info.success) invalid(fieldErrorsOf(info.error));
-  const customer = info.data;
 
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
   if (!summaryMatches({ subtotal: input.subtotal, shipping: input.shipping, tax: input.tax, total: input.total }, totals)) totalsChanged(totals);

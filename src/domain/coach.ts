@@ -1,8 +1,8 @@
-import * as z from 'zod/mini';
 import type { Db } from '../db/client.ts';
 import { coachSignups } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
+import { coachSignupSchema } from '../shared/schemas/coach.ts';
 
 /*
  * Coach is announced as coming soon (spec sections 2 and 4): visitors leave an e-mail address to
@@ -10,16 +10,7 @@ import { validationError } from './errors.ts';
  * Shared by the server-rendered form (POST /coach/signup) and POST /api/coach/signups.
  */
 
-export const COACH_EMAIL_MESSAGE = 'Please enter a valid email';
-export const COACH_THANK_YOU = "Thanks! We'll e-mail you when Coach launches.";
-
-export const coachSignupSchema = z.object({
-  email: z
-    .string({ error: COACH_EMAIL_MESSAGE })
-    .check(z.trim(), z.minLength(1, COACH_EMAIL_MESSAGE), z.maxLength(254, COACH_EMAIL_MESSAGE), z.email(COACH_EMAIL_MESSAGE), z.toLowerCase()),
-});
-
-export type CoachSignupInput = z.infer<typeof coachSignupSchema>;
+export { COACH_EMAIL_MESSAGE, COACH_THANK_YOU, coachSignupSchema, type CoachSignupInput } from '../shared/schemas/coach.ts';
 
 export interface CoachSignupResult {
   /** The address as stored (trimmed, lower-case). */

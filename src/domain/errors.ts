@@ -1,7 +1,7 @@
 import type { core } from 'zod/mini';
 
 type ZodError = core.$ZodError;
-import { fieldErrorsOf } from './schemas/field-errors.ts';
+import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 
 /** A rule said no: carries the HTTP status and the message the user reads. */
 export class DomainError extends Error {

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
-import * as z from 'zod/mini';
 import type { Db } from '../db/client.ts';
 import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
-import { fieldErrorsOf } from './schemas/field-errors.ts';
-import { profileRules } from './schemas/profile.ts';
+
+import type { ProfilePatch } from '../shared/schemas/profile.ts';
 
 type StoredProfile = typeof userProfiles.$inferSelect;
 
@@ -92,26 +91,6 @@ export function profileStatus(db: Db, userId: number): { isComplete: boolean; mi
   return { isComplete: missing.length === 0, missing };
 }
 
-const patchSchema = z.object({
-  name: z.optional(profileRules.name),
-  email: z.optional(profileRules.email),
-  phone: z.optional(profileRules.phone),
-  address: z.optional(profileRules.address),
-  paymentMethod: z.optional(
-    z.object({
-      type: z.optional(profileRules.paymentType),
-      sourceId: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
-      token: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
-    }),
-  ),
-  preferences: z.optional(
-    z.object({
-      receiveNotifications: z.optional(z.boolean('Must be true or false')),
-      newsletterSubscription: z.optional(z.boolean('Must be true or false')),
-    }),
-  ),
-});
-
 export interface ProfileDeps {
   db: Db;
   clock: Clock;
@@ -124,13 +103,7 @@ export interface ProfileDeps {
  * `token`) becomes a card on file with the gateway; only its id, brand, last four digits and
  * expiry are kept.
  */
-export async function updateProfile(deps: ProfileDeps, userId: number, input: unknown): Promise<ProfileView> {
-  const parsed = patchSchema.safeParse(input);
-  if (!parsed.success) {
-    const fields = fieldErrorsOf(parsed.error);
-    throw new DomainError(400, Object.values(fields)[0] ?? 'Invalid profile', fields);
-  }
-  const patch = parsed.data;
+export async function updateProfile(deps: ProfileDeps, userId: number, patch: ProfilePatch): Promise<ProfileView> {
   const existing = findProfile(deps.db, userId);
   const changes: Partial<StoredProfile> = {};
   if (patch.name !== undefined) changes.name = patch.name;

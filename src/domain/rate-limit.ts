@@ -30,6 +30,14 @@ export class RateLimiter {
     if (this.hits.size > 50_000) this.prune();
   }
 
+  /** Takes back the newest event of the key (an attempt counted in advance that turned out fine). */
+  forgetLatest(key: string): void {
+    const times = this.hits.get(key);
+    if (!times) return;
+    times.pop();
+    if (times.length === 0) this.hits.delete(key);
+  }
+
   reset(key: string): void {
     this.hits.delete(key);
   }

@@ -46,8 +46,4 @@ export function clientIp(c: AppContext): string {
   }
 }
 
-/** A same-site path to return to after signing in; anything else becomes '/'. */
-export function safeNextPath(value: string | undefined | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  return value;
-}
+export { safeNextPath } from '../shared/safe-next-path.ts';

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
-import { loginSchema, registerFormSchema } from '../domain/schemas/auth.ts';
+import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
+import { loginSchema, registerFormSchema } from '../shared/schemas/auth.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 

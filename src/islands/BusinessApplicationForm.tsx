@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
+import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import {
   BUSINESS_CITY,
   BUSINESS_LIMITS,
@@ -10,7 +10,7 @@ import {
   businessTypes,
   emptyBusinessForm,
   type BusinessFormValues,
-} from '../domain/schemas/business.ts';
+} from '../shared/schemas/business.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast } from './lib/toast.ts';
 

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../domain/pricing.ts';
-import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
-import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../domain/schemas/profile.ts';
+import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
+import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../domain/pricing.ts';
-import { fieldErrorsOf } from '../domain/schemas/field-errors.ts';
-import { checkoutFormSchema } from '../domain/schemas/profile.ts';
+import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
+import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';

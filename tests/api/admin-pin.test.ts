@@ -82,10 +82,17 @@ describe('POST /api/admin/pin', () => {
     expect(productCount(ctx)).toBe(0);
   });
 
-  test.each([[''], [null], [246810], [`${TEST_PIN} `], ['x'.repeat(33)]])('a PIN of %p counts as wrong', async (pin) => {
+  test.each([[''], [`${TEST_PIN} `], ['x'.repeat(33)]])('a PIN of %p counts as wrong', async (pin) => {
     const ctx = await testApp();
     const admin = await adminSession(ctx);
     await expectPinAnswer(admin, pin, 401, 'Invalid PIN. Please try again.');
+  });
+
+  test.each([[null], [246810], [[TEST_PIN]]])('a PIN of %p is not text: 400, and the right PIN still works', async (pin) => {
+    const ctx = await testApp();
+    const admin = await adminSession(ctx);
+    await expectPinAnswer(admin, pin, 400, 'Send the PIN as text.');
+    expect((await sendPin(admin, TEST_PIN)).status).toBe(200);
   });
 
   test('the right PIN: 200 and then catalogue writes work', async () => {

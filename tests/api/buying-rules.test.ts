@@ -39,11 +39,18 @@ async function cart(ctx: Store) {
   return (await (await ctx.client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: string }[];
 }
 
+const LOCAL_CUSTOMER = {
+  name: COMPLETE_PROFILE.name,
+  email: COMPLETE_PROFILE.email,
+  phone: COMPLETE_PROFILE.phone,
+  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+};
+
 describe('the profile rule holds on every API path', () => {
   const paths: [string, (ctx: Store) => Promise<Response>][] = [
     ['POST /api/cart', (ctx) => ctx.client.post('/api/cart', { json: { productId: ctx.product.id, quantity: 1 } })],
     ['POST /api/checkout', (ctx) => ctx.client.post('/api/checkout', { json: { paymentMethod: 'cod', shipping: { method: 'standard' } } })],
-    ['POST /api/orders', (ctx) => ctx.client.post('/api/orders', { json: { productId: ctx.product.id, quantity: 1, paymentToken: 'cnon:card-nonce-ok' } })],
+    ['POST /api/orders', (ctx) => ctx.client.post('/api/orders', { json: { productId: ctx.product.id, quantity: 1, paymentToken: 'cnon:card-nonce-ok', customerInfo: LOCAL_CUSTOMER } })],
     ['POST /api/plays', (ctx) => ctx.client.post('/api/plays', { json: { productId: ctx.book.id, influencerIds: ctx.db.select().from(influencers).limit(5).all().map((i) => String(i.id)) } })],
     ['POST /api/payments', (ctx) => ctx.client.post('/api/payments', { json: { productId: ctx.book.id, amount: 1, type: 'play' } })],
   ];

@@ -132,11 +132,13 @@ describe('POST /api/cart', () => {
     expect(cartRows(ctx)).toHaveLength(0);
   });
 
-  test('a numeric string quantity is accepted', async () => {
+  // Issue 11: a JSON body carries JSON numbers; '2', '0x10' and true are refused, nothing added.
+  test.each(['2', '0x10', true, 2.5, 1e9])('quantity %p: 400, nothing added', async (quantity) => {
     const ctx = await store();
-    const response = await add(ctx.shopper, aviator(ctx).id, '2');
-    expect(response.status).toBe(201);
-    expect((await response.json()).quantity).toBe(2);
+    const response = await add(ctx.shopper, aviator(ctx).id, quantity);
+    expect(response.status).toBe(400);
+    expect(Object.keys((await response.json()).fields)).toEqual(['quantity']);
+    expect(cartRows(ctx)).toHaveLength(0);
   });
 
   test('more than the stock: 409 "Only N left in stock.", nothing added', async () => {
@@ -169,11 +171,19 @@ describe('POST /api/cart', () => {
     expect(cartRows(ctx)).toHaveLength(0);
   });
 
-  test.each([999_999, 'nope', undefined])('unknown product %p: 404', async (productId) => {
+  test('unknown product: 404', async () => {
     const ctx = await store();
-    const response = await add(ctx.shopper, productId, 1);
+    const response = await add(ctx.shopper, 999_999, 1);
     expect(response.status).toBe(404);
     expect((await response.json()).message).toBe('Product not found');
+    expect(cartRows(ctx)).toHaveLength(0);
+  });
+
+  test.each(['nope', undefined, true, '0x1', 0])('product id %p: 400, nothing added', async (productId) => {
+    const ctx = await store();
+    const response = await add(ctx.shopper, productId, 1);
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('Choose a product by its id.');
     expect(cartRows(ctx)).toHaveLength(0);
   });
 

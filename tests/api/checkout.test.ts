@@ -242,7 +242,6 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
     ['tax left out', { ...STANDARD, tax: 0, total: 502.99 }],
     ['shipping made free', { ...STANDARD, shipping: 0, total: 536.76 }],
     ['subtotal lowered', { ...STANDARD, subtotal: 1, total: 46.75 }],
-    ['summary as strings', { subtotal: '497', shipping: '5.99', tax: '39.76', total: '542.75' }],
   ])('%s: 409 with the new summary; nothing ordered, stock and cart unchanged', async (_label, summary) => {
     const ctx = await store();
     await fillCart(ctx);
@@ -253,6 +252,19 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
     expect(allOrders(ctx)).toHaveLength(0);
     expect(stockOf(ctx, aviator(ctx).id)).toBe(12);
     expect(stockOf(ctx, wayfarer(ctx).id)).toBe(4);
+    expect(cartOf(ctx, ctx.userId)).toHaveLength(2);
+    expect(ctx.gateway.payments()).toHaveLength(0);
+  });
+
+  // Issue 11: a JSON body carries JSON numbers; text where a number belongs is a 400 that changes nothing.
+  test('a summary written as text: 400, nothing ordered or charged', async () => {
+    const ctx = await store();
+    await fillCart(ctx);
+    const summary = { subtotal: '497', shipping: '5.99', tax: '39.76', total: '542.75' } as unknown as Summary;
+    const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, summary, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }));
+    expect(response.status).toBe(400);
+    expect(Object.keys((await response.json()).fields)).toEqual(['shipping.cost', 'summary.subtotal', 'summary.shipping', 'summary.tax', 'summary.total']);
+    expect(allOrders(ctx)).toHaveLength(0);
     expect(cartOf(ctx, ctx.userId)).toHaveLength(2);
     expect(ctx.gateway.payments()).toHaveLength(0);
   });

@@ -36,7 +36,7 @@ async function twoPlayerGame(db: GameDeps['db'], clock: ManualClock, deps: GameD
     const user = db.insert(users).values({ username: name, passwordHash: 'x', createdAt: clock.now() }).returning().get();
     completeProfile({ db, clock }, user.id);
     giveConsent({ db, clock }, user.id);
-    gameId = createPlay(deps, user.id, { productId: product.id, influencerIds: ids.slice(i * 5, i * 5 + 5) }).gameId;
+    gameId = createPlay(deps, user.id, { productId: product.id, influencerIds: ids.slice(i * 5, i * 5 + 5).map(Number) }).gameId;
     await payForPlay(deps, user.id, { productId: product.id, amount: 1, type: 'play' });
   }
   return { gameId, productId: product.id };

@@ -231,14 +231,24 @@ describe('POST /api/plays: the rules of spec section 5', () => {
     expect(ctx.db.select().from(games).all()).toHaveLength(0);
   });
 
-  test.each([['an unknown id', 999999], ['text', 'abc'], ['missing', undefined], ['negative', -1], ['fractional', 1.5]])(
-    'product %s: 404 "Product not found"',
+  test('an unknown product: 404 "Product not found"', async () => {
+    const ctx = await store();
+    const alice = await player(ctx, 'alice');
+    const response = await postPlay(alice, { productId: 999999, influencerIds: picks(ctx, 0) });
+    expect(response.status).toBe(404);
+    expect((await response.json()).message).toBe('Product not found');
+  });
+
+  // Issue 11: `true` was read as product 1 and '0x10' as 16; a product id is a positive whole number or its decimal text.
+  test.each([['text', 'abc'], ['missing', undefined], ['negative', -1], ['fractional', 1.5], ['true', true], ['hex text', '0x1'], ['an exponent', '1e0']])(
+    'product %s: 400 "Choose a product by its id.", no play stored',
     async (_label, productId) => {
       const ctx = await store();
       const alice = await player(ctx, 'alice');
       const response = await postPlay(alice, { productId, influencerIds: picks(ctx, 0) });
-      expect(response.status).toBe(404);
-      expect((await response.json()).message).toBe('Product not found');
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ message: 'Choose a product by its id.', fields: { productId: 'Choose a product by its id.' } });
+      expect(ctx.db.select().from(plays).all()).toHaveLength(0);
     },
   );
 

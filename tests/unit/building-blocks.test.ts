@@ -4,8 +4,8 @@ import { pageTitle } from '../../src/components/Document.tsx';
 import { parseDescription, resolveImageUrl, stockLabel } from '../../src/domain/catalog.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { RateLimiter } from '../../src/domain/rate-limit.ts';
-import { loginSchema, registerFormSchema } from '../../src/domain/schemas/auth.ts';
-import { fieldErrorsOf } from '../../src/domain/schemas/field-errors.ts';
+import { loginSchema, registerFormSchema } from '../../src/shared/schemas/auth.ts';
+import { fieldErrorsOf } from '../../src/shared/schemas/field-errors.ts';
 import { generateSessionToken, sessionIdFromToken } from '../../src/domain/sessions.ts';
 import { safeNextPath } from '../../src/http/context.ts';
 

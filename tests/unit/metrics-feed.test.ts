@@ -60,7 +60,7 @@ async function feedGame(w: World) {
     const user = w.db.insert(users).values({ username: name, passwordHash: 'unused', createdAt: w.clock.now() }).returning().get();
     completeProfile(w, user.id);
     giveConsent(w, user.id);
-    const picks = people(w).slice(index * 5, index * 5 + 5).map((p) => String(p.id));
+    const picks = people(w).slice(index * 5, index * 5 + 5).map((p) => p.id);
     createPlay(w.deps, user.id, { productId, influencerIds: picks });
     await payForPlay(w.deps, user.id, { productId, amount: 1, type: 'play' });
     ids.push(user.id);

@@ -11,6 +11,8 @@ import { findProfile, requireCompleteProfile } from '../profile.ts';
 import { moveHolds } from './holds.ts';
 import { requireMayPlay } from './responsible-play.ts';
 import { drawSeed } from './simulation.ts';
+import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
+import type { EntryPaymentBody, PlayBody } from '../../shared/schemas/games.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -28,7 +30,7 @@ export interface GameDeps {
 }
 
 export const ENTRY_FEE_CENTS = 100;
-export const INFLUENCERS_PER_PLAY = 5;
+export { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 /** A play whose $1 was not authorized within this time never counts. */
 export const PENDING_PLAY_MS = 15 * 60 * 1000;
 
@@ -39,9 +41,8 @@ export function requiredParticipantsFor(priceCents: number): number {
 
 export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 
-function playableProduct(db: Db, productId: unknown): Product {
-  const id = Number(productId);
-  const product = Number.isSafeInteger(id) && id > 0 ? db.select().from(products).where(eq(products.id, id)).get() : undefined;
+function playableProduct(db: Db, id: number): Product {
+  const product = db.select().from(products).where(eq(products.id, id)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   if (!product.playEnabled) throw new DomainError(409, 'Games are not open for this product.');
   if (product.quantity <= 0) throw new DomainError(409, 'This product is out of stock, so no game can be played for it right now.');
@@ -56,14 +57,8 @@ function requireCardOnFile(db: Db, userId: number) {
   return profile;
 }
 
-function checkInfluencers(db: Db, value: unknown): string[] {
-  const message = 'Please select exactly 5 influencers.';
-  if (!Array.isArray(value)) throw new DomainError(400, message, { influencerIds: message });
-  const ids = value.map((id) => String(id).trim());
-  const numeric = ids.map(Number);
-  if (ids.length !== INFLUENCERS_PER_PLAY || new Set(numeric).size !== INFLUENCERS_PER_PLAY || numeric.some((n) => !Number.isSafeInteger(n) || n < 1)) {
-    throw new DomainError(400, message, { influencerIds: message });
-  }
+/** The picks, already five distinct ids by the request schema, must be influencers still in the game. */
+function checkInfluencers(db: Db, numeric: number[]): string[] {
   const known = db
     .select({ id: influencers.id })
     .from(influencers)
@@ -129,7 +124,7 @@ export interface PlayView {
 }
 
 /** POST /api/plays: five influencers for the product's waiting game; pending until paid. */
-export function createPlay(deps: GameDeps, userId: number, input: { productId?: unknown; influencerIds?: unknown }): PlayView {
+export function createPlay(deps: GameDeps, userId: number, input: PlayBody): PlayView {
   const { db, clock } = deps;
   const product = playableProduct(db, input.productId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
@@ -182,11 +177,9 @@ export function enteredCount(db: Db, gameId: number): number {
  * hold is asked for), authorize, then confirm or roll back. An unknown outcome is resolved by
  * asking the gateway, here or by the reconciler, never by guessing.
  */
-export async function payForPlay(deps: GameDeps, userId: number, input: { productId?: unknown; amount?: unknown; type?: unknown }) {
+export async function payForPlay(deps: GameDeps, userId: number, input: EntryPaymentBody) {
   const { db, clock, gateway } = deps;
-  if (input.type !== 'play') throw new DomainError(400, "Only game entries are paid here (type 'play').", { type: "Only game entries are paid here (type 'play')." });
-  if (Number(input.amount) !== ENTRY_FEE_CENTS / 100) throw new DomainError(400, 'A game entry costs $1.', { amount: 'A game entry costs $1.' });
-  const productId = Number(input.productId);
+  const { productId } = input;
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
   requireMayPlay(db, clock, userId, deps.dailyEntryLimit);

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
 
 /*
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older
@@ -20,7 +21,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Far beyond any date: a permanent exclusion. */
 const FOREVER = 8_640_000_000_000_000;
 
-export const exclusionPeriods = ['30d', '6m', 'permanent'] as const;
+export const exclusionPeriods = EXCLUSION_PERIODS;
 export type ExclusionPeriod = (typeof exclusionPeriods)[number];
 
 function settingsOf(db: Db, userId: number) {
@@ -72,20 +73,15 @@ export function playerSettingsView(db: Db, clock: Clock, userId: number, storeLi
   };
 }
 
-/** POST /api/user/play-consent: both answers must be an explicit true. */
-export function recordPlayConsent(db: Db, clock: Clock, userId: number, input: { adult?: unknown; acceptRules?: unknown }): PlayerSettingsView {
-  const fields: Record<string, string> = {};
-  if (input.adult !== true) fields.adult = 'You must be 18 or older to play.';
-  if (input.acceptRules !== true) fields.acceptRules = 'Please accept the official rules to play.';
-  if (Object.keys(fields).length) throw new DomainError(400, Object.values(fields)[0]!, fields);
+/** POST /api/user/play-consent: both answers were an explicit true (playConsentBody). */
+export function recordPlayConsent(db: Db, clock: Clock, userId: number): PlayerSettingsView {
   if (settingsOf(db, userId)?.consentedAt == null) upsert(db, clock, userId, { consentedAt: clock.now() });
   return playerSettingsView(db, clock, userId);
 }
 
 /** PUT /api/user/play-limits: a whole number from 1 to the store's limit. */
-export function setDailyEntryLimit(db: Db, clock: Clock, userId: number, input: { dailyEntryLimit?: unknown }, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
-  const limit = input.dailyEntryLimit;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > storeLimit) {
+export function setDailyEntryLimit(db: Db, clock: Clock, userId: number, limit: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > storeLimit) {
     const message = `Choose a daily entry limit from 1 to ${storeLimit}.`;
     throw new DomainError(400, message, { dailyEntryLimit: message });
   }
@@ -102,14 +98,9 @@ function exclusionEnd(now: number, period: ExclusionPeriod): number {
 }
 
 /** POST /api/user/self-exclusion: starts at once; it can be lengthened, never shortened. */
-export function selfExclude(db: Db, clock: Clock, userId: number, input: { period?: unknown }, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
-  const period = input.period;
-  if (typeof period !== 'string' || !(exclusionPeriods as readonly string[]).includes(period)) {
-    const message = "Choose a period: '30d', '6m' or 'permanent'.";
-    throw new DomainError(400, message, { period: message });
-  }
+export function selfExclude(db: Db, clock: Clock, userId: number, period: ExclusionPeriod, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   const now = clock.now();
-  const until = exclusionEnd(now, period as ExclusionPeriod);
+  const until = exclusionEnd(now, period);
   const current = settingsOf(db, userId)?.excludedUntil ?? 0;
   if (until > current) upsert(db, clock, userId, { excludedUntil: until, exclusionPeriod: period });
   return playerSettingsView(db, clock, userId, storeLimit);

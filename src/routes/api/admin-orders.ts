@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../domain/admin-orders.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { changeOrderStatus, listOrdersForAdmin } from '../../domain/admin-orders.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../domain/payment-review.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
-import { readJson } from '../../http/json.ts';
+import { idFrom, jsonBody, pathId, queryOf } from '../../http/request.ts';
+import { adminOrdersQuery, orderStatusBody, paymentResolveBody } from '../../shared/schemas/admin.ts';
 
 /**
  * Order management for admins whose session passed the PIN (401 signed out, 403 otherwise):
@@ -19,23 +19,16 @@ export const adminOrdersApi = new Hono<AppEnv>()
     const views = await gatewayViews(c.var.deps, items, 3000);
     return c.json(items.map((item) => ({ ...item, gateway: views.get(item.paymentId) })));
   })
-  .post('/admin/payments/:id/resolve', async (c) => {
-    const raw = c.req.param('id');
-    if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, 'Payment not found.');
-    const body = (await readJson(c)) as { action?: unknown; gatewayPaymentId?: unknown } | null;
-    const message = await resolvePayment(c.var.deps, Number(raw), body?.action, { gatewayPaymentId: body?.gatewayPaymentId });
+  .post('/admin/payments/:id/resolve', idFrom('Payment'), jsonBody(paymentResolveBody), async (c) => {
+    const { action, gatewayPaymentId } = c.req.valid('json');
+    const message = await resolvePayment(c.var.deps, pathId(c), action, { gatewayPaymentId });
     return c.json({ message });
   })
-  .get('/admin/orders', (c) => {
-    const status = c.req.query('status') || null;
-    if (status !== null && !isOrderStatus(status)) {
-      throw new DomainError(400, 'Unknown order status.', { status: 'Use pending, processing, completed, failed or canceled.' });
-    }
-    return c.json(listOrdersForAdmin(c.var.deps.db, { status }));
+  .get('/admin/orders', queryOf(adminOrdersQuery), (c) => {
+    return c.json(listOrdersForAdmin(c.var.deps.db, { status: c.req.valid('query').status ?? null }));
   })
-  .post('/admin/orders/:id/status', async (c) => {
-    const body = (await readJson(c)) as { status?: unknown } | null;
+  .post('/admin/orders/:id/status', idFrom('Order'), jsonBody(orderStatusBody), async (c) => {
     const { db, clock, gateway } = c.var.deps;
-    const result = await changeOrderStatus({ db, clock, gateway }, c.req.param('id'), body?.status);
+    const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), c.req.valid('json').status);
     return c.json({ message: result.message, refunded: result.refundedCents / 100, order: result.order });
   });

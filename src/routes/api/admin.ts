@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../domain/admin-pin.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { readJson } from '../../http/json.ts';
+import { jsonBody } from '../../http/request.ts';
+import { adminPinBody } from '../../shared/schemas/admin.ts';
 
 /** POST /api/admin/pin: unlocks admin actions for this session. */
-export const adminApi = new Hono<AppEnv>().post('/admin/pin', async (c) => {
+export const adminApi = new Hono<AppEnv>().post('/admin/pin', jsonBody(adminPinBody), (c) => {
   const { user, session } = c.var;
   if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
-  const body = (await readJson(c)) as { pin?: unknown } | null;
   const { db, clock, adminPin, limits } = c.var.deps;
-  verifyAdminPin(db, clock, session.id, limits.pinFailuresByUser, String(user.id), body?.pin, adminPin);
+  verifyAdminPin(db, clock, session.id, limits.pinFailuresByUser, String(user.id), c.req.valid('json').pin, adminPin);
   return c.json({ message: 'Access granted' });
 });

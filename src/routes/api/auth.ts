@@ -1,20 +1,21 @@
 import { Hono } from 'hono';
 import { logIn, publicUser, register } from '../../domain/accounts.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
-import { readJson } from '../../http/json.ts';
+import { jsonBody } from '../../http/request.ts';
+import { loginSchema, registerSchema } from '../../shared/schemas/auth.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
 
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
-  .post('/register', async (c) => {
+  .post('/register', jsonBody(registerSchema), async (c) => {
     const { db, clock, limits } = c.var.deps;
-    const user = await register(db, clock, limits, await readJson(c), clientIp(c));
+    const user = await register(db, clock, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(publicUser(user), 201);
   })
-  .post('/login', async (c) => {
+  .post('/login', jsonBody(loginSchema), async (c) => {
     const { db, limits } = c.var.deps;
-    const user = await logIn(db, limits, await readJson(c), clientIp(c));
+    const user = await logIn(db, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(publicUser(user));
   })

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { addToCart, cartLines, cartLineView, removeCartItem, setCartQuantity } from '../../domain/cart.ts';
 import { buyNow, checkoutCart } from '../../domain/checkout.ts';
-import { DomainError } from '../../domain/errors.ts';
 import { markAllNotificationsRead, markNotificationRead, latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
 import { findOwnOrder, userOrders } from '../../domain/order-views.ts';
 import { connectApplePay, findProfile, profileStatus, profileView, updateProfile } from '../../domain/profile.ts';
@@ -9,13 +8,9 @@ import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
-import { jsonObject } from '../../http/json.ts';
-
-function idParam(c: AppContext, what: string): number {
-  const raw = c.req.param('id') ?? '';
-  if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, `${what} not found`);
-  return Number(raw);
-}
+import { idFrom, jsonBody, pathId } from '../../http/request.ts';
+import { addToCartBody, buyNowBody, cartCheckoutBody, cartQuantityBody } from '../../shared/schemas/cart.ts';
+import { profilePatchBody } from '../../shared/schemas/profile.ts';
 
 const deps = (c: AppContext) => ({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway });
 
@@ -30,37 +25,35 @@ export const commerceApi = new Hono<AppEnv>()
   .use('/notifications', requireUserApi)
   .use('/notifications/*', requireUserApi)
   .get('/user/profile', (c) => c.json(profileView(findProfile(c.var.deps.db, c.var.user!.id))))
-  .patch('/user/profile', async (c) => c.json(await updateProfile(deps(c), c.var.user!.id, await jsonObject(c))))
+  .patch('/user/profile', jsonBody(profilePatchBody), async (c) => c.json(await updateProfile(deps(c), c.var.user!.id, c.req.valid('json'))))
   .post('/user/profile/apple-pay', (c) => c.json(connectApplePay(c.var.deps.db, c.var.deps.clock, c.var.user!.id)))
   .get('/user/profile-status', (c) => c.json(profileStatus(c.var.deps.db, c.var.user!.id)))
   .get('/user/orders', (c) => c.json(userOrders(c.var.deps.db, c.var.user!.id)))
   .get('/cart', (c) => c.json(cartLines(c.var.deps.db, c.var.user!.id).map(cartLineView)))
-  .post('/cart', async (c) => {
-    const body = await jsonObject(c);
-    const id = addToCart(c.var.deps.db, c.var.deps.clock, c.var.user!.id, body);
+  .post('/cart', jsonBody(addToCartBody), (c) => {
+    const id = addToCart(c.var.deps.db, c.var.deps.clock, c.var.user!.id, c.req.valid('json'));
     const line = cartLines(c.var.deps.db, c.var.user!.id).find((l) => l.id === id)!;
     return c.json(cartLineView(line), 201);
   })
-  .patch('/cart/:id', async (c) => {
-    const id = idParam(c, 'Cart item');
-    const body = await jsonObject(c);
-    setCartQuantity(c.var.deps.db, c.var.user!.id, id, body.quantity);
+  .patch('/cart/:id', idFrom('Cart item'), jsonBody(cartQuantityBody), (c) => {
+    const id = pathId(c);
+    setCartQuantity(c.var.deps.db, c.var.user!.id, id, c.req.valid('json').quantity);
     return c.json(cartLineView(cartLines(c.var.deps.db, c.var.user!.id).find((l) => l.id === id)!));
   })
-  .delete('/cart/:id', (c) => {
-    removeCartItem(c.var.deps.db, c.var.user!.id, idParam(c, 'Cart item'));
+  .delete('/cart/:id', idFrom('Cart item'), (c) => {
+    removeCartItem(c.var.deps.db, c.var.user!.id, pathId(c));
     return c.json({ message: 'Removed from cart' });
   })
-  .post('/checkout', idempotent, async (c) => {
-    const { orderId } = await checkoutCart(deps(c), c.var.user!.id, await jsonObject(c));
+  .post('/checkout', jsonBody(cartCheckoutBody, { formAt: 'customer' }), idempotent, async (c) => {
+    const { orderId } = await checkoutCart(deps(c), c.var.user!.id, c.req.valid('json'));
     return c.json({ orderId, id: orderId }, 201);
   })
-  .post('/orders', idempotent, async (c) => {
-    const { id } = await buyNow(deps(c), c.var.user!.id, await jsonObject(c));
+  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotent, async (c) => {
+    const { id } = await buyNow(deps(c), c.var.user!.id, c.req.valid('json'));
     return c.json({ id, orderId: id }, 201);
   })
-  .get('/orders/:id', (c) => {
-    const order = findOwnOrder(c.var.deps.db, c.var.user!.id, idParam(c, 'Order'));
+  .get('/orders/:id', idFrom('Order'), (c) => {
+    const order = findOwnOrder(c.var.deps.db, c.var.user!.id, pathId(c));
     if (!order) return c.json({ message: 'Order not found' }, 404);
     return c.json(order);
   })
@@ -72,8 +65,8 @@ export const commerceApi = new Hono<AppEnv>()
     });
   })
   .post('/notifications/read-all', (c) => c.json({ updated: markAllNotificationsRead(c.var.deps.db, c.var.user!.id) }))
-  .post('/notifications/:id/read', (c) => {
-    if (!markNotificationRead(c.var.deps.db, c.var.user!.id, idParam(c, 'Notification'))) return c.json({ message: 'Notification not found' }, 404);
+  .post('/notifications/:id/read', idFrom('Notification'), (c) => {
+    if (!markNotificationRead(c.var.deps.db, c.var.user!.id, pathId(c))) return c.json({ message: 'Notification not found' }, 404);
     return c.json({ message: 'Marked as read' });
   })
   .get('/square/config', (c) => c.json(cardConfig(c.var.deps.config)));

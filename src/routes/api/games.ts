@@ -7,20 +7,13 @@ import { activeGames, competitionView, influencerList, userPlays, winners } from
 import { ManualClock } from '../../domain/clock.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { idempotent } from '../../http/idempotency.ts';
-import { jsonObject } from '../../http/json.ts';
+import { idFrom, jsonBody, pathId } from '../../http/request.ts';
+import { entryPaymentBody, playBody, testClockBody } from '../../shared/schemas/games.ts';
 
 const gameDeps = (c: AppContext): GameDeps => {
   const { db, clock, gateway, metrics, config } = c.var.deps;
   return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
 };
-
-function numericId(c: AppContext, what: string): number {
-  const raw = c.req.param('id') ?? '';
-  if (!/^\d{1,12}$/.test(raw)) throw new DomainError(404, `${what} not found`);
-  return Number(raw);
-}
-
-const body = jsonObject;
 
 function signedIn(c: AppContext): number {
   if (!c.var.user) throw new DomainError(401, 'Please login or register to place a play.');
@@ -30,21 +23,21 @@ function signedIn(c: AppContext): number {
 /** Spec section 7's game calls: influencers, plays, payments, competition, games, user plays. */
 export const gamesApi = new Hono<AppEnv>()
   .get('/influencers', (c) => c.json(influencerList(c.var.deps.db, c.var.deps.metrics, c.var.deps.clock.now())))
-  .post('/plays', async (c) => {
+  .post('/plays', jsonBody(playBody), (c) => {
     const userId = signedIn(c);
-    return c.json(createPlay(gameDeps(c), userId, await body(c)), 201);
+    return c.json(createPlay(gameDeps(c), userId, c.req.valid('json')), 201);
   })
-  .post('/payments', idempotent, async (c) => {
+  .post('/payments', jsonBody(entryPaymentBody), idempotent, async (c) => {
     const userId = signedIn(c);
-    return c.json(await payForPlay(gameDeps(c), userId, await body(c)), 201);
+    return c.json(await payForPlay(gameDeps(c), userId, c.req.valid('json')), 201);
   })
-  .get('/products/:id/competition', (c) => {
-    const view = competitionView(gameDeps(c), numericId(c, 'Product'));
+  .get('/products/:id/competition', idFrom('Product'), (c) => {
+    const view = competitionView(gameDeps(c), pathId(c));
     if (!view) return c.json({ message: 'Product not found' }, 404);
     return c.json(view);
   })
-  .get('/products/:id/plays', (c) => {
-    const view = competitionView(gameDeps(c), numericId(c, 'Product'));
+  .get('/products/:id/plays', idFrom('Product'), (c) => {
+    const view = competitionView(gameDeps(c), pathId(c));
     if (!view) return c.json({ message: 'Product not found' }, 404);
     return c.json(view.plays);
   })
@@ -54,14 +47,14 @@ export const gamesApi = new Hono<AppEnv>()
     if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
     return c.json(userPlays(gameDeps(c), c.var.user.id));
   })
-  .get('/games/:id', (c) => {
-    const game = publicGame(c.var.deps.db, c.var.deps.clock, numericId(c, 'Game'));
+  .get('/games/:id', idFrom('Game'), (c) => {
+    const game = publicGame(c.var.deps.db, c.var.deps.clock, pathId(c));
     if (!game) return c.json({ message: 'Game not found' }, 404);
     return c.json(game);
   })
-  .post('/games/:id/donate', (c) => {
+  .post('/games/:id/donate', idFrom('Game'), (c) => {
     if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
-    donatePrize(gameDeps(c), c.var.user.id, numericId(c, 'Game'));
+    donatePrize(gameDeps(c), c.var.user.id, pathId(c));
     return c.json({ message: 'Thank you! Your prize will be donated to charity.' });
   });
 
@@ -69,13 +62,12 @@ export const gamesApi = new Hono<AppEnv>()
  * POST /api/test/clock (CLOCK=manual only, never in production): moves the game clock by
  * `advanceMs` or to `now`, runs every due job, then answers with the new time.
  */
-export const testClockApi = new Hono<AppEnv>().post('/test/clock', async (c) => {
+export const testClockApi = new Hono<AppEnv>().post('/test/clock', jsonBody(testClockBody), async (c) => {
   const clock = c.var.deps.clock;
   if (!(clock instanceof ManualClock)) return c.json({ message: 'Not found' }, 404);
-  const input = await body(c);
-  if (typeof input.now === 'number' && Number.isFinite(input.now)) clock.set(input.now);
-  else if (typeof input.advanceMs === 'number' && Number.isFinite(input.advanceMs) && input.advanceMs >= 0) clock.advance(input.advanceMs);
-  else throw new DomainError(400, 'Send { "advanceMs": n } (n >= 0) or { "now": epochMs }.');
+  const input = c.req.valid('json');
+  if ('now' in input) clock.set(input.now);
+  else clock.advance(input.advanceMs);
   await c.var.deps.runJobs();
   return c.json({ now: clock.now() });
 });

@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { playerSettingsView, recordPlayConsent, selfExclude, setDailyEntryLimit } from '../../domain/games/responsible-play.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
-import { jsonObject } from '../../http/json.ts';
+import { jsonBody } from '../../http/request.ts';
+import { playConsentBody, playLimitsBody, selfExclusionBody } from '../../shared/schemas/games.ts';
 
 /** Responsible play (the /rules page): consent, the daily entry limit and self-exclusion of the signed-in player. */
 export const playSettingsApi = new Hono<AppEnv>()
@@ -12,15 +13,15 @@ export const playSettingsApi = new Hono<AppEnv>()
     const { db, clock, config } = c.var.deps;
     return c.json(playerSettingsView(db, clock, c.var.user!.id, config.dailyEntryLimit));
   })
-  .post('/user/play-consent', async (c) => {
+  .post('/user/play-consent', jsonBody(playConsentBody), (c) => {
     const { db, clock } = c.var.deps;
-    return c.json(recordPlayConsent(db, clock, c.var.user!.id, await jsonObject(c)));
+    return c.json(recordPlayConsent(db, clock, c.var.user!.id));
   })
-  .put('/user/play-limits', async (c) => {
+  .put('/user/play-limits', jsonBody(playLimitsBody), (c) => {
     const { db, clock, config } = c.var.deps;
-    return c.json(setDailyEntryLimit(db, clock, c.var.user!.id, await jsonObject(c), config.dailyEntryLimit));
+    return c.json(setDailyEntryLimit(db, clock, c.var.user!.id, c.req.valid('json').dailyEntryLimit, config.dailyEntryLimit));
   })
-  .post('/user/self-exclusion', async (c) => {
+  .post('/user/self-exclusion', jsonBody(selfExclusionBody), (c) => {
     const { db, clock, config } = c.var.deps;
-    return c.json(selfExclude(db, clock, c.var.user!.id, await jsonObject(c), config.dailyEntryLimit));
+    return c.json(selfExclude(db, clock, c.var.user!.id, c.req.valid('json').period, config.dailyEntryLimit));
   });

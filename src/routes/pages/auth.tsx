@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { logIn, register } from '../../domain/accounts.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { registerFormSchema } from '../../domain/schemas/auth.ts';
-import { fieldErrorsOf } from '../../domain/schemas/field-errors.ts';
+import { loginSchema, registerFormSchema } from '../../shared/schemas/auth.ts';
+import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import type { AuthTab } from '../../islands/AuthForm.tsx';
 import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
@@ -64,16 +64,15 @@ export const authPages = new Hono<AppEnv>()
     const next = safeNextPath(c.req.query('next'));
     const form = await formFields(c);
     const { db, clock, limits } = c.var.deps;
+    // The same named schemas as POST /api/login and /api/register (plus the confirmation field).
+    const checked = tab === 'login' ? loginSchema.safeParse(form) : registerFormSchema.safeParse(form);
+    if (!checked.success) {
+      const errors = fieldErrorsOf(checked.error);
+      const toast: ToastInput = { title: tab === 'login' ? 'Login failed' : 'Registration failed', description: Object.values(errors)[0], variant: 'destructive' };
+      return showAuth(c, tab, { status: 400, toast, errors, username: form.username });
+    }
     try {
-      if (tab === 'register') {
-        const checked = registerFormSchema.safeParse(form);
-        if (!checked.success) {
-          const errors = fieldErrorsOf(checked.error);
-          const toast: ToastInput = { title: 'Registration failed', description: Object.values(errors)[0], variant: 'destructive' };
-          return showAuth(c, tab, { status: 400, toast, errors, username: form.username });
-        }
-      }
-      const user = tab === 'login' ? await logIn(db, limits, form, clientIp(c)) : await register(db, clock, limits, form, clientIp(c));
+      const user = tab === 'login' ? await logIn(db, limits, checked.data, clientIp(c)) : await register(db, clock, limits, checked.data, clientIp(c));
       startSession(c, user.id);
       setFlash(
         c,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { submitBusinessApplication } from '../../domain/business.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { businessFormValues, emptyBusinessForm, type BusinessFormValues } from '../../domain/schemas/business.ts';
+import { businessFormValues, emptyBusinessForm, type BusinessFormValues } from '../../shared/schemas/business.ts';
 import { ApplicationReceived, SUBMIT_FAILED_TITLE, submittedToast } from '../../islands/BusinessApplicationForm.tsx';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';

@@ -9,6 +9,8 @@ import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
+import { formBody, idFrom, pathId } from '../../http/request.ts';
+import { addToCartForm, cartQuantityForm } from '../../shared/schemas/cart.ts';
 
 function CartItem({ line }: { line: CartLine }) {
   const isPrize = line.type === 'play';
@@ -122,10 +124,11 @@ function back(c: AppContext, fallback: string) {
   return c.redirect(safeNextPath(c.req.query('next') ?? fallback), 303);
 }
 
-async function formValue(c: AppContext, key: string): Promise<string | undefined> {
-  const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-  return typeof body[key] === 'string' ? (body[key] as string) : undefined;
-}
+/** A refused cart form: the reason as a toast, back where the shopper was. */
+const refusedForm = (title: string, fallback: string) => (c: AppContext, error: DomainError) => {
+  setFlash(c, { title, description: error.message, variant: 'destructive' });
+  return back(c, fallback);
+};
 
 /** The cart page (spec section 2) and its forms, which work without JavaScript. */
 export const cartPages = new Hono<AppEnv>()
@@ -143,13 +146,12 @@ export const cartPages = new Hono<AppEnv>()
     const lines = user ? cartLines(c.var.deps.db, user.id) : [];
     return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} />);
   })
-  .post('/cart/add', async (c) => {
-    const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    const productId = body.productId;
-    const next = safeNextPath(typeof body.next === 'string' ? body.next : `/product/${productId}`);
+  .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
+    const { productId, next: wanted } = c.req.valid('form');
+    const next = safeNextPath(wanted ?? `/product/${productId}`);
     if (!c.var.user) return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
     try {
-      addToCart(c.var.deps.db, c.var.deps.clock, c.var.user.id, { productId, quantity: body.quantity ?? 1 });
+      addToCart(c.var.deps.db, c.var.deps.clock, c.var.user.id, { productId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -157,20 +159,20 @@ export const cartPages = new Hono<AppEnv>()
     }
     return c.redirect(next, 303);
   })
-  .post('/cart/items/:id', async (c) => {
+  .post('/cart/items/:id', idFrom('Cart item'), formBody(cartQuantityForm, refusedForm('Could not change the quantity', '/cart')), (c) => {
     if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
     try {
-      setCartQuantity(c.var.deps.db, c.var.user.id, Number(c.req.param('id')), await formValue(c, 'quantity'));
+      setCartQuantity(c.var.deps.db, c.var.user.id, pathId(c), c.req.valid('form').quantity);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
     }
     return back(c, '/cart');
   })
-  .post('/cart/items/:id/remove', (c) => {
+  .post('/cart/items/:id/remove', idFrom('Cart item'), (c) => {
     if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
     try {
-      removeCartItem(c.var.deps.db, c.var.user.id, Number(c.req.param('id')));
+      removeCartItem(c.var.deps.db, c.var.user.id, pathId(c));
       setFlash(c, { title: 'Removed from cart', description: 'The item is no longer in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -3,6 +3,8 @@ import { DomainError } from '../../domain/errors.ts';
 import { playerSettingsView, selfExclude, setDailyEntryLimit, type PlayerSettingsView } from '../../domain/games/responsible-play.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
+import { formBody } from '../../http/request.ts';
+import { playLimitForm, selfExclusionForm } from '../../shared/schemas/games.ts';
 
 /*
  * The profile's Play tab (responsible play, /rules): the daily entry limit and self-exclusion.
@@ -97,7 +99,7 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
 
 const back = (c: AppContext) => c.redirect('/profile?tab=play', 303);
 
-function fail(c: AppContext, error: unknown) {
+function fail(c: AppContext, error: unknown): Response {
   if (!(error instanceof DomainError)) throw error;
   setFlash(c, { title: 'Not saved', description: error.message, variant: 'destructive' });
   return back(c);
@@ -105,27 +107,25 @@ function fail(c: AppContext, error: unknown) {
 
 /** The Play tab's two forms. */
 export const profilePlayForms = new Hono<AppEnv>()
-  .post('/profile/play-limit', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    const raw = typeof form.dailyEntryLimit === 'string' ? form.dailyEntryLimit.trim() : '';
+  .post('/profile/play-limit', formBody(playLimitForm, fail), (c) => {
     const { db, clock, config } = c.var.deps;
     try {
-      const view = setDailyEntryLimit(db, clock, c.var.user!.id, { dailyEntryLimit: /^\d{1,4}$/.test(raw) ? Number(raw) : raw }, config.dailyEntryLimit);
+      const view = setDailyEntryLimit(db, clock, c.var.user!.id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
       setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
     } catch (error) {
       return fail(c, error);
     }
     return back(c);
   })
-  .post('/profile/self-exclusion', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    if (form.confirm !== 'yes') {
+  .post('/profile/self-exclusion', formBody(selfExclusionForm, fail), (c) => {
+    const form = c.req.valid('form');
+    if (!form.confirm) {
       setFlash(c, { title: 'Not saved', description: 'Please confirm that you understand this cannot be undone.', variant: 'destructive' });
       return back(c);
     }
     const { db, clock, config } = c.var.deps;
     try {
-      selfExclude(db, clock, c.var.user!.id, { period: form.period }, config.dailyEntryLimit);
+      selfExclude(db, clock, c.var.user!.id, form.period, config.dailyEntryLimit);
       setFlash(c, { title: 'Break started', description: 'You are excluded from games. Take care.' });
     } catch (error) {
       return fail(c, error);

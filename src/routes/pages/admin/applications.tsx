@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../components/format.ts';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
-import { businessTypeLabels } from '../../../domain/schemas/business.ts';
+import { businessTypeLabels } from '../../../shared/schemas/business.ts';
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {
   return (

@@ -6,11 +6,13 @@ import { createProduct, deleteProduct, updateProduct } from '../../../domain/cat
 import { adminProductList, findProduct, isProductType, productIdOf, productTitle, productTypeLabels, productView, type ProductType } from '../../../domain/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
-import { PRODUCT_FLAGS } from '../../../domain/schemas/product.ts';
+import { PRODUCT_FLAGS } from '../../../shared/schemas/product.ts';
 import { catalogWriter } from '../../../http/catalog-writer.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { currentPath, renderPage } from '../../../http/render.tsx';
+import { idFrom, pathId, validForm } from '../../../http/request.ts';
+import { adminPinForm, orderStatusForm, paymentResolveForm } from '../../../shared/schemas/admin.ts';
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
@@ -117,12 +119,12 @@ export const adminPages = new Hono<AppEnv>()
       />,
     );
   })
-  .post('/admin/payments/:id{[0-9]+}/resolve', async (c) => {
+  .post('/admin/payments/:id{[0-9]+}/resolve', idFrom('Payment'), validForm(paymentResolveForm, 'Payment not changed', () => '/admin?tab=orders'), async (c) => {
     // Needs attention: check with Square, mark paid or failed, retry, dismiss; then back with a toast.
-    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const body = c.req.valid('form');
     try {
       if (body.action === 'mark_failed' && body.confirmed !== 'yes') throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
-      const message = await resolvePayment(c.var.deps, Number(c.req.param('id')), body.action, { gatewayPaymentId: body.gatewayPaymentId });
+      const message = await resolvePayment(c.var.deps, pathId(c), body.action, { gatewayPaymentId: body.gatewayPaymentId });
       setFlash(c, { title: 'Payment updated', description: message });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -130,13 +132,13 @@ export const adminPages = new Hono<AppEnv>()
     }
     return c.redirect('/admin?tab=orders', 303);
   })
-  .post('/admin/orders/:id{[0-9]+}/status', async (c) => {
+  .post('/admin/orders/:id{[0-9]+}/status', idFrom('Order'), validForm(orderStatusForm, 'Update failed', () => '/admin?tab=orders'), async (c) => {
     // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.
-    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const filter = isOrderStatus(body.filter) ? `&status=${body.filter}` : '';
+    const body = c.req.valid('form');
+    const filter = body.filter ? `&status=${body.filter}` : '';
     const { db, clock, gateway } = c.var.deps;
     try {
-      const result = await changeOrderStatus({ db, clock, gateway }, c.req.param('id'), body.status);
+      const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), body.status);
       setFlash(c, { title: 'Order updated', description: result.message });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -144,9 +146,9 @@ export const adminPages = new Hono<AppEnv>()
     }
     return c.redirect(`/admin?tab=orders${filter}`, 303);
   })
-  .post('/admin/pin', async (c) => {
-    const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const next = safeNextPath(typeof body.next === 'string' ? body.next : '/admin');
+  .post('/admin/pin', validForm(adminPinForm, 'Access denied', () => '/admin'), async (c) => {
+    const body = c.req.valid('form');
+    const next = safeNextPath(body.next ?? '/admin');
     const { db, clock, adminPin, limits } = c.var.deps;
     try {
       verifyAdminPin(db, clock, c.var.session!.id, limits.pinFailuresByUser, String(c.var.user!.id), body.pin, adminPin);

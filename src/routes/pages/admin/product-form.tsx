@@ -3,7 +3,7 @@ import { BackIcon } from '../../../components/icons.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
 import { parseDescription, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
-import { PRODUCT_FLAGS, type ProductFlag } from '../../../domain/schemas/product.ts';
+import { PRODUCT_FLAGS, type ProductFlag } from '../../../shared/schemas/product.ts';
 import { formRoute, newProductHref } from './panel.tsx';
 
 export type FormValues = Record<string, string | boolean>;

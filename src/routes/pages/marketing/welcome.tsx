@@ -1,6 +1,6 @@
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY } from '../../../domain/games/entry.ts';
 import { formatCents } from '../../../domain/pricing.ts';
-import { LOCAL_ZIP } from '../../../domain/schemas/profile.ts';
+import { LOCAL_ZIP } from '../../../shared/schemas/profile.ts';
 import { ButtonLink, Hero, partnerSinceText, partnerStore } from './shared.tsx';
 
 const entry = formatCents(ENTRY_FEE_CENTS).replace('.00', '');

@@ -71,3 +71,25 @@ export const customerInfoSchema = z.object({
 });
 
 export type CustomerInfo = z.infer<typeof customerInfoSchema>;
+
+/** PATCH /api/user/profile: only the sections sent change. */
+export const profilePatchBody = z.object({
+  name: z.optional(profileRules.name),
+  email: z.optional(profileRules.email),
+  phone: z.optional(profileRules.phone),
+  address: z.optional(profileRules.address),
+  paymentMethod: z.optional(
+    z.object({
+      type: z.optional(profileRules.paymentType),
+      sourceId: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
+      token: z.optional(z.string().check(z.maxLength(500, 'The card token is too long'))),
+    }),
+  ),
+  preferences: z.optional(
+    z.object({
+      receiveNotifications: z.optional(z.boolean('Must be true or false')),
+      newsletterSubscription: z.optional(z.boolean('Must be true or false')),
+    }),
+  ),
+});
+export type ProfilePatch = z.infer<typeof profilePatchBody>;

@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+
+/*
+ * The catalogue's query strings (GET /api/products, /products, /) and the product types and
+ * sorts they name. Browser-safe. The page cache keys on the parsed query, so only these keys,
+ * in this order, with these values, ever make a cache key.
+ */
+
+export const PRODUCT_TYPE_NAMES = ['sunglasses', 'tshirt', 'shoe', 'book'] as const;
+export const GALLERY_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const;
+export type GallerySortName = (typeof GALLERY_SORTS)[number];
+
+export const productListQuery = z.object({
+  type: z.optional(z.enum(PRODUCT_TYPE_NAMES, { error: 'Use sunglasses, tshirt, shoe or book.' })),
+  sort: z.optional(z.enum(GALLERY_SORTS, { error: 'Use featured, price-asc, price-desc or newest.' })),
+  q: z.optional(z.string().check(z.trim(), z.maxLength(100, 'Search at most 100 characters.'))),
+});
+export type ProductListQuery = z.infer<typeof productListQuery>;

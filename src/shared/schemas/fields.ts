@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+
+/*
+ * The small field rules every request schema is built from (browser-safe). The rule for
+ * numbers: a JSON body carries JSON numbers; only form posts (and the ids the spec sends as
+ * strings) may carry them as plain decimal text. Hex, exponents, signs, spaces, booleans and
+ * arrays are never read as numbers.
+ */
+
+/** A database id in a JSON body: a positive safe integer. */
+export const id = (message = 'Must be a positive whole number') =>
+  z.int({ error: message }).check(z.gte(1, message), z.lte(Number.MAX_SAFE_INTEGER, message));
+
+export const CHOOSE_PRODUCT = 'Choose a product by its id.';
+
+export const DECIMAL_ID = /^[1-9][0-9]{0,15}$/;
+
+/** An id the spec lets clients send as a number or as its decimal text ("12", never "012" or "0x0c"). */
+export const idOrText = (message = 'Must be a positive whole number') =>
+  z.pipe(
+    z.union([id(message), z.string({ error: message }).check(z.regex(DECIMAL_ID, message))], { error: message }),
+    z.transform((value) => Number(value)),
+    // "9007199254740993" passes the pattern; it must still be an exact integer.
+  ).check(z.refine((n) => Number.isSafeInteger(n), message));
+
+/** A path segment `:id`. Anything else is answered 404 by the caller, as a missing row. */
+export const idParam = z.object({ id: z.string().check(z.regex(DECIMAL_ID)) });
+
+/** A whole number posted by an HTML form: decimal digits only, then checked against a range. */
+export const formInt = (min: number, max: number, message: string) =>
+  z.pipe(
+    z.string({ error: message }).check(z.trim(), z.regex(/^[0-9]{1,9}$/, message)),
+    z.transform((text) => Number(text)),
+  ).check(z.refine((n) => n >= min && n <= max, message));
+
+/** A checkbox of an HTML form: present means on. */
+export const formCheckbox = z.pipe(z.optional(z.string()), z.transform((value) => value !== undefined && value !== ''));
+
+/** Free text with a maximum length, trimmed. */
+export const text = (max: number, message = `At most ${max} characters`) => z.string({ error: message }).check(z.trim(), z.maxLength(max, message));
+
+/** A closed list of words. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
