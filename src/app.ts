@@ -9,9 +9,9 @@ import { productIdOf } from './domain/catalog.ts';
 import { gameFingerprint } from './domain/games/queries.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { limitPublicForms, requireUserPage } from './http/guards.ts';
+import { limitCardFailures, limitPublicForms, requireUserPage } from './http/guards.ts';
 import { cacheForVisitors } from './http/page-cache.ts';
-import { csrfProtection, securityHeaders } from './http/security.ts';
+import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
@@ -83,10 +83,11 @@ export function createApp(deps: AppDeps) {
   });
 
   app.use(compress());
+  // Every answer carries the security headers: files, health checks and 404s included.
+  app.use(securityHeaders(deps.config));
   app.route('/', fileRoutes);
   app.route('/', healthRoutes);
 
-  app.use(securityHeaders(deps.config));
   app.use(csrfProtection(deps.config));
   app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
 
@@ -97,7 +98,9 @@ export function createApp(deps: AppDeps) {
     cacheForVisitors((c) => gameFingerprint(c.var.deps.db, productIdOf(c.req.param('id')), c.var.deps.clock.now())),
   );
   app.use(loadSession);
+  app.use('/api/*', personalJsonIsPrivate);
 
+  for (const path of ['/api/checkout', '/api/orders', '/api/payments', '/api/user/profile']) app.use(path, limitCardFailures);
   for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
 
   // Protected pages: signed-out visitors go to /auth first (spec section 2).

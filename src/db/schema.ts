@@ -43,6 +43,8 @@ export const sessions = sqliteTable(
     createdAt: integer('created_at').notNull(),
     /** When this session passed the admin PIN; admin actions need it. */
     pinVerifiedAt: integer('pin_verified_at'),
+    /** The last admin request of the unlocked session: 30 idle minutes lock it again. */
+    pinUsedAt: integer('pin_used_at'),
     pinFailures: integer('pin_failures').notNull().default(0),
     pinLockedUntil: integer('pin_locked_until'),
   },

@@ -25,9 +25,13 @@ export interface AccountLimits {
   pinFailuresByUser: RateLimiter;
   /** Public forms anyone may send (business applications, coach sign-ups), per IP. */
   publicFormsByIp: RateLimiter;
+  /** Card attempts the gateway refused (declines, unknown tokens), per user. */
+  cardFailuresByUser: RateLimiter;
 }
 
 const MINUTE = 60_000;
+/** Refused card attempts a user may make in 15 minutes before card calls answer 429. */
+export const CARD_FAILURES_PER_WINDOW = 5;
 
 export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimits {
   return {
@@ -35,8 +39,10 @@ export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimi
     failedLoginsByUsername: new RateLimiter(10, 15 * MINUTE, clock, enabled),
     registrationsByIp: new RateLimiter(30, 60 * MINUTE, clock, enabled),
     // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
-    pinFailuresByUser: new RateLimiter(10, 15 * MINUTE, clock, true),
+    // As many as one session gets: logging in again gives no fresh tries.
+    pinFailuresByUser: new RateLimiter(5, 15 * MINUTE, clock, true),
     publicFormsByIp: new RateLimiter(20, 60 * MINUTE, clock, enabled),
+    cardFailuresByUser: new RateLimiter(CARD_FAILURES_PER_WINDOW, 15 * MINUTE, clock, true),
   };
 }
 

@@ -8,8 +8,10 @@ import { minutesText, type RateLimiter } from './rate-limit.ts';
 
 export const PIN_MAX_FAILURES = 5;
 export const PIN_LOCK_MS = 15 * 60 * 1000;
-/** A verified PIN unlocks the admin panel for a working day of that session. */
+/** A verified PIN unlocks the admin panel for a working day of that session... */
 export const PIN_VALID_MS = 12 * 60 * 60 * 1000;
+/** ...while it is in use: 30 minutes without an admin request asks for the PIN again. */
+export const PIN_IDLE_MS = 30 * 60 * 1000;
 
 function sameSecret(given: string, expected: string): boolean {
   const a = new Bun.CryptoHasher('sha256').update(given).digest();
@@ -18,7 +20,17 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 export function sessionPassedPin(session: Session | null, clock: Clock): boolean {
-  return session?.pinVerifiedAt != null && clock.now() - session.pinVerifiedAt < PIN_VALID_MS;
+  if (session?.pinVerifiedAt == null) return false;
+  const now = clock.now();
+  const lastUse = session.pinUsedAt ?? session.pinVerifiedAt;
+  return now - session.pinVerifiedAt < PIN_VALID_MS && now - lastUse < PIN_IDLE_MS;
+}
+
+/** An admin request of an unlocked session keeps the unlock alive (written at most once a minute). */
+export function touchPinUnlock(db: Db, session: Session, clock: Clock): void {
+  const now = clock.now();
+  if (now - (session.pinUsedAt ?? session.pinVerifiedAt ?? 0) < 60_000) return;
+  db.update(sessions).set({ pinUsedAt: now }).where(eq(sessions.id, session.id)).run();
 }
 
 /**
@@ -56,5 +68,6 @@ export function verifyAdminPin(
     }
     throw new DomainError(401, 'Invalid PIN. Please try again.', { pin: 'Invalid PIN. Please try again.' });
   }
-  db.update(sessions).set({ pinVerifiedAt: now, pinFailures: 0, pinLockedUntil: null }).where(eq(sessions.id, sessionId)).run();
+  userFailures.reset(userKey);
+  db.update(sessions).set({ pinVerifiedAt: now, pinUsedAt: now, pinFailures: 0, pinLockedUntil: null }).where(eq(sessions.id, sessionId)).run();
 }

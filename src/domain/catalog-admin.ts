@@ -109,8 +109,11 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   const checked = checkProductInput(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
   if (!checked.ok) failWith(checked.errors);
 
-  // No new file keeps the current image: an omitted field never loses one.
+  // No new file keeps the current image: an omitted field never loses one; a wrong URL is refused.
   const url = imageUrlFrom(image.url);
+  if (!url && image.url !== undefined && image.url !== null && image.url !== '') {
+    failWith({ image: 'The image URL must be an https address or one of the store images.' });
+  }
   const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
   try {
     const updated = writer.db.update(products).set({ ...checked.fields, imageUrl }).where(eq(products.id, id)).returning().get();

@@ -80,7 +80,7 @@ export const gallerySorts = {
 export type GallerySort = keyof typeof gallerySorts;
 
 export function isGallerySort(value: unknown): value is GallerySort {
-  return typeof value === 'string' && value in gallerySorts;
+  return typeof value === 'string' && Object.hasOwn(gallerySorts, value);
 }
 
 const newestFirst = [desc(products.createdAt), desc(products.id)];

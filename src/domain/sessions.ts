@@ -7,12 +7,13 @@ import type { Clock } from './clock.ts';
 
 /*
  * Sessions as Lucia's current guide describes them: a random token in the cookie, only its
- * SHA-256 in the database, 30-day expiry extended when less than 15 days remain.
+ * SHA-256 in the database, a 14-day expiry extended when less than 7 days remain (a stolen
+ * cookie left unused dies within two weeks; 'Sign out everywhere' ends it at once).
  */
 
 const DAY = 24 * 60 * 60 * 1000;
-export const SESSION_LIFETIME_MS = 30 * DAY;
-const RENEW_WITHIN_MS = 15 * DAY;
+export const SESSION_LIFETIME_MS = 14 * DAY;
+const RENEW_WITHIN_MS = 7 * DAY;
 
 export interface SessionWithUser {
   session: Session;
@@ -39,6 +40,7 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
     expiresAt: now + SESSION_LIFETIME_MS,
     createdAt: now,
     pinVerifiedAt: null,
+    pinUsedAt: null,
     pinFailures: 0,
     pinLockedUntil: null,
   };
@@ -72,4 +74,9 @@ export function validateSessionToken(db: Db, clock: Clock, token: string): Sessi
 
 export function invalidateSession(db: Db, sessionId: string): void {
   db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+/** 'Sign out everywhere': ends every session of the user, this one included; returns how many. */
+export function invalidateAllSessions(db: Db, userId: number): number {
+  return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { sessionPassedPin } from '../domain/admin-pin.ts';
+import { sessionPassedPin, touchPinUnlock } from '../domain/admin-pin.ts';
 import { minutesText } from '../domain/rate-limit.ts';
 import { clientIp, type AppEnv } from './context.ts';
 import { currentPath } from './render.tsx';
@@ -22,6 +22,7 @@ export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next)
   if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
   if (!sessionPassedPin(c.var.session, c.var.deps.clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
+  touchPinUnlock(c.var.deps.db, c.var.session!, c.var.deps.clock);
   await next();
 };
 
@@ -37,4 +38,22 @@ export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   limiter.record(ip);
   await next();
+};
+
+/**
+ * Card calls (checkout, buy now, the $1 entry, saving a card): after 5 attempts the gateway
+ * refused in 15 minutes, a user waits, so a script with a bad token cannot write failed orders,
+ * payment rows and notifications without end.
+ */
+export const limitCardFailures: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const user = c.var.user;
+  if (!user || c.req.method === 'GET') return next();
+  const limiter = c.var.deps.limits.cardFailuresByUser;
+  const key = String(user.id);
+  const wait = limiter.retryAfter(key);
+  if (wait > 0) {
+    return c.json({ message: `Too many card attempts were declined. Please try again in ${minutesText(wait)}.` }, 429);
+  }
+  await next();
+  if (c.res.status === 402 || c.res.status === 502) limiter.record(key);
 };

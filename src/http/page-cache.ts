@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
 /**
@@ -13,7 +14,26 @@ interface CachedPage {
   contentType: string;
 }
 
-const CACHEABLE_PARAMS = new Set(['type', 'sort', 'tab']);
+/**
+ * The finite views that are kept, by parameter and value. A key is built from these parsed
+ * values only, so '/products?sort=newest%26type%3Dshoe' (one odd sort) can never be stored
+ * under the key of '?sort=newest&type=shoe'.
+ */
+const CACHEABLE_VALUES: Record<string, readonly string[]> = {
+  type: PRODUCT_TYPE_NAMES,
+  sort: GALLERY_SORTS,
+  tab: ['competition', 'details'],
+};
+
+/** The canonical query of a cacheable view ('' for none), or null when the URL is not one. */
+export function cacheableQuery(params: URLSearchParams): string | null {
+  const seen = new Map<string, string>();
+  for (const [name, value] of params) {
+    if (!Object.hasOwn(CACHEABLE_VALUES, name) || seen.has(name) || !CACHEABLE_VALUES[name]!.includes(value)) return null;
+    seen.set(name, value);
+  }
+  return [...seen].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+}
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
@@ -49,10 +69,10 @@ export function cacheForVisitors(fingerprint?: (c: AppContext) => string): Middl
     if (c.req.method !== 'GET' || getCookie(c, 'csa_session') || getCookie(c, 'csa_flash')) return next();
     const cache = c.var.deps.pageCache;
     const url = new URL(c.req.url);
-    // Only the finite views are kept (type, sort, tab); a search or any other parameter is
-    // rendered, so nobody can push the home page out of the cache with made-up URLs.
-    if ([...url.searchParams].some(([name, value]) => !CACHEABLE_PARAMS.has(name) || value.length > 20)) return next();
-    const query = [...url.searchParams].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
+    // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
+    // nobody can push pages out of the cache, or poison a key, with made-up URLs.
+    const query = cacheableQuery(url.searchParams);
+    if (query === null) return next();
     const key = `${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
     const hit = cache.get(key);
     if (hit) {

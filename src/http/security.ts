@@ -29,8 +29,34 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
     // The header's back button reads the Referer of same-site navigations.
     referrerPolicy: 'strict-origin-when-cross-origin',
     crossOriginEmbedderPolicy: false,
+    xFrameOptions: 'DENY',
+    // Nothing here uses the camera, microphone, location or other device features; Square's card form needs payment.
+    permissionsPolicy: {
+      camera: [],
+      microphone: [],
+      geolocation: [],
+      usb: [],
+      serial: [],
+      bluetooth: [],
+      midi: [],
+      magnetometer: [],
+      gyroscope: [],
+      accelerometer: [],
+      payment: ['self', ...square],
+    },
   });
 }
+
+const PERSONAL_API = /^\/api\/(user|cart|checkout|orders|notifications|admin)(\/|$)/;
+
+/**
+ * JSON that belongs to one person (anything answered to a signed-in user, and the personal
+ * calls even when refused) is never kept by a browser or a shared cache.
+ */
+export const personalJsonIsPrivate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  if (c.var.user || PERSONAL_API.test(c.req.path)) c.header('Cache-Control', 'private, no-store');
+};
 
 /**
  * CSRF: Hono's csrf() refuses cross-site form posts; on top of it, any state-changing

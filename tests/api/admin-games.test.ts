@@ -5,7 +5,7 @@ import { FINISHED_SHOWN, listGamesForAdmin } from '../../src/domain/games/admin-
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { fivePicks } from '../helpers/games.ts';
-import { afterRedirect, enter, player, postForm, seededStore, signedInAdmin, signedInUser, type Store } from '../helpers/admin-tools.ts';
+import { afterRedirect, enter, player, postForm, seededStore, signedInAdmin, signedInUser, unlockAgain, type Store } from '../helpers/admin-tools.ts';
 
 /*
  * The admin's Games tab (/admin?tab=games): every game under its state with entries, times
@@ -71,6 +71,7 @@ describe('the Games tab', () => {
     await enter(dave, book(ctx).id, fivePicks(ctx.db, 5));
     ctx.clock.set(START + 2 * HOUR + 5 * 60_000);
     await jobs(ctx);
+    await unlockAgain(admin); // hours passed: the PIN unlock idled out after 30 minutes
     const canceled = (await enter(erin, giftBook(ctx).id, fivePicks(ctx.db, 0))).gameId;
     await afterRedirect(admin, await postForm(admin, `/admin/games/${canceled}/cancel`));
     const waitingBook = (await enter(frank, book(ctx).id, fivePicks(ctx.db, 0))).gameId;
@@ -152,6 +153,7 @@ describe('Cancel game', () => {
     await jobs(ctx);
     expect(gameOf(ctx, gameId).status).toBe('active');
     expect(stock()).toBe(before - 1);
+    await unlockAgain(admin);
 
     expect(await (await admin.get(`/admin/games/${gameId}/cancel`)).text()).toContain('The unit reserved for the winner goes back into stock.');
     expect((await afterRedirect(admin, await postForm(admin, `/admin/games/${gameId}/cancel`))).toast?.title).toBe('Game canceled');

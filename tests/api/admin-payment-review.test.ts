@@ -1,3 +1,4 @@
+import { TEST_PIN } from '../helpers/app.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
@@ -126,6 +127,9 @@ describe('the list of payments that need attention', () => {
       s.clock.advance(30 * MINUTE);
     }
     s.fake.reset();
+    // Hours passed without an admin request: the PIN unlock idled out.
+    expect((await admin.get('/api/admin/payments/attention')).status).toBe(403);
+    expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
     const items = await attention(admin);
     expect(items.map((i) => i.problem).sort()).toEqual(['capture_failed', 'expired']);
     const failed = items.find((i) => i.problem === 'capture_failed')!;

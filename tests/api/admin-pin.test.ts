@@ -149,17 +149,23 @@ describe('wrong PINs lock the session', () => {
     expect(await tryWrite(admin)).toBe(201);
   });
 
-  test('the lock is per session: another session of the same admin can still verify', async () => {
+  // Issue 11: logging in again used to give 5 more tries; the lock now holds for the account.
+  test('the lock is per account: a new session of the same admin is locked too, until 15 minutes pass', async () => {
     const ctx = await testApp();
     const locked = await adminSession(ctx);
+    for (let i = 0; i < 3; i++) await sendPin(locked, WRONG_PIN);
     const other = await adminSession(ctx);
     expect(ctx.db.select().from(sessions).all()).toHaveLength(2);
-    for (let i = 0; i < 5; i++) await sendPin(locked, WRONG_PIN);
-    await expectPinAnswer(locked, TEST_PIN, 429, 'Too many wrong PINs. Please try again in 15 minutes.');
+    await sendPin(other, WRONG_PIN);
+    await sendPin(other, WRONG_PIN);
+    await expectPinAnswer(other, TEST_PIN, 429, 'Too many wrong PINs. Please try again in 15 minutes.');
+    const third = await adminSession(ctx);
+    await expectPinAnswer(third, TEST_PIN, 429, 'Too many wrong PINs. Please try again in 15 minutes.');
+    expect(await tryWrite(third)).toBe(403);
 
-    await expectPinAnswer(other, TEST_PIN, 200, 'Access granted');
-    expect(await tryWrite(other)).toBe(201);
-    expect(await tryWrite(locked)).toBe(403);
+    ctx.clock.advance(15 * 60_000);
+    await expectPinAnswer(third, TEST_PIN, 200, 'Access granted');
+    expect(await tryWrite(third)).toBe(201);
   });
 
   test('passing the PIN in one session does not unlock another', async () => {
@@ -171,20 +177,41 @@ describe('wrong PINs lock the session', () => {
   });
 });
 
+describe('the verified PIN idles out after 30 minutes without an admin request', () => {
+  test('29 minutes between requests keep it; 30 idle minutes ask for the PIN again', async () => {
+    const ctx = await testApp();
+    const admin = await adminSession(ctx);
+    await expectPinAnswer(admin, TEST_PIN, 200, 'Access granted');
+    ctx.clock.advance(29 * 60_000);
+    expect(await tryWrite(admin)).toBe(201);
+    ctx.clock.advance(29 * 60_000);
+    expect(await tryWrite(admin)).toBe(201);
+    ctx.clock.advance(30 * 60_000);
+    expect(await tryWrite(admin)).toBe(403);
+    await expectPinAnswer(admin, TEST_PIN, 200, 'Access granted');
+    expect(await tryWrite(admin)).toBe(201);
+  });
+});
+
 describe('the verified PIN expires after 12 hours', () => {
   test('writes work until 12 hours have passed, then get 403 until the PIN is entered again', async () => {
     const ctx = await testApp();
     const admin = await adminSession(ctx);
     await expectPinAnswer(admin, TEST_PIN, 200, 'Access granted');
 
-    ctx.clock.advance(12 * HOUR - 1);
+    // In use all day (a request every 20 minutes keeps the unlock from idling out).
+    for (let elapsed = 0; elapsed + 20 * 60_000 < 12 * HOUR; elapsed += 20 * 60_000) {
+      ctx.clock.advance(20 * 60_000);
+      expect(await tryWrite(admin)).toBe(201);
+    }
+    ctx.clock.set(ctx.db.select().from(sessions).all()[0]!.pinVerifiedAt! + 12 * HOUR - 1);
     expect(await tryWrite(admin)).toBe(201);
 
     ctx.clock.advance(1);
     const refused = await admin.post('/api/products', { body: newProductForm('Too Late') });
     expect(refused.status).toBe(403);
     expect((await refused.json()).message).toBe('Enter the admin PIN first.');
-    expect(productCount(ctx)).toBe(1);
+    expect(productCount(ctx)).toBe(36);
 
     const panel = await admin.get('/admin');
     expect(await panel.text()).toContain('Admin Authentication');

@@ -151,14 +151,14 @@ describe('sessions and logout', () => {
     expect(db.select().from(sessions).all()).toHaveLength(0);
   });
 
-  test('a session in use is extended when less than 15 days remain', async () => {
+  test('a session in use is extended when less than 7 days remain (14-day sessions)', async () => {
     const { client, clock, db } = await registered();
     const before = db.select().from(sessions).get()!;
-    clock.advance(20 * 24 * 60 * 60 * 1000);
+    clock.advance(8 * 24 * 60 * 60 * 1000);
     const response = await client.get('/api/user');
     expect(response.status).toBe(200);
     const after = db.select().from(sessions).where(eq(sessions.id, before.id)).get()!;
-    expect(after.expiresAt).toBe(clock.now() + 30 * 24 * 60 * 60 * 1000);
+    expect(after.expiresAt).toBe(clock.now() + 14 * 24 * 60 * 60 * 1000);
     expect(response.headers.getSetCookie().some((line) => line.startsWith('csa_session='))).toBe(true);
   });
 });

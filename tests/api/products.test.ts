@@ -148,7 +148,7 @@ describe('GET /api/products', () => {
     expect(list.find((p) => p.model === 'BK-JAWS-001')!.price).toBe(9.99);
   });
 
-  test('?type= keeps one product type; an unknown type lists everything', async () => {
+  test('?type= keeps one product type; an unknown type is a 400 naming the types', async () => {
     const { client, db, clock } = await testApp();
     seedIfEmpty(db, clock);
     const c = client();
@@ -157,8 +157,10 @@ describe('GET /api/products', () => {
       expect(list.length).toBe(7);
       expect(list.every((p) => p.productType === type)).toBe(true);
     }
-    const all = (await (await c.get('/api/products?type=hats')).json()) as unknown[];
-    expect(all).toHaveLength(28);
+    const unknown = await c.get('/api/products?type=hats');
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ message: 'Use sunglasses, tshirt, shoe or book.', fields: { type: 'Use sunglasses, tshirt, shoe or book.' } });
+    expect((await (await c.get('/api/products')).json()) as unknown[]).toHaveLength(28);
   });
 
   test('?q= searches brand, model and description, case-insensitively, and combines with ?type=', async () => {

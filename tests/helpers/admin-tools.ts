@@ -31,6 +31,11 @@ export async function signedInAdmin(ctx: Store, pin = true): Promise<TestClient>
   return admin;
 }
 
+/** After the clock moved by more than 30 minutes, the admin enters the PIN again. */
+export async function unlockAgain(admin: TestClient): Promise<void> {
+  expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
+}
+
 /** A signed-in user who is not an admin. */
 export function signedInUser(ctx: Store, username: string): { client: TestClient; id: number } {
   const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();

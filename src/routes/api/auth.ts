@@ -4,6 +4,7 @@ import { clientIp, type AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
+import { invalidateAllSessions } from '../../domain/sessions.ts';
 
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
@@ -22,6 +23,13 @@ export const authApi = new Hono<AppEnv>()
   .post('/logout', (c) => {
     endSession(c);
     return c.json({ message: 'Logged out' });
+  })
+  .post('/logout/everywhere', (c) => {
+    const user = c.var.user;
+    if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+    const ended = invalidateAllSessions(c.var.deps.db, user.id);
+    endSession(c);
+    return c.json({ message: 'Signed out everywhere', sessionsEnded: ended });
   })
   .get('/user', (c) => {
     const user = c.var.user;

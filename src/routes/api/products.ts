@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { createProduct, deleteProduct, updateProduct } from '../../domain/catalog-admin.ts';
-import { findProduct, isGallerySort, isProductType, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
+import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { catalogWriter } from '../../http/catalog-writer.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
+import { queryOf } from '../../http/request.ts';
+import { productListQuery } from '../../shared/schemas/catalog.ts';
 
 /** Spec section 7's multipart body: `data` (JSON of product fields), `image` (file), `keepExistingImage`. */
 async function productForm(c: AppContext): Promise<{ data: Record<string, unknown>; image: Blob | null }> {
@@ -44,16 +46,9 @@ function idParam(c: AppContext): number {
 
 /** Spec section 7: the products calls. Reads are public; writes need an admin who passed the PIN. */
 export const productsApi = new Hono<AppEnv>()
-  .get('/products', (c) => {
-    const type = c.req.query('type');
-    const sort = c.req.query('sort');
-    return c.json(
-      listProducts(c.var.deps.db, {
-        type: isProductType(type) ? type : undefined,
-        sort: isGallerySort(sort) ? sort : 'newest',
-        q: c.req.query('q')?.slice(0, 100),
-      }),
-    );
+  .get('/products', queryOf(productListQuery), (c) => {
+    const { type, sort = 'newest', q } = c.req.valid('query');
+    return c.json(listProducts(c.var.deps.db, { type, sort, q }));
   })
   .get('/products/:id', (c) => {
     const product = findProduct(c.var.deps.db, idParam(c));

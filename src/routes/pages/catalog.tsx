@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { queryOf } from '../../http/request.ts';
+import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
 import {
   gallerySorts,
@@ -161,14 +163,9 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
   .get('/', (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.var.deps.db)} />))
-  .get('/products', (c) => {
-    const type = c.req.query('type');
-    const sort = c.req.query('sort');
-    const query: GalleryQuery = {
-      type: isProductType(type) ? type : undefined,
-      sort: isGallerySort(sort) ? sort : 'featured',
-      q: (c.req.query('q') ?? '').trim().slice(0, 100),
-    };
+  .get('/products', queryOf(galleryPageQuery), (c) => {
+    const { type, sort = 'featured', q = '' } = c.req.valid('query');
+    const query: GalleryQuery = { type, sort, q };
     const products = listProducts(c.var.deps.db, query);
     const title = query.q ? `Search: ${query.q}` : query.type ? productTypeLabels[query.type].plural : 'Shop';
     return renderPage(

@@ -8,6 +8,10 @@ import { cardConfig } from '../../http/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
+import { endSession } from '../../http/session-cookie.ts';
+import { invalidateAllSessions } from '../../domain/sessions.ts';
+import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
 
 type Tab = 'personal' | 'payment' | 'orders' | 'play';
@@ -112,7 +116,12 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
         ))}
       </nav>
       <section aria-label={tabs.find((t) => t.key === tab)!.label} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
-        {tab === 'personal' && <PersonalForm profile={profile} errors={errors} />}
+        {tab === 'personal' && (
+          <>
+            <PersonalForm profile={profile} errors={errors} />
+            <SignOutEverywhere />
+          </>
+        )}
         {tab === 'payment' && (
           <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />
         )}
@@ -134,6 +143,19 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
           ))}
       </section>
     </div>
+  );
+}
+
+/** Ends every session of the account: for a lost phone, a shared computer or a stolen cookie. */
+function SignOutEverywhere() {
+  return (
+    <form method="post" action="/profile/sign-out-everywhere" className="mt-8 border-t border-slate-200 pt-5">
+      <h2 className="m-0 text-base font-bold">Sessions</h2>
+      <p className="mt-1 mb-3 text-sm text-slate-600">Signed in on a device you no longer have? End every session of your account, this one included.</p>
+      <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50">
+        Sign out everywhere
+      </button>
+    </form>
   );
 }
 
@@ -174,12 +196,21 @@ export const profilePages = new Hono<AppEnv>()
       },
       preferences: { receiveNotifications: form.receiveNotifications === 'on', newsletterSubscription: form.newsletterSubscription === 'on' },
     };
+    // The same named schema as PATCH /api/user/profile.
+    const checked = profilePatchBody.safeParse(typed);
+    if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     try {
-      await updateProfile({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway }, c.var.user!.id, typed);
+      await updateProfile({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway }, c.var.user!.id, checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
     setFlash(c, { title: 'Profile updated', description: 'Your profile has been updated successfully.' });
     return c.redirect('/profile', 303);
+  })
+  .post('/profile/sign-out-everywhere', (c) => {
+    invalidateAllSessions(c.var.deps.db, c.var.user!.id);
+    endSession(c);
+    setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });
+    return c.redirect('/auth', 303);
   });

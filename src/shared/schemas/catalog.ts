@@ -16,3 +16,10 @@ export const productListQuery = z.object({
   q: z.optional(z.string().check(z.trim(), z.maxLength(100, 'Search at most 100 characters.'))),
 });
 export type ProductListQuery = z.infer<typeof productListQuery>;
+
+/** The /products page reads the same query leniently: an unknown value shows the default view (never cached). */
+export const galleryPageQuery = z.object({
+  type: z.catch(productListQuery.shape.type, undefined),
+  sort: z.catch(productListQuery.shape.sort, undefined),
+  q: z.catch(z.optional(z.string().check(z.trim(), z.maxLength(100))), undefined),
+});

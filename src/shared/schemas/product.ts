@@ -88,10 +88,17 @@ export type ProductCheck = { ok: true; fields: ProductFields } | { ok: false; er
 
 const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
 
+/**
+ * A JSON number, or the decimal text a form (or the multipart `data`) carries: digits with an
+ * optional '$', thousands commas and cents. Hex ('0x10'), exponents, 'Infinity' and booleans
+ * are not numbers here.
+ */
 function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
-  if (typeof value !== 'string' || value.trim() === '') return Number.NaN;
-  return Number(value.trim().replace(/^\$/, ''));
+  if (typeof value !== 'string') return Number.NaN;
+  const text = value.trim();
+  if (!/^-?\$?[0-9][0-9,]*(\.[0-9]+)?$/.test(text)) return Number.NaN;
+  return Number(text.replace(/[$,]/g, ''));
 }
 
 function flagOf(value: unknown, fallback: boolean): boolean {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { sessionPassedPin } from '../../../domain/admin-pin.ts';
+import { sessionPassedPin, touchPinUnlock } from '../../../domain/admin-pin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { currentPath, renderPage, type PageStatus } from '../../../http/render.tsx';
 import type { ToastInput } from '../../../islands/lib/toast.ts';
@@ -76,7 +76,11 @@ export const adminGate: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (!user.isAdmin) {
     return renderPage(c, { title: 'Access Denied', path: '/admin', noindex: true }, <AccessDenied />, { status: 403 });
   }
-  if (c.req.path === '/admin/pin' || sessionPassedPin(c.var.session, c.var.deps.clock)) return next();
+  if (c.req.path === '/admin/pin') return next();
+  if (sessionPassedPin(c.var.session, c.var.deps.clock)) {
+    touchPinUnlock(c.var.deps.db, c.var.session!, c.var.deps.clock);
+    return next();
+  }
   return showPinScreen(c, c.req.method === 'GET' ? currentPath(c) : '/admin', c.req.method === 'GET' ? undefined : {
     status: 403,
     error: 'Enter the admin PIN to continue.',

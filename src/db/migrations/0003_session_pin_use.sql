@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `pin_used_at` integer;
