@@ -73,7 +73,7 @@ function generator(seed: number) {
 }
 
 function checksum(db: Awaited<ReturnType<typeof testApp>>['db']): string {
-  const tables = Object.values(schema).filter((value): value is SQLiteTable => is(value, SQLiteTable));
+  const tables = (Object.values(schema) as unknown[]).filter((value): value is SQLiteTable => is(value, SQLiteTable));
   const dump = tables.map((table) => `${getTableName(table)}:${JSON.stringify(db.select().from(table).all())}`).join('\n');
   return new Bun.CryptoHasher('sha256').update(dump).digest('hex');
 }
