@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { ORDER_STATUSES } from '../shared/schemas/admin.ts';
+import { PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
@@ -6,7 +8,7 @@ import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from
  * Money is integer cents (`*Cents`), time is epoch milliseconds UTC (`*At`, `*Time`).
  */
 
-export const productTypes = ['sunglasses', 'tshirt', 'shoe', 'book'] as const;
+export const productTypes = PRODUCT_TYPE_NAMES;
 export type ProductType = (typeof productTypes)[number];
 
 export const users = sqliteTable(
@@ -239,7 +241,7 @@ export const plays = sqliteTable(
   ],
 );
 
-export const orderStatuses = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
+export const orderStatuses = ORDER_STATUSES;
 
 export const orders = sqliteTable(
   'orders',

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import type { GallerySortName } from '../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from './money.ts';
@@ -71,13 +72,14 @@ export function productTitle(product: Pick<ProductView, 'productType' | 'brand' 
   return { name: product.brand, subtitle, author, badge, text };
 }
 
-export const gallerySorts = {
+/** The label of each sort of src/shared/schemas/catalog.ts (the type keeps the two lists equal). */
+export const gallerySorts: Record<GallerySortName, string> = {
   featured: 'Featured',
   'price-asc': 'Price low to high',
   'price-desc': 'Price high to low',
   newest: 'Newest Arrivals',
-} as const;
-export type GallerySort = keyof typeof gallerySorts;
+};
+export type GallerySort = GallerySortName;
 
 export function isGallerySort(value: unknown): value is GallerySort {
   return typeof value === 'string' && Object.hasOwn(gallerySorts, value);

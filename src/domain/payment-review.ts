@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { REVIEW_ACTIONS } from '../shared/schemas/admin.ts';
 import type { Db } from '../db/client.ts';
 import { orders, payments, plays, users } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
@@ -19,7 +20,7 @@ import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
  * terminal problem once it was dealt with outside the store.
  */
 
-export const reviewActions = ['check', 'mark_paid', 'mark_failed', 'retry', 'dismiss'] as const;
+export const reviewActions = REVIEW_ACTIONS;
 export type ReviewAction = (typeof reviewActions)[number];
 
 export type AttentionProblem =

@@ -12,10 +12,6 @@ export const shippingMethods = {
 } as const;
 export type ShippingMethod = keyof typeof shippingMethods;
 
-export function isShippingMethod(value: unknown): value is ShippingMethod {
-  return typeof value === 'string' && value in shippingMethods;
-}
-
 export interface Totals {
   subtotalCents: number;
   shippingCents: number;

@@ -4,6 +4,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { safeNextPath } from '../../src/shared/safe-next-path.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
+import { squareStore } from '../helpers/square-app.ts';
 
 /*
  * Issue 11: each case the fuzz of about 6,000 bad inputs found, as a named regression test.
@@ -206,4 +207,37 @@ describe('Sign out everywhere', () => {
     expect(await answer.json()).toEqual({ message: 'Signed out everywhere', sessionsEnded: 1 });
     expect(ctx.db.select().from(sessions).all()).toHaveLength(0);
   });
+});
+
+describe('declined card attempts against the fake Square, with latency and at once', () => {
+  // The money path lets one charge of a checkout run at a time, so a burst reaches Square once;
+  // the declines are then counted one by one and the sixth attempt is refused before Square.
+  test('12 buy-nows at once with a declined card, 300 ms each: one reaches Square; 5 declines in all, then 429', async () => {
+    const s = await squareStore();
+    try {
+      const { client } = await s.shopper('decliner');
+      const body = {
+        productId: 1,
+        quantity: 1,
+        paymentToken: 'cnon:card-nonce-declined',
+        customerInfo: { name: 'Lena Ocean', email: 'lena@example.com', phone: '949-555-0100', address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+      };
+      const totals = (await (await client.post('/api/orders', { json: body })).json()).summary;
+      const attempt = () => client.post('/api/orders', { json: { ...body, ...totals } });
+      const chargesBefore = s.fake.payments().length;
+      s.fake.setLatency(300, { method: 'POST', path: '/v2/payments' });
+      const burst = (await Promise.all(Array.from({ length: 12 }, attempt))).map((r) => r.status);
+      expect(burst.filter((status) => status === 402)).toHaveLength(1);
+      expect(burst.filter((status) => status === 409)).toHaveLength(11);
+      const after: number[] = [];
+      for (let i = 0; i < 6; i++) after.push((await attempt()).status);
+      expect(after).toEqual([402, 402, 402, 402, 429, 429]);
+      expect(s.fake.payments().length - chargesBefore).toBeLessThanOrEqual(5);
+      expect(s.db.select().from(orders).all().length).toBeLessThanOrEqual(5);
+      s.clock.advance(15 * 60_000);
+      expect((await client.post('/api/orders', { json: { ...body, ...totals, paymentToken: 'cnon:card-nonce-ok' } })).status).toBe(201);
+    } finally {
+      s.stop();
+    }
+  }, 30_000);
 });

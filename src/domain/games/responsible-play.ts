@@ -21,8 +21,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Far beyond any date: a permanent exclusion. */
 const FOREVER = 8_640_000_000_000_000;
 
-export const exclusionPeriods = EXCLUSION_PERIODS;
-export type ExclusionPeriod = (typeof exclusionPeriods)[number];
+export type ExclusionPeriod = (typeof EXCLUSION_PERIODS)[number];
 
 function settingsOf(db: Db, userId: number) {
   return db.select().from(playerSettings).where(eq(playerSettings.userId, userId)).get();

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHOOSE_PRODUCT, id, idOrText } from './fields.ts';
+import { CHOOSE_PRODUCT, formInt, id, idOrText } from './fields.ts';
 import { checkoutFormSchema, customerInfoSchema } from './profile.ts';
 
 /*
@@ -23,12 +23,7 @@ export const addToCartBody = z.object({
 export const cartQuantityBody = z.object({ quantity });
 
 /** The cart page's quantity form (POST /cart/items/{id}): a decimal number typed by hand. */
-export const cartQuantityForm = z.object({
-  quantity: z.pipe(
-    z.string({ error: quantityMessage }).check(z.trim(), z.regex(/^[0-9]{1,3}$/, quantityMessage)),
-    z.transform((text) => Number(text)),
-  ).check(z.refine((n) => n >= 1 && n <= MAX_LINE_QUANTITY, quantityMessage)),
-});
+export const cartQuantityForm = z.object({ quantity: formInt(1, MAX_LINE_QUANTITY, quantityMessage) });
 
 /** The product page's Add to Cart form (POST /cart/add), used without JavaScript. */
 export const addToCartForm = z.object({

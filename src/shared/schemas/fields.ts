@@ -28,16 +28,6 @@ export const idParam = z.object({ id: z.string().check(z.regex(DECIMAL_ID)) });
 
 /** A whole number posted by an HTML form: decimal digits only, then checked against a range. */
 export const formInt = (min: number, max: number, message: string) =>
-  z.pipe(
-    z.string({ error: message }).check(z.trim(), z.regex(/^[0-9]{1,9}$/, message)),
-    z.transform((text) => Number(text)),
-  ).check(z.refine((n) => n >= min && n <= max, message));
-
-/** A checkbox of an HTML form: present means on. */
-export const formCheckbox = z.pipe(z.optional(z.string()), z.transform((value) => value !== undefined && value !== ''));
-
-/** Free text with a maximum length, trimmed. */
-export const text = (max: number, message = `At most ${max} characters`) => z.string({ error: message }).check(z.trim(), z.maxLength(max, message));
-
-/** A closed list of words. */
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, message: string) => z.enum(values, { error: message });
+  z
+    .pipe(z.string({ error: message }).check(z.trim(), z.regex(/^[0-9]{1,9}$/, message)), z.transform((text) => Number(text)))
+    .check(z.refine((n) => n >= min && n <= max, message));

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHOOSE_PRODUCT, DECIMAL_ID, idOrText } from './fields.ts';
+import { CHOOSE_PRODUCT, DECIMAL_ID, formInt, idOrText } from './fields.ts';
 
 /*
  * Request bodies of the game calls (POST /api/plays, /api/payments) and of responsible play
@@ -52,12 +52,7 @@ export const playLimitsBody = z.object({
 });
 
 /** The Play tab's daily-limit form (POST /profile/play-limit). */
-export const playLimitForm = z.object({
-  dailyEntryLimit: z.pipe(
-    z.string({ error: limitMessage }).check(z.trim(), z.regex(/^[0-9]{1,2}$/, limitMessage)),
-    z.transform((text) => Number(text)),
-  ),
-});
+export const playLimitForm = z.object({ dailyEntryLimit: formInt(1, MAX_DAILY_ENTRY_LIMIT, limitMessage) });
 
 const periodMessage = "Choose a period: '30d', '6m' or 'permanent'.";
 /** POST /api/user/self-exclusion, and the Play tab's form. */

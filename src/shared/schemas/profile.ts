@@ -59,10 +59,7 @@ export const customerInfoSchema = z.object({
   name: trimmed(2, 'Name must be at least 2 characters'),
   email,
   phone,
-  address: z.object({
-    line1: trimmed(5, 'Address is required', 200),
-    city: trimmed(2, 'City is required'),
-    state: trimmed(2, 'State is required', 60),
+  address: z.extend(z.omit(profileRules.address, { country: true }), {
     postalCode: z.string({ error: localDeliveryMessage }).check(
       z.trim(),
       z.refine((zip) => zip === LOCAL_ZIP, { message: localDeliveryMessage }),
