@@ -49,5 +49,7 @@ if (existsSync(join(root, 'dist/csa'))) targets.push(['binary (dist/csa)', [join
 for (const [name, command] of targets) {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) times.push(await once(command));
-  console.log(`${name}: cold start to first 200 on / — median ${median(times).toFixed(0)} ms over ${runs} runs (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`);
+  console.log(
+    `${name}: cold start to first 200 on / — median ${median(times).toFixed(0)} ms over ${runs} runs (min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)})`,
+  );
 }

@@ -37,8 +37,14 @@ const db = await openMigratedDatabase(file);
 const now = Date.UTC(2026, 10, 21, 18, 30);
 const clock = new ManualClock(now);
 seedIfEmpty(db, clock);
-const productIds = db.$client.query<{ id: number }, []>('select id from products where play_enabled = 1').all().map((p) => p.id);
-const influencerIds = db.$client.query<{ id: number }, []>('select id from influencers').all().map((i) => i.id);
+const productIds = db.$client
+  .query<{ id: number }, []>('select id from products where play_enabled = 1')
+  .all()
+  .map((p) => p.id);
+const influencerIds = db.$client
+  .query<{ id: number }, []>('select id from influencers')
+  .all()
+  .map((i) => i.id);
 const sqlite = db.$client;
 
 let t = performance.now();
@@ -49,7 +55,9 @@ sqlite.transaction(() => {
     `insert into games (product_id, status, required_participants, start_time, end_time, winner_play_id, prize_outcome, created_at, settled_at, metrics_source, seed, seed_hash)
      values (?, 'completed', ?, ?, ?, null, 'bought', ?, ?, ?, ?, ?)`,
   );
-  const play = sqlite.prepare(`insert into plays (product_id, game_id, user_id, influencer_ids, status, score, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?, ?)`);
+  const play = sqlite.prepare(
+    `insert into plays (product_id, game_id, user_id, influencer_ids, status, score, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?, ?)`,
+  );
   const payment = sqlite.prepare(
     `insert into payments (user_id, kind, status, amount_cents, play_id, gateway, idempotency_key, attempts, created_at, updated_at) values (?, ?, 'captured', 100, ?, 'test', ?, 1, ?, ?)`,
   );
@@ -88,7 +96,14 @@ sqlite.transaction(() => {
         endTime: start + HOUR,
         settledAt: start + HOUR,
         requiredParticipants: PLAYERS_PER_GAME,
-        influencers: influencerIds.map((id) => ({ id, name: `I${id}`, handle: `@i${id}`, platforms: { instagram: '1M' }, engagementRate: 3, points: 900 + id })),
+        influencers: influencerIds.map((id) => ({
+          id,
+          name: `I${id}`,
+          handle: `@i${id}`,
+          platforms: { instagram: '1M' },
+          engagementRate: 3,
+          points: 900 + id,
+        })),
         plays: entries,
         winnerPlayId: entries[0]!.playId,
         winnerUsername: entries[0]!.username,
@@ -198,7 +213,9 @@ sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 console.log(`${summary}; ${(statSync(file).size / 1024 / 1024).toFixed(0)} MiB, built in ${(buildMs / 1000).toFixed(0)} s`);
 console.log(`/ping through the app: ${pingMs.toFixed(3)} ms (median)`);
 console.log(`GET /api/products/{id}/competition of a finished game: ${competitionMs.toFixed(2)} ms (median; ${(competitionMs / pingMs).toFixed(0)}× /ping)`);
-console.log(`old-snapshot backlog: ${backlogRows} rows in ${backlogBatches} batches of at most ${PRUNE_BATCH}, ${(backlogMs / backlogBatches).toFixed(1)} ms a batch (one batch a minute)`);
+console.log(
+  `old-snapshot backlog: ${backlogRows} rows in ${backlogBatches} batches of at most ${PRUNE_BATCH}, ${(backlogMs / backlogBatches).toFixed(1)} ms a batch (one batch a minute)`,
+);
 console.log(`per-minute tick, every job: ${tickMs.toFixed(2)} ms (median of 20; ${(tickMs / pingMs).toFixed(0)}× /ping)`);
 console.log(`snapshot prune 30 days on: one batch of ${pruned} rows ${pruneBatchMs.toFixed(0)} ms; ${prunedAll} rows in all in ${pruneMs.toFixed(0)} ms`);
 sqlite.close();

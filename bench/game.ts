@@ -24,7 +24,11 @@ const clock = new ManualClock(start - 30 * 60_000);
 seedIfEmpty(db, clock);
 const gateway = createTestGateway();
 const deps: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };
-const influencerIds = db.select({ id: influencers.id }).from(influencers).all().map((i) => String(i.id));
+const influencerIds = db
+  .select({ id: influencers.id })
+  .from(influencers)
+  .all()
+  .map((i) => String(i.id));
 const product = db.select().from(products).get()!;
 db.update(products).set({ quantity: 10_000, playEnabled: true }).run();
 
@@ -33,15 +37,35 @@ let userCount = 0;
 async function activeGame(players: number): Promise<number> {
   const game = db
     .insert(games)
-    .values({ productId: product.id, status: 'active', requiredParticipants: players, startTime: start, endTime: start + HOUR_MS, createdAt: clock.now(), ...drawSeed() })
+    .values({
+      productId: product.id,
+      status: 'active',
+      requiredParticipants: players,
+      startTime: start,
+      endTime: start + HOUR_MS,
+      createdAt: clock.now(),
+      ...drawSeed(),
+    })
     .returning()
     .get();
   for (let i = 0; i < players; i++) {
-    const user = db.insert(users).values({ username: `bench${++userCount}`, passwordHash: 'x', createdAt: clock.now() }).returning().get();
+    const user = db
+      .insert(users)
+      .values({ username: `bench${++userCount}`, passwordHash: 'x', createdAt: clock.now() })
+      .returning()
+      .get();
     const picks = [...influencerIds].sort(() => Math.random() - 0.5).slice(0, 5);
     const play = db
       .insert(plays)
-      .values({ productId: product.id, gameId: game.id, userId: user.id, influencerIds: picks, status: 'entered', enteredAt: clock.now() + i, createdAt: clock.now() })
+      .values({
+        productId: product.id,
+        gameId: game.id,
+        userId: user.id,
+        influencerIds: picks,
+        status: 'entered',
+        enteredAt: clock.now() + i,
+        createdAt: clock.now(),
+      })
       .returning()
       .get();
     const held = await gateway.authorize({ sourceId: 'cnon:card-nonce-ok', amountCents: 100, idempotencyKey: `bench-${play.id}` });

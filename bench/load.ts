@@ -50,7 +50,10 @@ try {
   const rows: { path: string; rps: number; p99: number; errors: string }[] = [];
   for (const path of targets) {
     await fetch(base + path); // warm the page (and its cache entry)
-    const run = Bun.spawnSync(['wrk', '-t1', '-c32', `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', base + path], { stdout: 'pipe', stderr: 'pipe' });
+    const run = Bun.spawnSync(['wrk', '-t1', '-c32', `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', base + path], {
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const out = run.stdout.toString();
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
     const p99Text = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);

@@ -24,7 +24,11 @@ const allPicks = combinations(5, ids);
 function hour(seed: string, start: number): Map<number, number> {
   return new Map(people.map((p) => [p.id, simulatedPoints(seed, p.id, p, start, start + HOUR)]));
 }
-const top5 = (points: Map<number, number>) => [...points].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([id]) => id);
+const top5 = (points: Map<number, number>) =>
+  [...points]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([id]) => id);
 const score = (pick: number[], points: Map<number, number>) => pick.reduce((sum, id) => sum + points.get(id)!, 0);
 
 // Public information only: each influencer's average hour over many seeds.
@@ -52,6 +56,10 @@ for (let g = 0; g < GAMES; g++) {
 }
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 console.log(`${GAMES} games, ${allPicks.length} possible picks each`);
-console.log(`attacker (the code, a seed of their own): the actual best five in ${results.attacker.best} of ${GAMES} games; average percentile ${pct(results.attacker.percentile)}; beat the public pick in ${pct(results.attacker.beatsPublic / GAMES)} of games`);
-console.log(`public pick (best average hour):          the actual best five in ${results.public.best} of ${GAMES} games; average percentile ${pct(results.public.percentile)}`);
+console.log(
+  `attacker (the code, a seed of their own): the actual best five in ${results.attacker.best} of ${GAMES} games; average percentile ${pct(results.attacker.percentile)}; beat the public pick in ${pct(results.attacker.beatsPublic / GAMES)} of games`,
+);
+console.log(
+  `public pick (best average hour):          the actual best five in ${results.public.best} of ${GAMES} games; average percentile ${pct(results.public.percentile)}`,
+);
 console.log(`random pick:                              average percentile ${pct(results.random.percentile)}`);

@@ -24,14 +24,25 @@ import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare } from '../tes
 const ROWS = 1000;
 const fake = await startFakeSquare();
 const sdk = new SquareClient({ token: FAKE_SQUARE_TOKEN, baseUrl: fake.url, maxRetries: 0 });
-const gateway = createSquareGateway({ accessToken: FAKE_SQUARE_TOKEN, locationId: FAKE_SQUARE_LOCATION, environment: 'sandbox', baseUrl: fake.url, maxRetries: 0, timeoutInSeconds: 10 });
+const gateway = createSquareGateway({
+  accessToken: FAKE_SQUARE_TOKEN,
+  locationId: FAKE_SQUARE_LOCATION,
+  environment: 'sandbox',
+  baseUrl: fake.url,
+  maxRetries: 0,
+  timeoutInSeconds: 10,
+});
 const dir = mkdtempSync(join(tmpdir(), 'csa-reconcile-bench-'));
 
 async function freshStore(): Promise<{ db: Db; clock: ManualClock; deps: GameDeps; user: number; product: number }> {
   const db = await openMigratedDatabase(join(dir, `store-${crypto.randomUUID()}.db`));
   const clock = new ManualClock(Date.now());
   seedIfEmpty(db, clock);
-  const user = db.insert(users).values({ username: `bench-${crypto.randomUUID().slice(0, 8)}`, passwordHash: 'x', createdAt: clock.now() }).returning().get().id;
+  const user = db
+    .insert(users)
+    .values({ username: `bench-${crypto.randomUUID().slice(0, 8)}`, passwordHash: 'x', createdAt: clock.now() })
+    .returning()
+    .get().id;
   const product = db.select().from(products).get()!.id;
   return { db, clock, deps: { db, clock, gateway, metrics: simulatedMetrics }, user, product };
 }
@@ -42,17 +53,52 @@ async function lostCharges(): Promise<number> {
   for (let i = 0; i < ROWS; i++) {
     const order = db
       .insert(orders)
-      .values({ userId: user, orderDate: now, totalCents: 1000, subtotalCents: 1000, taxCents: 0, shippingCents: 0, status: 'pending', paymentMethod: 'square', shippingMethod: 'local', checkoutKey: `bench:${i}`, updatedAt: now })
+      .values({
+        userId: user,
+        orderDate: now,
+        totalCents: 1000,
+        subtotalCents: 1000,
+        taxCents: 0,
+        shippingCents: 0,
+        status: 'pending',
+        paymentMethod: 'square',
+        shippingMethod: 'local',
+        checkoutKey: `bench:${i}`,
+        updatedAt: now,
+      })
       .returning()
       .get();
     const key = idempotencyKey('order', order.id, 'charge');
-    db.insert(payments).values({ userId: user, kind: 'order_charge', status: 'charging', amountCents: 1000, orderId: order.id, gateway: 'square', idempotencyKey: key, createdAt: now, updatedAt: now }).run();
-    await sdk.payments.create({ sourceId: 'cnon:card-nonce-ok', idempotencyKey: key, referenceId: key, amountMoney: { amount: 1000n, currency: 'USD' }, autocomplete: true, locationId: FAKE_SQUARE_LOCATION });
+    db.insert(payments)
+      .values({
+        userId: user,
+        kind: 'order_charge',
+        status: 'charging',
+        amountCents: 1000,
+        orderId: order.id,
+        gateway: 'square',
+        idempotencyKey: key,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
+    await sdk.payments.create({
+      sourceId: 'cnon:card-nonce-ok',
+      idempotencyKey: key,
+      referenceId: key,
+      amountMoney: { amount: 1000n, currency: 'USD' },
+      autocomplete: true,
+      locationId: FAKE_SQUARE_LOCATION,
+    });
   }
   const started = performance.now();
   const report = await reconcilePayments(deps, clock.now());
   const ms = performance.now() - started;
-  const paid = db.select().from(orders).all().filter((o) => o.status === 'processing').length;
+  const paid = db
+    .select()
+    .from(orders)
+    .all()
+    .filter((o) => o.status === 'processing').length;
   if (report.resolved !== ROWS || paid !== ROWS) throw new Error(`expected ${ROWS} paid orders, got ${paid} (${JSON.stringify(report)})`);
   return ms;
 }
@@ -60,19 +106,63 @@ async function lostCharges(): Promise<number> {
 async function crashedCaptures(): Promise<number> {
   const { db, clock, deps, user, product } = await freshStore();
   const now = clock.now();
-  const game = db.insert(games).values({ productId: product, status: 'completed', requiredParticipants: ROWS, startTime: now - 7_200_000, endTime: now - 3_600_000, createdAt: now }).returning().get();
+  const game = db
+    .insert(games)
+    .values({ productId: product, status: 'completed', requiredParticipants: ROWS, startTime: now - 7_200_000, endTime: now - 3_600_000, createdAt: now })
+    .returning()
+    .get();
   for (let i = 0; i < ROWS; i++) {
-    const player = db.insert(users).values({ username: `p${i}-${game.id}-${crypto.randomUUID().slice(0, 6)}`, passwordHash: 'x', createdAt: now }).returning().get().id;
-    const play = db.insert(plays).values({ productId: product, gameId: game.id, userId: player, influencerIds: ['1', '2', '3', '4', '5'], status: 'entered', enteredAt: now, createdAt: now }).returning().get();
+    const player = db
+      .insert(users)
+      .values({ username: `p${i}-${game.id}-${crypto.randomUUID().slice(0, 6)}`, passwordHash: 'x', createdAt: now })
+      .returning()
+      .get().id;
+    const play = db
+      .insert(plays)
+      .values({
+        productId: product,
+        gameId: game.id,
+        userId: player,
+        influencerIds: ['1', '2', '3', '4', '5'],
+        status: 'entered',
+        enteredAt: now,
+        createdAt: now,
+      })
+      .returning()
+      .get();
     const key = idempotencyKey('play', play.id, 'auth');
-    const { payment } = await sdk.payments.create({ sourceId: 'cnon:card-nonce-ok', idempotencyKey: key, referenceId: key, amountMoney: { amount: 100n, currency: 'USD' }, autocomplete: false, locationId: FAKE_SQUARE_LOCATION });
-    db.insert(payments).values({ userId: player, kind: 'play_authorization', status: 'capturing', amountCents: 100, playId: play.id, gateway: 'square', gatewayPaymentId: payment!.id!, idempotencyKey: key, createdAt: now, updatedAt: now }).run();
+    const { payment } = await sdk.payments.create({
+      sourceId: 'cnon:card-nonce-ok',
+      idempotencyKey: key,
+      referenceId: key,
+      amountMoney: { amount: 100n, currency: 'USD' },
+      autocomplete: false,
+      locationId: FAKE_SQUARE_LOCATION,
+    });
+    db.insert(payments)
+      .values({
+        userId: player,
+        kind: 'play_authorization',
+        status: 'capturing',
+        amountCents: 100,
+        playId: play.id,
+        gateway: 'square',
+        gatewayPaymentId: payment!.id!,
+        idempotencyKey: key,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
   }
   void user;
   const started = performance.now();
   await reconcilePayments(deps, clock.now());
   const ms = performance.now() - started;
-  const captured = db.select().from(payments).all().filter((p) => p.status === 'captured').length;
+  const captured = db
+    .select()
+    .from(payments)
+    .all()
+    .filter((p) => p.status === 'captured').length;
   if (captured !== ROWS) throw new Error(`expected ${ROWS} captured holds, got ${captured}`);
   return ms;
 }

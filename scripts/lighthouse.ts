@@ -18,7 +18,15 @@ const port = probe.port!;
 probe.stop(true);
 const base = `http://localhost:${port}`;
 const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), PUBLIC_URL: base, DATA_DIR: dataDir, ADMIN_PASSWORD: 'lighthouse-pass', ADMIN_PIN: '2468' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'lighthouse-pass',
+    ADMIN_PIN: '2468',
+  },
   stdout: 'ignore',
   stderr: 'inherit',
 });

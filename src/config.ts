@@ -4,8 +4,7 @@ import { z } from 'zod';
  * Every environment variable the process reads, parsed once (DESIGN section 7).
  * `loadConfig` is pure so tests can build a config from a plain object.
  */
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 
 const envSchema = z
@@ -17,7 +16,13 @@ const envSchema = z
     PUBLIC_URL: z.preprocess(blankToUndefined, z.url().optional()),
     ADMIN_USERNAME: z.preprocess(blankToUndefined, z.string().min(1).default('admin')),
     ADMIN_PASSWORD: z.preprocess(blankToUndefined, z.string().min(6, 'ADMIN_PASSWORD must be at least 6 characters').optional()),
-    ADMIN_PIN: z.preprocess(blankToUndefined, z.string().regex(/^\d{4,12}$/, 'ADMIN_PIN must be 4 to 12 digits').optional()),
+    ADMIN_PIN: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^\d{4,12}$/, 'ADMIN_PIN must be 4 to 12 digits')
+        .optional(),
+    ),
     PAYMENTS: z.preprocess(blankToUndefined, z.enum(['test', 'square']).optional()),
     SQUARE_ACCESS_TOKEN: optionalText,
     SQUARE_APPLICATION_ID: optionalText,
@@ -37,7 +42,8 @@ const envSchema = z
   })
   .superRefine((env, ctx) => {
     const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
-    if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL) ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
+    if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL)
+      ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
     if (payments === 'square') {
       for (const name of ['SQUARE_ACCESS_TOKEN', 'SQUARE_LOCATION_ID'] as const) {
         if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is required when PAYMENTS=square` });

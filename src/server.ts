@@ -86,7 +86,8 @@ export async function main(): Promise<void> {
     },
   });
 
-  if (seeded) console.log(config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`);
+  if (seeded)
+    console.log(config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`);
   if (config.testModeBanner) console.log('PAYMENTS=test in production: no real payments are taken, and every page says so.');
   if (generated.adminPassword || generated.adminPin) {
     console.log('\n  First start: bootstrap admin created');

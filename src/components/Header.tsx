@@ -14,8 +14,7 @@ const siteLinks: { href: string; label: string }[] = [
   { href: '/coach', label: 'Coach' },
 ];
 
-const iconButton =
-  'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none';
+const iconButton = 'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none';
 
 export function badgeText(count: number): string {
   return count > 9 ? '9+' : String(count);
@@ -86,7 +85,10 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
         <a href="/cart" className={iconButton} aria-label={`Cart, ${viewer.cartCount} ${viewer.cartCount === 1 ? 'item' : 'items'}`}>
           <CartIcon />
           {viewer.cartCount > 0 && (
-            <span data-cart-count="" className="absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center">
+            <span
+              data-cart-count=""
+              className="absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center"
+            >
               {badgeText(viewer.cartCount)}
             </span>
           )}
@@ -112,7 +114,10 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
             </div>
           </details>
         ) : (
-          <a href="/auth" className="ml-1 inline-flex items-center h-9 px-3 rounded-full bg-ink text-white text-sm font-semibold no-underline hover:bg-ink-light">
+          <a
+            href="/auth"
+            className="ml-1 inline-flex items-center h-9 px-3 rounded-full bg-ink text-white text-sm font-semibold no-underline hover:bg-ink-light"
+          >
             Login
           </a>
         )}

@@ -19,15 +19,7 @@ export function serializeProps(props: unknown): string {
  * as its own React root (own identifierPrefix, so useId matches in the browser) once the page
  * has rendered, and put in place of the marker comment.
  */
-export function Island<N extends IslandName>({
-  name,
-  props,
-  mode = 'load',
-}: {
-  name: N;
-  props: ComponentProps<(typeof islands)[N]>;
-  mode?: HydrationMode;
-}) {
+export function Island<N extends IslandName>({ name, props, mode = 'load' }: { name: N; props: ComponentProps<(typeof islands)[N]>; mode?: HydrationMode }) {
   const state = useRenderState();
   const src = state.manifest.islands[name];
   if (!src) throw new Error(`Island ${name} is not in the asset manifest: run \`bun run build\``);

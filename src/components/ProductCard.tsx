@@ -17,7 +17,17 @@ export function StockBadge({ quantity }: { quantity: number }) {
 }
 
 /** Spec section 2, product card: links to the product; Pay to the product page, Play to /social-play. */
-export function ProductCard({ product, position, eager = false, headingLevel = 3 }: { product: ProductView; position: number; eager?: boolean; headingLevel?: 2 | 3 }) {
+export function ProductCard({
+  product,
+  position,
+  eager = false,
+  headingLevel = 3,
+}: {
+  product: ProductView;
+  position: number;
+  eager?: boolean;
+  headingLevel?: 2 | 3;
+}) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const { name, subtitle, badge } = productTitle(product);
   return (

@@ -315,7 +315,9 @@ export const cartItems = sqliteTable(
     quantity: integer('quantity').notNull().default(1),
     priceCents: integer('price_cents').notNull(),
     /** regular, or play for a won prize at $1 */
-    type: text('type', { enum: ['regular', 'play'] }).notNull().default('regular'),
+    type: text('type', { enum: ['regular', 'play'] })
+      .notNull()
+      .default('regular'),
     /** The game a play prize was won in. */
     gameId: integer('game_id').references(() => games.id, { onDelete: 'set null' }),
     addedAt: integer('added_at').notNull(),

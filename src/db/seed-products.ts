@@ -124,8 +124,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 14,
     price: 45.0,
     imageUrl: '/static/images/products/patagonia-p6-logo-tee.svg',
-    description:
-      'P-6 Logo Responsibili-Tee made from recycled cotton and recycled polyester. Soft, durable and printed with the classic Fitz Roy skyline.',
+    description: 'P-6 Logo Responsibili-Tee made from recycled cotton and recycled polyester. Soft, durable and printed with the classic Fitz Roy skyline.',
     playEnabled: false,
     createdDaysAgo: 63,
   },
@@ -137,8 +136,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 18,
     price: 12.0,
     imageUrl: '/static/images/products/vans-classic-tee.svg',
-    description:
-      'Vans Classic tee in black cotton jersey with a checkerboard chest print. End-of-season clearance price, same everyday fit.',
+    description: 'Vans Classic tee in black cotton jersey with a checkerboard chest print. End-of-season clearance price, same everyday fit.',
     playEnabled: true,
     createdDaysAgo: 85,
   },
@@ -150,8 +148,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 4,
     price: 30.0,
     imageUrl: '/static/images/products/billabong-arch-wave-tee.svg',
-    description:
-      'Arch Wave tee in navy with the classic Billabong wave graphic. A laid-back, pre-shrunk cotton tee for after the session.',
+    description: 'Arch Wave tee in navy with the classic Billabong wave graphic. A laid-back, pre-shrunk cotton tee for after the session.',
     playEnabled: true,
     createdDaysAgo: 39,
   },
@@ -163,8 +160,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 0,
     price: 32.0,
     imageUrl: '/static/images/products/rip-curl-search-icon-tee.svg',
-    description:
-      'Search Icon tee in ocean blue with a sun-and-swell chest emblem. Relaxed fit and a heavy cotton feel that softens with every wash.',
+    description: 'Search Icon tee in ocean blue with a sun-and-swell chest emblem. Relaxed fit and a heavy cotton feel that softens with every wash.',
     playEnabled: false,
     createdDaysAgo: 101,
   },
@@ -176,8 +172,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 6,
     price: 78.0,
     imageUrl: '/static/images/products/lululemon-metal-vent-tech.svg',
-    description:
-      'Metal Vent Tech short sleeve 2.0 in heathered red. Seamless, breathable knit with anti-stink fabric for runs, workouts and hot afternoons.',
+    description: 'Metal Vent Tech short sleeve 2.0 in heathered red. Seamless, breathable knit with anti-stink fabric for runs, workouts and hot afternoons.',
     playEnabled: false,
     createdDaysAgo: 19,
   },
@@ -189,8 +184,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 1,
     price: 189.0,
     imageUrl: '/static/images/products/supreme-box-logo-tee.svg',
-    description:
-      'Deadstock white Box Logo tee with the iconic red box on the chest. Unworn, tags attached and ready for a collector.',
+    description: 'Deadstock white Box Logo tee with the iconic red box on the chest. Unworn, tags attached and ready for a collector.',
     playEnabled: false,
     bidEnabled: true,
     createdDaysAgo: 5,
@@ -203,8 +197,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 7,
     price: 50.0,
     imageUrl: '/static/images/products/stussy-8-ball-tee.svg',
-    description:
-      'Stussy 8 Ball tee in sand with the heritage eight-ball graphic. A 1980s Laguna-adjacent classic on a heavyweight cotton blank.',
+    description: 'Stussy 8 Ball tee in sand with the heritage eight-ball graphic. A 1980s Laguna-adjacent classic on a heavyweight cotton blank.',
     playEnabled: false,
     createdDaysAgo: 56,
   },
@@ -218,8 +211,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 8,
     price: 115.0,
     imageUrl: '/static/images/products/nike-air-force-1-07.svg',
-    description:
-      'Air Force 1 ’07 in triple white leather with the Air-cushioned cupsole. Crisp, comfortable and goes with absolutely everything.',
+    description: 'Air Force 1 ’07 in triple white leather with the Air-cushioned cupsole. Crisp, comfortable and goes with absolutely everything.',
     playEnabled: false,
     createdDaysAgo: 33,
   },
@@ -244,8 +236,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 15,
     price: 70.0,
     imageUrl: '/static/images/products/vans-old-skool.svg',
-    description:
-      'Old Skool in black suede and canvas with the white Sidestripe. A durable skate shoe with a waffle sole that grips a board or a boardwalk.',
+    description: 'Old Skool in black suede and canvas with the white Sidestripe. A durable skate shoe with a waffle sole that grips a board or a boardwalk.',
     playEnabled: true,
     createdDaysAgo: 77,
   },
@@ -257,8 +248,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 0,
     price: 98.0,
     imageUrl: '/static/images/products/allbirds-tree-runner.svg',
-    description:
-      'Tree Runner with a breathable eucalyptus-fibre knit upper and a sugarcane-based foam sole. Light enough to forget you are wearing them.',
+    description: 'Tree Runner with a breathable eucalyptus-fibre knit upper and a sugarcane-based foam sole. Light enough to forget you are wearing them.',
     playEnabled: false,
     createdDaysAgo: 115,
   },
@@ -270,8 +260,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 5,
     price: 145.0,
     imageUrl: '/static/images/products/hoka-clifton-9.svg',
-    description:
-      'Clifton 9 with a thick, rockered foam midsole for soft, smooth miles. A favourite for daily runs along the coast trail.',
+    description: 'Clifton 9 with a thick, rockered foam midsole for soft, smooth miles. A favourite for daily runs along the coast trail.',
     playEnabled: false,
     createdDaysAgo: 22,
   },
@@ -283,8 +272,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 6,
     price: 150.0,
     imageUrl: '/static/images/products/on-cloud-5.svg',
-    description:
-      'Cloud 5 with CloudTec pods and a slip-on speed-lacing system. Swiss-engineered cushioning for errands, travel and everything between.',
+    description: 'Cloud 5 with CloudTec pods and a slip-on speed-lacing system. Swiss-engineered cushioning for errands, travel and everything between.',
     playEnabled: false,
     createdDaysAgo: 44,
   },
@@ -296,8 +284,7 @@ export const seedProducts: SeedProduct[] = [
     quantity: 2,
     price: 200.0,
     imageUrl: '/static/images/products/new-balance-990v6.svg',
-    description:
-      'Made in USA 990v6 in classic grey suede and mesh with FuelCell cushioning. The dad-shoe icon, refined for all-day comfort.',
+    description: 'Made in USA 990v6 in classic grey suede and mesh with FuelCell cushioning. The dad-shoe icon, refined for all-day comfort.',
     playEnabled: false,
     bidEnabled: true,
     createdDaysAgo: 15,

@@ -40,15 +40,7 @@ export function touchPinUnlock(db: Db, session: Session, clock: Clock): void {
  * also limits an admin account across sessions, since a new login would start a fresh count.
  * The PIN itself never leaves the server.
  */
-export function verifyAdminPin(
-  db: Db,
-  clock: Clock,
-  sessionId: string,
-  userFailures: RateLimiter,
-  userKey: string,
-  pin: unknown,
-  expected: string,
-): void {
+export function verifyAdminPin(db: Db, clock: Clock, sessionId: string, userFailures: RateLimiter, userKey: string, pin: unknown, expected: string): void {
   const now = clock.now();
   const current = db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
   if (!current) throw new DomainError(401, 'Please log in to continue.');
@@ -64,7 +56,10 @@ export function verifyAdminPin(
       .returning({ failures: sessions.pinFailures })
       .get();
     if ((counted?.failures ?? 0) >= PIN_MAX_FAILURES) {
-      db.update(sessions).set({ pinFailures: 0, pinLockedUntil: now + PIN_LOCK_MS }).where(eq(sessions.id, sessionId)).run();
+      db.update(sessions)
+        .set({ pinFailures: 0, pinLockedUntil: now + PIN_LOCK_MS })
+        .where(eq(sessions.id, sessionId))
+        .run();
     }
     throw new DomainError(401, 'Invalid PIN. Please try again.', { pin: 'Invalid PIN. Please try again.' });
   }

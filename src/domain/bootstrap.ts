@@ -27,11 +27,7 @@ function randomPassword(): string {
  * Creates the bootstrap admin once, and settles the admin PIN: ADMIN_PIN when set, otherwise
  * the PIN generated on the first start (kept in app_settings so it survives restarts).
  */
-export async function bootstrapAdmin(
-  db: Db,
-  clock: Clock,
-  config: Config,
-): Promise<{ adminPin: string; generated: GeneratedSecrets }> {
+export async function bootstrapAdmin(db: Db, clock: Clock, config: Config): Promise<{ adminPin: string; generated: GeneratedSecrets }> {
   const generated: GeneratedSecrets = {};
   if (!findUserByUsername(db, config.adminUsername)) {
     const password = config.adminPassword ?? randomPassword();

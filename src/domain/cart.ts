@@ -16,7 +16,11 @@ export const PRIZE_PRICE_CENTS = 100;
 
 /** Number of units in the user's cart, for the header and bottom bar badges. */
 export function cartCount(db: Db, userId: number): number {
-  const row = db.select({ n: sum(cartItems.quantity) }).from(cartItems).where(eq(cartItems.userId, userId)).get();
+  const row = db
+    .select({ n: sum(cartItems.quantity) })
+    .from(cartItems)
+    .where(eq(cartItems.userId, userId))
+    .get();
   return Number(row?.n ?? 0);
 }
 
@@ -91,7 +95,9 @@ export function addToCart(db: Db, clock: Clock, userId: number, input: { product
   const wanted = (existing?.quantity ?? 0) + quantity;
   if (wanted > product.quantity) {
     const message =
-      existing && product.quantity > 0 ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.` : stockMessage(product.quantity);
+      existing && product.quantity > 0
+        ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
+        : stockMessage(product.quantity);
     throw new DomainError(409, message, { quantity: message });
   }
   if (existing) {
@@ -106,7 +112,13 @@ export function addToCart(db: Db, clock: Clock, userId: number, input: { product
 }
 
 function ownLine(db: Db, userId: number, id: number) {
-  const line = Number.isSafeInteger(id) ? db.select().from(cartItems).where(and(eq(cartItems.id, id), eq(cartItems.userId, userId))).get() : undefined;
+  const line = Number.isSafeInteger(id)
+    ? db
+        .select()
+        .from(cartItems)
+        .where(and(eq(cartItems.id, id), eq(cartItems.userId, userId)))
+        .get()
+    : undefined;
   // Someone else's item answers exactly like a missing one.
   if (!line) throw new DomainError(404, 'Cart item not found');
   return line;

@@ -116,7 +116,12 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   }
   const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
   try {
-    const updated = writer.db.update(products).set({ ...checked.fields, imageUrl }).where(eq(products.id, id)).returning().get();
+    const updated = writer.db
+      .update(products)
+      .set({ ...checked.fields, imageUrl })
+      .where(eq(products.id, id))
+      .returning()
+      .get();
     writer.changed();
     if (imageUrl !== existing.imageUrl) writer.images.remove(existing.imageUrl);
     return updated;

@@ -97,12 +97,7 @@ function orderFor(sort: GallerySort): SQL[] {
       return newestFirst;
     case 'featured':
       // Badged and playable products first, in stock before sold out, then the newest.
-      return [
-        desc(sql`${products.description} like 'BADGE:%'`),
-        desc(products.playEnabled),
-        desc(sql`${products.quantity} > 0`),
-        ...newestFirst,
-      ];
+      return [desc(sql`${products.description} like 'BADGE:%'`), desc(products.playEnabled), desc(sql`${products.quantity} > 0`), ...newestFirst];
   }
 }
 
@@ -142,9 +137,7 @@ export function listProducts(db: Db, query: ProductQuery = {}): ProductView[] {
 /** The admin list: one type, filtered by brand or model, case-insensitively. */
 export function adminProductList(db: Db, type: ProductType, q = ''): ProductView[] {
   const needle = q.trim().toLowerCase();
-  return listProducts(db, { type, sort: 'newest' }).filter(
-    (p) => !needle || p.brand.toLowerCase().includes(needle) || p.model.toLowerCase().includes(needle),
-  );
+  return listProducts(db, { type, sort: 'newest' }).filter((p) => !needle || p.brand.toLowerCase().includes(needle) || p.model.toLowerCase().includes(needle));
 }
 
 export function findProduct(db: Db, id: number): Product | undefined {
@@ -166,10 +159,15 @@ export function productIdOf(value: string | undefined): number | null {
 export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
   const result = {} as Record<ProductType, ProductView[]>;
   for (const type of productTypes) {
-    const firstSix = db.select().from(products).where(eq(products.productType, type)).orderBy(...newestFirst).limit(6).all();
+    const firstSix = db
+      .select()
+      .from(products)
+      .where(eq(products.productType, type))
+      .orderBy(...newestFirst)
+      .limit(6)
+      .all();
     const inStockFirst = [...firstSix].sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
     result[type] = inStockFirst.slice(0, 4).map(productView);
   }
   return result;
 }
-

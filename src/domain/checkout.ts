@@ -62,7 +62,10 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
   }
   for (const line of cart) {
     if (line.type === 'regular' && line.quantity > line.product.stock) {
-      const message = line.product.stock <= 0 ? `${line.product.brand} ${line.product.model} is sold out.` : `Only ${line.product.stock} of ${line.product.brand} ${line.product.model} left.`;
+      const message =
+        line.product.stock <= 0
+          ? `${line.product.brand} ${line.product.model} is sold out.`
+          : `Only ${line.product.stock} of ${line.product.brand} ${line.product.model} left.`;
       throw new DomainError(409, message, { items: message });
     }
   }
@@ -71,7 +74,15 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
 
   const address = addressFor(deps, userId, input.customer);
   const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };
-  const orderId = await placeOrder(deps, { userId, lines: linesFromCart(cart), totals, shippingMethod: method, address, payment, checkoutKey: `cart:${userId}` });
+  const orderId = await placeOrder(deps, {
+    userId,
+    lines: linesFromCart(cart),
+    totals,
+    shippingMethod: method,
+    address,
+    payment,
+    checkoutKey: `cart:${userId}`,
+  });
   return { orderId };
 }
 
@@ -91,7 +102,9 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody)
   const payment: OrderPayment = { method: input.paymentMethod === 'apple_pay' ? 'apple_pay' : 'square', ...source };
   const id = await placeOrder(deps, {
     userId,
-    lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: `${product.brand} ${product.model}`, stockReserved: false }],
+    lines: [
+      { productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: `${product.brand} ${product.model}`, stockReserved: false },
+    ],
     totals,
     shippingMethod: 'local',
     address: {

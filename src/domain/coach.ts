@@ -32,4 +32,3 @@ export function signUpForCoach(db: Db, clock: Clock, email: unknown): CoachSignu
     .all();
   return { email: address, created: inserted.length > 0 };
 }
-

@@ -57,11 +57,7 @@ export function checkInfluencerInput(raw: Record<string, unknown>): InfluencerIn
 }
 
 function handleTaken(db: Db, handle: string, exceptId?: number): boolean {
-  const row = db
-    .select({ id: influencers.id })
-    .from(influencers)
-    .where(sql`lower(${influencers.handle}) = ${handle.toLowerCase()}`)
-    .get();
+  const row = db.select({ id: influencers.id }).from(influencers).where(sql`lower(${influencers.handle}) = ${handle.toLowerCase()}`).get();
   return row !== undefined && row.id !== exceptId;
 }
 

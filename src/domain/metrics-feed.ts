@@ -63,7 +63,10 @@ export function createFeedSource(options: FeedOptions): MetricsSource & { fetchM
         if (response.ok) {
           const parsed = feedMinuteSchema.safeParse(await response.json().catch(() => null));
           if (parsed.success && parsed.data.minute === minute) return { kind: 'data', body: parsed.data };
-          return { kind: 'error', detail: parsed.success ? `answered minute ${parsed.data.minute} for ${minute}` : `invalid body: ${parsed.error.issues[0]?.message}` };
+          return {
+            kind: 'error',
+            detail: parsed.success ? `answered minute ${parsed.data.minute} for ${minute}` : `invalid body: ${parsed.error.issues[0]?.message}`,
+          };
         }
         detail = `HTTP ${response.status}`;
         // A refused key or a bad request does not get better by asking again.
@@ -77,7 +80,13 @@ export function createFeedSource(options: FeedOptions): MetricsSource & { fetchM
   }
 
   function store(db: Db, body: FeedMinute, now: number): number {
-    const ids = new Map(db.select({ id: influencers.id, handle: influencers.handle }).from(influencers).all().map((i) => [normalHandle(i.handle), i.id]));
+    const ids = new Map(
+      db
+        .select({ id: influencers.id, handle: influencers.handle })
+        .from(influencers)
+        .all()
+        .map((i) => [normalHandle(i.handle), i.id]),
+    );
     const statement = db.$client.prepare(
       `insert into influencer_metrics (influencer_id, platform, minute_at, followers, engagement, growth, posts, points, source, taken_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, 'feed', ?) on conflict do nothing`,
@@ -150,7 +159,10 @@ export function minutesWanted(db: Db, now: number): number[] {
   const wanted = new Set<number>();
   const recentFrom = lastDone - (RECENT_MINUTES - 1) * MINUTE_MS;
   const have = new Set(
-    db.$client.query<{ m: number }, [number]>(`select distinct minute_at as m from influencer_metrics where minute_at >= ? and source = 'feed'`).all(recentFrom).map((r) => r.m),
+    db.$client
+      .query<{ m: number }, [number]>(`select distinct minute_at as m from influencer_metrics where minute_at >= ? and source = 'feed'`)
+      .all(recentFrom)
+      .map((r) => r.m),
   );
   for (let m = recentFrom; m <= lastDone; m += MINUTE_MS) if (!have.has(m)) wanted.add(m);
   // Live and ended, unsettled feed games: each minute where one of its influencers has no snapshot.

@@ -70,4 +70,3 @@ export function roundPoints(value: number): number {
 export function minuteOf(time: number): number {
   return Math.floor(time / MINUTE_MS) * MINUTE_MS;
 }
-

@@ -51,9 +51,16 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
     if (!order) return true;
     const items = itemsOf(tx, order.id);
     const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
-    if (lines.length) tx.delete(cartItems).where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines))).run();
+    if (lines.length)
+      tx.delete(cartItems)
+        .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
+        .run();
     const prizes = prizeGames(items);
-    if (prizes.length) tx.update(games).set({ prizeOutcome: 'bought' }).where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying'))).run();
+    if (prizes.length)
+      tx.update(games)
+        .set({ prizeOutcome: 'bought' })
+        .where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying')))
+        .run();
     notify(tx, clock, order.userId, {
       type: 'payment_success',
       eventKey: `order:${order.id}:paid`,
@@ -100,7 +107,11 @@ export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: 
     const items = itemsOf(tx, order.id);
     restoreBuyNowStock(tx, items);
     const prizes = prizeGames(items);
-    if (prizes.length) tx.update(games).set({ prizeOutcome: 'cart' }).where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying'))).run();
+    if (prizes.length)
+      tx.update(games)
+        .set({ prizeOutcome: 'cart' })
+        .where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying')))
+        .run();
     notify(tx, clock, order.userId, {
       type: 'payment_failed',
       eventKey: `order:${order.id}:failed`,

@@ -105,7 +105,10 @@ export function rollBackRefund(deps: { db: Db; clock: Clock }, refundRowId: numb
       .returning()
       .get();
     if (!row?.orderId) return false;
-    tx.update(orders).set({ status: 'processing', updatedAt: clock.now() }).where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled'))).run();
+    tx.update(orders)
+      .set({ status: 'processing', updatedAt: clock.now() })
+      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled')))
+      .run();
     return true;
   });
 }
@@ -142,11 +145,18 @@ export async function sendRefund(deps: RefundDeps, row: PaymentRow): Promise<Ref
     }
     // Unknown: the same key is sent again later, which can only ever refund once.
     db.update(payments)
-      .set({ attempts, errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: clock.now() + backoffMs(attempts), updatedAt: clock.now() })
+      .set({
+        attempts,
+        errorCode: failure.code,
+        errorDetail: failure.detail.slice(0, 500),
+        nextAttemptAt: clock.now() + backoffMs(attempts),
+        updatedAt: clock.now(),
+      })
       .where(and(eq(payments.id, row.id), eq(payments.status, 'refunding')))
       .run();
     logPaymentEvent('refund_retry', { paymentId: row.id, orderId: row.orderId, attempts, code: failure.code });
-    if (attempts === MAX_REFUND_ATTEMPTS) alertAdmins(deps, row, 'refund_unconfirmed', `The refund of order #${row.orderId} is still unconfirmed after ${attempts} tries.`);
+    if (attempts === MAX_REFUND_ATTEMPTS)
+      alertAdmins(deps, row, 'refund_unconfirmed', `The refund of order #${row.orderId} is still unconfirmed after ${attempts} tries.`);
     return { outcome: 'unknown', detail: failure.detail };
   }
 }

@@ -53,7 +53,11 @@ export type OrderView = ReturnType<typeof orderView>;
 /** The owner's order, or null: anyone else's order answers like a missing one. */
 export function findOwnOrder(db: Db, userId: number, id: number): OrderView | null {
   if (!Number.isSafeInteger(id) || id < 1) return null;
-  const order = db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId))).get();
+  const order = db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+    .get();
   return order ? orderView(db, order) : null;
 }
 

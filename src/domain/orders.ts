@@ -41,9 +41,7 @@ export interface ShippingAddress {
   country: string;
 }
 
-export type OrderPayment =
-  | { method: 'cod' }
-  | { method: 'square' | 'apple_pay'; sourceId: string; customerId?: string | null };
+export type OrderPayment = { method: 'cod' } | { method: 'square' | 'apple_pay'; sourceId: string; customerId?: string | null };
 
 export interface OrderLine {
   productId: number;
@@ -244,7 +242,10 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
 
 function removeCartLines(tx: Db, userId: number, lines: OrderLine[]): void {
   const ids = lines.map((line) => line.cartItemId).filter((id): id is number => id !== undefined);
-  if (ids.length) tx.delete(cartItems).where(and(eq(cartItems.userId, userId), inArray(cartItems.id, ids))).run();
+  if (ids.length)
+    tx.delete(cartItems)
+      .where(and(eq(cartItems.userId, userId), inArray(cartItems.id, ids)))
+      .run();
 }
 
 export const PAYMENT_UNCONFIRMED =
@@ -262,7 +263,8 @@ function answerFor(db: Db, orderId: number, failure: PaymentFailure | null): num
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
   if (status === 'processing' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);
-  if (status === 'failed') throw new DomainError(402, 'Your payment did not go through. Please check your card details or use another card.', undefined, { orderId });
+  if (status === 'failed')
+    throw new DomainError(402, 'Your payment did not go through. Please check your card details or use another card.', undefined, { orderId });
   throw new DomainError(502, PAYMENT_UNCONFIRMED, undefined, { orderId, code: 'PAYMENT_UNCONFIRMED' });
 }
 

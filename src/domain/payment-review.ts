@@ -145,7 +145,11 @@ async function lookUp(deps: GameDeps, row: typeof payments.$inferSelect): Promis
     if (row.kind !== 'refund' && row.gatewayPaymentId) return await deps.gateway.getPayment(row.gatewayPaymentId);
     if (row.kind === 'refund') {
       const charge = row.orderId
-        ? deps.db.select().from(payments).where(and(eq(payments.orderId, row.orderId), eq(payments.kind, 'order_charge'))).get()
+        ? deps.db
+            .select()
+            .from(payments)
+            .where(and(eq(payments.orderId, row.orderId), eq(payments.kind, 'order_charge')))
+            .get()
         : undefined;
       return charge?.gatewayPaymentId ? await deps.gateway.getPayment(charge.gatewayPaymentId) : null;
     }
@@ -213,14 +217,19 @@ export async function resolvePayment(
   }
   if (action === 'retry') {
     const to = row.status === 'capture_failed' ? 'capturing' : 'voiding';
-    db.update(payments).set({ status: to, attempts: 0, nextAttemptAt: null, updatedAt: clock.now() }).where(and(eq(payments.id, row.id), eq(payments.status, row.status))).run();
+    db.update(payments)
+      .set({ status: to, attempts: 0, nextAttemptAt: null, updatedAt: clock.now() })
+      .where(and(eq(payments.id, row.id), eq(payments.status, row.status)))
+      .run();
     await moveHolds(deps, [db.select().from(payments).where(eq(payments.id, row.id)).get()!]);
     return `Payment #${row.id} is now ${db.select().from(payments).where(eq(payments.id, row.id)).get()!.status}.`;
   }
   if (action === 'check') {
     if (row.status === 'refunding') {
       const sent = await sendRefund(deps, row);
-      return sent.outcome === 'refunded' ? `The refund of order #${row.orderId} went through.` : `The refund is still ${sent.outcome}: ${'detail' in sent ? sent.detail : ''}`;
+      return sent.outcome === 'refunded'
+        ? `The refund of order #${row.orderId} went through.`
+        : `The refund is still ${sent.outcome}: ${'detail' in sent ? sent.detail : ''}`;
     }
     const found = await lookUp(deps, row);
     if (found === 'unreachable') throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
@@ -244,7 +253,10 @@ export async function resolvePayment(
       throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
     }
     if (payment.status !== 'COMPLETED' || payment.amountCents !== row.amountCents) {
-      throw new DomainError(409, `The gateway shows payment ${id} as ${payment.status} for ${centsToDollars(payment.amountCents).toFixed(2)}; it does not pay this order.`);
+      throw new DomainError(
+        409,
+        `The gateway shows payment ${id} as ${payment.status} for ${centsToDollars(payment.amountCents).toFixed(2)}; it does not pay this order.`,
+      );
     }
     if (!confirmCharge(deps, row.id, payment)) throw actionError(action);
     return `Order #${row.orderId} marked as paid (${id}).`;

@@ -124,9 +124,16 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
 
   const now = deps.clock.now();
   if (existing) {
-    deps.db.update(userProfiles).set({ ...changes, updatedAt: now }).where(eq(userProfiles.userId, userId)).run();
+    deps.db
+      .update(userProfiles)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(userProfiles.userId, userId))
+      .run();
   } else {
-    deps.db.insert(userProfiles).values({ userId, ...changes, updatedAt: now }).run();
+    deps.db
+      .insert(userProfiles)
+      .values({ userId, ...changes, updatedAt: now })
+      .run();
   }
   const saved = findProfile(deps.db, userId);
   // The 'Complete Your Profile' reminder has done its job once the profile is complete.
@@ -162,7 +169,9 @@ async function saveCard(
     return { paymentMethod, gatewayCustomerId: card.customerId, gatewayCardId: card.cardId };
   } catch (error) {
     if (error instanceof PaymentFailure) {
-      const message = error.declined ? 'This card was declined. Please check the details or use another card.' : 'The card could not be saved. Please try again.';
+      const message = error.declined
+        ? 'This card was declined. Please check the details or use another card.'
+        : 'The card could not be saved. Please try again.';
       throw new DomainError(error.declined ? 422 : 400, message, { 'paymentMethod.sourceId': message });
     }
     throw error;

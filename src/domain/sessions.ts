@@ -52,12 +52,7 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
 export function validateSessionToken(db: Db, clock: Clock, token: string): SessionWithUser | null {
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const id = sessionIdFromToken(token);
-  const row = db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(sessions.userId, users.id))
-    .where(eq(sessions.id, id))
-    .get();
+  const row = db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, id)).get();
   if (!row) return null;
   const now = clock.now();
   if (now >= row.session.expiresAt) {

@@ -15,6 +15,9 @@ export function cardConfig(config: Config): CardConfig {
 /** 'Visa •••• 1111' for a stored card. */
 export function cardLabel(card: { cardBrand?: string; lastFourDigits?: string } | null | undefined): string | null {
   if (!card?.lastFourDigits) return null;
-  const brand = (card.cardBrand ?? 'Card').replace(/_/g, ' ').toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
+  const brand = (card.cardBrand ?? 'Card')
+    .replace(/_/g, ' ')
+    .toLowerCase()
+    .replace(/\b\w/g, (c) => c.toUpperCase());
   return `${brand} •••• ${card.lastFourDigits}`;
 }

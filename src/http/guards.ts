@@ -26,7 +26,6 @@ export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next)
   await next();
 };
 
-
 /** Public forms (business applications, coach sign-ups): 20 an hour per address. */
 export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'POST') return next();

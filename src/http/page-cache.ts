@@ -32,7 +32,10 @@ export function cacheableQuery(params: URLSearchParams): string | null {
     if (!Object.hasOwn(CACHEABLE_VALUES, name) || seen.has(name) || !CACHEABLE_VALUES[name]!.includes(value)) return null;
     seen.set(name, value);
   }
-  return [...seen].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  return [...seen]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 }
 
 export class PageCache {

@@ -35,14 +35,26 @@ export function ApplicationReceived({ focus = false }: { focus?: boolean }) {
     <div className="mx-auto max-w-lg pt-6 sm:pt-12">
       <section aria-labelledby="application-received" className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-10">
         <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-100 text-emerald-700">
-          <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} strokeLinecap="round" strokeLinejoin="round" className="h-8 w-8" aria-hidden="true" focusable="false">
+          <svg
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2.5}
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            className="h-8 w-8"
+            aria-hidden="true"
+            focusable="false"
+          >
             <path d="M20 6 9 17l-5-5" />
           </svg>
         </div>
         <h1 id="application-received" ref={heading} tabIndex={-1} className="m-0 mt-5 text-2xl font-extrabold text-ink outline-none">
           Application Received
         </h1>
-        <p className="m-0 mt-3 text-slate-700">Thank you for your interest in partnering with us. Our team will review your application and contact you {BUSINESS_REPLY_TIME}.</p>
+        <p className="m-0 mt-3 text-slate-700">
+          Thank you for your interest in partnering with us. Our team will review your application and contact you {BUSINESS_REPLY_TIME}.
+        </p>
         <a href="/" className="mt-7 inline-block rounded-full bg-ink px-6 py-3 text-sm font-bold text-white no-underline hover:bg-ink-light">
           Return to Home
         </a>
@@ -59,24 +71,31 @@ function Pitch() {
         Partner with us in Laguna Beach
       </h1>
       <p className="m-0 mt-4 text-base leading-relaxed text-slate-200">
-        Run a shop, restaurant, gallery, hotel or service in Laguna Beach? Team up with the Competitive Shopping Association and put your business in front of local
-        shoppers who love to play and buy.
+        Run a shop, restaurant, gallery, hotel or service in Laguna Beach? Team up with the Competitive Shopping Association and put your business in front of
+        local shoppers who love to play and buy.
       </p>
       <ul className="m-0 mt-5 grid list-none gap-3 p-0 text-sm">
-        {[
-          'Showcase your business to shoppers in town',
-          'Join our games, prizes and local promotions',
-          `A personal reply ${BUSINESS_REPLY_TIME}`,
-        ].map((perk) => (
-          <li key={perk} className="flex items-start gap-3">
-            <span className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-coral text-white" aria-hidden="true">
-              <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={3} strokeLinecap="round" strokeLinejoin="round" className="h-3 w-3" focusable="false">
-                <path d="M20 6 9 17l-5-5" />
-              </svg>
-            </span>
-            <span>{perk}</span>
-          </li>
-        ))}
+        {['Showcase your business to shoppers in town', 'Join our games, prizes and local promotions', `A personal reply ${BUSINESS_REPLY_TIME}`].map(
+          (perk) => (
+            <li key={perk} className="flex items-start gap-3">
+              <span className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-coral text-white" aria-hidden="true">
+                <svg
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth={3}
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                  className="h-3 w-3"
+                  focusable="false"
+                >
+                  <path d="M20 6 9 17l-5-5" />
+                </svg>
+              </span>
+              <span>{perk}</span>
+            </li>
+          ),
+        )}
       </ul>
     </section>
   );
@@ -149,11 +168,18 @@ export default function BusinessApplicationForm({ values = emptyBusinessForm, er
 
   if (submitted) return <ApplicationReceived focus />;
 
-  const invalid = (name: string) =>
-    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `business-${name}-error` } : {};
+  const invalid = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `business-${name}-error` } : {});
   const text = (name: keyof Omit<BusinessFormValues, 'termsAgreed'>, label: string, props: React.InputHTMLAttributes<HTMLInputElement> = {}, hint?: string) => (
     <Field name={name} label={label} hint={hint} error={errors[name]}>
-      <input id={`business-${name}`} name={name} type="text" defaultValue={values[name]} className={`${control(errors[name])} h-11`} {...invalid(name)} {...props} />
+      <input
+        id={`business-${name}`}
+        name={name}
+        type="text"
+        defaultValue={values[name]}
+        className={`${control(errors[name])} h-11`}
+        {...invalid(name)}
+        {...props}
+      />
     </Field>
   );
 
@@ -191,7 +217,13 @@ export default function BusinessApplicationForm({ values = emptyBusinessForm, er
             {text('zipCode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric', maxLength: 10 })}
           </div>
           <Field name="businessType" label="Business type" error={errors.businessType}>
-            <select id="business-businessType" name="businessType" defaultValue={values.businessType} className={`${control(errors.businessType)} h-11`} {...invalid('businessType')}>
+            <select
+              id="business-businessType"
+              name="businessType"
+              defaultValue={values.businessType}
+              className={`${control(errors.businessType)} h-11`}
+              {...invalid('businessType')}
+            >
               <option value="">Select a business type</option>
               {businessTypes.map((type) => (
                 <option key={type} value={type}>
@@ -213,8 +245,18 @@ export default function BusinessApplicationForm({ values = emptyBusinessForm, er
             />
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            {text('website', 'Website', { type: 'url', inputMode: 'url', autoComplete: 'url', placeholder: 'https://', maxLength: BUSINESS_LIMITS.website }, '(optional)')}
-            {text('instagramHandle', 'Instagram handle', { placeholder: '@yourbusiness', autoCapitalize: 'none', maxLength: BUSINESS_LIMITS.instagramHandle }, '(optional)')}
+            {text(
+              'website',
+              'Website',
+              { type: 'url', inputMode: 'url', autoComplete: 'url', placeholder: 'https://', maxLength: BUSINESS_LIMITS.website },
+              '(optional)',
+            )}
+            {text(
+              'instagramHandle',
+              'Instagram handle',
+              { placeholder: '@yourbusiness', autoCapitalize: 'none', maxLength: BUSINESS_LIMITS.instagramHandle },
+              '(optional)',
+            )}
           </div>
           <div>
             <label className="flex items-start gap-3 text-sm text-ink">

@@ -16,7 +16,6 @@ export interface CartCheckoutProps {
   savedCard: string | null;
 }
 
-
 /** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
 export default function CartCheckout({ lines, customer, config, savedCard }: CartCheckoutProps) {
   const id = useId();

@@ -63,7 +63,10 @@ export function formatCompactScore(score: number | null | undefined): string {
 }
 
 /** The poll interval for a state; null once the game is completed (no more polling). */
-export function pollIntervalFor(status: CompetitionData['gameStatus'], intervals: PollIntervals = { active: POLL_ACTIVE_MS, idle: POLL_IDLE_MS }): number | null {
+export function pollIntervalFor(
+  status: CompetitionData['gameStatus'],
+  intervals: PollIntervals = { active: POLL_ACTIVE_MS, idle: POLL_IDLE_MS },
+): number | null {
   if (status === 'completed') return null;
   return status === 'active' ? intervals.active : intervals.idle;
 }
@@ -76,7 +79,13 @@ export function barPercent(score: number | null, leader: number): number {
 
 function isCompetitionData(value: unknown): value is CompetitionData {
   const data = value as Partial<CompetitionData> | null;
-  return !!data && typeof data === 'object' && ['waiting', 'active', 'completed'].includes(data.gameStatus as string) && Array.isArray(data.plays) && typeof data.participants === 'number';
+  return (
+    !!data &&
+    typeof data === 'object' &&
+    ['waiting', 'active', 'completed'].includes(data.gameStatus as string) &&
+    Array.isArray(data.plays) &&
+    typeof data.participants === 'number'
+  );
 }
 
 /** When the live countdown ends: one hour after the start (spec section 4). */
@@ -144,7 +153,9 @@ function Status({ data, now }: { data: CompetitionData; now: number }) {
   const percent = Math.min(100, Math.round((data.participants / required) * 100));
   return (
     <div className="rounded-2xl border border-slate-200 bg-sand p-4">
-      {data.gameId === null && <p className="m-0 mb-2 text-slate-700">No game is running for this product yet. Be the first to play: pick 5 influencers for $1.</p>}
+      {data.gameId === null && (
+        <p className="m-0 mb-2 text-slate-700">No game is running for this product yet. Be the first to play: pick 5 influencers for $1.</p>
+      )}
       <p className="m-0 font-semibold text-ink">
         {missing > 0
           ? `Waiting for ${missing} more participants. (${data.participants}/${required} entries)`

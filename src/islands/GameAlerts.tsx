@@ -28,7 +28,18 @@ function rememberDismissed(): void {
 
 function BellIcon() {
   return (
-    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="h-5 w-5" aria-hidden="true" focusable="false">
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className="h-5 w-5"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
       <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
     </svg>
@@ -57,7 +68,11 @@ export default function GameAlerts() {
         toast({ title: 'Notifications enabled', description: "We'll let you know when your games start." });
         setVisible(false);
       } else if (permission === 'denied') {
-        toast({ title: 'Notifications blocked', description: 'Allow notifications for this site in your browser settings to get game alerts.', variant: 'destructive' });
+        toast({
+          title: 'Notifications blocked',
+          description: 'Allow notifications for this site in your browser settings to get game alerts.',
+          variant: 'destructive',
+        });
       }
     } catch {
       toast({ title: 'Notifications unavailable', description: 'This browser could not turn on notifications.', variant: 'destructive' });

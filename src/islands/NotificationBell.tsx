@@ -287,15 +287,7 @@ const itemClass = (read: boolean) =>
     read ? 'bg-white hover:bg-slate-50' : 'bg-sky-50 hover:bg-sky-100'
   }`;
 
-function NotificationItem({
-  item,
-  now,
-  onClick,
-}: {
-  item: NotificationView;
-  now: number | null;
-  onClick: (event: ReactMouseEvent<HTMLElement>) => void;
-}) {
+function NotificationItem({ item, now, onClick }: { item: NotificationView; now: number | null; onClick: (event: ReactMouseEvent<HTMLElement>) => void }) {
   const body = (
     <>
       <span aria-hidden="true" className={`mt-1.5 w-2 h-2 shrink-0 rounded-full ${item.read ? 'bg-transparent' : 'bg-coral'}`} />

@@ -10,7 +10,11 @@ export interface PaymentMethodFormProps {
   type: string;
 }
 
-const brandName = (brand: string) => brand.replace(/_/g, ' ').toLowerCase().replace(/\b\w/g, (c) => c.toUpperCase());
+const brandName = (brand: string) =>
+  brand
+    .replace(/_/g, ' ')
+    .toLowerCase()
+    .replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** The Payment tab: save or replace the card on file, or connect Apple Pay. */
 export default function PaymentMethodForm({ config, card, type }: PaymentMethodFormProps) {
@@ -53,7 +57,11 @@ export default function PaymentMethodForm({ config, card, type }: PaymentMethodF
             <p className="m-0 text-sm text-slate-600">{`Expires ${String(card.expMonth).padStart(2, '0')}/${card.expYear}${type === 'apple_pay' ? ' · Apple Pay is your preferred way to pay' : ''}`}</p>
           </div>
           {!editing && (
-            <button type="button" onClick={() => setEditing(true)} className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-bold cursor-pointer">
+            <button
+              type="button"
+              onClick={() => setEditing(true)}
+              className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-bold cursor-pointer"
+            >
               Update Card Details
             </button>
           )}
@@ -73,7 +81,11 @@ export default function PaymentMethodForm({ config, card, type }: PaymentMethodF
               {busy ? 'Saving...' : 'Save Card'}
             </button>
             {card && (
-              <button type="button" onClick={() => setEditing(false)} className="rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-bold cursor-pointer">
+              <button
+                type="button"
+                onClick={() => setEditing(false)}
+                className="rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-bold cursor-pointer"
+              >
                 Cancel
               </button>
             )}

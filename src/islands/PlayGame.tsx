@@ -7,7 +7,17 @@ import { InfluencerDialog } from './play/InfluencerDialog.tsx';
 import { InfluencerList } from './play/InfluencerList.tsx';
 import { JoinBar } from './play/JoinBar.tsx';
 import { ConsentDialog } from './play/ConsentDialog.tsx';
-import { DAILY_LIMIT_REACHED, PAYMENT_METHOD_REQUIRED, PICKS, PLAY_CONSENT_REQUIRED, PlayError, post, savePicks, SELF_EXCLUDED, takeSavedPicks } from './play/join.ts';
+import {
+  DAILY_LIMIT_REACHED,
+  PAYMENT_METHOD_REQUIRED,
+  PICKS,
+  PLAY_CONSENT_REQUIRED,
+  PlayError,
+  post,
+  savePicks,
+  SELF_EXCLUDED,
+  takeSavedPicks,
+} from './play/join.ts';
 import { PaymentRequiredDialog } from './play/PaymentRequiredDialog.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
 
@@ -64,7 +74,10 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
 
   // Picks made before signing in or adding a card come back with the visitor.
   useEffect(() => {
-    const restored = takeSavedPicks(product.id, influencers.map((person) => person.id));
+    const restored = takeSavedPicks(
+      product.id,
+      influencers.map((person) => person.id),
+    );
     if (restored.length) choose(restored);
   }, [product.id, influencers]);
 
@@ -138,7 +151,11 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
         setBlocked(error.message);
         return toast({ title: 'Play failed', description: error.message, variant: 'destructive' });
       }
-      toast({ title: 'Play failed', description: error instanceof Error ? error.message : 'The play could not be placed. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Play failed',
+        description: error instanceof Error ? error.message : 'The play could not be placed. Please try again.',
+        variant: 'destructive',
+      });
       // A failed payment writes a 'Payment Failed' notification: let the bell show it now.
       if (stage === 'payment') window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
     }

@@ -37,13 +37,7 @@ export default function Toaster({ initial = null }: { initial?: ToastInput | nul
     >
       <div role="status" aria-live="polite" aria-atomic="true" className="w-full md:w-105 max-w-105">
         <ol className="m-0 p-0 list-none">
-          {shown && (
-            <ToastCard
-              key={shown.id}
-              toast={shown}
-              onClose={() => (shown.id === 0 ? setInitialOpen(false) : dismissToast(shown.id))}
-            />
-          )}
+          {shown && <ToastCard key={shown.id} toast={shown} onClose={() => (shown.id === 0 ? setInitialOpen(false) : dismissToast(shown.id))} />}
         </ol>
       </div>
     </section>

@@ -23,7 +23,9 @@ export function storeJobs(db: Db, games: GameDeps): Job[] {
       name: 'retention',
       run: (now) => {
         db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-        db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_KEY_LIFETIME_MS)).run();
+        db.delete(idempotencyKeys)
+          .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_KEY_LIFETIME_MS))
+          .run();
         // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
         if (now - prunedAt >= HOUR) {
           const removed = pruneSnapshots(db, now);

@@ -3,7 +3,18 @@ import { listProducts, productTypes } from '../domain/catalog.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /** Public pages listed in the sitemap besides the products. */
-const PUBLIC_PAGES = ['/', '/products', ...productTypes.map((t) => `/products?type=${t}`), '/scoreboard', '/welcome', '/tutorial', '/rules', '/sunglass-gallery', '/business-portal', '/coach'];
+const PUBLIC_PAGES = [
+  '/',
+  '/products',
+  ...productTypes.map((t) => `/products?type=${t}`),
+  '/scoreboard',
+  '/welcome',
+  '/tutorial',
+  '/rules',
+  '/sunglass-gallery',
+  '/business-portal',
+  '/coach',
+];
 
 function xmlEscape(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

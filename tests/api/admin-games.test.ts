@@ -45,13 +45,22 @@ async function fullBookGame(ctx: Store) {
 }
 
 /** What a reader sees of some HTML: no tags, no React text separators. */
-const textOf = (html: string) => html.replace(/<!-- -->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+const textOf = (html: string) =>
+  html
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The Games tab's sections: each state with the rows (id, HTML and text) listed under it, in order. */
 function sectionsOf(html: string): Record<string, { id: number; html: string; text: string }[]> {
   const out: Record<string, { id: number; html: string; text: string }[]> = {};
   for (const [, status, body] of html.matchAll(/<section [^>]*data-status="(\w+)"[^>]*>([\s\S]*?)<\/section>/g)) {
-    out[status!] = [...body!.matchAll(/<li data-game-id="(\d+)"[^>]*>([\s\S]*?)<\/li>/g)].map(([, id, row]) => ({ id: Number(id), html: row!, text: textOf(row!) }));
+    out[status!] = [...body!.matchAll(/<li data-game-id="(\d+)"[^>]*>([\s\S]*?)<\/li>/g)].map(([, id, row]) => ({
+      id: Number(id),
+      html: row!,
+      text: textOf(row!),
+    }));
   }
   return out;
 }
@@ -66,7 +75,13 @@ describe('the Games tab', () => {
     await jobs(ctx);
     ctx.clock.set(START + HOUR + 5 * 60_000);
     await jobs(ctx);
-    const [carol, dave, erin, frank, gus] = [await player(ctx, 'carol'), await player(ctx, 'dave'), await player(ctx, 'erin'), await player(ctx, 'frank'), await player(ctx, 'gus')];
+    const [carol, dave, erin, frank, gus] = [
+      await player(ctx, 'carol'),
+      await player(ctx, 'dave'),
+      await player(ctx, 'erin'),
+      await player(ctx, 'frank'),
+      await player(ctx, 'gus'),
+    ];
     const live = (await enter(carol, book(ctx).id, fivePicks(ctx.db, 0))).gameId;
     await enter(dave, book(ctx).id, fivePicks(ctx.db, 5));
     ctx.clock.set(START + 2 * HOUR + 5 * 60_000);
@@ -87,7 +102,12 @@ describe('the Games tab', () => {
       canceled: [canceled],
     });
     const row = (status: string) => tab[status]![0]!;
-    for (const [status, id] of [['active', live], ['completed', first.gameId], ['canceled', canceled]] as const) expect(row(status).html).toContain(`href="/games/${id}"`);
+    for (const [status, id] of [
+      ['active', live],
+      ['completed', first.gameId],
+      ['canceled', canceled],
+    ] as const)
+      expect(row(status).html).toContain(`href="/games/${id}"`);
     expect(row('active').text).toBe(
       `Game #${live} · The Old Man and the Sea BK-OLDMAN-001 2/2 entries · opened Nov 21, 12:05 PM PST · Nov 21, 1:00 PM PST to Nov 21, 2:00 PM PST Holds: 2 authorized Cancel game`,
     );
@@ -102,7 +122,12 @@ describe('the Games tab', () => {
 
   test('finished lists stop at the latest FINISHED_SHOWN', async () => {
     const ctx = await seededStore();
-    const rows = Array.from({ length: FINISHED_SHOWN + 2 }, (_, i) => ({ productId: book(ctx).id, status: 'canceled' as const, requiredParticipants: 2, createdAt: ctx.clock.now() + i }));
+    const rows = Array.from({ length: FINISHED_SHOWN + 2 }, (_, i) => ({
+      productId: book(ctx).id,
+      status: 'canceled' as const,
+      requiredParticipants: 2,
+      createdAt: ctx.clock.now() + i,
+    }));
     ctx.db.insert(games).values(rows).run();
     const canceled = listGamesForAdmin(ctx.db).canceled;
     expect(canceled).toHaveLength(FINISHED_SHOWN);
@@ -129,8 +154,19 @@ describe('Cancel game', () => {
     expect(gameOf(ctx, gameId)).toMatchObject({ status: 'canceled', cancelReason: 'Canceled by the store.', canceledAt: ctx.clock.now() });
     expect(holdsOf(ctx, gameId)).toEqual(['voided', 'voided']);
     expect(ctx.gateway.payments().map((p) => p.status)).toEqual(['CANCELED', 'CANCELED']);
-    expect(ctx.db.select().from(plays).where(eq(plays.gameId, gameId)).all().map((p) => p.status)).toEqual(['void', 'void']);
-    const told = ctx.db.select().from(notifications).where(and(inArray(notifications.userId, players), eq(notifications.type, 'game_ended'))).all();
+    expect(
+      ctx.db
+        .select()
+        .from(plays)
+        .where(eq(plays.gameId, gameId))
+        .all()
+        .map((p) => p.status),
+    ).toEqual(['void', 'void']);
+    const told = ctx.db
+      .select()
+      .from(notifications)
+      .where(and(inArray(notifications.userId, players), eq(notifications.type, 'game_ended')))
+      .all();
     expect(told.map((n) => [n.userId, n.title, n.message])).toEqual(players.map((id) => [id, 'Game canceled', CANCELED_MESSAGE]));
 
     // Again: the game is no longer open, so nothing happens and the admin is told.
@@ -161,7 +197,13 @@ describe('Cancel game', () => {
     expect(stock()).toBe(before);
     expect(holdsOf(ctx, gameId)).toEqual(['voided', 'voided']);
     for (const id of players) {
-      expect(ctx.db.select().from(notifications).where(and(eq(notifications.userId, id), eq(notifications.type, 'game_ended'))).all()).toHaveLength(1);
+      expect(
+        ctx.db
+          .select()
+          .from(notifications)
+          .where(and(eq(notifications.userId, id), eq(notifications.type, 'game_ended')))
+          .all(),
+      ).toHaveLength(1);
     }
 
     ctx.clock.set(START + 2 * HOUR);

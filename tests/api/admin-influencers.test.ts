@@ -52,7 +52,15 @@ describe('add and edit', () => {
     expect(page).toContain('name="followers.tiktok" value="850K"');
 
     // Followers are rows of platform and text: a row emptied leaves the platform, a filled one joins.
-    const edit = { ...VALID, name: 'Nora Swell', handle: 'noraswell', engagementRate: '0.1', 'followers.tiktok': '', 'followers.youtube': '2b', avatar: png('new.png') };
+    const edit = {
+      ...VALID,
+      name: 'Nora Swell',
+      handle: 'noraswell',
+      engagementRate: '0.1',
+      'followers.tiktok': '',
+      'followers.youtube': '2b',
+      avatar: png('new.png'),
+    };
     const { toast } = await afterRedirect(admin, await postForm(admin, `/admin/influencers/${nora.id}`, edit));
     expect(toast?.title).toBe('Influencer updated');
     const saved = byHandle(ctx, '@noraswell')!;
@@ -72,7 +80,12 @@ describe('retire and restore', () => {
     const ctx = await seededStore();
     const admin = await signedInAdmin(ctx);
     const marisol = byHandle(ctx, '@marisolsunset')!;
-    const withMarisol = [String(marisol.id), ...fivePicks(ctx.db, 0).filter((id) => id !== String(marisol.id)).slice(0, 4)];
+    const withMarisol = [
+      String(marisol.id),
+      ...fivePicks(ctx.db, 0)
+        .filter((id) => id !== String(marisol.id))
+        .slice(0, 4),
+    ];
     const alice = await player(ctx, 'alice');
     const history = await enter(alice, book(ctx).id, withMarisol);
 

@@ -39,7 +39,11 @@ async function store(): Promise<Store> {
 }
 
 function product(ctx: Ctx, brand: string, model: string) {
-  const row = ctx.db.select().from(products).where(and(eq(products.brand, brand), eq(products.model, model))).get();
+  const row = ctx.db
+    .select()
+    .from(products)
+    .where(and(eq(products.brand, brand), eq(products.model, model)))
+    .get();
   if (!row) throw new Error(`no seeded product ${brand} ${model}`);
   return row;
 }
@@ -51,7 +55,11 @@ const stockOf = (ctx: Ctx, id: number) => ctx.db.select().from(products).where(e
 const orderRow = (ctx: Ctx, id: number) => ctx.db.select().from(orders).where(eq(orders.id, id)).get()!;
 const paymentRows = (ctx: Ctx, orderId: number) => ctx.db.select().from(payments).where(eq(payments.orderId, orderId)).all();
 const orderNotes = (ctx: Ctx, userId: number) =>
-  ctx.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.type, 'order_status'))).all();
+  ctx.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.type, 'order_status')))
+    .all();
 
 type CartLine = { id: number; productId: number; quantity: number; price: number; type: string };
 
@@ -83,7 +91,11 @@ async function order(ctx: Store, method: 'square' | 'cod', lines: [productId: nu
 }
 
 /** Aviator x1 + Wayfarer x2: 497.00 + 5.99 + 39.76 = $542.75. */
-const bigOrder = (ctx: Store, method: 'square' | 'cod') => order(ctx, method, [[aviator(ctx).id, 1], [wayfarer(ctx).id, 2]]);
+const bigOrder = (ctx: Store, method: 'square' | 'cod') =>
+  order(ctx, method, [
+    [aviator(ctx).id, 1],
+    [wayfarer(ctx).id, 2],
+  ]);
 
 async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
   await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
@@ -119,7 +131,10 @@ function mainOf(html: string): string {
   return match![1]!;
 }
 
-const textOf = (html: string) => decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const textOf = (html: string) =>
+  decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The toast the page opens with (the Toaster island's initial props), or null. */
 function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
@@ -257,7 +272,13 @@ describe('Cancel Order', () => {
     const rows = paymentRows(ctx, id);
     expect(rows.find((p) => p.kind === 'order_charge')).toMatchObject({ status: 'refunded', amountCents: 54275 });
     expect(rows.filter((p) => p.kind === 'refund')).toEqual([
-      expect.objectContaining({ status: 'refunded', amountCents: 54275, idempotencyKey: `order-${id}-refund`, gatewayPaymentId: refunds[0]!.id, userId: ctx.userId }),
+      expect.objectContaining({
+        status: 'refunded',
+        amountCents: 54275,
+        idempotencyKey: `order-${id}-refund`,
+        gatewayPaymentId: refunds[0]!.id,
+        userId: ctx.userId,
+      }),
     ]);
 
     expect(stockOf(ctx, aviator(ctx).id)).toBe(12);
@@ -319,7 +340,10 @@ describe('Cancel Order', () => {
     };
 
     const answers = await Promise.all([apiStatus(first, id, 'canceled'), apiStatus(second, id, 'canceled'), postStatus(first, id, 'canceled')]);
-    const statuses = answers.slice(0, 2).map((r) => r.status).sort();
+    const statuses = answers
+      .slice(0, 2)
+      .map((r) => r.status)
+      .sort();
     expect(statuses).toEqual([200, 409]);
     expect(calls).toBe(1);
     expect(ctx.gateway.refunds()).toHaveLength(1);
@@ -367,10 +391,18 @@ describe('Cancel Order', () => {
     };
     const retried = await apiStatus(admin, id, 'canceled');
     expect(retried.status).toBe(200);
-    expect(await retried.json()).toMatchObject({ message: `Order #${id} canceled and refunded.`, refunded: 542.75, order: { id, status: 'canceled', refunded: 542.75 } });
+    expect(await retried.json()).toMatchObject({
+      message: `Order #${id} canceled and refunded.`,
+      refunded: 542.75,
+      order: { id, status: 'canceled', refunded: 542.75 },
+    });
     expect(keys).toEqual([`order-${id}-refund`]);
     expect(ctx.gateway.refunds()).toHaveLength(1);
-    expect(paymentRows(ctx, id).filter((p) => p.kind === 'refund').map((p) => p.status)).toEqual(['refunded']);
+    expect(
+      paymentRows(ctx, id)
+        .filter((p) => p.kind === 'refund')
+        .map((p) => p.status),
+    ).toEqual(['refunded']);
     expect(stockOf(ctx, wayfarer(ctx).id)).toBe(4);
     expect(orderNotes(ctx, ctx.userId)).toHaveLength(1);
   });
@@ -563,7 +595,7 @@ describe('the Orders tab', () => {
     });
     expect(list[0]).toMatchObject({ paymentMethod: 'cod', paymentLabel: 'Cash on delivery', paid: false, total: 542.75 });
 
-    expect((await (await admin.get('/api/admin/orders?status=completed')).json())).toEqual([]);
+    expect(await (await admin.get('/api/admin/orders?status=completed')).json()).toEqual([]);
     expect((await admin.get('/api/admin/orders?status=shipped')).status).toBe(400);
   });
 });

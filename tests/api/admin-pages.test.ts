@@ -17,9 +17,8 @@ import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 type Kind = 'sunglasses' | 'tshirt' | 'shoe' | 'book';
 
-const PNG_1X1 = Uint8Array.from(
-  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
-  (ch) => ch.charCodeAt(0),
+const PNG_1X1 = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) =>
+  ch.charCodeAt(0),
 );
 const UPLOAD_URL = /^\/uploads\/[a-f0-9]{32}\.png$/;
 const IMAGE_TYPE_MESSAGE = 'The image must be a JPEG, PNG, WebP or GIF file.';
@@ -101,7 +100,10 @@ function mainOf(html: string): string {
 }
 
 /** Visible text with tags removed and whitespace collapsed. */
-const textOf = (html: string) => decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const textOf = (html: string) =>
+  decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 const headingOf = (html: string) => textOf(/<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(mainOf(html))?.[1] ?? '');
 
@@ -140,7 +142,8 @@ function fieldError(html: string, name: string): string | undefined {
   return match ? textOf(match[1]!) : undefined;
 }
 
-const allFieldErrors = (html: string) => [...html.matchAll(/<p id="field-([\w]+)-error"[^>]*>([\s\S]*?)<\/p>/g)].map(([, name, text]) => `${name}: ${textOf(text!)}`);
+const allFieldErrors = (html: string) =>
+  [...html.matchAll(/<p id="field-([\w]+)-error"[^>]*>([\s\S]*?)<\/p>/g)].map(([, name, text]) => `${name}: ${textOf(text!)}`);
 
 /** The toast the page opens with (the Toaster island's initial props), or null. */
 function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
@@ -198,8 +201,27 @@ const NEW_FIELDS: Record<Kind, Record<string, string>> = {
     playEnabled: 'on',
     donateEnabled: 'on',
   },
-  tshirt: { productType: 'tshirt', brand: 'Form Tees', sku: 'FT-200', size: 'L', price: '29.99', quantity: '10', description: 'Organic cotton.', buyNowEnabled: 'on' },
-  shoe: { productType: 'shoe', brand: 'Form Kicks', sku: 'FK-300', size: '10.5', price: '120', quantity: '0', description: 'Trail runner.', bidEnabled: 'on', halfPriceEnabled: 'on' },
+  tshirt: {
+    productType: 'tshirt',
+    brand: 'Form Tees',
+    sku: 'FT-200',
+    size: 'L',
+    price: '29.99',
+    quantity: '10',
+    description: 'Organic cotton.',
+    buyNowEnabled: 'on',
+  },
+  shoe: {
+    productType: 'shoe',
+    brand: 'Form Kicks',
+    sku: 'FK-300',
+    size: '10.5',
+    price: '120',
+    quantity: '0',
+    description: 'Trail runner.',
+    bidEnabled: 'on',
+    halfPriceEnabled: 'on',
+  },
   book: {
     productType: 'book',
     name: 'Salt & Sand',
@@ -226,7 +248,17 @@ function newForm(type: Kind, changes: Record<string, string | File | undefined> 
 // ---------------------------------------------------------------- who may see the admin pages
 
 describe('access to the admin pages', () => {
-  const formPaths = ['/admin/product/new', '/admin/product/new?type=book', '/admin/tshirt/new', '/admin/shoe/new', '/admin/book/new', '/admin/product/1', '/admin/tshirt/8', '/admin/shoe/15', '/admin/book/22'];
+  const formPaths = [
+    '/admin/product/new',
+    '/admin/product/new?type=book',
+    '/admin/tshirt/new',
+    '/admin/shoe/new',
+    '/admin/book/new',
+    '/admin/product/1',
+    '/admin/tshirt/8',
+    '/admin/shoe/15',
+    '/admin/book/22',
+  ];
 
   test('signed out: /admin and every form route redirect (302) to /auth?next={path}', async () => {
     const ctx = await setup();
@@ -359,7 +391,13 @@ describe('the admin panel', () => {
     expect(headingOf(html)).toBe('Admin Panel');
     expect(main).toMatch(/<a href="\/"[^>]*>Back to Store<\/a>/);
     expect(main).toMatch(/<a href="\/admin\?tab=sunglasses" aria-current="page"[^>]*>Sunglasses<\/a>/);
-    for (const [tab, label] of [['tshirt', 'T-Shirts'], ['shoe', 'Shoes'], ['book', 'Books'], ['orders', 'Orders'], ['settings', 'Settings']]) {
+    for (const [tab, label] of [
+      ['tshirt', 'T-Shirts'],
+      ['shoe', 'Shoes'],
+      ['book', 'Books'],
+      ['orders', 'Orders'],
+      ['settings', 'Settings'],
+    ]) {
       expect(main).toMatch(new RegExp(`<a href="/admin\\?tab=${tab}" class="[^"]*">${label}</a>`));
     }
     expect(main).toMatch(/<a href="\/admin\/product\/new\?type=sunglasses"[^>]*>Add Sunglasses<\/a>/);

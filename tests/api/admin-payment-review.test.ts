@@ -34,7 +34,6 @@ afterEach(() => {
 const aviator = (s: SquareStore) => s.db.select().from(products).where(eq(products.model, 'RB3025-L0205')).get()!;
 const orderRow = (s: SquareStore) => s.db.select().from(orders).get()!;
 
-
 /** A buy-now whose charge Square never confirmed, two minutes later, while Square's lookups also fail. */
 async function unconfirmedCharge(options: { taken: boolean }) {
   const s = (store = await squareStore());
@@ -111,7 +110,12 @@ describe('the list of payments that need attention', () => {
     const s = (store = await squareStore());
     const admin = s.admin();
     const book = s.db.select().from(products).where(eq(products.brand, 'The Old Man and the Sea')).get()!;
-    const picks = s.db.select({ id: influencers.id }).from(influencers).limit(5).all().map((i) => String(i.id));
+    const picks = s.db
+      .select({ id: influencers.id })
+      .from(influencers)
+      .limit(5)
+      .all()
+      .map((i) => String(i.id));
     for (const name of ['cap-a', 'cap-b']) {
       const { client } = await s.shopper(name);
       expect((await client.post('/api/plays', { json: { productId: book.id, influencerIds: picks } })).status).toBe(201);

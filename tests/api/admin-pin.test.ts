@@ -11,9 +11,8 @@ type Ctx = Awaited<ReturnType<typeof testApp>>;
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const WRONG_PIN = '000000';
-const PNG_1X1 = Uint8Array.from(
-  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
-  (ch) => ch.charCodeAt(0),
+const PNG_1X1 = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) =>
+  ch.charCodeAt(0),
 );
 
 /** A new admin session (one "browser"); the bootstrap admin is created on first use. */

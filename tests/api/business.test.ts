@@ -85,7 +85,10 @@ function mainOf(html: string): string {
   return match![1]!;
 }
 
-const textOf = (html: string) => decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+const textOf = (html: string) =>
+  decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
 
 function attributes(tag: string): Record<string, string> {
   const attrs: Record<string, string> = {};
@@ -121,7 +124,8 @@ function fieldError(html: string, name: string): string | undefined {
   return match ? textOf(match[1]!) : undefined;
 }
 
-const allFieldErrors = (html: string) => Object.fromEntries([...html.matchAll(/<p id="business-(\w+)-error"[^>]*>([\s\S]*?)<\/p>/g)].map(([, name, text]) => [name!, textOf(text!)]));
+const allFieldErrors = (html: string) =>
+  Object.fromEntries([...html.matchAll(/<p id="business-(\w+)-error"[^>]*>([\s\S]*?)<\/p>/g)].map(([, name, text]) => [name!, textOf(text!)]));
 
 function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
   const json = /data-island="Toaster"[^>]*><script type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
@@ -455,7 +459,11 @@ describe('/business-portal without JavaScript', () => {
     expect(textOf(html)).toContain('Return to Home');
     expect(hrefsOf(html)).toContain('/');
     expect(html).not.toContain('<form');
-    expect(toastOf(page)).toEqual({ title: 'Application submitted successfully', description: "We've received your application and will contact you soon.", variant: 'default' });
+    expect(toastOf(page)).toEqual({
+      title: 'Application submitted successfully',
+      description: "We've received your application and will contact you soon.",
+      variant: 'default',
+    });
 
     // The toast shows once.
     expect(toastOf(await (await client.get('/business-portal?submitted=1')).text())).toBeNull();

@@ -31,8 +31,27 @@ async function store() {
 type Store = Awaited<ReturnType<typeof store>>;
 
 function codBody(cart: { id: number; productId: number; quantity: number; price: number; type: string }[]) {
-  const summary = totalsInDollars(totalsFor(cart.map((l) => ({ priceCents: Math.round(l.price * 100), quantity: l.quantity })), 599));
-  return { paymentMethod: 'cod', items: cart, shipping: { method: 'standard', cost: 5.99 }, summary, customer: { fullName: COMPLETE_PROFILE.name, email: COMPLETE_PROFILE.email, phone: COMPLETE_PROFILE.phone, address: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', zipCode: '92651' } };
+  const summary = totalsInDollars(
+    totalsFor(
+      cart.map((l) => ({ priceCents: Math.round(l.price * 100), quantity: l.quantity })),
+      599,
+    ),
+  );
+  return {
+    paymentMethod: 'cod',
+    items: cart,
+    shipping: { method: 'standard', cost: 5.99 },
+    summary,
+    customer: {
+      fullName: COMPLETE_PROFILE.name,
+      email: COMPLETE_PROFILE.email,
+      phone: COMPLETE_PROFILE.phone,
+      address: '123 Coast Hwy',
+      city: 'Laguna Beach',
+      state: 'CA',
+      zipCode: '92651',
+    },
+  };
 }
 
 async function cart(ctx: Store) {
@@ -50,8 +69,26 @@ describe('the profile rule holds on every API path', () => {
   const paths: [string, (ctx: Store) => Promise<Response>][] = [
     ['POST /api/cart', (ctx) => ctx.client.post('/api/cart', { json: { productId: ctx.product.id, quantity: 1 } })],
     ['POST /api/checkout', (ctx) => ctx.client.post('/api/checkout', { json: { paymentMethod: 'cod', shipping: { method: 'standard' } } })],
-    ['POST /api/orders', (ctx) => ctx.client.post('/api/orders', { json: { productId: ctx.product.id, quantity: 1, paymentToken: 'cnon:card-nonce-ok', customerInfo: LOCAL_CUSTOMER } })],
-    ['POST /api/plays', (ctx) => ctx.client.post('/api/plays', { json: { productId: ctx.book.id, influencerIds: ctx.db.select().from(influencers).limit(5).all().map((i) => String(i.id)) } })],
+    [
+      'POST /api/orders',
+      (ctx) =>
+        ctx.client.post('/api/orders', { json: { productId: ctx.product.id, quantity: 1, paymentToken: 'cnon:card-nonce-ok', customerInfo: LOCAL_CUSTOMER } }),
+    ],
+    [
+      'POST /api/plays',
+      (ctx) =>
+        ctx.client.post('/api/plays', {
+          json: {
+            productId: ctx.book.id,
+            influencerIds: ctx.db
+              .select()
+              .from(influencers)
+              .limit(5)
+              .all()
+              .map((i) => String(i.id)),
+          },
+        }),
+    ],
     ['POST /api/payments', (ctx) => ctx.client.post('/api/payments', { json: { productId: ctx.book.id, amount: 1, type: 'play' } })],
   ];
   for (const [name, send] of paths) {

@@ -27,8 +27,17 @@ describe('a game takes exactly its players', () => {
     s.db.update(products).set({ quantity: 10 }).where(eq(products.id, productId)).run();
     const players = await Promise.all(Array.from({ length: 8 }, (_, i) => s.shopper(`racer${i}`)));
     // Everyone picks while nobody has paid: all eight plays point at the first game.
-    for (const [i, p] of players.entries()) expect((await p.client.post('/api/plays', { json: { productId, influencerIds: picks(s, i % 11) } })).status).toBe(201);
-    expect(new Set(s.db.select().from(plays).all().map((p) => p.gameId)).size).toBe(1);
+    for (const [i, p] of players.entries())
+      expect((await p.client.post('/api/plays', { json: { productId, influencerIds: picks(s, i % 11) } })).status).toBe(201);
+    expect(
+      new Set(
+        s.db
+          .select()
+          .from(plays)
+          .all()
+          .map((p) => p.gameId),
+      ).size,
+    ).toBe(1);
 
     s.fake.setLatency(LATENCY, { method: 'POST', path: '/v2/payments' });
     const answers = await Promise.all(players.map((p) => p.client.post('/api/payments', { json: { productId, amount: 1, type: 'play' } })));

@@ -28,7 +28,11 @@ async function store() {
 
 /** A seeded product by brand and SKU (see src/db/seed-products.ts). */
 function product(ctx: Ctx, brand: string, model: string) {
-  const row = ctx.db.select().from(products).where(and(eq(products.brand, brand), eq(products.model, model))).get();
+  const row = ctx.db
+    .select()
+    .from(products)
+    .where(and(eq(products.brand, brand), eq(products.model, model)))
+    .get();
   if (!row) throw new Error(`no seeded product ${brand} ${model}`);
   return row;
 }

@@ -22,7 +22,20 @@ function cardPrices(html: string): number[] {
 describe('home', () => {
   test('each gallery shows up to 4 of the newest 6 of its type, those in stock first', async () => {
     const { visitor, db, clock } = await seededVisitor();
-    const newest = db.insert(products).values({ productType: 'shoe', brand: 'Brand New Kicks', model: 'BNK-1', size: '10', quantity: 3, priceCents: 9900, imageUrl: '', createdAt: clock.now() }).returning().get();
+    const newest = db
+      .insert(products)
+      .values({
+        productType: 'shoe',
+        brand: 'Brand New Kicks',
+        model: 'BNK-1',
+        size: '10',
+        quantity: 3,
+        priceCents: 9900,
+        imageUrl: '',
+        createdAt: clock.now(),
+      })
+      .returning()
+      .get();
     const html = await (await visitor.get('/')).text();
     const shoes = /aria-labelledby="gallery-shoe"[\s\S]*?<\/section>/.exec(html)![0];
     expect(cardNames(shoes)).toHaveLength(4);
@@ -152,7 +165,7 @@ describe('/product/{id}', () => {
     expect(response.status).toBe(404);
     const html = await response.text();
     expect(html).toContain('Product Not Found');
-    expect(html).toContain("The product you&#x27;re looking for doesn&#x27;t exist or has been removed.");
+    expect(html).toContain('The product you&#x27;re looking for doesn&#x27;t exist or has been removed.');
     expect(html).toContain('>Go Back</a>');
   });
 });

@@ -45,7 +45,11 @@ async function store() {
 }
 
 function product(ctx: Ctx, brand: string, model: string) {
-  const row = ctx.db.select().from(products).where(and(eq(products.brand, brand), eq(products.model, model))).get();
+  const row = ctx.db
+    .select()
+    .from(products)
+    .where(and(eq(products.brand, brand), eq(products.model, model)))
+    .get();
   if (!row) throw new Error(`no seeded product ${brand} ${model}`);
   return row;
 }
@@ -86,12 +90,7 @@ async function addToCart(client: TestClient, productId: number, quantity = 1) {
 type Summary = { subtotal: number; shipping: number; tax: number; total: number };
 
 /** The body the cart page sends (spec section 7), from the cart as GET /api/cart shows it. */
-async function checkoutBody(
-  client: TestClient,
-  summary: Summary,
-  overrides: Record<string, unknown> = {},
-  method: 'standard' | 'express' = 'standard',
-) {
+async function checkoutBody(client: TestClient, summary: Summary, overrides: Record<string, unknown> = {}, method: 'standard' | 'express' = 'standard') {
   const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: string }[];
   return {
     paymentMethod: 'cod',
@@ -245,7 +244,10 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
   ])('%s: 409 with the new summary; nothing ordered, stock and cart unchanged', async (_label, summary) => {
     const ctx = await store();
     await fillCart(ctx);
-    const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, summary as Summary, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }));
+    const response = await checkout(
+      ctx.shopper,
+      await checkoutBody(ctx.shopper, summary as Summary, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }),
+    );
     expect(response.status).toBe(409);
     const body = await response.json();
     expect(body.summary).toEqual(STANDARD);
@@ -283,7 +285,11 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
     const ctx = await store();
     await fillCart(ctx);
     const body = await checkoutBody(ctx.shopper, STANDARD);
-    ctx.db.update(products).set({ priceCents: 18100 }).where(eq(products.id, aviator(ctx).id)).run();
+    ctx.db
+      .update(products)
+      .set({ priceCents: 18100 })
+      .where(eq(products.id, aviator(ctx).id))
+      .run();
     const response = await checkout(ctx.shopper, body);
     expect(response.status).toBe(409);
     // 181 + 326 = 507; tax 40.56; total 553.55
@@ -311,7 +317,11 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
   test('a line above the stock left (stock fell after it was added): 409, nothing ordered', async () => {
     const ctx = await store();
     await fillCart(ctx);
-    ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, wayfarer(ctx).id)).run();
+    ctx.db
+      .update(products)
+      .set({ quantity: 1 })
+      .where(eq(products.id, wayfarer(ctx).id))
+      .run();
     const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD));
     expect(response.status).toBe(409);
     expect(allOrders(ctx)).toHaveLength(0);
@@ -324,7 +334,10 @@ describe('POST /api/checkout: a declined card', () => {
   test('402; a failed order, stock restored, cart kept, nothing charged, a "Payment Failed" notification', async () => {
     const ctx = await store();
     await fillCart(ctx);
-    const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-declined' }));
+    const response = await checkout(
+      ctx.shopper,
+      await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-declined' }),
+    );
     expect(response.status).toBe(402);
     const body = await response.json();
     expect(body.message).toBe('Your card was declined. Please check your card details or use another card.');
@@ -348,7 +361,9 @@ describe('POST /api/checkout: a declined card', () => {
   test('the same cart can then be paid with a good card', async () => {
     const ctx = await store();
     await fillCart(ctx);
-    expect((await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-declined' }))).status).toBe(402);
+    expect(
+      (await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-declined' }))).status,
+    ).toBe(402);
     const retry = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }));
     expect(retry.status).toBe(201);
     expect(stockOf(ctx, wayfarer(ctx).id)).toBe(2);
@@ -360,7 +375,13 @@ describe('POST /api/checkout: a declined card', () => {
 describe('POST /api/checkout: input checks', () => {
   test('an empty cart: 400 "Your cart is empty."', async () => {
     const ctx = await store();
-    const response = await checkout(ctx.shopper, { paymentMethod: 'cod', items: [], shipping: { method: 'standard', cost: 5.99 }, summary: { subtotal: 0, shipping: 5.99, tax: 0, total: 5.99 }, customer });
+    const response = await checkout(ctx.shopper, {
+      paymentMethod: 'cod',
+      items: [],
+      shipping: { method: 'standard', cost: 5.99 },
+      summary: { subtotal: 0, shipping: 5.99, tax: 0, total: 5.99 },
+      customer,
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBe('Your cart is empty.');
     expect(allOrders(ctx)).toHaveLength(0);
@@ -506,11 +527,23 @@ describe('POST /api/checkout: 50 shoppers for the last unit', () => {
       lines: [line(a.id, 1, 17100), line(w.id, 2, 16300)],
       totals: { subtotalCents: 49700, shippingCents: 599, taxCents: 3976, totalCents: 54275 },
       shippingMethod: 'standard',
-      address: { name: 'Lena Ocean', email: 'lena@example.com', phone: '949-555-0123', line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+      address: {
+        name: 'Lena Ocean',
+        email: 'lena@example.com',
+        phone: '949-555-0123',
+        line1: '123 Coast Hwy',
+        city: 'Laguna Beach',
+        state: 'CA',
+        postalCode: '92651',
+        country: 'USA',
+      },
       payment: { method: 'square', sourceId: 'cnon:card-nonce-ok' },
       checkoutKey: `cart:${ctx.userId}`,
     });
-    const error = await attempt.then(() => null, (e: unknown) => e);
+    const error = await attempt.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).status).toBe(409);
     expect(allOrders(ctx)).toHaveLength(0);
@@ -662,7 +695,10 @@ describe('POST /api/orders (single product, local delivery)', () => {
     expect((await noCard.json()).missing).toContain('payment card');
     expect(allOrders(ctx)).toHaveLength(0);
 
-    expect((await ctx.shopper.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: visaToken() } } })).status).toBe(200);
+    expect(
+      (await ctx.shopper.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: visaToken() } } }))
+        .status,
+    ).toBe(200);
     const response = await buy(ctx.shopper, body);
     expect(response.status).toBe(201);
     const { id } = await response.json();
@@ -736,7 +772,9 @@ describe('GET /api/orders/{id} and GET /api/user/orders', () => {
     const second = await declined.json();
 
     ctx.clock.advance(60_000);
-    const third = await (await checkout(ctx.shopper, await checkoutBody(ctx.shopper, one, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }))).json();
+    const third = await (
+      await checkout(ctx.shopper, await checkoutBody(ctx.shopper, one, { paymentMethod: 'square', paymentToken: 'cnon:card-nonce-ok' }))
+    ).json();
 
     const response = await ctx.shopper.get('/api/user/orders');
     expect(response.status).toBe(200);

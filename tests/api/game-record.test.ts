@@ -30,7 +30,12 @@ const END = START + HOUR;
 
 async function twoPlayerGame(db: GameDeps['db'], clock: ManualClock, deps: GameDeps) {
   const product = db.select().from(products).where(eq(products.brand, 'The Old Man and the Sea')).get()!;
-  const ids = db.select({ id: influencers.id }).from(influencers).orderBy(asc(influencers.id)).all().map((i) => String(i.id));
+  const ids = db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .orderBy(asc(influencers.id))
+    .all()
+    .map((i) => String(i.id));
   let gameId = 0;
   for (const [i, name] of ['reader_one', 'reader_two'].entries()) {
     const user = db.insert(users).values({ username: name, passwordHash: 'x', createdAt: clock.now() }).returning().get();
@@ -66,7 +71,9 @@ describe('GET /api/games/{id} and /games/{id}', () => {
     await runGameJobs(deps);
     const live = await (await client.get(`/api/games/${gameId}`)).json();
     expect(live.status).toBe('active');
-    expect(live.entries.every((e: { influencerIds: string[]; score: number; rank: number }) => e.influencerIds.length === 5 && e.score > 0 && e.rank > 0)).toBe(true);
+    expect(live.entries.every((e: { influencerIds: string[]; score: number; rank: number }) => e.influencerIds.length === 5 && e.score > 0 && e.rank > 0)).toBe(
+      true,
+    );
     expect(live.influencers).toHaveLength(10);
     expect(live.seed).toBeNull();
 

@@ -60,7 +60,12 @@ const vansTee = (ctx: Ctx) => productBy(ctx, 'Vans', 'VN000GGG-BLK');
 const aviator = (ctx: Ctx) => productBy(ctx, 'Ray-Ban', 'RB3025-L0205');
 
 function influencerIds(ctx: Ctx): number[] {
-  return ctx.db.select({ id: influencers.id }).from(influencers).orderBy(asc(influencers.id)).all().map((i) => i.id);
+  return ctx.db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .orderBy(asc(influencers.id))
+    .all()
+    .map((i) => i.id);
 }
 const picks = (ctx: Ctx, from: number) =>
   influencerIds(ctx)
@@ -76,7 +81,9 @@ async function player(ctx: Ctx, username: string, card = true): Promise<Player> 
   const client = ctx.client();
   client.cookies.set('csa_session', token);
   if (card) {
-    const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
+    const saved = await client.request('PATCH', '/api/user/profile', {
+      json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } },
+    });
     expect(saved.status).toBe(200);
   }
   return { client, id: user.id, username };
@@ -137,7 +144,10 @@ describe('POST /api/plays: the rules of spec section 5', () => {
     const ctx = await store();
     const client = ctx.client();
     expect((await client.post('/api/register', { json: { username: 'reader', password: 'secret-pass' } })).status).toBe(201);
-    expect((await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
+    expect(
+      (await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } }))
+        .status,
+    ).toBe(200);
     const productId = book(ctx).id;
     const refused = await client.post('/api/plays', { json: { productId: String(productId), influencerIds: picks(ctx, 0) } });
     expect(refused.status).toBe(403);
@@ -224,7 +234,11 @@ describe('POST /api/plays: the rules of spec section 5', () => {
   test('a playEnabled product that is out of stock: 409', async () => {
     const ctx = await store();
     const alice = await player(ctx, 'alice');
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, book(ctx).id)).run();
+    ctx.db
+      .update(products)
+      .set({ quantity: 0 })
+      .where(eq(products.id, book(ctx).id))
+      .run();
     const response = await postPlay(alice, { productId: book(ctx).id, influencerIds: picks(ctx, 0) });
     expect(response.status).toBe(409);
     expect((await response.json()).message).toContain('out of stock');
@@ -240,17 +254,22 @@ describe('POST /api/plays: the rules of spec section 5', () => {
   });
 
   // Issue 11: `true` was read as product 1 and '0x10' as 16; a product id is a positive whole number or its decimal text.
-  test.each([['text', 'abc'], ['missing', undefined], ['negative', -1], ['fractional', 1.5], ['true', true], ['hex text', '0x1'], ['an exponent', '1e0']])(
-    'product %s: 400 "Choose a product by its id.", no play stored',
-    async (_label, productId) => {
-      const ctx = await store();
-      const alice = await player(ctx, 'alice');
-      const response = await postPlay(alice, { productId, influencerIds: picks(ctx, 0) });
-      expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ message: 'Choose a product by its id.', fields: { productId: 'Choose a product by its id.' } });
-      expect(ctx.db.select().from(plays).all()).toHaveLength(0);
-    },
-  );
+  test.each([
+    ['text', 'abc'],
+    ['missing', undefined],
+    ['negative', -1],
+    ['fractional', 1.5],
+    ['true', true],
+    ['hex text', '0x1'],
+    ['an exponent', '1e0'],
+  ])('product %s: 400 "Choose a product by its id.", no play stored', async (_label, productId) => {
+    const ctx = await store();
+    const alice = await player(ctx, 'alice');
+    const response = await postPlay(alice, { productId, influencerIds: picks(ctx, 0) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: 'Choose a product by its id.', fields: { productId: 'Choose a product by its id.' } });
+    expect(ctx.db.select().from(plays).all()).toHaveLength(0);
+  });
 
   test('no card on file: 402 with code PAYMENT_METHOD_REQUIRED; no play stored', async () => {
     const ctx = await store();
@@ -349,7 +368,9 @@ describe('POST /api/payments: the $1 entry', () => {
     expect(response.status).toBe(201);
     expect(await response.json()).toMatchObject({ id: play.id, status: 'entered', amount: 1 });
     expect(ctx.gateway.payments()).toEqual([expect.objectContaining({ status: 'APPROVED', amountCents: 100 })]);
-    expect(ctx.db.select().from(payments).all()).toEqual([expect.objectContaining({ kind: 'play_authorization', status: 'authorized', amountCents: 100, playId: play.id })]);
+    expect(ctx.db.select().from(payments).all()).toEqual([
+      expect.objectContaining({ kind: 'play_authorization', status: 'authorized', amountCents: 100, playId: play.id }),
+    ]);
     const view = await competition(ctx, productId);
     expect(view).toMatchObject({ participants: 1, plays: [expect.objectContaining({ id: play.id, userId: alice.id, influencerIds: picks(ctx, 0) })] });
     const bell = await (await alice.client.get('/api/notifications')).json();
@@ -588,7 +609,14 @@ describe('GET /api/user/plays', () => {
     expect(carols).toEqual([expect.objectContaining({ productId, status: 'pending', rank: null, won: false })]);
     const waiting = await (await alice.client.get('/api/user/plays')).json();
     expect(waiting).toEqual([
-      expect.objectContaining({ id: alicePlay, gameId, status: 'entered', rank: null, won: false, game: expect.objectContaining({ status: 'waiting', participants: 2, requiredParticipants: 2 }) }),
+      expect.objectContaining({
+        id: alicePlay,
+        gameId,
+        status: 'entered',
+        rank: null,
+        won: false,
+        game: expect.objectContaining({ status: 'waiting', participants: 2, requiredParticipants: 2 }),
+      }),
     ]);
     expect(waiting[0].product).toMatchObject({ brand: 'The Old Man and the Sea' });
 
@@ -598,7 +626,13 @@ describe('GET /api/user/plays', () => {
     const aliceWon = finalA > finalB;
     const [mineA] = await (await alice.client.get('/api/user/plays')).json();
     const [mineB] = await (await bob.client.get('/api/user/plays')).json();
-    expect(mineA).toMatchObject({ id: alicePlay, rank: aliceWon ? 1 : 2, won: aliceWon, prizeOutcome: aliceWon ? 'cart' : null, game: expect.objectContaining({ status: 'completed', startTime: START, endTime: END }) });
+    expect(mineA).toMatchObject({
+      id: alicePlay,
+      rank: aliceWon ? 1 : 2,
+      won: aliceWon,
+      prizeOutcome: aliceWon ? 'cart' : null,
+      game: expect.objectContaining({ status: 'completed', startTime: START, endTime: END }),
+    });
     expect(mineB).toMatchObject({ id: bobPlay, rank: aliceWon ? 2 : 1, won: !aliceWon });
     expect(mineA.score).toBeCloseTo(Math.round(finalA * 10) / 10, 5);
     // Carol's pending play was voided at the start and is no longer listed.
@@ -664,7 +698,9 @@ describe('POST /api/test/clock', () => {
   test('invalid JSON: 400; not JSON at all: 415', async () => {
     const ctx = await store();
     expect((await ctx.client().post('/api/test/clock', { body: '{', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await ctx.client().post('/api/test/clock', { body: 'advanceMs=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect((await ctx.client().post('/api/test/clock', { body: 'advanceMs=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(
+      415,
+    );
     expect(ctx.clock.now()).toBe(T0);
   });
 

@@ -13,7 +13,11 @@ import { squareStore } from '../helpers/square-app.ts';
 async function signedIn(ctx: Awaited<ReturnType<typeof testApp>>, username = 'shopper1') {
   const client = ctx.client();
   expect((await client.post('/api/register', { json: { username, password: 'secret-pass' } })).status).toBe(201);
-  const id = ctx.db.select().from(users).all().find((u) => u.username === username)!.id;
+  const id = ctx.db
+    .select()
+    .from(users)
+    .all()
+    .find((u) => u.username === username)!.id;
   return { client, id };
 }
 
@@ -122,7 +126,12 @@ describe('limits that hold under concurrency', () => {
       productId: 1,
       quantity: 1,
       paymentToken: 'cnon:card-nonce-declined',
-      customerInfo: { name: 'Lena Ocean', email: 'lena@example.com', phone: '949-555-0100', address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+      customerInfo: {
+        name: 'Lena Ocean',
+        email: 'lena@example.com',
+        phone: '949-555-0100',
+        address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+      },
     };
     // Without totals the answer is a 409 with the totals to confirm; then the real attempts.
     const totals = (await (await client.post('/api/orders', { json: body })).json()).summary;
@@ -163,17 +172,20 @@ describe('loose numbers are refused', () => {
 });
 
 describe('headers on every kind of response', () => {
-  test.each(['/ping', '/healthz', '/static/favicon.svg', '/uploads/missing.png', '/assets/missing.js', '/no-such-page', '/api/products', '/'])('%s', async (path) => {
-    const ctx = await testApp();
-    const response = await ctx.client().get(path);
-    expect(response.status).toBeLessThan(500);
-    const csp = response.headers.get('content-security-policy') ?? '';
-    expect(csp).toContain("frame-ancestors 'none'");
-    expect(response.headers.get('x-frame-options')).toBe('DENY');
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-    expect(response.headers.get('permissions-policy')).toContain('camera=()');
-  });
+  test.each(['/ping', '/healthz', '/static/favicon.svg', '/uploads/missing.png', '/assets/missing.js', '/no-such-page', '/api/products', '/'])(
+    '%s',
+    async (path) => {
+      const ctx = await testApp();
+      const response = await ctx.client().get(path);
+      expect(response.status).toBeLessThan(500);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('permissions-policy')).toContain('camera=()');
+    },
+  );
 
   test('signed-in and personal JSON is private, no-store', async () => {
     const ctx = await testApp();
@@ -200,7 +212,13 @@ describe('Sign out everywhere', () => {
     expect(response.status).toBe(303);
     expect((await laptop.get('/api/user')).status).toBe(401);
     expect((await phone.get('/api/user')).status).toBe(401);
-    expect(ctx.db.select().from(sessions).all().map((s) => s.userId)).toEqual([other.id]);
+    expect(
+      ctx.db
+        .select()
+        .from(sessions)
+        .all()
+        .map((s) => s.userId),
+    ).toEqual([other.id]);
     expect(id).not.toBe(other.id);
 
     const answer = await other.client.post('/api/logout/everywhere');
@@ -220,7 +238,12 @@ describe('declined card attempts against the fake Square, with latency and at on
         productId: 1,
         quantity: 1,
         paymentToken: 'cnon:card-nonce-declined',
-        customerInfo: { name: 'Lena Ocean', email: 'lena@example.com', phone: '949-555-0100', address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+        customerInfo: {
+          name: 'Lena Ocean',
+          email: 'lena@example.com',
+          phone: '949-555-0100',
+          address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+        },
       };
       const totals = (await (await client.post('/api/orders', { json: body })).json()).summary;
       const attempt = () => client.post('/api/orders', { json: { ...body, ...totals } });

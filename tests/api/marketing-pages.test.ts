@@ -76,7 +76,11 @@ describe('/tutorial', () => {
     expect(html).toContain('<title>Tutorial | CSA</title>');
     expect(meta(html, 'description')).toContain('$1');
     expect(html).toMatch(/href="\/tutorial" aria-current="page"[^>]*>How It Works<\/a>/);
-    for (const [tab, label] of [['play', 'Play Option'], ['pay', 'Pay Option'], ['faqs', 'FAQs']]) {
+    for (const [tab, label] of [
+      ['play', 'Play Option'],
+      ['pay', 'Pay Option'],
+      ['faqs', 'FAQs'],
+    ]) {
       expect(html).toContain(`href="/tutorial?tab=${tab}"`);
       expect(html).not.toMatch(new RegExp(`aria-current="page"[^>]*>${label}</a>`));
     }

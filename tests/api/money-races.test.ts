@@ -44,7 +44,12 @@ const completed = (s: SquareStore) => s.fake.payments().filter((p) => p.status =
 const approved = (s: SquareStore) => s.fake.payments().filter((p) => p.status === 'APPROVED');
 const stockOf = (s: SquareStore, id: number) => s.db.select().from(products).where(eq(products.id, id)).get()!.quantity;
 const notificationsOf = (s: SquareStore, userId: number, type?: string) =>
-  s.db.select().from(notifications).where(eq(notifications.userId, userId)).all().filter((n) => !type || n.type === type);
+  s.db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .all()
+    .filter((n) => !type || n.type === type);
 
 async function cartCheckoutBody(client: TestClient, priceCents: number, quantity = 1) {
   const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: string }[];
@@ -54,10 +59,17 @@ async function cartCheckoutBody(client: TestClient, priceCents: number, quantity
     items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
     shipping: { method: 'standard', cost: summary.shipping },
     summary,
-    customer: { fullName: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', zipCode: '92651' },
+    customer: {
+      fullName: PROFILE.name,
+      email: PROFILE.email,
+      phone: PROFILE.phone,
+      address: PROFILE.address.line1,
+      city: 'Laguna Beach',
+      state: 'CA',
+      zipCode: '92651',
+    },
   };
 }
-
 
 async function addToCart(client: TestClient, productId: number, quantity = 1) {
   const added = await client.post('/api/cart', { json: { productId, quantity } });
@@ -67,7 +79,12 @@ async function addToCart(client: TestClient, productId: number, quantity = 1) {
 const statuses = (responses: Response[]) => responses.map((r) => r.status).sort();
 
 function fivePicks(s: SquareStore): string[] {
-  return s.db.select({ id: influencers.id }).from(influencers).limit(5).all().map((i) => String(i.id));
+  return s.db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .limit(5)
+    .all()
+    .map((i) => String(i.id));
 }
 
 async function pick(s: SquareStore, client: TestClient, productId: number) {
@@ -91,7 +108,13 @@ async function wonPrize(s: SquareStore) {
   await s.tick();
   const game = s.db.select().from(games).where(eq(games.productId, product.id)).get()!;
   expect(game.status).toBe('completed');
-  const winner = [a, b].find((p) => s.db.select().from(cartItems).where(and(eq(cartItems.userId, p.id), eq(cartItems.type, 'play'))).get())!;
+  const winner = [a, b].find((p) =>
+    s.db
+      .select()
+      .from(cartItems)
+      .where(and(eq(cartItems.userId, p.id), eq(cartItems.type, 'play')))
+      .get(),
+  )!;
   return { product, game, winner };
 }
 
@@ -109,7 +132,13 @@ describe('one payment attempt at a time, against Square with 400 ms of latency',
     expect(statuses(answers)).toEqual([201, 409, 409, 409, 409]);
     for (const answer of answers.filter((a) => a.status === 409)) expect((await answer.json()).message).toBe('A checkout is already in progress.');
     expect(completed(s)).toHaveLength(1);
-    expect(s.db.select().from(orders).all().map((o) => o.status)).toEqual(['processing']);
+    expect(
+      s.db
+        .select()
+        .from(orders)
+        .all()
+        .map((o) => o.status),
+    ).toEqual(['processing']);
     expect(stockOf(s, product.id)).toBe(product.quantity - 1);
     expect(s.db.select().from(cartItems).where(eq(cartItems.userId, id)).all()).toHaveLength(0);
     expect(notificationsOf(s, id, 'payment_success')).toHaveLength(1);
@@ -347,7 +376,11 @@ describe('holds and refunds that the gateway does not move at once', () => {
     s.fake.failNext({ status: 500 }, { method: 'POST', path: /\/complete$/ });
     await s.tick();
     const rows = () => s.db.select().from(payments).all();
-    expect(rows().map((r) => r.status).sort()).toEqual(['captured', 'capturing']);
+    expect(
+      rows()
+        .map((r) => r.status)
+        .sort(),
+    ).toEqual(['captured', 'capturing']);
     s.clock.advance(2 * MINUTE);
     await s.tick();
     expect(rows().map((r) => r.status)).toEqual(['captured', 'captured']);
@@ -368,7 +401,12 @@ describe('holds and refunds that the gateway does not move at once', () => {
     await fetch(`${s.fake.url}/v2/payments/${lapsed.id}/cancel`, { method: 'POST', headers: { authorization: 'Bearer EAAAfake-square-sandbox-token' } });
     s.clock.advance(2 * 60 * MINUTE);
     await s.tick();
-    const statusesNow = s.db.select().from(payments).all().map((r) => r.status).sort();
+    const statusesNow = s.db
+      .select()
+      .from(payments)
+      .all()
+      .map((r) => r.status)
+      .sort();
     expect(statusesNow).toEqual(['captured', 'expired']);
     const alerts = s.db.select().from(notifications).where(eq(notifications.type, 'admin_alert')).all();
     expect(alerts).toHaveLength(1);

@@ -344,7 +344,12 @@ describe('POST /api/products validation (spec section 5)', () => {
   test('an empty image part counts as no image', async () => {
     const ctx = await adminApp();
     const empty = new File([], 'empty.png', { type: 'image/png' });
-    const body = await expectRefusedWithoutChange(ctx, () => ctx.admin.post('/api/products', { body: productForm(sunglassesInput, empty) }), 400, 'An image is required for new products');
+    const body = await expectRefusedWithoutChange(
+      ctx,
+      () => ctx.admin.post('/api/products', { body: productForm(sunglassesInput, empty) }),
+      400,
+      'An image is required for new products',
+    );
     expect(body.fields.image).toBe('An image is required for new products');
   });
 
@@ -443,7 +448,12 @@ describe('product images', () => {
   test('an SVG is refused too, whatever it is called', async () => {
     const ctx = await adminApp();
     const svg = new File(['<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'], 'cover.gif', { type: 'image/gif' });
-    await expectRefusedWithoutChange(ctx, () => ctx.admin.post('/api/products', { body: productForm(sunglassesInput, svg) }), 415, 'The image must be a JPEG, PNG, WebP or GIF file.');
+    await expectRefusedWithoutChange(
+      ctx,
+      () => ctx.admin.post('/api/products', { body: productForm(sunglassesInput, svg) }),
+      415,
+      'The image must be a JPEG, PNG, WebP or GIF file.',
+    );
   });
 
   test('a 6 MB PNG is refused with 413 and nothing is stored', async () => {
@@ -534,7 +544,7 @@ describe('PUT /api/products/{id}', () => {
     });
   });
 
-  test("changing the productType is refused: 400, \"A product's type cannot be changed\"", async () => {
+  test('changing the productType is refused: 400, "A product\'s type cannot be changed"', async () => {
     const ctx = await adminApp();
     const created = await createProduct(ctx.admin, sunglassesInput);
     const body = await expectRefusedWithoutChange(
@@ -561,7 +571,12 @@ describe('PUT /api/products/{id}', () => {
 
   test('an unknown id gets 404 and nothing is stored', async () => {
     const ctx = await adminApp();
-    await expectRefusedWithoutChange(ctx, () => ctx.admin.request('PUT', '/api/products/4242', { body: productForm({ price: 5 }, imageFile()) }), 404, 'Product not found');
+    await expectRefusedWithoutChange(
+      ctx,
+      () => ctx.admin.request('PUT', '/api/products/4242', { body: productForm({ price: 5 }, imageFile()) }),
+      404,
+      'Product not found',
+    );
   });
 });
 

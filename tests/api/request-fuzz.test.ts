@@ -35,7 +35,34 @@ const ENDPOINTS: [method: string, path: string][] = [
   ['POST', '/api/notifications/1/read'],
 ];
 
-const KEYS = ['productId', 'quantity', 'influencerIds', 'amount', 'type', 'status', 'action', 'pin', 'period', 'dailyEntryLimit', 'adult', 'acceptRules', 'email', 'username', 'password', 'paymentMethod', 'paymentToken', 'summary', 'shipping', 'customer', 'customerInfo', 'items', 'name', 'address', '__proto__', 'constructor'];
+const KEYS = [
+  'productId',
+  'quantity',
+  'influencerIds',
+  'amount',
+  'type',
+  'status',
+  'action',
+  'pin',
+  'period',
+  'dailyEntryLimit',
+  'adult',
+  'acceptRules',
+  'email',
+  'username',
+  'password',
+  'paymentMethod',
+  'paymentToken',
+  'summary',
+  'shipping',
+  'customer',
+  'customerInfo',
+  'items',
+  'name',
+  'address',
+  '__proto__',
+  'constructor',
+];
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
 function generator(seed: number) {
@@ -46,11 +73,12 @@ function generator(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const value = (depth: number): unknown => {
     const kind = pick(['number', 'string', 'bool', 'null', 'array', 'object', 'weird'] as const);
     if (kind === 'number') return pick([0, -1, 1, 1.5, 1e308, -0, 2 ** 53 + 1, 5, 99, 100]);
-    if (kind === 'string') return pick(['', ' ', '1', '0x10', '1e3', 'Infinity', 'NaN', '<script>', '\u0000', '\r\n', 'play', 'completed', 'a'.repeat(300), '/%09/evil.example']);
+    if (kind === 'string')
+      return pick(['', ' ', '1', '0x10', '1e3', 'Infinity', 'NaN', '<script>', '\u0000', '\r\n', 'play', 'completed', 'a'.repeat(300), '/%09/evil.example']);
     if (kind === 'bool') return next() < 0.5;
     if (kind === 'null') return null;
     if (kind === 'weird') return pick<unknown>([{}, [], [[]], { toString: 1 }]);
@@ -85,7 +113,11 @@ describe('fuzz: bad bodies on every JSON endpoint', () => {
     await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
     const shopper = ctx.client();
     expect((await shopper.post('/api/register', { json: { username: 'fuzzer', password: 'secret-pass' } })).status).toBe(201);
-    const shopperId = ctx.db.select().from(schema.users).all().find((u) => u.username === 'fuzzer')!.id;
+    const shopperId = ctx.db
+      .select()
+      .from(schema.users)
+      .all()
+      .find((u) => u.username === 'fuzzer')!.id;
     completeProfile(ctx, shopperId);
     giveConsent(ctx, shopperId);
     const admin = ctx.client();

@@ -26,7 +26,13 @@ async function store(env: Record<string, string> = {}) {
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();
   client.cookies.set('csa_session', token);
-  const picks = ctx.db.select({ id: influencers.id }).from(influencers).orderBy(asc(influencers.id)).limit(5).all().map((i) => String(i.id));
+  const picks = ctx.db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .orderBy(asc(influencers.id))
+    .limit(5)
+    .all()
+    .map((i) => String(i.id));
   const playable = ctx.db.select().from(products).where(eq(products.playEnabled, true)).all();
   return { ...ctx, userId: user.id, client, picks, playable };
 }
@@ -50,7 +56,10 @@ describe('consent: 18 or older and the official rules, once', () => {
     const s = await store();
     for (const response of [await pick(s), await pay(s)]) {
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ message: 'Please confirm you are 18 or older and accept the official rules before you play.', code: 'PLAY_CONSENT_REQUIRED' });
+      expect(await response.json()).toEqual({
+        message: 'Please confirm you are 18 or older and accept the official rules before you play.',
+        code: 'PLAY_CONSENT_REQUIRED',
+      });
     }
     expect(playsOf(s)).toHaveLength(0);
     expect(holds(s)).toHaveLength(0);
@@ -59,7 +68,16 @@ describe('consent: 18 or older and the official rules, once', () => {
 
   test('bad answers: 400 with fields and nothing saved; true and true: saved once, then entries work', async () => {
     const s = await store();
-    for (const body of [{}, { adult: true }, { acceptRules: true }, { adult: 'true', acceptRules: true }, { adult: 1, acceptRules: 1 }, { adult: false, acceptRules: true }, [], 'yes']) {
+    for (const body of [
+      {},
+      { adult: true },
+      { acceptRules: true },
+      { adult: 'true', acceptRules: true },
+      { adult: 1, acceptRules: 1 },
+      { adult: false, acceptRules: true },
+      [],
+      'yes',
+    ]) {
       const response = await consent(s.client, body);
       expect(response.status).toBe(400);
       expect(s.db.select().from(playerSettings).all()).toHaveLength(0);
@@ -121,7 +139,10 @@ describe('the daily entry limit', () => {
       expect((await response.json()).fields.dailyEntryLimit).toBe('Choose a daily entry limit from 1 to 10.');
     }
     expect(s.db.select().from(playerSettings).get()!.dailyEntryLimit).toBeNull();
-    expect(await (await s.client.request('PUT', '/api/user/play-limits', { json: { dailyEntryLimit: 1 } })).json()).toMatchObject({ dailyEntryLimit: 1, maxDailyEntryLimit: 10 });
+    expect(await (await s.client.request('PUT', '/api/user/play-limits', { json: { dailyEntryLimit: 1 } })).json()).toMatchObject({
+      dailyEntryLimit: 1,
+      maxDailyEntryLimit: 10,
+    });
     expect((await pick(s, s.playable[0]!.id)).status).toBe(201);
     expect((await pick(s, s.playable[1]!.id)).status).toBe(201);
     expect((await pay(s, s.playable[1]!.id)).status).toBe(201);

@@ -46,7 +46,9 @@ async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient
   const registered = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
   expect(registered.status).toBe(201);
   expect((await client.post('/api/user/play-consent', { json: { adult: true, acceptRules: true } })).status).toBe(200);
-  const saved = await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } });
+  const saved = await client.request('PATCH', '/api/user/profile', {
+    json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } },
+  });
   expect(saved.status).toBe(200);
   return { client, id: (await registered.json()).id, username };
 }
@@ -151,7 +153,9 @@ describe('/scoreboard', () => {
     expect(section).toMatch(/<span aria-hidden="true" class="[^"]*"><\/span>Live<\/span>/);
     expect(section).toContain('Ends in ');
     expect(section).toContain('00:45:00');
-    expect(islandProps(html, 'GameCountdown')).toEqual([{ target: START + HOUR, now: START + 15 * MINUTE, doneText: 'Ending now', className: expect.any(String) }]);
+    expect(islandProps(html, 'GameCountdown')).toEqual([
+      { target: START + HOUR, now: START + 15 * MINUTE, doneText: 'Ending now', className: expect.any(String) },
+    ]);
     const [live] = (await (await ctx.client().get('/api/games/active')).json()) as { leaderUsername: string; highestScore: number }[];
     expect(['alice', 'bob']).toContain(live!.leaderUsername);
     expect(section).toContain(`Leader: <strong class="text-ink">${live!.leaderUsername}</strong>`);

@@ -10,8 +10,7 @@ setDefaultTimeout(90_000);
 
 const store = storeAndBrowser();
 
-const prices = async (page: Page) =>
-  (await page.locator('main article').allTextContents()).map((text) => Number(/\$(\d+\.\d{2})/.exec(text)![1]));
+const prices = async (page: Page) => (await page.locator('main article').allTextContents()).map((text) => Number(/\$(\d+\.\d{2})/.exec(text)![1]));
 
 describe('an admin runs the catalogue from the browser', () => {
   test('PIN, create a t-shirt with an image, search, see it in the store, edit its price, delete it', async () => {
@@ -82,7 +81,11 @@ describe('an admin runs the catalogue from the browser', () => {
 
     await page.goto(`${store.server.url}/admin?tab=tshirt&q=LTT-E2E`);
     await islandsReady(page);
-    await page.locator('main li').first().getByRole('link', { name: /Delete/ }).click();
+    await page
+      .locator('main li')
+      .first()
+      .getByRole('link', { name: /Delete/ })
+      .click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByText('Are you sure?').isVisible()).resolves.toBe(true);
     await expect(dialog.getByText('This action cannot be undone. This will permanently delete the product.').isVisible()).resolves.toBe(true);

@@ -109,7 +109,10 @@ describe('a new shopper pays for real with the test card', () => {
     await islandsReady(page);
     expect(await page.locator('main li').count()).toBe(2);
     await page.getByLabel('Qty').first().fill('2');
-    await page.getByRole('button', { name: /Update/ }).first().click();
+    await page
+      .getByRole('button', { name: /Update/ })
+      .first()
+      .click();
     await page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(page);
     await expect(page.getByLabel('Qty').first().inputValue()).resolves.toBe('2');

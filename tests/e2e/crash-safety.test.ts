@@ -58,7 +58,12 @@ class Client {
     const headers: Record<string, string> = { origin: this.server.url };
     if (this.cookie) headers.cookie = this.cookie;
     if (json !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.server.url}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), redirect: 'manual' });
+    const response = await fetch(`${this.server.url}${path}`, {
+      method,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+      redirect: 'manual',
+    });
     const set = response.headers.getSetCookie().find((line) => line.startsWith('csa_session='));
     if (set) this.cookie = set.split(';')[0]!;
     return response;
@@ -69,7 +74,6 @@ class Client {
     return response.json();
   }
 }
-
 
 async function shopper(server: Server, username: string): Promise<Client> {
   const client = new Client(server);
@@ -120,7 +124,12 @@ function mismatches(dataDir: string, initialStock: Map<number, number>): string[
         continue;
       }
       const row = ours[0]!;
-      const expected: Record<string, string[]> = { COMPLETED: ['captured', 'refunded'], APPROVED: ['authorized'], CANCELED: ['voided', 'expired'], FAILED: ['failed'] };
+      const expected: Record<string, string[]> = {
+        COMPLETED: ['captured', 'refunded'],
+        APPROVED: ['authorized'],
+        CANCELED: ['voided', 'expired'],
+        FAILED: ['failed'],
+      };
       if (!expected[p.status]?.includes(row.status)) problems.push(`Square ${p.status} but row #${row.id} is ${row.status}`);
       if (p.status !== 'FAILED' && row.gateway_payment_id !== p.id) problems.push(`row #${row.id} does not name Square payment ${p.id}`);
     }
@@ -140,26 +149,40 @@ function mismatches(dataDir: string, initialStock: Map<number, number>): string[
     for (const o of orders) {
       const charge = rows.find((r) => r.order_id === o.id && r.kind === 'order_charge');
       if (o.status === 'pending') problems.push(`order #${o.id} still pending`);
-      if (o.payment_method !== 'cod' && ['processing', 'completed'].includes(o.status) && charge?.status !== 'captured') problems.push(`order #${o.id} is ${o.status} but its charge is ${charge?.status}`);
-      if (o.status === 'failed' && fake.payments().some((p) => p.reference_id === charge?.idempotency_key && p.status === 'COMPLETED')) problems.push(`order #${o.id} failed but Square took the money`);
-      const told = (type: string) => (db.query('select count(*) as n from notifications where user_id = ? and type = ? and message like ?').get(o.user_id, type, `%order #${o.id}%`) as Row).n;
-      if (['processing', 'completed'].includes(o.status) && o.payment_method !== 'cod' && told('payment_success') !== 1) problems.push(`order #${o.id} paid: ${told('payment_success')} payment_success`);
+      if (o.payment_method !== 'cod' && ['processing', 'completed'].includes(o.status) && charge?.status !== 'captured')
+        problems.push(`order #${o.id} is ${o.status} but its charge is ${charge?.status}`);
+      if (o.status === 'failed' && fake.payments().some((p) => p.reference_id === charge?.idempotency_key && p.status === 'COMPLETED'))
+        problems.push(`order #${o.id} failed but Square took the money`);
+      const told = (type: string) =>
+        (db.query('select count(*) as n from notifications where user_id = ? and type = ? and message like ?').get(o.user_id, type, `%order #${o.id}%`) as Row)
+          .n;
+      if (['processing', 'completed'].includes(o.status) && o.payment_method !== 'cod' && told('payment_success') !== 1)
+        problems.push(`order #${o.id} paid: ${told('payment_success')} payment_success`);
       if (o.status === 'failed' && told('payment_failed') !== 1) problems.push(`order #${o.id} failed: ${told('payment_failed')} payment_failed`);
     }
 
     // Stock adds up.
     for (const [productId, initial] of initialStock) {
       const shelf = (db.query('select quantity from products where id = ?').get(productId) as Row).quantity as number;
-      const sold = (db.query(`select coalesce(sum(i.quantity), 0) as n from order_items i join orders o on o.id = i.order_id where i.product_id = ? and i.purchase_type = 'buy_now' and o.status in ('pending', 'processing', 'completed')`).get(productId) as Row).n as number;
-      const reserved = (db.query(`select count(*) as n from games where product_id = ? and status in ('active', 'completed')`).get(productId) as Row).n as number;
-      if (shelf + sold + reserved !== initial) problems.push(`product #${productId}: ${shelf} on the shelf + ${sold} sold + ${reserved} reserved != ${initial}`);
+      const sold = (
+        db
+          .query(
+            `select coalesce(sum(i.quantity), 0) as n from order_items i join orders o on o.id = i.order_id where i.product_id = ? and i.purchase_type = 'buy_now' and o.status in ('pending', 'processing', 'completed')`,
+          )
+          .get(productId) as Row
+      ).n as number;
+      const reserved = (db.query(`select count(*) as n from games where product_id = ? and status in ('active', 'completed')`).get(productId) as Row)
+        .n as number;
+      if (shelf + sold + reserved !== initial)
+        problems.push(`product #${productId}: ${shelf} on the shelf + ${sold} sold + ${reserved} reserved != ${initial}`);
     }
 
     // Games told their players, once.
     for (const g of db.query(`select * from games where status in ('active', 'completed')`).all() as Row[]) {
       const players = db.query(`select user_id from plays where game_id = ? and status = 'entered'`).all(g.id) as Row[];
       for (const { user_id } of players) {
-        const count = (type: string) => (db.query('select count(*) as n from notifications where user_id = ? and game_id = ? and type = ?').get(user_id, g.id, type) as Row).n;
+        const count = (type: string) =>
+          (db.query('select count(*) as n from notifications where user_id = ? and game_id = ? and type = ?').get(user_id, g.id, type) as Row).n;
         if (count('game_started') !== 1) problems.push(`game #${g.id}: player ${user_id} got ${count('game_started')} game_started`);
         if (g.status === 'completed') {
           if (count('game_ended') !== 1) problems.push(`game #${g.id}: player ${user_id} got ${count('game_ended')} game_ended`);
@@ -195,7 +218,6 @@ function productId(dataDir: string, brand: string): number {
     db.close();
   }
 }
-
 
 function priceOf(dataDir: string, id: number): number {
   const db = openDb(dataDir);
@@ -350,54 +372,50 @@ describe('kill -9 at every money step, restart, reconcile: the invariants hold',
   });
 
   for (const scenario of scenarios) {
-    test(
-      scenario.name,
-      async () => {
-        fake = await startFakeSquare();
-        const dataDir = mkdtempSync(join(tmpdir(), 'csa-crash-'));
-        try {
-          let server = await startOn(dataDir);
-          const initialStock = stockSnapshot(dataDir);
-          const clock = { now: await clockNow(server) };
-          const seen = fake.requests.filter((r) => matches(scenario.match, r)).length;
-          if (typeof scenario.when === 'object') {
-            // Half the delay before Square processes, half after: a kill lands on either side.
-            fake.setLatency(300, { ...scenario.match, phase: 'before' });
-            fake.setLatency(300, { ...scenario.match, phase: 'after' });
-          } else fake.setLatency(1500, { ...scenario.match, phase: scenario.when });
-          if (scenario.lostOnTheWay) fake.failNext({ hang: true }, scenario.match);
-          const target = seen + (scenario.count ?? 1);
-          const setup = scenario.run({ server, dataDir, clock });
-          if (scenario.when === 'after') await fake.waitForProcessed(scenario.match, { count: target, timeoutMs: 20_000 });
-          else await fake.waitForRequest(scenario.match, { count: target, timeoutMs: 20_000 });
-          if (typeof scenario.when === 'object') await Bun.sleep(scenario.when.afterMs);
-          await kill9(server);
-          await setup.catch(() => undefined);
-          fake.reset();
+    test(scenario.name, async () => {
+      fake = await startFakeSquare();
+      const dataDir = mkdtempSync(join(tmpdir(), 'csa-crash-'));
+      try {
+        let server = await startOn(dataDir);
+        const initialStock = stockSnapshot(dataDir);
+        const clock = { now: await clockNow(server) };
+        const seen = fake.requests.filter((r) => matches(scenario.match, r)).length;
+        if (typeof scenario.when === 'object') {
+          // Half the delay before Square processes, half after: a kill lands on either side.
+          fake.setLatency(300, { ...scenario.match, phase: 'before' });
+          fake.setLatency(300, { ...scenario.match, phase: 'after' });
+        } else fake.setLatency(1500, { ...scenario.match, phase: scenario.when });
+        if (scenario.lostOnTheWay) fake.failNext({ hang: true }, scenario.match);
+        const target = seen + (scenario.count ?? 1);
+        const setup = scenario.run({ server, dataDir, clock });
+        if (scenario.when === 'after') await fake.waitForProcessed(scenario.match, { count: target, timeoutMs: 20_000 });
+        else await fake.waitForRequest(scenario.match, { count: target, timeoutMs: 20_000 });
+        if (typeof scenario.when === 'object') await Bun.sleep(scenario.when.afterMs);
+        await kill9(server);
+        await setup.catch(() => undefined);
+        fake.reset();
 
-          server = await startOn(dataDir);
-          // Past every lease and the "never taken" window, twice, so backoffs come due too.
-          await setClock(server, clock.now + 10 * MINUTE);
-          await setClock(server, clock.now + 30 * MINUTE);
-          const found = mismatches(dataDir, initialStock);
-          const db = openDb(dataDir);
-          const orders = db.query('select status from orders').all() as Row[];
-          const pays = db.query('select kind, status from payments').all() as Row[];
-          db.close();
-          results.push({
-            name: scenario.name,
-            outcome: [...orders.map((o) => `order ${o.status}`), ...pays.map((p) => `${p.kind} ${p.status}`)].join(', ') || 'nothing',
-            mismatches: found.length,
-          });
-          await kill9(server);
-          expect(found).toEqual([]);
-        } finally {
-          fake.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        }
-      },
-      60_000,
-    );
+        server = await startOn(dataDir);
+        // Past every lease and the "never taken" window, twice, so backoffs come due too.
+        await setClock(server, clock.now + 10 * MINUTE);
+        await setClock(server, clock.now + 30 * MINUTE);
+        const found = mismatches(dataDir, initialStock);
+        const db = openDb(dataDir);
+        const orders = db.query('select status from orders').all() as Row[];
+        const pays = db.query('select kind, status from payments').all() as Row[];
+        db.close();
+        results.push({
+          name: scenario.name,
+          outcome: [...orders.map((o) => `order ${o.status}`), ...pays.map((p) => `${p.kind} ${p.status}`)].join(', ') || 'nothing',
+          mismatches: found.length,
+        });
+        await kill9(server);
+        expect(found).toEqual([]);
+      } finally {
+        fake.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 60_000);
   }
 
   afterAll(() => {

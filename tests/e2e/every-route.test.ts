@@ -102,7 +102,12 @@ async function context(role: Role): Promise<BrowserContext> {
         tax,
         total: Math.round((subtotal + tax) * 100) / 100,
         shippingMethod: 'standard',
-        customerInfo: { name: 'Route Walker', email: 'walker@example.com', phone: '9495550111', address: { line1: '1 Ocean Front', city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+        customerInfo: {
+          name: 'Route Walker',
+          email: 'walker@example.com',
+          phone: '9495550111',
+          address: { line1: '1 Ocean Front', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+        },
       },
     });
     expect(order.status()).toBe(201);
@@ -118,7 +123,12 @@ async function context(role: Role): Promise<BrowserContext> {
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  const products = (await (await fetch(`${server.url}/api/products`)).json()) as { id: number; productType: keyof typeof ids; playEnabled: boolean; quantity: number }[];
+  const products = (await (await fetch(`${server.url}/api/products`)).json()) as {
+    id: number;
+    productType: keyof typeof ids;
+    playEnabled: boolean;
+    quantity: number;
+  }[];
   for (const type of ['sunglasses', 'tshirt', 'shoe', 'book'] as const) {
     ids[type] = products.find((p) => p.productType === type && p.playEnabled && p.quantity > 1)!.id;
   }
@@ -142,7 +152,8 @@ describe('every route of the route table', () => {
         const title = await page.title();
         const want = expected[role];
         if (headings.length !== 1) problems.push(`${path}: ${headings.length} h1 elements`);
-        else if (typeof want === 'string' ? headings[0]!.trim() !== want : !want.test(headings[0]!)) problems.push(`${path}: h1 "${headings[0]}" is not ${want}`);
+        else if (typeof want === 'string' ? headings[0]!.trim() !== want : !want.test(headings[0]!))
+          problems.push(`${path}: h1 "${headings[0]}" is not ${want}`);
         const isHome = new URL(page.url()).pathname === '/';
         if (isHome ? title !== 'CSA' : !/^.+ \| CSA$/.test(title)) problems.push(`${path}: title "${title}"`);
         const description = await page.locator('meta[name="description"]').getAttribute('content');

@@ -125,7 +125,10 @@ describe('two people play a whole game from their phones', () => {
     const winnerBell = await openBell(winner.page);
     await expect(winnerBell.getByText('You won!').first().isVisible()).resolves.toBe(true);
     await screenshot(winner.page, 'game-won-bell');
-    await winnerBell.getByRole('link', { name: /You won!/ }).first().click();
+    await winnerBell
+      .getByRole('link', { name: /You won!/ })
+      .first()
+      .click();
     await winner.page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(winner.page);
     await expect(winner.page.getByText('Prize · won for $1').isVisible()).resolves.toBe(true);

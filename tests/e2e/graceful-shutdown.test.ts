@@ -10,7 +10,6 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
  * Square: the request completes 2xx, the order is paid, the process exits 0 and says so.
  */
 
-
 let fake: FakeSquare | undefined;
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -41,7 +40,13 @@ describe('graceful shutdown', () => {
   test('SIGTERM with a slow charge in flight: the request completes 201, the order is paid, exit 0', async () => {
     fake = await startFakeSquare();
     server = await startServer({
-      env: { PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN, SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION, SQUARE_BASE_URL: fake.url, SHUTDOWN_GRACE_MS: '10000' },
+      env: {
+        PAYMENTS: 'square',
+        SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
+        SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
+        SQUARE_BASE_URL: fake.url,
+        SHUTDOWN_GRACE_MS: '10000',
+      },
     });
     const { url } = server;
     const cookie = await shopperCookie(url);

@@ -91,7 +91,12 @@ describe('an admin delivers an order', () => {
         tax,
         total: Math.round((book.price + tax) * 100) / 100,
         shippingMethod: 'standard',
-        customerInfo: { name: 'Dee Livery', email: 'dee@example.com', phone: '9495550142', address: { line1: '9 Cliff Drive', city: 'Laguna Beach', state: 'CA', postalCode: '92651' } },
+        customerInfo: {
+          name: 'Dee Livery',
+          email: 'dee@example.com',
+          phone: '9495550142',
+          address: { line1: '9 Cliff Drive', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+        },
       },
     });
     expect(order.status()).toBe(201);

@@ -28,7 +28,11 @@ export function completeProfile(ctx: { db: Db; clock: Clock }, userId: number): 
     gatewayCardId: `ccof:test-user${userId}.ok.VISA.1111.12.2030`,
     updatedAt: now,
   };
-  ctx.db.insert(userProfiles).values({ userId, ...values }).onConflictDoUpdate({ target: userProfiles.userId, set: values }).run();
+  ctx.db
+    .insert(userProfiles)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: userProfiles.userId, set: values })
+    .run();
 }
 
 /**

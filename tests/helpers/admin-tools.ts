@@ -89,6 +89,10 @@ export async function afterRedirect(client: TestClient, response: Response) {
 
 /** A 1×1 PNG, read by content like every upload. */
 export const png = (name = 'face.png') =>
-  new File([Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0))], name, { type: 'image/png' });
+  new File(
+    [Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0))],
+    name,
+    { type: 'image/png' },
+  );
 /** What a browser sends for a file input left empty. */
 export const noFile = () => new File([], '', { type: 'application/octet-stream' });

@@ -13,8 +13,24 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+/** A step that waits longer than this fails on its own, naming itself, well inside a test's 90 s. */
+export const STEP_TIMEOUT_MS = 30_000;
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    return page;
+  };
+  return browser;
 }
 
 export const SCREENSHOT_DIR = join(projectRoot, 'test-results', 'screenshots');
@@ -40,9 +56,7 @@ export function watchErrors(page: Page): string[] {
 
 /** Waits until every island on the page has hydrated. */
 export async function islandsReady(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll<HTMLElement>('[data-island]')].every((el) => el.dataset.hydrated === 'true'),
-  );
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-island]')].every((el) => el.dataset.hydrated === 'true'));
 }
 
 /** The text of the visible toast, once one shows. */

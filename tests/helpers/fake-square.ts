@@ -236,12 +236,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
   const now = () => new Date().toISOString();
 
   /** Runs a create once per (endpoint, idempotency key); replays its answer for the same body. */
-  function idempotent(
-    endpoint: string,
-    body: Json,
-    work: () => { status: number; body: Json },
-    keyRequired = true,
-  ): { status: number; body: Json } {
+  function idempotent(endpoint: string, body: Json, work: () => { status: number; body: Json }, keyRequired = true): { status: number; body: Json } {
     if (!keyRequired && (body.idempotency_key === undefined || body.idempotency_key === null)) return work();
     const key = requireString(body, 'idempotency_key', 45);
     const memoryKey = `${endpoint} ${key}`;
@@ -249,11 +244,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
     const seen = idempotency.get(memoryKey);
     if (seen) {
       if (seen.fingerprint !== fingerprint) {
-        throw invalid(
-          'IDEMPOTENCY_KEY_REUSED',
-          'The idempotency key can only be retried with the same request data.',
-          'idempotency_key',
-        );
+        throw invalid('IDEMPOTENCY_KEY_REUSED', 'The idempotency key can only be retried with the same request data.', 'idempotency_key');
       }
       return { status: seen.status, body: structuredClone(seen.body) };
     }
@@ -299,29 +290,34 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
   }
 
   function createCustomer(body: Json) {
-    return idempotent('CreateCustomer', body, () => {
-      if (!body.given_name && !body.family_name && !body.company_name && !body.email_address && !body.phone_number) {
-        throw invalid(
-          'BAD_REQUEST',
-          'At least one of the following parameters must be present: given_name, family_name, company_name, email_address, phone_number.',
-        );
-      }
-      const customer = {
-        id: squareId(26).toUpperCase(),
-        created_at: now(),
-        updated_at: now(),
-        ...(body.given_name ? { given_name: body.given_name } : {}),
-        ...(body.family_name ? { family_name: body.family_name } : {}),
-        ...(body.nickname ? { nickname: body.nickname } : {}),
-        ...(body.email_address ? { email_address: body.email_address } : {}),
-        ...(body.reference_id ? { reference_id: body.reference_id } : {}),
-        preferences: { email_unsubscribed: false },
-        creation_source: 'THIRD_PARTY',
-        version: 0,
-      };
-      customers.set(customer.id, customer);
-      return { status: 200, body: { customer } };
-    }, false);
+    return idempotent(
+      'CreateCustomer',
+      body,
+      () => {
+        if (!body.given_name && !body.family_name && !body.company_name && !body.email_address && !body.phone_number) {
+          throw invalid(
+            'BAD_REQUEST',
+            'At least one of the following parameters must be present: given_name, family_name, company_name, email_address, phone_number.',
+          );
+        }
+        const customer = {
+          id: squareId(26).toUpperCase(),
+          created_at: now(),
+          updated_at: now(),
+          ...(body.given_name ? { given_name: body.given_name } : {}),
+          ...(body.family_name ? { family_name: body.family_name } : {}),
+          ...(body.nickname ? { nickname: body.nickname } : {}),
+          ...(body.email_address ? { email_address: body.email_address } : {}),
+          ...(body.reference_id ? { reference_id: body.reference_id } : {}),
+          preferences: { email_unsubscribed: false },
+          creation_source: 'THIRD_PARTY',
+          version: 0,
+        };
+        customers.set(customer.id, customer);
+        return { status: 200, body: { customer } };
+      },
+      false,
+    );
   }
 
   function createCard(body: Json) {
@@ -417,12 +413,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
               delayed_until: new Date(Date.now() + delaySeconds * 1000).toISOString(),
             }),
         source_type: 'CARD',
-        card_details: cardDetails(
-          info,
-          cardId,
-          rule.code ? 'FAILED' : autocomplete ? 'CAPTURED' : 'AUTHORIZED',
-          cardId !== null,
-        ),
+        card_details: cardDetails(info, cardId, rule.code ? 'FAILED' : autocomplete ? 'CAPTURED' : 'AUTHORIZED', cardId !== null),
         location_id: location,
         ...(referenceId ? { reference_id: referenceId } : {}),
         order_id: squareId(28),

@@ -13,7 +13,11 @@ export function seedOf(db: Db, gameId?: number): string {
 /** The score of five influencers over [from, to) under a game's seed (the first game's by default), computed on its own. */
 export function expectedScore(db: Db, ids: string[], from: number, to: number, gameId?: number): number {
   const seed = seedOf(db, gameId);
-  const people = db.select().from(influencers).where(inArray(influencers.id, ids.map(Number))).all();
+  const people = db
+    .select()
+    .from(influencers)
+    .where(inArray(influencers.id, ids.map(Number)))
+    .all();
   if (people.length !== ids.length) throw new Error('unknown influencer');
   return Math.round(people.reduce((sum, p) => sum + simulatedPoints(seed, p.id, p, from, to), 0) * 1000) / 1000;
 }

@@ -26,7 +26,7 @@ function freePort(): number {
  * DATA_DIR, and resolves once it answers /healthz.
  */
 export async function startServer(
-  options: { binary?: string; env?: Record<string, string>; cwd?: string; /** Reuse this folder (a restart); stop() then leaves it. */ dataDir?: string } = {},
+  options: { binary?: string; env?: Record<string, string>; cwd?: string /** Reuse this folder (a restart); stop() then leaves it. */; dataDir?: string } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'csa-e2e-'));
   const port = freePort();

@@ -21,7 +21,10 @@ beforeAll(async () => {
     ]),
   );
   registerDom({ url: 'http://localhost/admin' });
-  document.body.innerHTML = html.replace('<!doctype html>', '').replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  document.body.innerHTML = html
+    .replace('<!doctype html>', '')
+    .replace(/<script type="module"[^>]*><\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);

@@ -45,7 +45,8 @@ function setField(form: HTMLFormElement, name: string, value: string) {
 
 describe('AuthForm island', () => {
   test('hydrates over the server HTML without a mismatch', async () => {
-    const body = /<body[^>]*>([\s\S]*)<\/body>/.exec(html)![1]!
+    const body = /<body[^>]*>([\s\S]*)<\/body>/
+      .exec(html)![1]!
       .replace(/<script type="module"[^>]*><\/script>/g, '')
       .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
     document.body.innerHTML = body;

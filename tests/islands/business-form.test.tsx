@@ -66,7 +66,8 @@ const jsonResponse = (status: number, body: unknown) => new Response(JSON.string
 
 describe('BusinessApplicationForm island', () => {
   test('hydrates over the server HTML without a mismatch', async () => {
-    const body = /<body[^>]*>([\s\S]*)<\/body>/.exec(html)![1]!
+    const body = /<body[^>]*>([\s\S]*)<\/body>/
+      .exec(html)![1]!
       .replace(/<script type="module"[^>]*><\/script>/g, '')
       .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
     document.body.innerHTML = body;
@@ -74,7 +75,9 @@ describe('BusinessApplicationForm island', () => {
     const { islands } = await import('../../src/islands/registry.ts');
     startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
     await until(
-      () => document.querySelector('[data-island="BusinessApplicationForm"][data-hydrated="true"]') !== null && document.querySelector('[data-island="Toaster"][data-hydrated="true"]') !== null,
+      () =>
+        document.querySelector('[data-island="BusinessApplicationForm"][data-hydrated="true"]') !== null &&
+        document.querySelector('[data-island="Toaster"][data-hydrated="true"]') !== null,
       'both islands to hydrate',
     );
     expect(errors).toEqual([]);
@@ -156,7 +159,10 @@ describe('BusinessApplicationForm island', () => {
     }) as unknown as typeof fetch;
     fillValid();
     submitButton().click();
-    await until(() => document.querySelector('[data-toast]')?.textContent?.includes('There was an error submitting your application. Please try again.') === true, 'the fallback toast');
+    await until(
+      () => document.querySelector('[data-toast]')?.textContent?.includes('There was an error submitting your application. Please try again.') === true,
+      'the fallback toast',
+    );
   });
 
   test('success: Application Received in place, the success toast, and the page address', async () => {

@@ -7,7 +7,15 @@ import { registerDom, unregisterDom } from '../helpers/dom.ts';
 
 /* The card entry when Square is the gateway but its ids are missing: the shopper is told, and cannot pay. */
 
-const customer = { name: 'Sandy Shore', email: 'sandy@example.com', phone: '9495550123', line1: '123 Ocean Ave', city: 'Laguna Beach', state: 'CA', postalCode: '92651' };
+const customer = {
+  name: 'Sandy Shore',
+  email: 'sandy@example.com',
+  phone: '9495550123',
+  line1: '123 Ocean Ave',
+  city: 'Laguna Beach',
+  state: 'CA',
+  postalCode: '92651',
+};
 
 beforeAll(async () => {
   const manifest = await testManifest();
@@ -17,13 +25,21 @@ beforeAll(async () => {
       createElement(Island, {
         key: 'checkout',
         name: 'BuyNowCheckout',
-        props: { product: { id: 1, priceCents: 800 }, customer, config: { gateway: 'square', applicationId: null, locationId: null, environment: 'sandbox' }, savedCard: null },
+        props: {
+          product: { id: 1, priceCents: 800 },
+          customer,
+          config: { gateway: 'square', applicationId: null, locationId: null, environment: 'sandbox' },
+          savedCard: null,
+        },
       }),
       createElement(Island, { key: 'toaster', name: 'Toaster', props: { initial: null } }),
     ]),
   );
   registerDom({ url: 'http://localhost/checkout?productId=1' });
-  document.body.innerHTML = html.replace('<!doctype html>', '').replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  document.body.innerHTML = html
+    .replace('<!doctype html>', '')
+    .replace(/<script type="module"[^>]*><\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);

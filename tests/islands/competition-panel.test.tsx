@@ -143,7 +143,9 @@ describe('CompetitionPanel island', () => {
       { productId: 5, initial: completed(serverNow), now: serverNow, pollIntervals: slow },
     ];
     // The live panel re-reads its data once on mount (its page may come from the page cache).
-    const fetchMock = mock(async (url: string) => jsonResponse(url === '/api/products/4/competition' ? active(serverNow) : { message: 'unexpected' }, url === '/api/products/4/competition' ? 200 : 500));
+    const fetchMock = mock(async (url: string) =>
+      jsonResponse(url === '/api/products/4/competition' ? active(serverNow) : { message: 'unexpected' }, url === '/api/products/4/competition' ? 200 : 500),
+    );
     globalThis.fetch = fetchMock as unknown as typeof fetch;
     const html = all.map((props, i) => renderToString(createElement(panel.default, props), { identifierPrefix: `i${i}-` }));
     // The server's countdown comes from its own `now`: 40 minutes left.

@@ -15,7 +15,12 @@ function Counter({ label }: { label: string }) {
   return createElement('button', { type: 'button', onClick: () => setCount(count + 1) }, `${label} ${count}`);
 }
 
-const manifest = { css: '/assets/app.css', runtime: '/assets/runtime.js', imageFallback: '/assets/image-fallback.js', islands: { AuthForm: '/assets/AuthForm.js', Toaster: '/assets/Toaster.js' } };
+const manifest = {
+  css: '/assets/app.css',
+  runtime: '/assets/runtime.js',
+  imageFallback: '/assets/image-fallback.js',
+  islands: { AuthForm: '/assets/AuthForm.js', Toaster: '/assets/Toaster.js' },
+};
 let observed: ((entries: { isIntersecting: boolean }[]) => void) | null = null;
 let idleCallback: (() => void) | null = null;
 

@@ -30,7 +30,20 @@ const DAY = 24 * HOUR;
  * are unread and the badge must cap at '9+' (with 3 read it would be 9, which shows as '9').
  */
 function twelve(now: number): NotificationView[] {
-  const ages = [40 * DAY, 20 * DAY, 10 * DAY, 5 * DAY, 2 * DAY, 30 * HOUR, 20 * HOUR, 3 * HOUR + 10 * MINUTE, 59 * MINUTE, 5 * MINUTE + 5_000, 2 * MINUTE, 10_000];
+  const ages = [
+    40 * DAY,
+    20 * DAY,
+    10 * DAY,
+    5 * DAY,
+    2 * DAY,
+    30 * HOUR,
+    20 * HOUR,
+    3 * HOUR + 10 * MINUTE,
+    59 * MINUTE,
+    5 * MINUTE + 5_000,
+    2 * MINUTE,
+    10_000,
+  ];
   return ages.map((age, i) => {
     const id = i + 1;
     const withAction = id % 2 === 0;

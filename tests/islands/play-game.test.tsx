@@ -127,7 +127,9 @@ describe('PlayGame on the server-rendered page (signed out)', () => {
     expect(document.body.textContent).toContain('Entry: $1');
     expect(document.body.textContent).toContain('0 of 2 players joined');
     expect(document.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')).toBe('0');
-    const scoring = [...document.querySelectorAll('main details')].find((d) => d.querySelector('summary')!.textContent!.includes('How are influencers scored?'))!;
+    const scoring = [...document.querySelectorAll('main details')].find((d) =>
+      d.querySelector('summary')!.textContent!.includes('How are influencers scored?'),
+    )!;
     expect(scoring.textContent).toContain('minute by minute');
     for (const metric of ['Followers gained', 'Engagement', 'Growth', 'Posts']) expect(scoring.textContent).toContain(metric);
     const steps = [...document.querySelectorAll('main ol > li')].map((li) => li.textContent);
@@ -303,7 +305,11 @@ describe('PlayGame for a signed-in shopper', () => {
   });
 
   test('a self-excluded player sees why instead of Join; a 403 from the server says the same', async () => {
-    await mountIsland({ signedIn: true, hasCard: true, play: { consented: true, blocked: 'You have excluded yourself from games permanently, so you cannot enter.' } });
+    await mountIsland({
+      signedIn: true,
+      hasCard: true,
+      play: { consented: true, blocked: 'You have excluded yourself from games permanently, so you cannot enter.' },
+    });
     expect(document.querySelector('[data-blocked]')!.textContent).toBe('You have excluded yourself from games permanently, so you cannot enter.');
     expect(buttons().some((b) => b.textContent === 'Join Game - $1')).toBe(false);
   });

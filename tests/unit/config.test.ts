@@ -58,12 +58,17 @@ describe('loadConfig', () => {
 
     test('PAYMENTS=test said explicitly: allowed, with the banner; never the banner in development', () => {
       expect(loadConfig({ ...prod, PAYMENTS: 'test' })).toMatchObject({ payments: 'test', testModeBanner: true });
-      expect(loadConfig({ ...prod, PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' })).toMatchObject({ payments: 'square', testModeBanner: false });
+      expect(loadConfig({ ...prod, PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' })).toMatchObject({
+        payments: 'square',
+        testModeBanner: false,
+      });
       expect(loadConfig({}).testModeBanner).toBe(false);
     });
 
     test('PAYMENTS=square without its token or location id is refused in every environment', () => {
-      expect(() => loadConfig({ PAYMENTS: 'square' })).toThrow('Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square; SQUARE_LOCATION_ID: SQUARE_LOCATION_ID is required when PAYMENTS=square');
+      expect(() => loadConfig({ PAYMENTS: 'square' })).toThrow(
+        'Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square; SQUARE_LOCATION_ID: SQUARE_LOCATION_ID is required when PAYMENTS=square',
+      );
       expect(() => loadConfig({ SQUARE_ACCESS_TOKEN: 'x' })).toThrow('SQUARE_LOCATION_ID is required when PAYMENTS=square');
       expect(() => loadConfig({ ...prod, SQUARE_ACCESS_TOKEN: 'x' })).toThrow(/SQUARE_LOCATION_ID/);
     });

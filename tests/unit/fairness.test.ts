@@ -57,7 +57,9 @@ describe('the algorithm, pinned by known answers', () => {
   test('the minute follows the HMACs of "{id}:form" and "{id}:{platform}:{minuteIndex}" as documented', () => {
     const key = Buffer.from(FIXED_SEED, 'hex');
     const form = 0.5 + createHmac('sha256', key).update('1:form').digest().readUInt32BE(0) / 2 ** 32;
-    const d = createHmac('sha256', key).update(`1:instagram:${START / MINUTE}`).digest();
+    const d = createHmac('sha256', key)
+      .update(`1:instagram:${START / MINUTE}`)
+      .digest();
     const [u1, u2] = [d.readUInt32BE(0) / 2 ** 32, d.readUInt32BE(4) / 2 ** 32];
     const [instagram] = simulatedMinute(FIXED_SEED, 1, CALIBRATION, START);
     expect(instagram!.engagement).toBe(Math.round(4.2 * form * (0.7 + 0.6 * u1) * 100) / 100);
@@ -87,7 +89,10 @@ async function player(ctx: Ctx, username: string): Promise<{ client: TestClient;
   createSession(ctx.db, ctx.clock, token, user.id);
   const client = ctx.client();
   client.cookies.set('csa_session', token);
-  expect((await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
+  expect(
+    (await client.request('PATCH', '/api/user/profile', { json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } }))
+      .status,
+  ).toBe(200);
   return { client, id: user.id };
 }
 
@@ -107,7 +112,11 @@ const productId = (ctx: Ctx, brand: string) => ctx.db.select().from(products).wh
 async function twoGamesSameHour(ctx: Ctx) {
   const first = productId(ctx, 'The Old Man and the Sea');
   const players = await Promise.all(['ann', 'ben', 'cal', 'dee'].map((name) => player(ctx, name)));
-  const other = ctx.db.insert(products).values({ ...ctx.db.select().from(products).where(eq(products.id, first)).get()!, id: undefined, model: 'BOOK-COPY' }).returning().get().id;
+  const other = ctx.db
+    .insert(products)
+    .values({ ...ctx.db.select().from(products).where(eq(products.id, first)).get()!, id: undefined, model: 'BOOK-COPY' })
+    .returning()
+    .get().id;
   const g1 = await enter(players[0]!, first, picks(ctx, 0));
   await enter(players[1]!, first, picks(ctx, 5));
   const g2 = await enter(players[2]!, other, picks(ctx, 0));
@@ -117,7 +126,16 @@ async function twoGamesSameHour(ctx: Ctx) {
 
 const everySurface = async (ctx: Ctx, gameId: number, product: number) => {
   const client = ctx.client();
-  const paths = [`/api/games/${gameId}`, `/games/${gameId}`, `/api/products/${product}/competition`, `/product/${product}?tab=competition`, `/play/${product}`, '/api/games/active', '/scoreboard', '/api/influencers'];
+  const paths = [
+    `/api/games/${gameId}`,
+    `/games/${gameId}`,
+    `/api/products/${product}/competition`,
+    `/product/${product}?tab=competition`,
+    `/play/${product}`,
+    '/api/games/active',
+    '/scoreboard',
+    '/api/influencers',
+  ];
   return (await Promise.all(paths.map(async (path) => (await client.get(path)).text()))).join('\n');
 };
 
@@ -157,11 +175,23 @@ describe('commit and reveal through the store', () => {
     await runGameJobs(ctx.deps);
     for (const id of [g1, g2]) {
       const published = await (await ctx.client().get(`/api/games/${id}`)).json();
-      const people = new Map(ctx.db.select().from(influencers).all().map((p) => [String(p.id), p]));
+      const people = new Map(
+        ctx.db
+          .select()
+          .from(influencers)
+          .all()
+          .map((p) => [String(p.id), p]),
+      );
       const recomputed = published.entries.map((entry: { playId: number; influencerIds: string[]; enteredAt: number }) => ({
         playId: entry.playId,
         enteredAt: entry.enteredAt,
-        score: Math.round(entry.influencerIds.reduce((sum, i) => sum + simulatedPoints(published.seed, Number(i), people.get(i)!, published.startTime, published.endTime), 0) * 1000) / 1000,
+        score:
+          Math.round(
+            entry.influencerIds.reduce(
+              (sum, i) => sum + simulatedPoints(published.seed, Number(i), people.get(i)!, published.startTime, published.endTime),
+              0,
+            ) * 1000,
+          ) / 1000,
       }));
       for (const again of recomputed) {
         expect(published.entries.find((e: { playId: number }) => e.playId === again.playId).score).toBe(again.score);
@@ -178,7 +208,10 @@ describe('commit and reveal through the store', () => {
     const { g1, g2 } = await twoGamesSameHour(ctx);
     ctx.clock.set(END);
     await runGameJobs(ctx.deps);
-    const scores = (id: number) => findRecord(ctx.db, id)!.plays.map((p) => p.score).sort();
+    const scores = (id: number) =>
+      findRecord(ctx.db, id)!
+        .plays.map((p) => p.score)
+        .sort();
     expect(findRecord(ctx.db, g1)!.startTime).toBe(findRecord(ctx.db, g2)!.startTime);
     expect(scores(g1)).not.toEqual(scores(g2));
   });
@@ -189,13 +222,21 @@ describe('commit and reveal through the store', () => {
     ctx.clock.set(END);
     await runGameJobs(ctx.deps);
     const [first] = findRecord(ctx.db, g1)!.plays;
-    ctx.db.update(plays).set({ score: first!.score + 1 }).where(eq(plays.id, first!.playId)).run();
+    ctx.db
+      .update(plays)
+      .set({ score: first!.score + 1 })
+      .where(eq(plays.id, first!.playId))
+      .run();
     const scoreTampered = verifyGame(ctx.db, g1);
     expect(scoreTampered.ok).toBe(false);
     expect(scoreTampered.lines.some((l) => l.startsWith('FAIL') && l.includes(`play ${first!.playId}`))).toBe(true);
     ctx.db.update(plays).set({ score: first!.score }).where(eq(plays.id, first!.playId)).run();
     const record = findRecord(ctx.db, g1)!;
-    ctx.db.update(gameRecords).set({ record: { ...record, seed: 'ff'.repeat(32) } as unknown as Record<string, unknown> }).where(eq(gameRecords.gameId, g1)).run();
+    ctx.db
+      .update(gameRecords)
+      .set({ record: { ...record, seed: 'ff'.repeat(32) } as unknown as Record<string, unknown> })
+      .where(eq(gameRecords.gameId, g1))
+      .run();
     const seedTampered = verifyGame(ctx.db, g1);
     expect(seedTampered.ok).toBe(false);
     expect(seedTampered.lines[1]).toMatch(/^FAIL sha256\(seed\) == seedHash/);
@@ -210,7 +251,18 @@ describe('commit and reveal through the store', () => {
     // Old feed snapshots of no game's hour, as a feed-run store would have.
     ctx.db
       .insert(influencerMetrics)
-      .values({ influencerId: 1, platform: 'instagram', minuteAt: START, followers: 1, engagement: 1, growth: 1, posts: 0, points: 1, source: 'feed', takenAt: START })
+      .values({
+        influencerId: 1,
+        platform: 'instagram',
+        minuteAt: START,
+        followers: 1,
+        engagement: 1,
+        growth: 1,
+        posts: 0,
+        points: 1,
+        source: 'feed',
+        takenAt: START,
+      })
       .run();
     const before = await (await ctx.client().get(`/api/games/${g1}`)).json();
     ctx.clock.set(END + 200 * DAY);

@@ -91,7 +91,12 @@ const prizeLines = (ctx: Ctx) => ctx.db.select().from(cartItems).where(eq(cartIt
 
 /** All 16 seeded influencer ids, in order. */
 function influencerIds(ctx: Ctx): number[] {
-  return ctx.db.select({ id: influencers.id }).from(influencers).orderBy(asc(influencers.id)).all().map((i) => i.id);
+  return ctx.db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .orderBy(asc(influencers.id))
+    .all()
+    .map((i) => i.id);
 }
 function picks(ctx: Ctx, from: number): string[] {
   return influencerIds(ctx)
@@ -349,7 +354,11 @@ describe('a game starts at the top of the hour after it filled', () => {
     const { gameId, productId, carol, pending } = await filledWithCarolPending(ctx);
     // Carol picked a minute before the start; the game moved on without the tick that voids
     // pending plays (another process claimed it).
-    ctx.db.update(plays).set({ createdAt: START - MINUTE }).where(eq(plays.id, pending.id)).run();
+    ctx.db
+      .update(plays)
+      .set({ createdAt: START - MINUTE })
+      .where(eq(plays.id, pending.id))
+      .run();
     ctx.db.update(games).set({ status: 'active', startTime: START, endTime: END }).where(eq(games.id, gameId)).run();
     ctx.clock.set(START + MINUTE);
     const error = await payForPlay(ctx.deps, carol.id, { productId, amount: 1, type: 'play' }).catch((e) => e);
@@ -462,7 +471,10 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
     ctx.clock.set(END + 3 * HOUR);
     const again = finalScores(ctx.db, gameRow(ctx, gameId)).ranked;
     expect(again.map((p) => p.id)).toEqual([winnerPlayId, winnerPlayId === alicePlay ? bobPlay : alicePlay]);
-    expect(Object.fromEntries(again.map((p) => [p.id, p.score]))).toEqual({ [alicePlay]: playRow(ctx, alicePlay).score!, [bobPlay]: playRow(ctx, bobPlay).score! });
+    expect(Object.fromEntries(again.map((p) => [p.id, p.score]))).toEqual({
+      [alicePlay]: playRow(ctx, alicePlay).score!,
+      [bobPlay]: playRow(ctx, bobPlay).score!,
+    });
 
     const competition = await (await alice.client.get(`/api/products/${productId}/competition`)).json();
     expect(competition).toMatchObject({ gameId, gameStatus: 'completed', startTime: START, endTime: END, winnerPlayId });
@@ -489,7 +501,10 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
     const { alicePlay } = await endedBookGame(ctx);
     await runGameJobs(ctx.deps);
     const settled = playRow(ctx, alicePlay).score;
-    ctx.db.update(influencers).set({ engagementRate: 19, platforms: { tiktok: '900M' } }).run();
+    ctx.db
+      .update(influencers)
+      .set({ engagementRate: 19, platforms: { tiktok: '900M' } })
+      .run();
     const competition = await (await ctx.client().get(`/api/products/${book(ctx).id}/competition`)).json();
     expect(competition.plays.find((p: { id: number }) => p.id === alicePlay).score).toBe(settled);
   });
@@ -594,7 +609,16 @@ describe('settlement captures each hold exactly once', () => {
     expect(gameRow(ctx, game.gameId)).toMatchObject({ status: 'completed', settledAt: END + 30 * MINUTE });
     expect(holdsOf(ctx).map((h) => h.status)).toEqual(['captured', 'captured']);
     expect(gateway.payments().map((p) => p.status)).toEqual(['COMPLETED', 'COMPLETED']);
-    expect(gateway.payments().map((p) => p.id).sort()).toEqual(holdsOf(ctx).map((h) => h.gatewayPaymentId!).sort());
+    expect(
+      gateway
+        .payments()
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual(
+      holdsOf(ctx)
+        .map((h) => h.gatewayPaymentId!)
+        .sort(),
+    );
     expect(prizeLines(ctx)).toHaveLength(1);
     // The old gateway never captured anything.
     expect(ctx.gateway.payments().map((p) => p.status)).toEqual(['APPROVED', 'APPROVED']);
@@ -621,7 +645,11 @@ describe('settlement captures each hold exactly once', () => {
     await runGameJobs(deps);
     expect(gameRow(ctx, game.gameId).status).toBe('completed');
     // One hold failed and stays 'capturing' until its backoff (a minute) has passed; then the reconciler finishes it.
-    expect(holdsOf(ctx).map((h) => h.status).sort()).toEqual(['captured', 'capturing']);
+    expect(
+      holdsOf(ctx)
+        .map((h) => h.status)
+        .sort(),
+    ).toEqual(['captured', 'capturing']);
     await reconcilePayments(deps);
     expect(flaky.captureCalls).toBe(2);
     ctx.clock.advance(2 * MINUTE);
@@ -688,12 +716,25 @@ describe('winner, losers, prize and stock', () => {
         items: cart.map(({ id, productId, quantity, price, type }: Record<string, unknown>) => ({ id, productId, quantity, price, type })),
         shipping: { method: 'standard', cost: 5.99 },
         summary,
-        customer: { fullName: 'Win Ner', email: 'win@example.com', phone: '949-555-0100', address: '1 Prize Way', city: 'Laguna Beach', state: 'CA', zipCode: '92651' },
+        customer: {
+          fullName: 'Win Ner',
+          email: 'win@example.com',
+          phone: '949-555-0100',
+          address: '1 Prize Way',
+          city: 'Laguna Beach',
+          state: 'CA',
+          zipCode: '92651',
+        },
       },
     });
     expect(response.status).toBe(201);
     const { orderId } = await response.json();
-    expect(ctx.db.select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({ subtotalCents: 100, taxCents: 8, shippingCents: 599, totalCents: 707 });
+    expect(ctx.db.select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({
+      subtotalCents: 100,
+      taxCents: 8,
+      shippingCents: 599,
+      totalCents: 707,
+    });
     expect(ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all()).toEqual([
       expect.objectContaining({ productId: game.productId, quantity: 1, priceCents: 100, purchaseType: 'play' }),
     ]);
@@ -717,7 +758,15 @@ describe('winner, losers, prize and stock', () => {
         items: cart.map(({ id, productId, quantity, price, type }: Record<string, unknown>) => ({ id, productId, quantity, price, type })),
         shipping: { method: 'standard', cost: 5.99 },
         summary: { subtotal: 1, shipping: 5.99, tax: 0.08, total: 7.07 },
-        customer: { fullName: 'Win Ner', email: 'win@example.com', phone: '949-555-0100', address: '1 Prize Way', city: 'Laguna Beach', state: 'CA', zipCode: '92651' },
+        customer: {
+          fullName: 'Win Ner',
+          email: 'win@example.com',
+          phone: '949-555-0100',
+          address: '1 Prize Way',
+          city: 'Laguna Beach',
+          state: 'CA',
+          zipCode: '92651',
+        },
       },
     });
     expect(response.status).toBe(201);
@@ -914,7 +963,9 @@ describe('a hold that declines', () => {
     await pick(dora, productId, picks(ctx, 5));
     expect((await pay(dora, productId)).status).toBe(402);
     ctx.clock.advance(MINUTE);
-    expect((await dora.client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status).toBe(200);
+    expect(
+      (await dora.client.request('PATCH', '/api/user/profile', { json: { paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } } })).status,
+    ).toBe(200);
     const again = await pick(dora, productId, picks(ctx, 6));
     const paid = await pay(dora, productId);
     expect(paid.status).toBe(201);

@@ -60,7 +60,9 @@ async function feedGame(w: World) {
     const user = w.db.insert(users).values({ username: name, passwordHash: 'unused', createdAt: w.clock.now() }).returning().get();
     completeProfile(w, user.id);
     giveConsent(w, user.id);
-    const picks = people(w).slice(index * 5, index * 5 + 5).map((p) => p.id);
+    const picks = people(w)
+      .slice(index * 5, index * 5 + 5)
+      .map((p) => p.id);
     createPlay(w.deps, user.id, { productId, influencerIds: picks });
     await payForPlay(w.deps, user.id, { productId, amount: 1, type: 'play' });
     ids.push(user.id);
@@ -74,8 +76,17 @@ async function feedGame(w: World) {
 function deliver(w: World, from: number, to: number) {
   const everyone = people(w);
   for (let minute = from; minute < to; minute += MINUTE) {
-    const body = feedMinute(minute, everyone.slice(5).map((p) => p.handle));
-    body.influencers.push(...feedMinute(minute, everyone.slice(0, 5).map((p) => p.handle.replace('@', '').toUpperCase()), { followers: 2_000_000, engagement: 4, growth: 0.2, posts: 0 }).influencers);
+    const body = feedMinute(
+      minute,
+      everyone.slice(5).map((p) => p.handle),
+    );
+    body.influencers.push(
+      ...feedMinute(
+        minute,
+        everyone.slice(0, 5).map((p) => p.handle.replace('@', '').toUpperCase()),
+        { followers: 2_000_000, engagement: 4, growth: 0.2, posts: 0 },
+      ).influencers,
+    );
     w.feed.minutes.set(minute, body);
   }
 }
@@ -102,7 +113,13 @@ describe('the metrics feed', () => {
     expect(record.influencers.find((i) => i.id === people(w)[0]!.id)!.points).toBe(Math.round(60 * big * 1000) / 1000);
     expect(record.plays[0]).toMatchObject({ userId: alice, rank: 1 });
     expect(record.metricsSource).toBe('feed');
-    expect(w.db.select().from(influencerMetrics).all().every((row) => row.source === 'feed')).toBe(true);
+    expect(
+      w.db
+        .select()
+        .from(influencerMetrics)
+        .all()
+        .every((row) => row.source === 'feed'),
+    ).toBe(true);
     expect(verifyGame(w.db, gameId).ok).toBe(true);
     expect(w.logs.filter((l) => l.includes('late'))).toEqual([]);
   });
@@ -160,7 +177,12 @@ describe('the metrics feed', () => {
     expect(book(w).quantity).toBe(stock);
     expect(w.gateway.payments().every((p) => p.status === 'CANCELED')).toBe(true);
     for (const userId of [alice, bob]) {
-      const note = w.db.select().from(notifications).where(eq(notifications.userId, userId)).all().find((n) => n.title === 'Game canceled');
+      const note = w.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.userId, userId))
+        .all()
+        .find((n) => n.title === 'Game canceled');
       expect(note?.message).toContain('never arrived in full');
     }
     expect(findRecord(w.db, gameId)).toBeNull();

@@ -180,9 +180,7 @@ describe.each(implementations)('PaymentGateway contract: %s', (_name, start) => 
     await failureOf(h.gateway.refund({ paymentId: payment.id, amountCents: 1, idempotencyKey: key('refund') }));
 
     const hold = await h.gateway.authorize({ sourceId: OK, amountCents: 100, idempotencyKey: key('play') });
-    expect((await failureOf(h.gateway.refund({ paymentId: hold.id, amountCents: 100, idempotencyKey: key('refund') }))).declined).toBe(
-      false,
-    );
+    expect((await failureOf(h.gateway.refund({ paymentId: hold.id, amountCents: 100, idempotencyKey: key('refund') }))).declined).toBe(false);
   });
 
   test('a retried call with the same idempotency key creates one payment only', async () => {
@@ -220,9 +218,7 @@ describe.each(implementations)('PaymentGateway contract: %s', (_name, start) => 
     expect([failure.code, failure.declined]).toEqual(['GENERIC_DECLINE', true]);
 
     const broke = await saveCard(token('4000000000009995'));
-    const poor = await failureOf(
-      h.gateway.charge({ sourceId: broke.cardId, customerId: broke.customerId, amountCents: 100, idempotencyKey: key('buy') }),
-    );
+    const poor = await failureOf(h.gateway.charge({ sourceId: broke.cardId, customerId: broke.customerId, amountCents: 100, idempotencyKey: key('buy') }));
     expect([poor.code, poor.declined]).toEqual(['INSUFFICIENT_FUNDS', true]);
     expect(h.paymentsMade()).toHaveLength(0);
   });
@@ -361,7 +357,13 @@ describe('square gateway: what goes over the wire', () => {
     const gone = await startFakeSquare();
     const url = gone.url;
     gone.stop();
-    const unreachable = createSquareGateway({ accessToken: FAKE_SQUARE_TOKEN, locationId: FAKE_SQUARE_LOCATION, environment: 'sandbox', baseUrl: url, maxRetries: 0 });
+    const unreachable = createSquareGateway({
+      accessToken: FAKE_SQUARE_TOKEN,
+      locationId: FAKE_SQUARE_LOCATION,
+      environment: 'sandbox',
+      baseUrl: url,
+      maxRetries: 0,
+    });
     const failure = await failureOf(unreachable.charge({ sourceId: OK, amountCents: 100, idempotencyKey: 'o-2' }));
     expect([failure.code, failure.declined]).toEqual(['GATEWAY_ERROR', false]);
   });
@@ -414,10 +416,9 @@ describe('test gateway only', () => {
     expect(saved.customerId.startsWith('test-cust-')).toBe(true);
     expect(saved.cardId.startsWith('ccof:test-')).toBe(true);
     expect((await failureOf(gateway.authorize({ sourceId: saved.cardId, amountCents: 100, idempotencyKey: 'x' }))).declined).toBe(false);
-    expect(
-      (await failureOf(gateway.authorize({ sourceId: saved.cardId, customerId: 'test-cust-other', amountCents: 100, idempotencyKey: 'y' })))
-        .code,
-    ).toBe('CARD_MISMATCH');
+    expect((await failureOf(gateway.authorize({ sourceId: saved.cardId, customerId: 'test-cust-other', amountCents: 100, idempotencyKey: 'y' }))).code).toBe(
+      'CARD_MISMATCH',
+    );
   });
 });
 
@@ -462,9 +463,9 @@ describe('test card form (testTokenForCard)', () => {
 describe('gatewayFromConfig', () => {
   test('test gateway by default; Square when configured; a clear error when Square lacks settings', async () => {
     expect((await gatewayFromConfig(loadConfig({}))).name).toBe('test');
-    expect(
-      (await gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x', SQUARE_LOCATION_ID: 'L1', SQUARE_BASE_URL: 'http://127.0.0.1:9' }))).name,
-    ).toBe('square');
+    expect((await gatewayFromConfig(loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x', SQUARE_LOCATION_ID: 'L1', SQUARE_BASE_URL: 'http://127.0.0.1:9' }))).name).toBe(
+      'square',
+    );
     // Missing Square settings are refused by loadConfig already, before anything is opened.
     expect(() => loadConfig({ SQUARE_ACCESS_TOKEN: 'EAAA-x' })).toThrow(/SQUARE_LOCATION_ID/);
     expect(() => loadConfig({ PAYMENTS: 'square' })).toThrow(/SQUARE_ACCESS_TOKEN/);

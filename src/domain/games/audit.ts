@@ -29,7 +29,15 @@ export interface PublicGame {
   metricsSource: string;
   seedHash: string | null;
   seed: string | null;
-  entries: { playId: number; userId: number; username: string; enteredAt: number | null; influencerIds: string[] | null; score: number | null; rank: number | null }[];
+  entries: {
+    playId: number;
+    userId: number;
+    username: string;
+    enteredAt: number | null;
+    influencerIds: string[] | null;
+    score: number | null;
+    rank: number | null;
+  }[];
   influencers: { id: number; name: string; handle: string; points: number }[];
   winner: { playId: number; username: string; score: number } | null;
 }
@@ -57,7 +65,15 @@ function fromRecord(record: GameRecord, product: typeof products.$inferSelect | 
     metricsSource: record.metricsSource,
     seedHash: record.seedHash,
     seed: record.seed,
-    entries: record.plays.map((p) => ({ playId: p.playId, userId: p.userId, username: p.username, enteredAt: p.enteredAt, influencerIds: p.influencerIds, score: p.score, rank: p.rank })),
+    entries: record.plays.map((p) => ({
+      playId: p.playId,
+      userId: p.userId,
+      username: p.username,
+      enteredAt: p.enteredAt,
+      influencerIds: p.influencerIds,
+      score: p.score,
+      rank: p.rank,
+    })),
     influencers: record.influencers.map((i) => ({ id: i.id, name: i.name, handle: i.handle, points: i.points })),
     winner: winner ? { playId: winner.playId, username: winner.username, score: winner.score } : null,
   };
@@ -67,7 +83,11 @@ function fromRecord(record: GameRecord, product: typeof products.$inferSelect | 
 export function publicGame(db: Db, clock: Clock, gameId: number): PublicGame | null {
   const game = db.select().from(games).where(eq(games.id, gameId)).get();
   const record = findRecord(db, gameId);
-  const product = db.select().from(products).where(eq(products.id, game?.productId ?? record?.product.id ?? -1)).get();
+  const product = db
+    .select()
+    .from(products)
+    .where(eq(products.id, game?.productId ?? record?.product.id ?? -1))
+    .get();
   if (record) return fromRecord(record, product);
   if (!game || !product) return null;
   const started = game.startTime !== null;
@@ -132,7 +152,9 @@ export function verifyGame(db: Db, gameId: number): Verification {
   };
   const record = findRecord(db, gameId);
   if (!record) return { ok: false, lines: [`FAIL game ${gameId} has no settled record (it is not over, was canceled, or does not exist)`] };
-  lines.push(`game ${gameId}: ${record.product.brand} ${record.product.model}, ${new Date(record.startTime).toISOString()} to ${new Date(record.endTime).toISOString()}, ${record.plays.length} entries, source ${record.metricsSource}`);
+  lines.push(
+    `game ${gameId}: ${record.product.brand} ${record.product.model}, ${new Date(record.startTime).toISOString()} to ${new Date(record.endTime).toISOString()}, ${record.plays.length} entries, source ${record.metricsSource}`,
+  );
   if (record.metricsSource === 'simulated' && !record.seedHash) {
     lines.push('note this game was settled before commit and reveal: it has no seed; its recorded scores are checked against each other');
   } else if (record.metricsSource === 'simulated') {
@@ -142,19 +164,51 @@ export function verifyGame(db: Db, gameId: number): Verification {
       check(again === person.points, `influencer ${person.id} ${person.handle}: ${again} points recomputed, ${person.points} recorded`);
     }
   } else {
-    const stored = gamePoints(db, { id: -gameId, metricsSource: 'feed', seed: null, startTime: record.startTime, endTime: record.endTime, calibration: null }, record.endTime, Object.fromEntries(record.influencers.map((i) => [String(i.id), i])));
+    const stored = gamePoints(
+      db,
+      { id: -gameId, metricsSource: 'feed', seed: null, startTime: record.startTime, endTime: record.endTime, calibration: null },
+      record.endTime,
+      Object.fromEntries(record.influencers.map((i) => [String(i.id), i])),
+    );
     if (stored.missing > 0) lines.push(`note the feed's raw snapshots of this hour are no longer kept; the recorded per-influencer points are used`);
-    else for (const person of record.influencers) check(stored.points.get(person.id) === person.points, `influencer ${person.id} ${person.handle}: ${stored.points.get(person.id)} points in the stored feed, ${person.points} recorded`);
+    else
+      for (const person of record.influencers)
+        check(
+          stored.points.get(person.id) === person.points,
+          `influencer ${person.id} ${person.handle}: ${stored.points.get(person.id)} points in the stored feed, ${person.points} recorded`,
+        );
   }
   const points = new Map(record.influencers.map((i) => [i.id, i.points]));
   const legacy = record.metricsSource === 'simulated' && !record.seedHash;
   const ranked = rank(
-    record.plays.map((p) => ({ id: p.playId, enteredAt: p.enteredAt, score: legacy ? p.score : playScore(p.influencerIds, points), recorded: p.score, rank: p.rank, username: p.username })),
+    record.plays.map((p) => ({
+      id: p.playId,
+      enteredAt: p.enteredAt,
+      score: legacy ? p.score : playScore(p.influencerIds, points),
+      recorded: p.score,
+      rank: p.rank,
+      username: p.username,
+    })),
   );
-  ranked.forEach((p, index) => check(p.score === p.recorded && p.rank === index + 1, `play ${p.id} (${p.username}): score ${p.score}, rank ${index + 1}; recorded ${p.recorded}, rank ${p.rank}`));
-  const stored = new Map(db.select({ id: plays.id, score: plays.score }).from(plays).where(eq(plays.gameId, gameId)).all().map((p) => [p.id, p.score]));
+  ranked.forEach((p, index) =>
+    check(
+      p.score === p.recorded && p.rank === index + 1,
+      `play ${p.id} (${p.username}): score ${p.score}, rank ${index + 1}; recorded ${p.recorded}, rank ${p.rank}`,
+    ),
+  );
+  const stored = new Map(
+    db
+      .select({ id: plays.id, score: plays.score })
+      .from(plays)
+      .where(eq(plays.gameId, gameId))
+      .all()
+      .map((p) => [p.id, p.score]),
+  );
   if (stored.size) for (const p of ranked) check(stored.get(p.id) === p.score, `play ${p.id}: plays table score ${stored.get(p.id)}`);
-  check((ranked[0]?.id ?? null) === record.winnerPlayId, `winner: play ${ranked[0]?.id ?? 'none'} (${ranked[0]?.username ?? '-'}); recorded play ${record.winnerPlayId ?? 'none'}`);
+  check(
+    (ranked[0]?.id ?? null) === record.winnerPlayId,
+    `winner: play ${ranked[0]?.id ?? 'none'} (${ranked[0]?.username ?? '-'}); recorded play ${record.winnerPlayId ?? 'none'}`,
+  );
   const game = db.select({ winner: games.winnerPlayId }).from(games).where(eq(games.id, gameId)).get();
   if (game) check(game.winner === record.winnerPlayId, `games table winner: play ${game.winner ?? 'none'}`);
   lines.push(ok ? 'MATCH: every score and the winner match' : 'MISMATCH: see the FAIL lines above');

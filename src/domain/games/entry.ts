@@ -77,7 +77,12 @@ function checkInfluencers(db: Db, numeric: number[]): string[] {
  * entrants fill the next one. Runs inside the caller's transaction.
  */
 function gameWithRoom(tx: Db, product: Product, now: number, metricsSource: MetricsSourceName) {
-  const waiting = tx.select().from(games).where(and(eq(games.productId, product.id), eq(games.status, 'waiting'))).orderBy(games.id).all();
+  const waiting = tx
+    .select()
+    .from(games)
+    .where(and(eq(games.productId, product.id), eq(games.status, 'waiting')))
+    .orderBy(games.id)
+    .all();
   const open = waiting.find((game) => enteredCount(tx, game.id) < game.requiredParticipants);
   if (open) return open;
   // Each full game takes one unit when it starts: a new game opens only while a unit is left for it.
@@ -85,7 +90,14 @@ function gameWithRoom(tx: Db, product: Product, now: number, metricsSource: Metr
   if (stock <= waiting.length) throw new DomainError(409, 'Every unit of this product is already promised to a game. Try again after the next game.');
   return tx
     .insert(games)
-    .values({ productId: product.id, status: 'waiting', requiredParticipants: requiredParticipantsFor(product.priceCents), metricsSource, ...drawSeed(), createdAt: now })
+    .values({
+      productId: product.id,
+      status: 'waiting',
+      requiredParticipants: requiredParticipantsFor(product.priceCents),
+      metricsSource,
+      ...drawSeed(),
+      createdAt: now,
+    })
     .returning()
     .get();
 }
@@ -103,7 +115,11 @@ function moveToGameWithRoom(deps: GameDeps, tx: Db, play: Play, now: number): Ga
   } catch {
     return null;
   }
-  const taken = tx.select({ id: plays.id }).from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, play.userId))).get();
+  const taken = tx
+    .select({ id: plays.id })
+    .from(plays)
+    .where(and(eq(plays.gameId, game.id), eq(plays.userId, play.userId)))
+    .get();
   if (taken) return null;
   tx.update(plays).set({ gameId: game.id }).where(eq(plays.id, play.id)).run();
   return game;
@@ -136,16 +152,29 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
     const game = gameWithRoom(tx as unknown as Db, product, now, deps.metrics.name);
     const startsAt = effectiveStart(tx as unknown as Db, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
-    const mine = tx.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.userId, userId))).get();
+    const mine = tx
+      .select()
+      .from(plays)
+      .where(and(eq(plays.gameId, game.id), eq(plays.userId, userId)))
+      .get();
     if (mine?.status === 'entered') throw new DomainError(409, 'You have already joined this game.');
-    if (mine?.status === 'authorizing') throw new DomainError(409, `${ENTRY_IN_PROGRESS} Your picks can change once it is done.`, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
+    if (mine?.status === 'authorizing')
+      throw new DomainError(409, `${ENTRY_IN_PROGRESS} Your picks can change once it is done.`, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     if (mine) {
       // Not paid yet: the new picks replace the old ones and the 15 minutes start again.
       return tx.update(plays).set({ influencerIds, status: 'pending', createdAt: now }).where(eq(plays.id, mine.id)).returning().get();
     }
     return tx.insert(plays).values({ productId: product.id, gameId: game.id, userId, influencerIds, status: 'pending', createdAt: now }).returning().get();
   });
-  return { id: play.id, playId: play.id, gameId: play.gameId, productId: play.productId, influencerIds: play.influencerIds, status: play.status, createdAt: play.createdAt };
+  return {
+    id: play.id,
+    playId: play.id,
+    gameId: play.gameId,
+    productId: play.productId,
+    influencerIds: play.influencerIds,
+    status: play.status,
+    createdAt: play.createdAt,
+  };
 }
 
 /**
@@ -167,7 +196,13 @@ export function effectiveStart(db: Db, game: typeof games.$inferSelect): number 
 const HOUR = 60 * 60 * 1000;
 
 export function enteredCount(db: Db, gameId: number): number {
-  return db.select({ n: count() }).from(plays).where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered'))).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: count() })
+      .from(plays)
+      .where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered')))
+      .get()?.n ?? 0
+  );
 }
 
 /**
@@ -219,7 +254,14 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       ? tx
           .select()
           .from(plays)
-          .where(and(eq(plays.productId, productId), eq(plays.userId, userId), inArray(plays.status, ['pending', 'authorizing']), gte(plays.createdAt, now - PENDING_PLAY_MS)))
+          .where(
+            and(
+              eq(plays.productId, productId),
+              eq(plays.userId, userId),
+              inArray(plays.status, ['pending', 'authorizing']),
+              gte(plays.createdAt, now - PENDING_PLAY_MS),
+            ),
+          )
           .orderBy(desc(plays.createdAt))
           .get()
       : undefined;
@@ -237,7 +279,12 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
       return { tooLate: true as const };
     }
-    const moved = tx.update(plays).set({ status: 'authorizing' }).where(and(eq(plays.id, play.id), eq(plays.status, 'pending'))).returning({ id: plays.id }).all();
+    const moved = tx
+      .update(plays)
+      .set({ status: 'authorizing' })
+      .where(and(eq(plays.id, play.id), eq(plays.status, 'pending')))
+      .returning({ id: plays.id })
+      .all();
     if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     const key = idempotencyKey('play', play.id, 'auth', play.createdAt.toString(36));
     const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
@@ -281,7 +328,9 @@ function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failu
   }
   if (row.status === 'failed') {
     const declined = failure?.declined ?? row.errorCode === 'DECLINED';
-    const message = declined ? 'Your card was declined, so you were not entered. Update your payment method and try again.' : 'The payment could not be processed. Please try again.';
+    const message = declined
+      ? 'Your card was declined, so you were not entered. Update your payment method and try again.'
+      : 'The payment could not be processed. Please try again.';
     throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR' });
   }
   throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
@@ -311,8 +360,15 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
     const starts = game ? effectiveStart(tx, game) : null;
     const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
     if (!open || !play || !game) {
-      if (play) tx.update(plays).set({ status: 'void' }).where(and(eq(plays.id, play.id), inArray(plays.status, ['pending', 'authorizing']))).run();
-      tx.update(payments).set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock) }).where(eq(payments.id, row.id)).run();
+      if (play)
+        tx.update(plays)
+          .set({ status: 'void' })
+          .where(and(eq(plays.id, play.id), inArray(plays.status, ['pending', 'authorizing'])))
+          .run();
+      tx.update(payments)
+        .set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock) })
+        .where(eq(payments.id, row.id))
+        .run();
       return 'released' as const;
     }
     tx.update(plays).set({ status: 'entered', enteredAt: now, gameId: game.id }).where(eq(plays.id, play.id)).run();
@@ -349,7 +405,12 @@ export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { co
       .returning()
       .get();
     if (!row?.playId) return false;
-    const play = tx.update(plays).set({ status: 'void' }).where(and(eq(plays.id, row.playId), eq(plays.status, 'authorizing'))).returning().get();
+    const play = tx
+      .update(plays)
+      .set({ status: 'void' })
+      .where(and(eq(plays.id, row.playId), eq(plays.status, 'authorizing')))
+      .returning()
+      .get();
     const product = play ? tx.select().from(products).where(eq(products.id, play.productId)).get() : undefined;
     if (play && product) {
       notify(tx, clock, play.userId, {
@@ -370,8 +431,10 @@ export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { co
 /** Ends a hold from what the gateway holds under our key (see settleChargeFromGateway). */
 export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments.$inferSelect, found: GatewayPayment | undefined): Promise<void> {
   if (found?.status === 'APPROVED' || found?.status === 'COMPLETED') await confirmHold(deps, row.id, found);
-  else if (found?.status === 'FAILED' || found?.status === 'CANCELED') rollBackHold(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
-  else if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS) rollBackHold(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this hold.', declined: false });
+  else if (found?.status === 'FAILED' || found?.status === 'CANCELED')
+    rollBackHold(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
+  else if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS)
+    rollBackHold(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this hold.', declined: false });
 }
 
 /** game_ready: tells the players when one entry is missing, and when the game is full. Runs in the caller's transaction. */
@@ -379,13 +442,19 @@ function announceReadiness(tx: Db, clock: Clock, gameId: number, product: Produc
   const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
   const full = entries === required;
-  const players = tx.select({ userId: plays.userId }).from(plays).where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered'))).all();
+  const players = tx
+    .select({ userId: plays.userId })
+    .from(plays)
+    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered')))
+    .all();
   for (const { userId } of players) {
     notify(tx, clock, userId, {
       type: 'game_ready',
       eventKey: `game:${gameId}:${full ? 'full' : 'almost'}`,
       title: full ? 'Game ready' : 'Almost ready',
-      message: full ? `The game for ${product.brand} is full and starts at the top of the hour.` : `Only needed 1 more player for the ${product.brand} game to start.`,
+      message: full
+        ? `The game for ${product.brand} is full and starts at the top of the hour.`
+        : `Only needed 1 more player for the ${product.brand} game to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

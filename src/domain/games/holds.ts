@@ -26,7 +26,10 @@ type HoldRow = typeof payments.$inferSelect;
 
 /** Marks a game's authorized holds (of some plays, or all) to be captured or voided. Runs in the caller's transaction. */
 export function markGameHolds(tx: Db, clock: Clock, gameId: number, to: 'capturing' | 'voiding', playIds?: number[]): void {
-  const ofGame = tx.select({ id: plays.id }).from(plays).where(playIds ? and(eq(plays.gameId, gameId), inArray(plays.id, playIds)) : eq(plays.gameId, gameId));
+  const ofGame = tx
+    .select({ id: plays.id })
+    .from(plays)
+    .where(playIds ? and(eq(plays.gameId, gameId), inArray(plays.id, playIds)) : eq(plays.gameId, gameId));
   tx.update(payments)
     .set({ status: to, attempts: 0, nextAttemptAt: leaseUntil(clock), updatedAt: clock.now() })
     .where(and(eq(payments.kind, 'play_authorization'), eq(payments.status, 'authorized'), inArray(payments.playId, ofGame)))
@@ -95,7 +98,14 @@ async function moveHold(deps: HoldDeps, row: HoldRow): Promise<boolean> {
   if (claimed.length === 0) return true;
   try {
     const moved = capture ? await gateway.capture(row.gatewayPaymentId) : await gateway.void(row.gatewayPaymentId);
-    finish(deps, row, from, { status: capture ? 'captured' : 'voided', attempts, errorCode: null, errorDetail: null, nextAttemptAt: null, gatewayPaymentId: moved.id });
+    finish(deps, row, from, {
+      status: capture ? 'captured' : 'voided',
+      attempts,
+      errorCode: null,
+      errorDetail: null,
+      nextAttemptAt: null,
+      gatewayPaymentId: moved.id,
+    });
     return true;
   } catch (error) {
     const failure = asPaymentFailure(error);
@@ -122,7 +132,12 @@ async function moveHold(deps: HoldDeps, row: HoldRow): Promise<boolean> {
       alertAdmins(deps, row, status, `The $1 hold #${row.id} could not be ${capture ? 'captured' : 'released'} after ${attempts} tries: ${failure.detail}`);
       return true;
     }
-    finish(deps, row, from, { attempts, errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: deps.clock.now() + backoffMs(attempts) });
+    finish(deps, row, from, {
+      attempts,
+      errorCode: failure.code,
+      errorDetail: failure.detail.slice(0, 500),
+      nextAttemptAt: deps.clock.now() + backoffMs(attempts),
+    });
     logPaymentEvent('hold_retry', { paymentId: row.id, status: from, attempts, code: failure.code, uncertain: failure.uncertain });
     return !failure.uncertain;
   }

@@ -92,11 +92,17 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
           actionText: 'Find another game',
         });
         markGameHolds(tx, clock, game.id, 'voiding');
-        tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
+        tx.update(plays)
+          .set({ status: 'void' })
+          .where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered'])))
+          .run();
         return 'sold-out' as const;
       }
       // Plays not paid yet, or whose hold is still being asked for, do not join a started game.
-      tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing']))).run();
+      tx.update(plays)
+        .set({ status: 'void' })
+        .where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing'])))
+        .run();
       // An entry paid at or after the start (a race with this tick) does not join; its hold is released.
       const late = tx
         .update(plays)
@@ -104,10 +110,20 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'), sql`${plays.enteredAt} >= ${startTime}`))
         .returning({ id: plays.id })
         .all();
-      if (late.length) markGameHolds(tx, clock, game.id, 'voiding', late.map((p) => p.id));
+      if (late.length)
+        markGameHolds(
+          tx,
+          clock,
+          game.id,
+          'voiding',
+          late.map((p) => p.id),
+        );
       // The picks are final now: what scoring needs of each picked influencer is frozen with the game.
       const picked = [...new Set(enteredPlays(tx, game.id).flatMap((p) => p.influencerIds.map(Number)))];
-      tx.update(games).set({ calibration: calibrationOf(tx, picked) }).where(eq(games.id, game.id)).run();
+      tx.update(games)
+        .set({ calibration: calibrationOf(tx, picked) })
+        .where(eq(games.id, game.id))
+        .run();
       tellPlayers(tx, clock, game.id, game.productId, 'started', {
         type: 'game_started',
         title: 'Game started',
@@ -125,7 +141,14 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
 }
 
 /** Tells every entered player of a game, once per game and event. Runs in the caller's transaction. */
-function tellPlayers(tx: Db, clock: Clock, gameId: number, productId: number, event: string, message: Omit<NewNotification, 'eventKey' | 'productId' | 'gameId'>): void {
+function tellPlayers(
+  tx: Db,
+  clock: Clock,
+  gameId: number,
+  productId: number,
+  event: string,
+  message: Omit<NewNotification, 'eventKey' | 'productId' | 'gameId'>,
+): void {
   for (const play of enteredPlays(tx, gameId)) {
     notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
   }
@@ -141,14 +164,24 @@ export function finalScores(db: Db, game: Game) {
   const entries = enteredPlays(db, game.id);
   const calibration = calibrationFor(db, game, entries);
   const { points, missing } = gamePoints(db, game, game.endTime!, calibration);
-  const names = usernames(db, entries.map((p) => p.userId));
+  const names = usernames(
+    db,
+    entries.map((p) => p.userId),
+  );
   const ranked = rank(entries.map((play) => ({ ...play, username: names.get(play.userId) ?? 'A player', score: playScore(play.influencerIds, points) })));
   return { ranked, points, calibration, missing };
 }
 
 function usernames(db: Db, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
-  return new Map(db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.username]));
+  return new Map(
+    db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .all()
+      .map((u) => [u.id, u.username]),
+  );
 }
 
 /** How long after its end a feed game waits for missing minutes before it is voided. */
@@ -167,7 +200,8 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     }
     await cancelGame(deps, gameId, {
       reason: 'The metrics feed never delivered the whole hour.',
-      message: (brand) => `The metrics data for the ${brand} game never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
+      message: (brand) =>
+        `The metrics data for the ${brand} game never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
       only: 'active',
     });
     return false;
@@ -189,19 +223,45 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner) {
-      tx.insert(cartItems).values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now }).run();
+      tx.insert(cartItems)
+        .values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now })
+        .run();
     }
     for (const play of ranked) {
       const won = play.id === winner?.id;
       const base = { productId: product.id, gameId };
-      notify(tx, clock, play.userId, { ...base, type: 'game_ended', eventKey: `game:${gameId}:ended`, title: 'Game ended', message: `The game for ${product.brand} has ended.`, actionUrl: `/games/${gameId}`, actionText: 'See Results' });
+      notify(tx, clock, play.userId, {
+        ...base,
+        type: 'game_ended',
+        eventKey: `game:${gameId}:ended`,
+        title: 'Game ended',
+        message: `The game for ${product.brand} has ended.`,
+        actionUrl: `/games/${gameId}`,
+        actionText: 'See Results',
+      });
       notify(
         tx,
         clock,
         play.userId,
         won
-          ? { ...base, type: 'game_won', eventKey: `game:${gameId}:result`, title: 'You won!', message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`, actionUrl: '/cart', actionText: 'Claim Prize' }
-          : { ...base, type: 'game_lost', eventKey: `game:${gameId}:result`, title: 'Game over', message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`, actionUrl: `/play/${product.id}`, actionText: 'Play Again' },
+          ? {
+              ...base,
+              type: 'game_won',
+              eventKey: `game:${gameId}:result`,
+              title: 'You won!',
+              message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`,
+              actionUrl: '/cart',
+              actionText: 'Claim Prize',
+            }
+          : {
+              ...base,
+              type: 'game_lost',
+              eventKey: `game:${gameId}:result`,
+              title: 'Game over',
+              message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`,
+              actionUrl: `/play/${product.id}`,
+              actionText: 'Play Again',
+            },
       );
     }
     markGameHolds(tx, clock, gameId, 'capturing');
@@ -213,7 +273,11 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
 }
 
 export async function settleDueGames(deps: GameDeps, now: number): Promise<number[]> {
-  const due = deps.db.select({ id: games.id }).from(games).where(and(eq(games.status, 'active'), lte(games.endTime, now))).all();
+  const due = deps.db
+    .select({ id: games.id })
+    .from(games)
+    .where(and(eq(games.status, 'active'), lte(games.endTime, now)))
+    .all();
   const settled: number[] = [];
   for (const { id } of due) if (await settleGame(deps, id)) settled.push(id);
   return settled;
@@ -222,7 +286,11 @@ export async function settleDueGames(deps: GameDeps, now: number): Promise<numbe
 /** A waiting game that has not filled in 6 days is canceled: every hold is voided. */
 export async function expireStaleGames(deps: GameDeps, now: number): Promise<number[]> {
   const { db } = deps;
-  const stale = db.select().from(games).where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS))).all();
+  const stale = db
+    .select()
+    .from(games)
+    .where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS)))
+    .all();
   const canceled: number[] = [];
   for (const game of stale) {
     // A game that filled is only waiting for its hour; it starts, it is not canceled.
@@ -259,7 +327,11 @@ export async function cancelGame(
       .returning({ id: games.id })
       .all();
     if (!before || won.length === 0) return false;
-    if (before.status === 'active') tx.update(products).set({ quantity: sql`${products.quantity} + 1` }).where(eq(products.id, before.productId)).run();
+    if (before.status === 'active')
+      tx.update(products)
+        .set({ quantity: sql`${products.quantity} + 1` })
+        .where(eq(products.id, before.productId))
+        .run();
     const product = productOf(tx, before.productId);
     tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
       type: 'game_ended',
@@ -269,7 +341,10 @@ export async function cancelGame(
       actionText: 'Play Again',
     });
     markGameHolds(tx, clock, gameId, 'voiding');
-    tx.update(plays).set({ status: 'void' }).where(and(eq(plays.gameId, gameId), inArray(plays.status, ['pending', 'authorizing', 'entered']))).run();
+    tx.update(plays)
+      .set({ status: 'void' })
+      .where(and(eq(plays.gameId, gameId), inArray(plays.status, ['pending', 'authorizing', 'entered'])))
+      .run();
     return true;
   });
   if (claimed) await moveHolds(deps, holdsToMove(db, gameId));
@@ -325,7 +400,9 @@ export function donatePrize(deps: GameDeps, userId: number, gameId: number): voi
       .returning({ id: games.id })
       .all();
     if (claimed.length === 0) return false;
-    tx.delete(cartItems).where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, gameId), eq(cartItems.type, 'play'))).run();
+    tx.delete(cartItems)
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, gameId), eq(cartItems.type, 'play')))
+      .run();
     return true;
   });
   if (donated) return;

@@ -20,8 +20,16 @@ export function metricsFromConfig(db: Db, config: Pick<Config, 'metricsSource' |
 
 /** Waiting and live games from before commit and reveal: each draws its seed (its hash is public from now on). */
 export function giveSeedsToOpenGames(db: Db): number {
-  const open = db.select({ id: games.id }).from(games).where(sql`${games.status} in ('waiting', 'active') and ${isNull(games.seed)}`).all();
-  for (const { id } of open) db.update(games).set(drawSeed()).where(sql`${games.id} = ${id} and ${isNull(games.seed)}`).run();
+  const open = db
+    .select({ id: games.id })
+    .from(games)
+    .where(sql`${games.status} in ('waiting', 'active') and ${isNull(games.seed)}`)
+    .all();
+  for (const { id } of open)
+    db.update(games)
+      .set(drawSeed())
+      .where(sql`${games.id} = ${id} and ${isNull(games.seed)}`)
+      .run();
   return open.length;
 }
 

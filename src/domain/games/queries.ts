@@ -86,7 +86,12 @@ export function gameTakingEntries(db: Db, productId: number): { entries: number;
     .orderBy(asc(games.id))
     .all();
   for (const [index, game] of waiting.entries()) {
-    const entries = db.select({ n: count() }).from(plays).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'))).get()?.n ?? 0;
+    const entries =
+      db
+        .select({ n: count() })
+        .from(plays)
+        .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
+        .get()?.n ?? 0;
     if (entries < game.requiredParticipants) return { entries, requiredParticipants: game.requiredParticipants, afterFull: index > 0 };
   }
   return waiting.length ? { entries: 0, requiredParticipants: 0, afterFull: true } : null;

@@ -64,7 +64,15 @@ export function buildRecord(
     influencers: Object.entries(calibration)
       .map(([id, cal]) => ({ id: Number(id), ...cal, points: points.get(Number(id)) ?? 0 }))
       .sort((a, b) => a.id - b.id),
-    plays: ranked.map((p, index) => ({ playId: p.id, userId: p.userId, username: p.username, influencerIds: p.influencerIds, enteredAt: p.enteredAt, score: p.score, rank: index + 1 })),
+    plays: ranked.map((p, index) => ({
+      playId: p.id,
+      userId: p.userId,
+      username: p.username,
+      influencerIds: p.influencerIds,
+      enteredAt: p.enteredAt,
+      score: p.score,
+      rank: index + 1,
+    })),
     winnerPlayId: winner?.id ?? null,
     winnerUsername: winner?.username ?? null,
   };

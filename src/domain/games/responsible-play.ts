@@ -40,7 +40,13 @@ export function entriesInLastDay(db: Db, userId: number, now: number): number {
     db
       .select({ n: count() })
       .from(plays)
-      .where(and(eq(plays.userId, userId), inArray(plays.status, ['entered', 'authorizing']), gte(sql`coalesce(${plays.enteredAt}, ${plays.createdAt})`, now - DAY_MS)))
+      .where(
+        and(
+          eq(plays.userId, userId),
+          inArray(plays.status, ['entered', 'authorizing']),
+          gte(sql`coalesce(${plays.enteredAt}, ${plays.createdAt})`, now - DAY_MS),
+        ),
+      )
       .get()?.n ?? 0
   );
 }

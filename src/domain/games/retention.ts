@@ -29,7 +29,9 @@ export function pruneSnapshots(db: Db, now: number, limit = PRUNE_BATCH): number
     .orderBy(games.startTime)
     .all()
     .filter((w): w is { start: number; end: number } => w.start !== null && w.end !== null && w.start < cutoff);
-  const remove = db.$client.prepare('delete from influencer_metrics where id in (select id from influencer_metrics where minute_at >= ? and minute_at < ? limit ?)');
+  const remove = db.$client.prepare(
+    'delete from influencer_metrics where id in (select id from influencer_metrics where minute_at >= ? and minute_at < ? limit ?)',
+  );
   let removed = 0;
   let from = 0;
   const ranges: [number, number][] = [];

@@ -13,7 +13,14 @@ import { simulatedPoints } from './simulation.ts';
 
 export function influencersById(db: Db, ids: number[]): Map<number, Influencer> {
   if (ids.length === 0) return new Map();
-  return new Map(db.select().from(influencers).where(inArray(influencers.id, ids)).all().map((i) => [i.id, i]));
+  return new Map(
+    db
+      .select()
+      .from(influencers)
+      .where(inArray(influencers.id, ids))
+      .all()
+      .map((i) => [i.id, i]),
+  );
 }
 
 /** What scoring needs of each influencer, as the influencers stand now. */
@@ -38,7 +45,12 @@ const liveCache = new Map<string, GamePoints>();
  * Points of the game's influencers from its start until `until` (a started minute counts whole).
  * `calibration` defaults to the one frozen at the start.
  */
-export function gamePoints(db: Db, game: Pick<Game, 'id' | 'metricsSource' | 'seed' | 'startTime' | 'endTime' | 'calibration'>, until: number, calibration = game.calibration ?? {}): GamePoints {
+export function gamePoints(
+  db: Db,
+  game: Pick<Game, 'id' | 'metricsSource' | 'seed' | 'startTime' | 'endTime' | 'calibration'>,
+  until: number,
+  calibration = game.calibration ?? {},
+): GamePoints {
   const start = game.startTime;
   const end = game.endTime;
   const ids = Object.keys(calibration).map(Number);

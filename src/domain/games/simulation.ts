@@ -68,7 +68,13 @@ export function simulatedMinute(
 }
 
 /** An influencer's points over [from, to) of a game, minute by minute (a started minute counts whole). */
-export function simulatedPoints(seed: string, influencerId: number, calibration: Pick<InfluencerCalibration, 'platforms' | 'engagementRate'>, from: number, to: number): number {
+export function simulatedPoints(
+  seed: string,
+  influencerId: number,
+  calibration: Pick<InfluencerCalibration, 'platforms' | 'engagementRate'>,
+  from: number,
+  to: number,
+): number {
   const key = Buffer.from(seed, 'hex');
   const form = formOf(key, influencerId);
   let total = 0;
@@ -94,7 +100,10 @@ export const simulatedMetrics: MetricsSource = {
       const cacheKey = `${person.id}:${minute}:${person.engagementRate}:${JSON.stringify(person.platforms)}`;
       let entry = listingCache.get(cacheKey);
       if (!entry) {
-        entry = { minute: simulatedMinute(LISTING_SEED, person.id, person, minute), lastHour: simulatedPoints(LISTING_SEED, person.id, person, minute - 60 * MINUTE_MS, minute) };
+        entry = {
+          minute: simulatedMinute(LISTING_SEED, person.id, person, minute),
+          lastHour: simulatedPoints(LISTING_SEED, person.id, person, minute - 60 * MINUTE_MS, minute),
+        };
         if (listingCache.size > 5_000) listingCache.clear();
         listingCache.set(cacheKey, entry);
       }

@@ -28,7 +28,9 @@ export function influencerList(db: Db, source: MetricsSource, now: number) {
       avatar: person.avatar,
       category: person.category,
       engagementRate: person.engagementRate,
-      platforms: Object.fromEntries(Object.entries(person.platforms).map(([platform, text]) => [platform, latest.has(platform) ? formatFollowers(latest.get(platform)!.followers) : text])),
+      platforms: Object.fromEntries(
+        Object.entries(person.platforms).map(([platform, text]) => [platform, latest.has(platform) ? formatFollowers(latest.get(platform)!.followers) : text]),
+      ),
       metrics: Object.fromEntries(minute.map((m) => [m.platform, { followers: m.followers, engagement: m.engagement, growth: m.growth, posts: m.posts }])),
       totalFollowers: Object.values(person.platforms).reduce((sum, text) => sum + parseFollowers(text), 0),
       score: Math.round(lastHour * 10) / 10,
@@ -41,13 +43,21 @@ export type InfluencerView = ReturnType<typeof influencerList>[number];
 /** Scores of a game's entries: from the frozen record once settled, live from its source while active. */
 function scoredEntries(deps: GameDeps, game: Game) {
   const { db, clock } = deps;
-  const entries = db.select().from(plays).where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'))).all();
+  const entries = db
+    .select()
+    .from(plays)
+    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
+    .all();
   const record = game.status === 'completed' ? findRecord(db, game.id) : null;
   let points = new Map<number, number>();
   if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
-  else if (game.status === 'active' || game.status === 'completed') points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime!).points;
+  else if (game.status === 'active' || game.status === 'completed')
+    points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime!).points;
   const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
-  const scored = entries.map((play) => ({ ...play, score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)) }));
+  const scored = entries.map((play) => ({
+    ...play,
+    score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)),
+  }));
   return { ranked: rank(scored), points };
 }
 
@@ -85,7 +95,13 @@ export function competitionView(deps: GameDeps, productId: number) {
     requiredParticipants: game.requiredParticipants || DEFAULT_REQUIRED_PARTICIPANTS,
     participants: ranked.length,
     winnerPlayId: game.winnerPlayId,
-    plays: ranked.map((play) => ({ id: play.id, userId: play.userId, influencerIds: play.influencerIds, score: play.score, createdAt: play.enteredAt ?? play.createdAt })),
+    plays: ranked.map((play) => ({
+      id: play.id,
+      userId: play.userId,
+      influencerIds: play.influencerIds,
+      score: play.score,
+      createdAt: play.enteredAt ?? play.createdAt,
+    })),
     metrics: [...points].map(([influencerId, totalScore]) => ({ influencerId: String(influencerId), totalScore })),
   };
 }
@@ -129,7 +145,13 @@ export function activeGames(deps: GameDeps) {
     return {
       id: game.id,
       productId: product.id,
-      product: { id: product.id, brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType), price: centsToDollars(product.priceCents) },
+      product: {
+        id: product.id,
+        brand: product.brand,
+        model: product.model,
+        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+        price: centsToDollars(product.priceCents),
+      },
       status: game.status as 'waiting' | 'active',
       startTime: game.startTime,
       endTime: game.endTime,
@@ -139,7 +161,10 @@ export function activeGames(deps: GameDeps) {
       leaderUsername: null as string | null,
     };
   });
-  const names = usernames(db, [...leaders.values()].map((l) => l.userId));
+  const names = usernames(
+    db,
+    [...leaders.values()].map((l) => l.userId),
+  );
   for (const game of list) {
     const leader = leaders.get(game.id);
     if (leader) game.leaderUsername = names.get(leader.userId) ?? null;
@@ -150,7 +175,14 @@ export function activeGames(deps: GameDeps) {
 
 function usernames(db: Db, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
-  return new Map(db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all().map((u) => [u.id, u.username]));
+  return new Map(
+    db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .all()
+      .map((u) => [u.id, u.username]),
+  );
 }
 
 /** GET /api/games/winners: the latest settled games and who won them. */
@@ -205,9 +237,14 @@ export function userPlays(deps: GameDeps, userId: number) {
       rank: place >= 0 ? place + 1 : null,
       won: game.status === 'completed' && game.winnerPlayId === play.id,
       prizeOutcome: game.winnerPlayId === play.id ? game.prizeOutcome : null,
-      game: { status: game.status, startTime: game.startTime, endTime: game.endTime, participants: ranked.length, requiredParticipants: game.requiredParticipants },
+      game: {
+        status: game.status,
+        startTime: game.startTime,
+        endTime: game.endTime,
+        participants: ranked.length,
+        requiredParticipants: game.requiredParticipants,
+      },
       product: { brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType) },
     };
   });
 }
-

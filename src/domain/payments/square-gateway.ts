@@ -115,10 +115,7 @@ export function toPaymentFailure(error: unknown): PaymentFailure {
   }
   if (error instanceof SquareError) {
     const hasSquareErrors =
-      error.statusCode !== undefined &&
-      typeof error.body === 'object' &&
-      error.body !== null &&
-      Array.isArray((error.body as { errors?: unknown }).errors);
+      error.statusCode !== undefined && typeof error.body === 'object' && error.body !== null && Array.isArray((error.body as { errors?: unknown }).errors);
     const uncertain = error.statusCode === undefined || error.statusCode >= 500;
     if (hasSquareErrors && error.errors.length > 0) {
       const first = error.errors.find((e) => e.category === 'PAYMENT_METHOD_ERROR') ?? error.errors[0]!;

@@ -12,13 +12,7 @@
  */
 
 /** What a test card does. Mirrors the suffix of Square's sandbox tokens `cnon:card-nonce-<outcome>`. */
-export type TestCardOutcome =
-  | 'ok'
-  | 'declined'
-  | 'insufficient-funds'
-  | 'rejected-cvv'
-  | 'rejected-postalcode'
-  | 'rejected-expiration';
+export type TestCardOutcome = 'ok' | 'declined' | 'insufficient-funds' | 'rejected-cvv' | 'rejected-postalcode' | 'rejected-expiration';
 
 export interface TestOutcomeRule {
   /** Square's error code for a payment with this card; null when it approves. */

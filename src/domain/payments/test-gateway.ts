@@ -16,14 +16,7 @@
  * a card-on-file id encodes its outcome, brand, last 4 and expiry, and capture/void of an
  * unknown `test-pay-...` id succeed (amount 0) rather than strand an order.
  */
-import {
-  type GatewayPayment,
-  type GatewayRefund,
-  type MoneyRequest,
-  type PaymentGateway,
-  PaymentFailure,
-  type SavedCard,
-} from './gateway.ts';
+import { type GatewayPayment, type GatewayRefund, type MoneyRequest, type PaymentGateway, PaymentFailure, type SavedCard } from './gateway.ts';
 import { parseTestNonce, TEST_OUTCOMES, type TestCardOutcome, type TestNonceInfo } from './test-cards.ts';
 
 export const TEST_PAYMENT_PREFIX = 'test-pay-';
@@ -117,22 +110,13 @@ export function createTestGateway(): TestGateway {
   const byReference = new Map<string, GatewayPayment & { createdAt: number }>();
 
   /** Runs `work` once per idempotency key; a retry with the same request gets the same answer. */
-  async function once<T>(
-    memory: Map<string, Remembered<T>>,
-    key: string,
-    fingerprint: unknown,
-    work: () => T,
-  ): Promise<T> {
+  async function once<T>(memory: Map<string, Remembered<T>>, key: string, fingerprint: unknown, work: () => T): Promise<T> {
     requireKey(key);
     const print = JSON.stringify(fingerprint);
     const seen = memory.get(key);
     if (seen) {
       if (seen.fingerprint !== print) {
-        throw new PaymentFailure(
-          'IDEMPOTENCY_KEY_REUSED',
-          `The idempotency key ${key} was already used for a different request.`,
-          false,
-        );
+        throw new PaymentFailure('IDEMPOTENCY_KEY_REUSED', `The idempotency key ${key} was already used for a different request.`, false);
       }
       if (!seen.result.ok) throw seen.result.failure;
       return structuredClone(seen.result.value);
@@ -298,11 +282,7 @@ export function createTestGateway(): TestGateway {
         const stored = payments.get(input.paymentId);
         if (!stored) throw notFound(input.paymentId);
         if (stored.payment.status !== 'COMPLETED') {
-          throw new PaymentFailure(
-            'BAD_REQUEST',
-            `Payment ${input.paymentId} is ${stored.payment.status}; only a completed payment can be refunded.`,
-            false,
-          );
+          throw new PaymentFailure('BAD_REQUEST', `Payment ${input.paymentId} is ${stored.payment.status}; only a completed payment can be refunded.`, false);
         }
         const left = stored.payment.amountCents - stored.refundedCents;
         if (input.amountCents > left) {

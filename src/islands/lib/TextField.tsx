@@ -8,7 +8,10 @@ export function TextField({
   defaultValue,
   error,
   ...props
-}: { idPrefix: string; name: string; label: string; defaultValue: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name' | 'defaultValue'>) {
+}: { idPrefix: string; name: string; label: string; defaultValue: string; error?: string } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'id' | 'name' | 'defaultValue'
+>) {
   const id = `${idPrefix}-${name}`;
   return (
     <div>

@@ -40,7 +40,8 @@ let squareScript: Promise<void> | null = null;
 
 /** Loads Square's Web Payments SDK once, from the sandbox or production origin. */
 export function loadSquare(config: CardConfig): Promise<SquarePayments> {
-  if (!config.applicationId || !config.locationId) return Promise.reject(new Error('Payment system is not properly initialized. Please refresh and try again.'));
+  if (!config.applicationId || !config.locationId)
+    return Promise.reject(new Error('Payment system is not properly initialized. Please refresh and try again.'));
   squareScript ??= new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = config.environment === 'production' ? 'https://web.squarecdn.com/v1/square.js' : 'https://sandbox.web.squarecdn.com/v1/square.js';
@@ -65,111 +66,115 @@ export async function applePayToken(config: CardConfig, amountCents: number): Pr
 const input = 'h-11 w-full rounded-lg border border-slate-300 bg-white px-3 text-base';
 
 /** Card fields; `onReady` tells the parent when tokenize() can be called. */
-export const CardFields = forwardRef<
-  CardHandle,
-  { config: CardConfig; onReady?: (ready: boolean) => void; onLoadError?: (message: string) => void }
->(function CardFields(
-  { config, onReady, onLoadError },
-  ref,
-) {
-  const id = useId();
-  const container = useRef<HTMLDivElement>(null);
-  const squareCard = useRef<SquareCard | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'failed'>(config.gateway === 'test' ? 'ready' : 'loading');
-  const fields = useRef<{ number: string; expiry: string; cvc: string }>({ number: '', expiry: '', cvc: '' });
-  const [error, setError] = useState('');
+export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?: (ready: boolean) => void; onLoadError?: (message: string) => void }>(
+  function CardFields({ config, onReady, onLoadError }, ref) {
+    const id = useId();
+    const container = useRef<HTMLDivElement>(null);
+    const squareCard = useRef<SquareCard | null>(null);
+    const [state, setState] = useState<'loading' | 'ready' | 'failed'>(config.gateway === 'test' ? 'ready' : 'loading');
+    const fields = useRef<{ number: string; expiry: string; cvc: string }>({ number: '', expiry: '', cvc: '' });
+    const [error, setError] = useState('');
 
-  useEffect(() => {
-    if (config.gateway === 'test') {
-      onReady?.(true);
-      return;
-    }
-    let cancelled = false;
-    loadSquare(config)
-      .then((payments) => payments.card())
-      .then(async (card) => {
-        if (cancelled || !container.current) return;
-        await card.attach(container.current);
-        squareCard.current = card;
-        setState('ready');
+    useEffect(() => {
+      if (config.gateway === 'test') {
         onReady?.(true);
-      })
-      .catch((error: unknown) => {
-        setState('failed');
-        onReady?.(false);
-        onLoadError?.(error instanceof Error ? error.message : 'Payment system is not properly initialized. Please refresh and try again.');
-      });
-    return () => {
-      cancelled = true;
-      void squareCard.current?.destroy();
-    };
-  }, [config.gateway]);
+        return;
+      }
+      let cancelled = false;
+      loadSquare(config)
+        .then((payments) => payments.card())
+        .then(async (card) => {
+          if (cancelled || !container.current) return;
+          await card.attach(container.current);
+          squareCard.current = card;
+          setState('ready');
+          onReady?.(true);
+        })
+        .catch((error: unknown) => {
+          setState('failed');
+          onReady?.(false);
+          onLoadError?.(error instanceof Error ? error.message : 'Payment system is not properly initialized. Please refresh and try again.');
+        });
+      return () => {
+        cancelled = true;
+        void squareCard.current?.destroy();
+      };
+    }, [config.gateway]);
 
-  useImperativeHandle(ref, () => ({
-    async tokenize() {
-      setError('');
-      if (config.gateway === 'square') {
-        const card = squareCard.current;
-        if (!card) throw new Error('Payment system is not properly initialized. Please refresh and try again.');
-        const result = await card.tokenize();
-        if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? 'Failed to process your card. Please try again.');
+    useImperativeHandle(ref, () => ({
+      async tokenize() {
+        setError('');
+        if (config.gateway === 'square') {
+          const card = squareCard.current;
+          if (!card) throw new Error('Payment system is not properly initialized. Please refresh and try again.');
+          const result = await card.tokenize();
+          if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? 'Failed to process your card. Please try again.');
+          return result.token;
+        }
+        const [month = '', year = ''] = fields.current.expiry.split('/').map((part) => part.trim());
+        const result = testTokenForCard(fields.current.number, month, year, fields.current.cvc);
+        if ('error' in result) {
+          setError(result.error);
+          throw new Error(result.error);
+        }
         return result.token;
-      }
-      const [month = '', year = ''] = fields.current.expiry.split('/').map((part) => part.trim());
-      const result = testTokenForCard(fields.current.number, month, year, fields.current.cvc);
-      if ('error' in result) {
-        setError(result.error);
-        throw new Error(result.error);
-      }
-      return result.token;
-    },
-  }));
+      },
+    }));
 
-  if (config.gateway === 'square') {
+    if (config.gateway === 'square') {
+      return (
+        <div>
+          {state === 'loading' && <p className="m-0 text-sm text-slate-600">Loading payment form...</p>}
+          {state === 'failed' && <p className="m-0 text-sm text-red-600">The card form could not load. Please refresh and try again.</p>}
+          <div ref={container} />
+        </div>
+      );
+    }
+    const set = (key: 'number' | 'expiry' | 'cvc') => (event: React.ChangeEvent<HTMLInputElement>) => {
+      fields.current[key] = event.target.value;
+    };
     return (
-      <div>
-        {state === 'loading' && <p className="m-0 text-sm text-slate-600">Loading payment form...</p>}
-        {state === 'failed' && <p className="m-0 text-sm text-red-600">The card form could not load. Please refresh and try again.</p>}
-        <div ref={container} />
+      <div className="grid gap-3">
+        <div>
+          <label htmlFor={`${id}-number`} className="text-sm font-medium">
+            Card number
+          </label>
+          <input
+            id={`${id}-number`}
+            className={input}
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="4111 1111 1111 1111"
+            onChange={set('number')}
+            aria-describedby={`${id}-help`}
+          />
+        </div>
+        <div className="grid grid-cols-2 gap-3">
+          <div>
+            <label htmlFor={`${id}-expiry`} className="text-sm font-medium">
+              Expiry (MM/YY)
+            </label>
+            <input id={`${id}-expiry`} className={input} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" onChange={set('expiry')} />
+          </div>
+          <div>
+            <label htmlFor={`${id}-cvc`} className="text-sm font-medium">
+              CVC
+            </label>
+            <input id={`${id}-cvc`} className={input} inputMode="numeric" autoComplete="cc-csc" placeholder="123" onChange={set('cvc')} />
+          </div>
+        </div>
+        {error && (
+          <p role="alert" className="m-0 text-sm text-red-600">
+            {error}
+          </p>
+        )}
+        <p id={`${id}-help`} className="m-0 text-xs text-slate-600">
+          {`Test mode: no real card is charged. Use ${TEST_CARD_OK.replace(/(\d{4})/g, '$1 ').trim()} to approve or ${TEST_CARD_DECLINED.replace(/(\d{4})/g, '$1 ').trim()} to see a decline, any future expiry and any 3-digit CVC.`}
+        </p>
       </div>
     );
-  }
-  const set = (key: 'number' | 'expiry' | 'cvc') => (event: React.ChangeEvent<HTMLInputElement>) => {
-    fields.current[key] = event.target.value;
-  };
-  return (
-    <div className="grid gap-3">
-      <div>
-        <label htmlFor={`${id}-number`} className="text-sm font-medium">
-          Card number
-        </label>
-        <input id={`${id}-number`} className={input} inputMode="numeric" autoComplete="cc-number" placeholder="4111 1111 1111 1111" onChange={set('number')} aria-describedby={`${id}-help`} />
-      </div>
-      <div className="grid grid-cols-2 gap-3">
-        <div>
-          <label htmlFor={`${id}-expiry`} className="text-sm font-medium">
-            Expiry (MM/YY)
-          </label>
-          <input id={`${id}-expiry`} className={input} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" onChange={set('expiry')} />
-        </div>
-        <div>
-          <label htmlFor={`${id}-cvc`} className="text-sm font-medium">
-            CVC
-          </label>
-          <input id={`${id}-cvc`} className={input} inputMode="numeric" autoComplete="cc-csc" placeholder="123" onChange={set('cvc')} />
-        </div>
-      </div>
-      {error && (
-        <p role="alert" className="m-0 text-sm text-red-600">
-          {error}
-        </p>
-      )}
-      <p id={`${id}-help`} className="m-0 text-xs text-slate-600">
-        {`Test mode: no real card is charged. Use ${TEST_CARD_OK.replace(/(\d{4})/g, '$1 ').trim()} to approve or ${TEST_CARD_DECLINED.replace(/(\d{4})/g, '$1 ').trim()} to see a decline, any future expiry and any 3-digit CVC.`}
-      </p>
-    </div>
-  );
-});
+  },
+);
 
 /** The choice between the card on file and another card, when one is saved. */
 export function SavedCardChoice({ savedCard, useSaved, onChange }: { savedCard: string; useSaved: boolean; onChange: (useSaved: boolean) => void }) {

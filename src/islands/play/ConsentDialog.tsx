@@ -5,7 +5,19 @@ import { useState, type RefObject } from 'react';
  * the official rules (/rules), once. PlayGame opens it; confirming posts the consent and goes on
  * with the join.
  */
-export function ConsentDialog({ id, dialogRef, busy, error, onConfirm }: { id: string; dialogRef: RefObject<HTMLDialogElement | null>; busy: boolean; error: string | null; onConfirm: () => void }) {
+export function ConsentDialog({
+  id,
+  dialogRef,
+  busy,
+  error,
+  onConfirm,
+}: {
+  id: string;
+  dialogRef: RefObject<HTMLDialogElement | null>;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+}) {
   const [adult, setAdult] = useState(false);
   const [rules, setRules] = useState(false);
   return (
@@ -22,8 +34,8 @@ export function ConsentDialog({ id, dialogRef, busy, error, onConfirm }: { id: s
         Games are for adults. Please confirm your age and accept the official rules; we ask only once.
       </p>
       <label className="mt-4 flex items-start gap-3 text-sm font-semibold">
-        <input type="checkbox" checked={adult} onChange={(event) => setAdult(event.currentTarget.checked)} className="mt-0.5 h-5 w-5" name="adult" />
-        I am 18 or older
+        <input type="checkbox" checked={adult} onChange={(event) => setAdult(event.currentTarget.checked)} className="mt-0.5 h-5 w-5" name="adult" />I am 18 or
+        older
       </label>
       <label className="mt-3 flex items-start gap-3 text-sm font-semibold">
         <input type="checkbox" checked={rules} onChange={(event) => setRules(event.currentTarget.checked)} className="mt-0.5 h-5 w-5" name="acceptRules" />

@@ -55,7 +55,9 @@ export function HowItWorks({ id, requiredParticipants }: { id: string; requiredP
               <strong>Posts</strong>: each new post earns bonus points.
             </li>
           </ul>
-          <p className="m-0 mt-2">Your score is the sum of your five influencers' points. The score shown on each influencer is what they earned over the last hour.</p>
+          <p className="m-0 mt-2">
+            Your score is the sum of your five influencers' points. The score shown on each influencer is what they earned over the last hour.
+          </p>
         </div>
       </details>
     </section>

@@ -76,7 +76,10 @@ export function JoinBar({
               <p className="m-0 text-sm font-semibold" role="status">
                 {closedMessage}
               </p>
-              <a href={`/product/${product.id}`} className="shrink-0 rounded-xl bg-ink px-4 py-2.5 text-sm font-bold text-white no-underline hover:bg-ink-light">
+              <a
+                href={`/product/${product.id}`}
+                className="shrink-0 rounded-xl bg-ink px-4 py-2.5 text-sm font-bold text-white no-underline hover:bg-ink-light"
+              >
                 Back to product
               </a>
             </>

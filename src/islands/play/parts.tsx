@@ -20,7 +20,17 @@ export function Avatar({ person, size }: { person: InfluencerView; size: 'sm' | 
       </span>
     );
   }
-  return <img src={person.avatar} alt="" width={64} height={64} loading="lazy" decoding="async" className={`${box} shrink-0 rounded-full bg-slate-100 object-cover`} />;
+  return (
+    <img
+      src={person.avatar}
+      alt=""
+      width={64}
+      height={64}
+      loading="lazy"
+      decoding="async"
+      className={`${box} shrink-0 rounded-full bg-slate-100 object-cover`}
+    />
+  );
 }
 
 export function SelectButton({ selected, name, onToggle, wide = false }: { selected: boolean; name: string; onToggle: () => void; wide?: boolean }) {

@@ -16,9 +16,7 @@ function AuthPage({ tab, next, errors, username }: { tab: AuthTab; next: string;
     <div className="mx-auto max-w-md pt-6">
       <div className="rounded-2xl bg-white p-6 sm:p-8 shadow-sm border border-slate-200">
         <h1 className="m-0 text-2xl font-extrabold text-ink">Your account</h1>
-        <p className="mt-2 mb-6 text-sm text-slate-600">
-          Sign in to play for $1, check out fast and follow your games.
-        </p>
+        <p className="mt-2 mb-6 text-sm text-slate-600">Sign in to play for $1, check out fast and follow your games.</p>
         <Island name="AuthForm" props={{ tab, next, errors, username }} />
       </div>
     </div>
@@ -29,15 +27,15 @@ function tabOf(value: string | undefined): AuthTab {
   return value === 'register' ? 'register' : 'login';
 }
 
-function showAuth(
-  c: AppContext,
-  tab: AuthTab,
-  failure?: { status: PageStatus; toast: ToastInput; errors?: Record<string, string>; username?: string },
-) {
+function showAuth(c: AppContext, tab: AuthTab, failure?: { status: PageStatus; toast: ToastInput; errors?: Record<string, string>; username?: string }) {
   const next = safeNextPath(c.req.query('next'));
   return renderPage(
     c,
-    { title: tab === 'login' ? 'Login' : 'Register', path: `/auth${tab === 'register' ? '?tab=register' : ''}`, description: 'Log in or create an account to play and shop at the Competitive Shopping Association.' },
+    {
+      title: tab === 'login' ? 'Login' : 'Register',
+      path: `/auth${tab === 'register' ? '?tab=register' : ''}`,
+      description: 'Log in or create an account to play and shop at the Competitive Shopping Association.',
+    },
     <AuthPage tab={tab} next={next} errors={failure?.errors} username={failure?.username} />,
     { status: failure?.status, toast: failure?.toast },
   );
@@ -68,7 +66,11 @@ export const authPages = new Hono<AppEnv>()
     const checked = tab === 'login' ? loginSchema.safeParse(form) : registerFormSchema.safeParse(form);
     if (!checked.success) {
       const errors = fieldErrorsOf(checked.error);
-      const toast: ToastInput = { title: tab === 'login' ? 'Login failed' : 'Registration failed', description: Object.values(errors)[0], variant: 'destructive' };
+      const toast: ToastInput = {
+        title: tab === 'login' ? 'Login failed' : 'Registration failed',
+        description: Object.values(errors)[0],
+        variant: 'destructive',
+      };
       return showAuth(c, tab, { status: 400, toast, errors, username: form.username });
     }
     try {

@@ -139,7 +139,11 @@ export const cartPages = new Hono<AppEnv>()
       // Spec section 5: an incomplete profile cannot open the cart.
       if (!isProfileComplete(findProfile(db, user.id))) {
         noticeIncompleteProfile(db, clock, user.id);
-        setFlash(c, { title: 'Complete Your Profile', description: 'Please complete your profile information before making purchases or entering games.', variant: 'destructive' });
+        setFlash(c, {
+          title: 'Complete Your Profile',
+          description: 'Please complete your profile information before making purchases or entering games.',
+          variant: 'destructive',
+        });
         return c.redirect('/profile', 302);
       }
     }

@@ -23,8 +23,7 @@ function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
         <p className="m-0 text-xs font-semibold uppercase tracking-widest text-coral-light">Laguna Beach · ZIP 92651</p>
         <h1 className="m-0 mt-2 text-3xl sm:text-4xl font-extrabold leading-tight">Pay for it, or play for it.</h1>
         <p className="m-0 mt-3 max-w-xl text-slate-200">
-          Designer sunglasses, tees, shoes and books. Buy now with free delivery in 2-3 hours, or pay $1, pick 5 influencers and win it
-          for $1.
+          Designer sunglasses, tees, shoes and books. Buy now with free delivery in 2-3 hours, or pay $1, pick 5 influencers and win it for $1.
         </p>
         <div className="mt-5 flex flex-wrap gap-3">
           <a href="/scoreboard" className="rounded-full bg-coral-dark px-5 py-2.5 text-sm font-bold text-white no-underline hover:bg-coral">

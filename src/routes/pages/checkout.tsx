@@ -121,7 +121,13 @@ export const checkoutPages = new Hono<AppEnv>()
           </h2>
           <ol className="m-0 mt-3 grid gap-2 pl-5 text-sm text-slate-700">
             <li>We are preparing your order at our Laguna Beach store.</li>
-            <li>{local ? 'Free delivery to your door within 2-3 hours.' : order.shippingMethod === 'express' ? 'Express shipping: 2-3 business days.' : 'Standard shipping: 5-7 business days.'}</li>
+            <li>
+              {local
+                ? 'Free delivery to your door within 2-3 hours.'
+                : order.shippingMethod === 'express'
+                  ? 'Express shipping: 2-3 business days.'
+                  : 'Standard shipping: 5-7 business days.'}
+            </li>
             <li>Not happy? You have a 30-day money-back guarantee.</li>
           </ol>
         </section>

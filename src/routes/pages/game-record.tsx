@@ -38,7 +38,10 @@ function GameRecordPage({ game }: { game: PublicGame }) {
       <p className="m-0 text-sm font-semibold text-slate-600">{`Game #${game.id}`}</p>
       <h1 className="m-0 mt-1 text-2xl font-extrabold">
         {game.product.exists ? (
-          <a className="text-ink no-underline hover:underline" href={`/product/${game.product.id}?tab=competition`}>{`${game.product.brand} ${game.product.model}`}</a>
+          <a
+            className="text-ink no-underline hover:underline"
+            href={`/product/${game.product.id}?tab=competition`}
+          >{`${game.product.brand} ${game.product.model}`}</a>
         ) : (
           `${game.product.brand} ${game.product.model}`
         )}
@@ -88,7 +91,9 @@ function GameRecordPage({ game }: { game: PublicGame }) {
                   {scored && <span className="shrink-0 tabular-nums font-bold">{entry.score === null ? '—' : entry.score.toFixed(3)}</span>}
                 </div>
                 <p className={`m-0 mt-1 text-xs text-slate-600 ${scored ? 'ml-9' : ''}`}>
-                  {entry.influencerIds ? `Picks: ${entry.influencerIds.map((id) => names.get(id) ?? `#${id}`).join(', ')}` : 'Picks are shown when the game starts'}
+                  {entry.influencerIds
+                    ? `Picks: ${entry.influencerIds.map((id) => names.get(id) ?? `#${id}`).join(', ')}`
+                    : 'Picks are shown when the game starts'}
                 </p>
               </li>
             ))}

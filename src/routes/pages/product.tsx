@@ -60,7 +60,21 @@ function Details({ product }: { product: ProductView }) {
   );
 }
 
-function ProductDetail({ product, tab, competition, now, url, viewerId }: { product: ProductView; tab: Tab; competition: CompetitionData | null; now: number; url: string; viewerId: number | null }) {
+function ProductDetail({
+  product,
+  tab,
+  competition,
+  now,
+  url,
+  viewerId,
+}: {
+  product: ProductView;
+  tab: Tab;
+  competition: CompetitionData | null;
+  now: number;
+  url: string;
+  viewerId: number | null;
+}) {
   const { name, subtitle, badge, text } = productTitle(product);
   const soldOut = product.quantity <= 0;
   const tabs: { key: Tab; label: string; href: string }[] = [
@@ -129,7 +143,11 @@ function ProductDetail({ product, tab, competition, now, url, viewerId }: { prod
                 ))}
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
-                {tab === 'details' || !competition ? <Details product={product} /> : <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />}
+                {tab === 'details' || !competition ? (
+                  <Details product={product} />
+                ) : (
+                  <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />
+                )}
               </section>
             </>
           ) : (

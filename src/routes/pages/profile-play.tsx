@@ -61,10 +61,14 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
         </h2>
         {excluded ? (
           <p className="m-0 mt-1 text-sm font-semibold text-ink" data-excluded="">
-            {settings.permanentlyExcluded ? 'You have excluded yourself from games permanently.' : `You have excluded yourself from games until ${dateFormat.format(settings.excludedUntil!)}.`}
+            {settings.permanentlyExcluded
+              ? 'You have excluded yourself from games permanently.'
+              : `You have excluded yourself from games until ${dateFormat.format(settings.excludedUntil!)}.`}
           </p>
         ) : (
-          <p className="m-0 mt-1 text-sm text-slate-600">Exclude yourself from games. It starts at once and cannot be shortened or undone; shopping stays open.</p>
+          <p className="m-0 mt-1 text-sm text-slate-600">
+            Exclude yourself from games. It starts at once and cannot be shortened or undone; shopping stays open.
+          </p>
         )}
         {!settings.permanentlyExcluded && (
           <form method="post" action="/profile/self-exclusion" className="mt-3 grid gap-3">

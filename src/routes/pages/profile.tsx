@@ -27,14 +27,24 @@ function Completeness({ missing }: { missing: string[] }) {
   const done = total - missing.length;
   const complete = missing.length === 0;
   return (
-    <section aria-labelledby="completeness" className={`rounded-2xl border p-4 ${complete ? 'border-emerald-200 bg-emerald-50' : 'border-amber-200 bg-amber-50'}`}>
+    <section
+      aria-labelledby="completeness"
+      className={`rounded-2xl border p-4 ${complete ? 'border-emerald-200 bg-emerald-50' : 'border-amber-200 bg-amber-50'}`}
+    >
       <h2 id="completeness" className="m-0 text-base font-bold">
         {complete ? 'Profile complete' : 'Profile incomplete'}
       </h2>
       <p className="m-0 mt-1 text-sm text-slate-700">
         {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}.`}
       </p>
-      <div className="mt-3 h-2 rounded-full bg-white" role="progressbar" aria-label="Profile completeness" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}>
+      <div
+        className="mt-3 h-2 rounded-full bg-white"
+        role="progressbar"
+        aria-label="Profile completeness"
+        aria-valuemin={0}
+        aria-valuemax={total}
+        aria-valuenow={done}
+      >
         <div className={`h-2 rounded-full ${complete ? 'bg-emerald-600' : 'bg-amber-500'}`} style={{ width: `${Math.round((done / total) * 100)}%` }} />
       </div>
     </section>
@@ -43,7 +53,21 @@ function Completeness({ missing }: { missing: string[] }) {
 
 const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
-function Input({ name, label, value, errors, type = 'text', autoComplete }: { name: string; label: string; value: string; errors: Record<string, string>; type?: string; autoComplete?: string }) {
+function Input({
+  name,
+  label,
+  value,
+  errors,
+  type = 'text',
+  autoComplete,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  errors: Record<string, string>;
+  type?: string;
+  autoComplete?: string;
+}) {
   const id = `profile-${name.replace('.', '-')}`;
   const error = errors[name];
   return (
@@ -51,7 +75,16 @@ function Input({ name, label, value, errors, type = 'text', autoComplete }: { na
       <label htmlFor={id} className="text-sm font-medium">
         {label}
       </label>
-      <input id={id} name={name} type={type} defaultValue={value} autoComplete={autoComplete} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass(error)} />
+      <input
+        id={id}
+        name={name}
+        type={type}
+        defaultValue={value}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={inputClass(error)}
+      />
       {error && (
         <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
           {error}
@@ -97,7 +130,12 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
 function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; missing: string[]; orders: OrderView[]; errors: Record<string, string> }) {
   const { tab, profile, missing, orders, errors, c } = props;
   const card = profile.paymentMethod.lastFourDigits
-    ? { brand: profile.paymentMethod.cardBrand ?? 'Card', last4: profile.paymentMethod.lastFourDigits, expMonth: profile.paymentMethod.expMonth ?? 0, expYear: profile.paymentMethod.expYear ?? 0 }
+    ? {
+        brand: profile.paymentMethod.cardBrand ?? 'Card',
+        last4: profile.paymentMethod.lastFourDigits,
+        expMonth: profile.paymentMethod.expMonth ?? 0,
+        expYear: profile.paymentMethod.expYear ?? 0,
+      }
     : null;
   return (
     <div className="mx-auto grid max-w-3xl gap-5">
@@ -122,9 +160,7 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
             <SignOutEverywhere />
           </>
         )}
-        {tab === 'payment' && (
-          <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />
-        )}
+        {tab === 'payment' && <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
@@ -168,7 +204,14 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
   return renderPage(
     c,
     { title: 'My Profile', path: '/profile', noindex: true },
-    <ProfilePage c={c} tab={tab} profile={{ ...profileView(stored), ...failure?.typed }} missing={missingProfileFields(stored)} orders={tab === 'orders' ? userOrders(db, userId) : []} errors={errors} />,
+    <ProfilePage
+      c={c}
+      tab={tab}
+      profile={{ ...profileView(stored), ...failure?.typed }}
+      missing={missingProfileFields(stored)}
+      orders={tab === 'orders' ? userOrders(db, userId) : []}
+      errors={errors}
+    />,
     failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
   );
 }

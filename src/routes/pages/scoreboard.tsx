@@ -34,7 +34,11 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Ang
 /** The products' types, so their images fall back to the right default. */
 function productTypes(db: Db, ids: number[]): Map<number, ProductType> {
   if (ids.length === 0) return new Map();
-  const rows = db.select({ id: products.id, productType: products.productType }).from(products).where(inArray(products.id, [...new Set(ids)])).all();
+  const rows = db
+    .select({ id: products.id, productType: products.productType })
+    .from(products)
+    .where(inArray(products.id, [...new Set(ids)]))
+    .all();
   return new Map(rows.map((row) => [row.id, row.productType]));
 }
 
@@ -60,7 +64,10 @@ const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants 
 
 function PlayNowLink({ productId, name, className = '' }: { productId: number; name: string; className?: string }) {
   return (
-    <a href={`/play/${productId}`} className={`inline-block rounded-full bg-coral-dark px-4 py-2 text-center text-sm font-extrabold tracking-wide text-white no-underline hover:bg-coral ${className}`}>
+    <a
+      href={`/play/${productId}`}
+      className={`inline-block rounded-full bg-coral-dark px-4 py-2 text-center text-sm font-extrabold tracking-wide text-white no-underline hover:bg-coral ${className}`}
+    >
       PLAY NOW<span className="sr-only"> for {name}</span>
     </a>
   );
@@ -88,13 +95,19 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
           <p className="m-0 mt-0.5 text-sm text-white/80">{`${game.participants}/${game.requiredParticipants} players joined`}</p>
           <div className="mt-2 text-sm text-white/80">
             {'Starts in '}
-            <Island name="GameCountdown" mode="load" props={{ target: nextHour, now, doneText: 'Game starting now!', className: 'text-xl font-extrabold text-white' }} />
+            <Island
+              name="GameCountdown"
+              mode="load"
+              props={{ target: nextHour, now, doneText: 'Game starting now!', className: 'text-xl font-extrabold text-white' }}
+            />
           </div>
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <PlayNowLink productId={game.productId} name={name} className="px-6 py-2.5" />
-        {others > 0 && <span className="text-sm text-white/80">{`+${others} more game${others === 1 ? '' : 's'} need${others === 1 ? 's' : ''} 1 player`}</span>}
+        {others > 0 && (
+          <span className="text-sm text-white/80">{`+${others} more game${others === 1 ? '' : 's'} need${others === 1 ? 's' : ''} 1 player`}</span>
+        )}
       </div>
     </section>
   );
@@ -106,7 +119,11 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
   const live = game.status === 'active';
   const percent = Math.min(100, Math.round((game.participants / Math.max(1, game.requiredParticipants)) * 100));
   return (
-    <li data-game-id={game.id} data-status={game.status} className={`rounded-2xl border bg-white p-3 sm:p-4 ${live ? 'border-red-200' : remaining === 1 ? 'border-coral' : 'border-slate-200'}`}>
+    <li
+      data-game-id={game.id}
+      data-status={game.status}
+      className={`rounded-2xl border bg-white p-3 sm:p-4 ${live ? 'border-red-200' : remaining === 1 ? 'border-coral' : 'border-slate-200'}`}
+    >
       <div className="flex items-start gap-3">
         <a href={competitionHref(game.productId)} tabIndex={-1} aria-hidden="true">
           <Thumb product={game.product} type={type} />
@@ -123,7 +140,9 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
                 Live
               </span>
             ) : (
-              <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${remaining === 1 ? 'bg-coral text-white' : 'bg-slate-100 text-slate-700'}`}>
+              <span
+                className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${remaining === 1 ? 'bg-coral text-white' : 'bg-slate-100 text-slate-700'}`}
+              >
                 {remaining === 1 ? 'Needs 1 more!' : remaining === 0 ? 'Starting soon' : `Needs ${remaining} more`}
               </span>
             )}
@@ -213,7 +232,10 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
       <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center">
         <p className="m-0 font-semibold">Log in to see your games.</p>
         <p className="m-0 mt-1 text-sm text-slate-600">Your entries, live scores and prizes show here.</p>
-        <a href="/auth?next=%2Fscoreboard%3Ftab%3Dmy-games" className="mt-4 inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+        <a
+          href="/auth?next=%2Fscoreboard%3Ftab%3Dmy-games"
+          className="mt-4 inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline"
+        >
           Log in
         </a>
       </div>
@@ -274,7 +296,9 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
                     <Island name="PrizeActions" mode="idle" props={{ gameId: play.gameId, productName: name }} />
                   </div>
                 )}
-                {play.won && play.prizeOutcome === 'donated' && <p className="m-0 mt-2 text-sm font-semibold text-emerald-700">Donated to charity. Thank you!</p>}
+                {play.won && play.prizeOutcome === 'donated' && (
+                  <p className="m-0 mt-2 text-sm font-semibold text-emerald-700">Donated to charity. Thank you!</p>
+                )}
               </div>
             </div>
           </li>

@@ -6,16 +6,13 @@ import * as z from 'zod/mini';
  * file free of server imports.
  */
 
-const username = z.string({ error: 'Username is required' }).check(
-  z.trim(),
-  z.minLength(1, 'Username is required'),
-  z.maxLength(32, 'Username must be at most 32 characters'),
-);
+const username = z
+  .string({ error: 'Username is required' })
+  .check(z.trim(), z.minLength(1, 'Username is required'), z.maxLength(32, 'Username must be at most 32 characters'));
 
-const password = z.string({ error: 'Password must be at least 6 characters' }).check(
-  z.minLength(6, 'Password must be at least 6 characters'),
-  z.maxLength(128, 'Password must be at most 128 characters'),
-);
+const password = z
+  .string({ error: 'Password must be at least 6 characters' })
+  .check(z.minLength(6, 'Password must be at least 6 characters'), z.maxLength(128, 'Password must be at most 128 characters'));
 
 export const loginSchema = z.object({ username, password });
 

@@ -112,7 +112,18 @@ export const emptyBusinessForm: BusinessFormValues = {
   termsAgreed: false,
 };
 
-const textFields = ['businessName', 'contactName', 'email', 'phone', 'address', 'zipCode', 'businessType', 'description', 'website', 'instagramHandle'] as const;
+const textFields = [
+  'businessName',
+  'contactName',
+  'email',
+  'phone',
+  'address',
+  'zipCode',
+  'businessType',
+  'description',
+  'website',
+  'instagramHandle',
+] as const;
 
 /** A posted form (or FormData entries) as form values: unknown keys dropped, a ticked checkbox is true. */
 export function businessFormValues(form: Record<string, unknown>): BusinessFormValues {

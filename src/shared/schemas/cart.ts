@@ -11,7 +11,9 @@ export const MAX_LINE_QUANTITY = 99;
 const quantityMessage = 'Quantity must be at least 1';
 const quantity = z.int({ error: quantityMessage }).check(z.gte(1, quantityMessage), z.lte(MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY}`));
 const money = (message: string) => z.number({ error: message }).check(z.gte(0, message), z.lte(100_000_000, message));
-const cardToken = z.string({ error: 'The card token must be text' }).check(z.trim(), z.minLength(1, 'Enter a card'), z.maxLength(500, 'The card token is too long'));
+const cardToken = z
+  .string({ error: 'The card token must be text' })
+  .check(z.trim(), z.minLength(1, 'Enter a card'), z.maxLength(500, 'The card token is too long'));
 
 /** POST /api/cart */
 export const addToCartBody = z.object({
@@ -58,7 +60,12 @@ export const cartCheckoutBody = z.object({
   ),
   shipping: z.object({ method: shippingMethod, cost: z.optional(money('Shipping is in dollars')) }, { error: 'Please choose a shipping method' }),
   // Without a summary the answer is a 409 carrying the totals to show before paying.
-  summary: z.optional(z.object({ subtotal: money(totalsMessage), shipping: money(totalsMessage), tax: money(totalsMessage), total: money(totalsMessage) }, { error: totalsMessage })),
+  summary: z.optional(
+    z.object(
+      { subtotal: money(totalsMessage), shipping: money(totalsMessage), tax: money(totalsMessage), total: money(totalsMessage) },
+      { error: totalsMessage },
+    ),
+  ),
   customer: z.optional(cartCustomerSchema),
 });
 export type CartCheckoutBody = z.infer<typeof cartCheckoutBody>;

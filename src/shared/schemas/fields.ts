@@ -8,8 +8,7 @@ import * as z from 'zod/mini';
  */
 
 /** A database id in a JSON body: a positive safe integer. */
-export const id = (message = 'Must be a positive whole number') =>
-  z.int({ error: message }).check(z.gte(1, message), z.lte(Number.MAX_SAFE_INTEGER, message));
+export const id = (message = 'Must be a positive whole number') => z.int({ error: message }).check(z.gte(1, message), z.lte(Number.MAX_SAFE_INTEGER, message));
 
 export const CHOOSE_PRODUCT = 'Choose a product by its id.';
 
@@ -17,11 +16,13 @@ export const DECIMAL_ID = /^[1-9][0-9]{0,15}$/;
 
 /** An id the spec lets clients send as a number or as its decimal text ("12", never "012" or "0x0c"). */
 export const idOrText = (message = 'Must be a positive whole number') =>
-  z.pipe(
-    z.union([id(message), z.string({ error: message }).check(z.regex(DECIMAL_ID, message))], { error: message }),
-    z.transform((value) => Number(value)),
-    // "9007199254740993" passes the pattern; it must still be an exact integer.
-  ).check(z.refine((n) => Number.isSafeInteger(n), message));
+  z
+    .pipe(
+      z.union([id(message), z.string({ error: message }).check(z.regex(DECIMAL_ID, message))], { error: message }),
+      z.transform((value) => Number(value)),
+      // "9007199254740993" passes the pattern; it must still be an exact integer.
+    )
+    .check(z.refine((n) => Number.isSafeInteger(n), message));
 
 /** A path segment `:id`. Anything else is answered 404 by the caller, as a missing row. */
 export const idParam = z.object({ id: z.string().check(z.regex(DECIMAL_ID)) });
@@ -29,5 +30,8 @@ export const idParam = z.object({ id: z.string().check(z.regex(DECIMAL_ID)) });
 /** A whole number posted by an HTML form: decimal digits only, then checked against a range. */
 export const formInt = (min: number, max: number, message: string) =>
   z
-    .pipe(z.string({ error: message }).check(z.trim(), z.regex(/^[0-9]{1,9}$/, message)), z.transform((text) => Number(text)))
+    .pipe(
+      z.string({ error: message }).check(z.trim(), z.regex(/^[0-9]{1,9}$/, message)),
+      z.transform((text) => Number(text)),
+    )
     .check(z.refine((n) => n >= min && n <= max, message));

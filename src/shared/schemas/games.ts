@@ -20,7 +20,9 @@ export const playBody = z.object({
   influencerIds: z
     .pipe(
       z.array(z.unknown(), { error: PICK_FIVE }),
-      z.transform((ids) => ids.map((value) => (typeof value === 'number' || (typeof value === 'string' && DECIMAL_ID.test(value)) ? Number(value) : Number.NaN))),
+      z.transform((ids) =>
+        ids.map((value) => (typeof value === 'number' || (typeof value === 'string' && DECIMAL_ID.test(value)) ? Number(value) : Number.NaN)),
+      ),
     )
     .check(
       z.refine(

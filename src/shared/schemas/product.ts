@@ -29,14 +29,12 @@ export const imageRequiredMessage: Record<ProductKind, string> = {
   book: 'A cover image is required for new books',
 };
 
-const price = z.number({ error: 'Price must be greater than 0' }).check(
-  z.gte(0.01, 'Price must be greater than 0'),
-  z.lte(100_000, 'Price must be at most $100,000'),
-);
-const quantity = z.int({ error: 'Quantity must be a whole number' }).check(
-  z.gte(0, 'Quantity cannot be negative'),
-  z.lte(1_000_000, 'Quantity must be at most 1,000,000'),
-);
+const price = z
+  .number({ error: 'Price must be greater than 0' })
+  .check(z.gte(0.01, 'Price must be greater than 0'), z.lte(100_000, 'Price must be at most $100,000'));
+const quantity = z
+  .int({ error: 'Quantity must be a whole number' })
+  .check(z.gte(0, 'Quantity cannot be negative'), z.lte(1_000_000, 'Quantity must be at most 1,000,000'));
 const sku = z.string().check(z.minLength(1, 'SKU is required'), z.maxLength(64, 'SKU must be at most 64 characters'));
 const flags = Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, z.boolean()])) as Record<ProductFlag, z.ZodMiniBoolean>;
 
@@ -53,11 +51,9 @@ const goodsSchema = z.object({
 
 const bookSchema = z.object({
   name: z.string().check(z.minLength(1, 'Book name is required'), z.maxLength(200, 'Book name must be at most 200 characters')),
-  author: z.string().check(
-    z.minLength(1, 'Author is required'),
-    z.maxLength(120, 'Author must be at most 120 characters'),
-    z.regex(/^[^;]*$/, 'Author cannot contain ;'),
-  ),
+  author: z
+    .string()
+    .check(z.minLength(1, 'Author is required'), z.maxLength(120, 'Author must be at most 120 characters'), z.regex(/^[^;]*$/, 'Author cannot contain ;')),
   model: sku,
   pages: z.int({ error: 'Pages must be at least 1' }).check(z.gte(1, 'Pages must be at least 1'), z.lte(100_000, 'Pages must be at most 100,000')),
   summary: z.string().check(z.maxLength(2000, 'Summary must be at most 2000 characters')),

@@ -7,13 +7,17 @@ import * as z from 'zod/mini';
 
 const trimmed = (min: number, message: string, max = 120) =>
   z.string({ error: message }).check(z.trim(), z.minLength(min, message), z.maxLength(max, `At most ${max} characters`));
-const email = z.string({ error: 'Please enter a valid email' }).check(z.trim(), z.email('Please enter a valid email'), z.maxLength(200, 'At most 200 characters'));
-const phone = z.string({ error: 'Please enter a valid phone number' }).check(
-  z.trim(),
-  z.minLength(10, 'Please enter a valid phone number'),
-  z.maxLength(30, 'Please enter a valid phone number'),
-  z.regex(/^[0-9+()\-.\s]+$/, 'Please enter a valid phone number'),
-);
+const email = z
+  .string({ error: 'Please enter a valid email' })
+  .check(z.trim(), z.email('Please enter a valid email'), z.maxLength(200, 'At most 200 characters'));
+const phone = z
+  .string({ error: 'Please enter a valid phone number' })
+  .check(
+    z.trim(),
+    z.minLength(10, 'Please enter a valid phone number'),
+    z.maxLength(30, 'Please enter a valid phone number'),
+    z.regex(/^[0-9+()\-.\s]+$/, 'Please enter a valid phone number'),
+  );
 
 export const profileRules = {
   name: trimmed(2, 'Name must be at least 2 characters'),

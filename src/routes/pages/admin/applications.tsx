@@ -80,7 +80,9 @@ export function ApplicationsTab({ applications }: { applications: BusinessApplic
         <h2 id="applications-title" className="m-0 text-lg font-bold">
           Business applications
         </h2>
-        {applications.length > 0 && <p className="m-0 text-sm text-slate-600">{applications.length === 1 ? '1 application' : `${applications.length} applications`}</p>}
+        {applications.length > 0 && (
+          <p className="m-0 text-sm text-slate-600">{applications.length === 1 ? '1 application' : `${applications.length} applications`}</p>
+        )}
       </div>
       {applications.length === 0 ? (
         <p className="m-0 py-8 text-center text-slate-600">No applications yet.</p>

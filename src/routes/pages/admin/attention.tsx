@@ -55,8 +55,7 @@ function ActionForm({ item, action }: { item: AttentionRow; action: ReviewAction
       )}
       {action === 'mark_failed' && (
         <label className="flex items-center gap-2 text-xs font-semibold text-slate-700">
-          <input type="checkbox" name="confirmed" value="yes" required />
-          I checked: no money was taken
+          <input type="checkbox" name="confirmed" value="yes" required />I checked: no money was taken
         </label>
       )}
       <button
@@ -75,7 +74,9 @@ export function NeedsAttention({ items }: { items: AttentionRow[] }) {
   return (
     <section aria-labelledby="attention-title" className="mb-4 rounded-2xl border border-amber-300 bg-amber-50 p-4 sm:p-6">
       <h2 id="attention-title" className="m-0 text-lg font-bold">{`Needs attention (${items.length})`}</h2>
-      <p className="m-0 mt-1 text-sm text-slate-700">Payments the store could not finish by itself. Nothing here is charged twice: every action asks Square first.</p>
+      <p className="m-0 mt-1 text-sm text-slate-700">
+        Payments the store could not finish by itself. Nothing here is charged twice: every action asks Square first.
+      </p>
       <ul className="m-0 mt-3 grid list-none gap-3 p-0">
         {items.map((item) => (
           <li key={item.paymentId} className="rounded-xl border border-amber-200 bg-white p-3" data-payment-id={item.paymentId} data-problem={item.problem}>

@@ -27,10 +27,15 @@ async function formOf(c: AppContext): Promise<{ raw: InfluencerFormValues; avata
 }
 
 function showForm(c: AppContext, action: string, values: InfluencerFormValues, errors: Record<string, string>, avatar: string, status: PageStatus = 200) {
-  return renderPage(c, { title: action.endsWith('/new') ? 'Add Influencer' : 'Edit Influencer', path: '/admin', noindex: true }, <InfluencerForm action={action} values={values} errors={errors} avatar={avatar} />, {
-    status,
-    backHref: '/admin?tab=influencers',
-  });
+  return renderPage(
+    c,
+    { title: action.endsWith('/new') ? 'Add Influencer' : 'Edit Influencer', path: '/admin', noindex: true },
+    <InfluencerForm action={action} values={values} errors={errors} avatar={avatar} />,
+    {
+      status,
+      backHref: '/admin?tab=influencers',
+    },
+  );
 }
 
 /** As the product forms: a taken handle is 409, an oversize avatar 413, anything else the form's 400. */
@@ -78,14 +83,23 @@ export const adminGameTools = new Hono<AppEnv>()
   .post('/admin/influencers/:id{[0-9]+}/:action{retire|restore}', (c) => {
     try {
       const person = setRetired(c.var.deps.db, c.var.deps.clock, idOf(c), c.req.param('action') === 'retire');
-      setFlash(c, person.retiredAt ? { title: 'Influencer retired', description: `${person.name} can no longer be picked; past games keep them.` } : { title: 'Influencer restored', description: `${person.name} can be picked again.` });
+      setFlash(
+        c,
+        person.retiredAt
+          ? { title: 'Influencer retired', description: `${person.name} can no longer be picked; past games keep them.` }
+          : { title: 'Influencer restored', description: `${person.name} can be picked again.` },
+      );
     } catch {
       return notFound(c, 'Influencer');
     }
     return c.redirect('/admin?tab=influencers', 303);
   })
   .get('/admin/games/:id{[0-9]+}/cancel', (c) => {
-    const game = c.var.deps.db.select().from(games).where(eq(games.id, idOf(c))).get();
+    const game = c.var.deps.db
+      .select()
+      .from(games)
+      .where(eq(games.id, idOf(c)))
+      .get();
     if (!game) return notFound(c, 'Game');
     const product = c.var.deps.db.select().from(products).where(eq(products.id, game.productId)).get();
     const open = game.status === 'waiting' || game.status === 'active';

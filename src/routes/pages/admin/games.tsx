@@ -4,7 +4,14 @@ import { FINISHED_SHOWN, type AdminGame } from '../../../domain/games/admin-game
 /* The admin's Games tab: every game by state, with its entries, times and holds, and Cancel game. */
 
 /** The store's zone (DESIGN section 2), named so an admin elsewhere is not misled. */
-const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const timeFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/Los_Angeles',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 const when = (time: number | null) => (time === null ? '—' : timeFormat.format(time));
 /** Open games are all shown; `capped` lists stop at the latest FINISHED_SHOWN. */
 const sections: { status: GameStatus; title: string; capped?: boolean }[] = [
@@ -34,7 +41,10 @@ function GameRow({ game }: { game: AdminGame }) {
         <p className="m-0 mt-1 text-slate-600">{`Holds: ${holds || 'none'}`}</p>
       </div>
       {open && (
-        <a href={`/admin/games/${game.id}/cancel`} className="rounded-lg border border-red-300 px-3 py-1.5 font-bold text-red-700 no-underline hover:border-red-600">
+        <a
+          href={`/admin/games/${game.id}/cancel`}
+          className="rounded-lg border border-red-300 px-3 py-1.5 font-bold text-red-700 no-underline hover:border-red-600"
+        >
           Cancel game
         </a>
       )}

@@ -81,9 +81,15 @@ export const adminGate: MiddlewareHandler<AppEnv> = async (c, next) => {
     touchPinUnlock(c.var.deps.db, c.var.session!, c.var.deps.clock);
     return next();
   }
-  return showPinScreen(c, c.req.method === 'GET' ? currentPath(c) : '/admin', c.req.method === 'GET' ? undefined : {
-    status: 403,
-    error: 'Enter the admin PIN to continue.',
-    toast: { title: 'Access denied', description: 'Enter the admin PIN to continue.', variant: 'destructive' },
-  });
+  return showPinScreen(
+    c,
+    c.req.method === 'GET' ? currentPath(c) : '/admin',
+    c.req.method === 'GET'
+      ? undefined
+      : {
+          status: 403,
+          error: 'Enter the admin PIN to continue.',
+          toast: { title: 'Access denied', description: 'Enter the admin PIN to continue.', variant: 'destructive' },
+        },
+  );
 };

@@ -3,7 +3,16 @@ import { verifyAdminPin } from '../../../domain/admin-pin.ts';
 import { listBusinessApplications } from '../../../domain/business.ts';
 import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../../domain/admin-orders.ts';
 import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
-import { adminProductList, findProduct, isProductType, productIdOf, productTitle, productTypeLabels, productView, type ProductType } from '../../../domain/catalog.ts';
+import {
+  adminProductList,
+  findProduct,
+  isProductType,
+  productIdOf,
+  productTitle,
+  productTypeLabels,
+  productView,
+  type ProductType,
+} from '../../../domain/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
 import { PRODUCT_FLAGS } from '../../../shared/schemas/product.ts';
@@ -119,51 +128,66 @@ export const adminPages = new Hono<AppEnv>()
       />,
     );
   })
-  .post('/admin/payments/:id{[0-9]+}/resolve', idFrom('Payment'), validForm(paymentResolveForm, 'Payment not changed', () => '/admin?tab=orders'), async (c) => {
-    // Needs attention: check with Square, mark paid or failed, retry, dismiss; then back with a toast.
-    const body = c.req.valid('form');
-    try {
-      if (body.action === 'mark_failed' && body.confirmed !== 'yes') throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
-      const message = await resolvePayment(c.var.deps, pathId(c), body.action, { gatewayPaymentId: body.gatewayPaymentId });
-      setFlash(c, { title: 'Payment updated', description: message });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      setFlash(c, { title: 'Payment not changed', description: error.message, variant: 'destructive' });
-    }
-    return c.redirect('/admin?tab=orders', 303);
-  })
-  .post('/admin/orders/:id{[0-9]+}/status', idFrom('Order'), validForm(orderStatusForm, 'Update failed', () => '/admin?tab=orders'), async (c) => {
-    // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.
-    const body = c.req.valid('form');
-    const filter = body.filter ? `&status=${body.filter}` : '';
-    const { db, clock, gateway } = c.var.deps;
-    try {
-      const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), body.status);
-      setFlash(c, { title: 'Order updated', description: result.message });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      setFlash(c, { title: 'Update failed', description: error.message, variant: 'destructive' });
-    }
-    return c.redirect(`/admin?tab=orders${filter}`, 303);
-  })
-  .post('/admin/pin', validForm(adminPinForm, 'Access denied', () => '/admin'), async (c) => {
-    const body = c.req.valid('form');
-    const next = safeNextPath(body.next ?? '/admin');
-    const { db, clock, adminPin, limits } = c.var.deps;
-    try {
-      verifyAdminPin(db, clock, c.var.session!.id, limits.pinFailuresByUser, String(c.var.user!.id), body.pin, adminPin);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const locked = error.status === 429;
-      return showPinScreen(c, next, {
-        status: locked ? 429 : 401,
-        error: error.message,
-        toast: { title: 'Access denied', description: locked ? error.message : 'Invalid PIN entered.', variant: 'destructive' },
-      });
-    }
-    setFlash(c, { title: 'Access granted', description: 'Welcome to the admin panel.' });
-    return c.redirect(next.startsWith('/admin') ? next : '/admin', 303);
-  })
+  .post(
+    '/admin/payments/:id{[0-9]+}/resolve',
+    idFrom('Payment'),
+    validForm(paymentResolveForm, 'Payment not changed', () => '/admin?tab=orders'),
+    async (c) => {
+      // Needs attention: check with Square, mark paid or failed, retry, dismiss; then back with a toast.
+      const body = c.req.valid('form');
+      try {
+        if (body.action === 'mark_failed' && body.confirmed !== 'yes')
+          throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
+        const message = await resolvePayment(c.var.deps, pathId(c), body.action, { gatewayPaymentId: body.gatewayPaymentId });
+        setFlash(c, { title: 'Payment updated', description: message });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        setFlash(c, { title: 'Payment not changed', description: error.message, variant: 'destructive' });
+      }
+      return c.redirect('/admin?tab=orders', 303);
+    },
+  )
+  .post(
+    '/admin/orders/:id{[0-9]+}/status',
+    idFrom('Order'),
+    validForm(orderStatusForm, 'Update failed', () => '/admin?tab=orders'),
+    async (c) => {
+      // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.
+      const body = c.req.valid('form');
+      const filter = body.filter ? `&status=${body.filter}` : '';
+      const { db, clock, gateway } = c.var.deps;
+      try {
+        const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), body.status);
+        setFlash(c, { title: 'Order updated', description: result.message });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        setFlash(c, { title: 'Update failed', description: error.message, variant: 'destructive' });
+      }
+      return c.redirect(`/admin?tab=orders${filter}`, 303);
+    },
+  )
+  .post(
+    '/admin/pin',
+    validForm(adminPinForm, 'Access denied', () => '/admin'),
+    async (c) => {
+      const body = c.req.valid('form');
+      const next = safeNextPath(body.next ?? '/admin');
+      const { db, clock, adminPin, limits } = c.var.deps;
+      try {
+        verifyAdminPin(db, clock, c.var.session!.id, limits.pinFailuresByUser, String(c.var.user!.id), body.pin, adminPin);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const locked = error.status === 429;
+        return showPinScreen(c, next, {
+          status: locked ? 429 : 401,
+          error: error.message,
+          toast: { title: 'Access denied', description: locked ? error.message : 'Invalid PIN entered.', variant: 'destructive' },
+        });
+      }
+      setFlash(c, { title: 'Access granted', description: 'Welcome to the admin panel.' });
+      return c.redirect(next.startsWith('/admin') ? next : '/admin', 303);
+    },
+  )
   .get('/admin/products/:id/delete', (c) => {
     const id = productIdOf(c.req.param('id'));
     const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
@@ -223,7 +247,11 @@ export const adminPages = new Hono<AppEnv>()
     const creating = !target.product;
     const form = await formBody(c);
     if (!form) {
-      setFlash(c, { title: creating ? 'Creation failed' : 'Update failed', description: 'The form could not be read. Please try again.', variant: 'destructive' });
+      setFlash(c, {
+        title: creating ? 'Creation failed' : 'Update failed',
+        description: 'The form could not be read. Please try again.',
+        variant: 'destructive',
+      });
       return c.redirect(currentPath(c), 303);
     }
     const { raw, image } = form;

@@ -40,11 +40,17 @@ export function InfluencersTab({ people }: { people: Influencer[] }) {
               </div>
             </div>
             <div className="flex gap-2">
-              <a href={`/admin/influencers/${person.id}`} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-bold text-ink no-underline hover:border-ink">
+              <a
+                href={`/admin/influencers/${person.id}`}
+                className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-bold text-ink no-underline hover:border-ink"
+              >
                 Edit
               </a>
               <form method="post" action={`/admin/influencers/${person.id}/${person.retiredAt === null ? 'retire' : 'restore'}`} className="m-0">
-                <button type="submit" className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-bold text-ink cursor-pointer hover:border-ink">
+                <button
+                  type="submit"
+                  className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-bold text-ink cursor-pointer hover:border-ink"
+                >
                   {person.retiredAt === null ? 'Retire' : 'Restore'}
                 </button>
               </form>
@@ -71,7 +77,19 @@ export function influencerFormValues(person?: Influencer): InfluencerFormValues 
 
 const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
-function Field({ name, label, values, errors, hint }: { name: string; label: string; values: InfluencerFormValues; errors: Record<string, string>; hint?: string }) {
+function Field({
+  name,
+  label,
+  values,
+  errors,
+  hint,
+}: {
+  name: string;
+  label: string;
+  values: InfluencerFormValues;
+  errors: Record<string, string>;
+  hint?: string;
+}) {
   const error = errors[name];
   return (
     <label className="block text-sm font-semibold">
@@ -82,7 +100,17 @@ function Field({ name, label, values, errors, hint }: { name: string; label: str
   );
 }
 
-export function InfluencerForm({ action, values, errors, avatar }: { action: string; values: InfluencerFormValues; errors: Record<string, string>; avatar: string }) {
+export function InfluencerForm({
+  action,
+  values,
+  errors,
+  avatar,
+}: {
+  action: string;
+  values: InfluencerFormValues;
+  errors: Record<string, string>;
+  avatar: string;
+}) {
   const editing = action !== '/admin/influencers/new';
   return (
     <div className="mx-auto max-w-xl">

@@ -16,7 +16,19 @@ const filters: { status: OrderStatus | null; label: string }[] = [
 
 const filterHref = (status: OrderStatus | null) => (status ? `/admin?tab=orders&status=${status}` : '/admin?tab=orders');
 
-function StatusForm({ order, to, filter, children, className }: { order: AdminOrder; to: 'completed' | 'canceled'; filter: OrderStatus | null; children: ReactNode; className: string }) {
+function StatusForm({
+  order,
+  to,
+  filter,
+  children,
+  className,
+}: {
+  order: AdminOrder;
+  to: 'completed' | 'canceled';
+  filter: OrderStatus | null;
+  children: ReactNode;
+  className: string;
+}) {
   return (
     <form method="post" action={`/admin/orders/${order.id}/status`} className="contents">
       <input type="hidden" name="status" value={to} />
@@ -54,7 +66,9 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             <li key={item.id} className="flex gap-3">
               <span className="min-w-0 flex-1 break-words">
                 {item.label}
-                {item.purchaseType === 'play' && <span className="ml-1.5 rounded-full bg-coral/10 px-1.5 py-0.5 text-[11px] font-bold text-coral-dark">Prize</span>}
+                {item.purchaseType === 'play' && (
+                  <span className="ml-1.5 rounded-full bg-coral/10 px-1.5 py-0.5 text-[11px] font-bold text-coral-dark">Prize</span>
+                )}
                 <span className="text-slate-600">{` × ${item.quantity}`}</span>
               </span>
               <span className="shrink-0 tabular-nums">{formatDollars(item.price * item.quantity)}</span>
@@ -89,36 +103,40 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
 export function AdminOrders({ orders, status, attention = [] }: { orders: AdminOrder[]; status: OrderStatus | null; attention?: AttentionRow[] }) {
   return (
     <>
-    <NeedsAttention items={attention} />
-    <section aria-labelledby="admin-orders-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
-      <h2 id="admin-orders-title" className="sr-only">
-        Orders
-      </h2>
-      <nav aria-label="Filter orders by status" className="mb-4 flex gap-2 overflow-x-auto pb-1">
-        {filters.map((f) => (
-          <a
-            key={f.label}
-            href={filterHref(f.status)}
-            aria-current={status === f.status ? 'page' : undefined}
-            className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${status === f.status ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
-          >
-            {f.label}
-          </a>
-        ))}
-      </nav>
-      {orders.length === 0 ? (
-        <p className="m-0 py-8 text-center text-slate-600">{status ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.` : 'No orders yet.'}</p>
-      ) : (
-        <>
-          <ul className="m-0 list-none p-0">
-            {orders.map((order) => (
-              <OrderRow key={order.id} order={order} filter={status} />
-            ))}
-          </ul>
-          {orders.length >= ADMIN_ORDER_LIMIT && <p className="m-0 mt-4 text-center text-sm text-slate-600">{`Showing the newest ${ADMIN_ORDER_LIMIT} orders.`}</p>}
-        </>
-      )}
-    </section>
+      <NeedsAttention items={attention} />
+      <section aria-labelledby="admin-orders-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+        <h2 id="admin-orders-title" className="sr-only">
+          Orders
+        </h2>
+        <nav aria-label="Filter orders by status" className="mb-4 flex gap-2 overflow-x-auto pb-1">
+          {filters.map((f) => (
+            <a
+              key={f.label}
+              href={filterHref(f.status)}
+              aria-current={status === f.status ? 'page' : undefined}
+              className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${status === f.status ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
+            >
+              {f.label}
+            </a>
+          ))}
+        </nav>
+        {orders.length === 0 ? (
+          <p className="m-0 py-8 text-center text-slate-600">
+            {status ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.` : 'No orders yet.'}
+          </p>
+        ) : (
+          <>
+            <ul className="m-0 list-none p-0">
+              {orders.map((order) => (
+                <OrderRow key={order.id} order={order} filter={status} />
+              ))}
+            </ul>
+            {orders.length >= ADMIN_ORDER_LIMIT && (
+              <p className="m-0 mt-4 text-center text-sm text-slate-600">{`Showing the newest ${ADMIN_ORDER_LIMIT} orders.`}</p>
+            )}
+          </>
+        )}
+      </section>
     </>
   );
 }

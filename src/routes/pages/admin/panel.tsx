@@ -137,9 +137,7 @@ export function AdminPanel({
             </a>
           </div>
           {products.length === 0 ? (
-            <p className="m-0 py-8 text-center text-slate-600">
-              {q ? `No products match “${q}”.` : 'No products available. Add your first product.'}
-            </p>
+            <p className="m-0 py-8 text-center text-slate-600">{q ? `No products match “${q}”.` : 'No products available. Add your first product.'}</p>
           ) : (
             <ul className="m-0 list-none p-0">
               {products.map((product) => (

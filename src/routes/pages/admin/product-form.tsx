@@ -40,8 +40,7 @@ const textOf = (values: FormValues, name: string) => (typeof values[name] === 's
 
 export const emptyValues: FormValues = { price: '', quantity: '1', buyNowEnabled: true };
 
-const inputClass = (error?: string) =>
-  `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
+const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
 function Field({
   name,
@@ -79,7 +78,15 @@ function Field({
   );
 }
 
-function TextField({ name, label, values, errors, hint, type = 'text', ...rest }: {
+function TextField({
+  name,
+  label,
+  values,
+  errors,
+  hint,
+  type = 'text',
+  ...rest
+}: {
   name: string;
   label: string;
   values: FormValues;
@@ -115,7 +122,11 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
   return (
     <div className="mx-auto max-w-2xl">
       <div className="mb-5 flex items-center gap-3">
-        <a href={`/admin?tab=${type}`} aria-label="Back to the admin panel" className="inline-flex h-10 w-10 items-center justify-center rounded-full text-ink hover:bg-slate-200">
+        <a
+          href={`/admin?tab=${type}`}
+          aria-label="Back to the admin panel"
+          className="inline-flex h-10 w-10 items-center justify-center rounded-full text-ink hover:bg-slate-200"
+        >
           <BackIcon />
         </a>
         <h1 className="m-0 flex-1 text-2xl font-extrabold">{product ? `Edit ${label}` : `Add ${label}`}</h1>
@@ -123,7 +134,13 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
           Back to Store
         </a>
       </div>
-      <form method="post" action={action} encType="multipart/form-data" noValidate className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5 sm:p-7">
+      <form
+        method="post"
+        action={action}
+        encType="multipart/form-data"
+        noValidate
+        className="flex flex-col gap-5 rounded-2xl border border-slate-200 bg-white p-5 sm:p-7"
+      >
         {generalError && <p className="m-0 rounded-lg bg-red-50 p-3 text-sm text-red-700">{generalError}</p>}
         {product ? (
           <p className="m-0 text-sm text-slate-600">
@@ -182,7 +199,14 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
               )}
             </div>
             {type === 'sunglasses' && (
-              <TextField name="badge" label="Badge (optional)" hint="Shown as a tag on the product card, for example Best Seller" values={values} errors={errors} maxLength={30} />
+              <TextField
+                name="badge"
+                label="Badge (optional)"
+                hint="Shown as a tag on the product card, for example Best Seller"
+                values={values}
+                errors={errors}
+                maxLength={30}
+              />
             )}
           </>
         )}
@@ -202,10 +226,17 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
             />
           )}
         </Field>
-        <Field name="image" label={product ? 'Image (leave empty to keep the current one)' : 'Image'} errors={errors} hint="JPEG, PNG, WebP or GIF, at most 5 MB">
+        <Field
+          name="image"
+          label={product ? 'Image (leave empty to keep the current one)' : 'Image'}
+          errors={errors}
+          hint="JPEG, PNG, WebP or GIF, at most 5 MB"
+        >
           {(a11y) => (
             <div className="mt-1.5 flex items-center gap-4">
-              {product && <ProductImage product={product} size={80} className="h-20 w-20 shrink-0 rounded-lg border border-slate-200 bg-slate-50 object-contain" />}
+              {product && (
+                <ProductImage product={product} size={80} className="h-20 w-20 shrink-0 rounded-lg border border-slate-200 bg-slate-50 object-contain" />
+              )}
               <input {...a11y} name="image" type="file" accept="image/jpeg,image/png,image/webp,image/gif" className="min-w-0 flex-1 text-sm" />
             </div>
           )}

@@ -34,7 +34,8 @@ export const marketingPages = new Hono<AppEnv>()
       {
         title: 'Welcome',
         path: '/welcome',
-        description: 'The Competitive Shopping Association: designer sunglasses, t-shirts, shoes and books in Laguna Beach. Pay for it today, or play for it for $1.',
+        description:
+          'The Competitive Shopping Association: designer sunglasses, t-shirts, shoes and books in Laguna Beach. Pay for it today, or play for it for $1.',
       },
       <WelcomePage />,
     ),
@@ -48,7 +49,8 @@ export const marketingPages = new Hono<AppEnv>()
       {
         title: tab === 'how' ? 'Tutorial' : `${label} - Tutorial`,
         path: tutorialHref(tab),
-        description: 'How the Competitive Shopping Association works: play a $1 influencer game for designer goods, or pay now with 2-3 hour delivery in Laguna Beach.',
+        description:
+          'How the Competitive Shopping Association works: play a $1 influencer game for designer goods, or pay now with 2-3 hour delivery in Laguna Beach.',
       },
       <TutorialPage tab={tab} />,
     );
@@ -59,7 +61,8 @@ export const marketingPages = new Hono<AppEnv>()
       {
         title: 'Official Game Rules',
         path: '/rules',
-        description: 'The official rules of the $1 influencer game: entries, capped games, how scores are computed and verified (commit and reveal), ties, holds, refunds and responsible play.',
+        description:
+          'The official rules of the $1 influencer game: entries, capped games, how scores are computed and verified (commit and reveal), ties, holds, refunds and responsible play.',
       },
       <RulesPage dailyEntryLimit={c.var.deps.config.dailyEntryLimit} />,
     ),

@@ -47,8 +47,8 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
           {`Each entry costs ${entry}: pick exactly ${INFLUENCERS_PER_PLAY} influencers, then pay. Your ${entry} is held on your card, not charged, when you join. A pick that is not paid within ${PENDING_PLAY_MS / 60_000} minutes lapses. One entry per player per game.`}
         </p>
         <p className="m-0">
-          A game needs as many players as the product's price in whole dollars (at least 2) and takes exactly that many entries. Once it is full, the next player opens (or joins) the next game for
-          that product.
+          A game needs as many players as the product's price in whole dollars (at least 2) and takes exactly that many entries. Once it is full, the next
+          player opens (or joins) the next game for that product.
         </p>
       </Section>
 
@@ -61,17 +61,19 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
           {`Each influencer earns points minute by minute on every platform from four metrics: followers gained, engagement, growth and posts. A minute's points = followers × growth / 100 / 1440 / 100 + engagement + 5 × growth + 20 × posts. Your score is the sum of your ${INFLUENCERS_PER_PLAY} influencers' points over the game's hour.`}
         </p>
         <p className="m-0">
-          <strong>Nobody can know the points in advance.</strong> When a game opens, the store draws a secret seed of 32 random bytes and publishes its SHA-256 (the game's “seed hash”) at
-          once. The metrics of each minute come from that seed:
+          <strong>Nobody can know the points in advance.</strong> When a game opens, the store draws a secret seed of 32 random bytes and publishes its SHA-256
+          (the game's “seed hash”) at once. The metrics of each minute come from that seed:
         </p>
         <pre className="m-0 overflow-x-auto rounded-xl bg-slate-100 p-3 text-xs leading-relaxed text-ink">{algorithm}</pre>
         <p className="m-0">
-          Here base is the platform's followers (K = thousand, M = million, B = billion) and engagementRate the influencer's rate, both frozen when the game starts; the form (0.5 to
-          1.5) makes each influencer's hour better or worse than usual; round3(x) = round(x × 1000) / 1000; every sum is kept to three decimals.
+          Here base is the platform's followers (K = thousand, M = million, B = billion) and engagementRate the influencer's rate, both frozen when the game
+          starts; the form (0.5 to 1.5) makes each influencer's hour better or worse than usual; round3(x) = round(x × 1000) / 1000; every sum is kept to three
+          decimals.
         </p>
         <p className="m-0">
-          <strong>Anyone can check a result.</strong> When the game is over its seed is published on its page (/games/ID, linked from the scoreboard, the product page and your
-          notifications): check that SHA-256 of the seed equals the seed hash shown before the game, then recompute every score with the steps above.
+          <strong>Anyone can check a result.</strong> When the game is over its seed is published on its page (/games/ID, linked from the scoreboard, the
+          product page and your notifications): check that SHA-256 of the seed equals the seed hash shown before the game, then recompute every score with the
+          steps above.
         </p>
       </Section>
 
@@ -90,8 +92,8 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
 
       <Section id="rules-refunds" title="Refunds">
         <p className="m-0">
-          An entry fee that was charged for a game that ran is not refunded. If we charged you in error, or twice, contact us and we refund it in full. Prizes bought for $1 have the store's
-          30-day money-back guarantee.
+          An entry fee that was charged for a game that ran is not refunded. If we charged you in error, or twice, contact us and we refund it in full. Prizes
+          bought for $1 have the store's 30-day money-back guarantee.
         </p>
       </Section>
 

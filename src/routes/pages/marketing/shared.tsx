@@ -35,7 +35,20 @@ const buttonTones: Record<ButtonTone, string> = {
 };
 
 /** A link that looks like a button (real `<a>`: these all navigate). */
-export function ButtonLink({ href, tone = 'coral', children, className = '', ...rest }: { href: string; tone?: ButtonTone; children: ReactNode; className?: string; target?: string; rel?: string }) {
+export function ButtonLink({
+  href,
+  tone = 'coral',
+  children,
+  className = '',
+  ...rest
+}: {
+  href: string;
+  tone?: ButtonTone;
+  children: ReactNode;
+  className?: string;
+  target?: string;
+  rel?: string;
+}) {
   return (
     <a
       href={href}

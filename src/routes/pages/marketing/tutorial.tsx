@@ -73,10 +73,22 @@ function HowItWorks() {
       <h3 className="m-0 text-lg font-extrabold">A game, from start to finish</h3>
       <Steps
         steps={[
-          { title: 'Players join', body: `Each player pays a ${entry} entry and picks ${INFLUENCERS_PER_PLAY} influencers. The number of players needed is the product's price rounded up to whole dollars.` },
-          { title: 'The game starts at the top of the hour', body: 'Once enough players have paid, the game starts at the next top of the hour (a game that fills at 1:40 PM starts at 2:00 PM).' },
-          { title: `It lasts ${gameLength}`, body: 'Influencers earn points minute by minute from followers gained, engagement, growth and posts. Follow the live scores on the Scoreboard.' },
-          { title: 'A winner is decided', body: 'The highest combined score wins the product and can buy it for $1 or donate it. A tie goes to the earlier entry.' },
+          {
+            title: 'Players join',
+            body: `Each player pays a ${entry} entry and picks ${INFLUENCERS_PER_PLAY} influencers. The number of players needed is the product's price rounded up to whole dollars.`,
+          },
+          {
+            title: 'The game starts at the top of the hour',
+            body: 'Once enough players have paid, the game starts at the next top of the hour (a game that fills at 1:40 PM starts at 2:00 PM).',
+          },
+          {
+            title: `It lasts ${gameLength}`,
+            body: 'Influencers earn points minute by minute from followers gained, engagement, growth and posts. Follow the live scores on the Scoreboard.',
+          },
+          {
+            title: 'A winner is decided',
+            body: 'The highest combined score wins the product and can buy it for $1 or donate it. A tie goes to the earlier entry.',
+          },
         ]}
       />
     </>
@@ -90,13 +102,22 @@ function PlayOption() {
       <Steps
         steps={[
           { title: 'Pick a product', body: 'Choose a game on the Scoreboard, or press Play Now on any product that has one.' },
-          { title: 'Add a card to your profile', body: `Your ${entry} entry is only held (authorized) on your card when you join; it is charged when the game is decided.` },
-          { title: `Choose exactly ${INFLUENCERS_PER_PLAY} influencers`, body: 'Look at their followers, engagement, growth and posts, then pick the five you think will do best in the coming hour.' },
+          {
+            title: 'Add a card to your profile',
+            body: `Your ${entry} entry is only held (authorized) on your card when you join; it is charged when the game is decided.`,
+          },
+          {
+            title: `Choose exactly ${INFLUENCERS_PER_PLAY} influencers`,
+            body: 'Look at their followers, engagement, growth and posts, then pick the five you think will do best in the coming hour.',
+          },
           {
             title: 'Wait for the game to fill',
             body: `The game needs as many players as the price in whole dollars, rounded up (at least 2). ${example.label} needs ${requiredParticipantsFor(example.priceCents)} players.`,
           },
-          { title: 'Watch it live', body: `It starts at the top of the hour once full and lasts ${gameLength}. Your score is the sum of your ${INFLUENCERS_PER_PLAY} influencers' points over that hour.` },
+          {
+            title: 'Watch it live',
+            body: `It starts at the top of the hour once full and lasts ${gameLength}. Your score is the sum of your ${INFLUENCERS_PER_PLAY} influencers' points over that hour.`,
+          },
           { title: 'Win', body: 'The top score wins; a tie goes to the earlier entry. The prize waits in your cart at $1, or you can donate it to charity.' },
         ]}
       />
