@@ -80,7 +80,7 @@ sqlite.transaction(() => {
       payments++;
       entries.push({ playId, userId, username: `year${userId}`, influencerIds: picks, enteredAt: start - HOUR + p, score, rank: 0 });
     }
-    entries.sort((a, b) => b.score - a.score).forEach((e, i) => (e.rank = i + 1));
+    for (const [i, e] of entries.sort((a, b) => b.score - a.score).entries()) e.rank = i + 1;
     winner.run(entries[0]!.playId, gameId);
     record.run(
       gameId,

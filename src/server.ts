@@ -33,7 +33,7 @@ export async function main(): Promise<void> {
   const verifyAt = process.argv.indexOf('verify-game');
   if (verifyAt > 0) process.exit(verifyGameCommand(process.argv.slice(verifyAt + 1)));
   const startedAt = performance.now();
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

@@ -58,6 +58,7 @@ export function Document({ meta, site, children }: { meta: PageMeta; site: SiteI
         <meta name="theme-color" content="#0f2a44" />
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={manifest.css} />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
         {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />}
       </head>
       <body className="min-h-screen bg-sand text-ink font-sans antialiased">

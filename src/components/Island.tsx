@@ -30,7 +30,9 @@ export function Island<N extends IslandName>({ name, props, mode = 'load' }: { n
   state.pending.push({ marker, name, props, prefix });
   return (
     <div data-island={name} data-mode={mode} data-src={src} data-prefix={prefix} style={{ display: 'contents' }}>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
       <script type="application/json" dangerouslySetInnerHTML={{ __html: serializeProps(props) }} />
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed marker comment, replaced by the island's server HTML. */}
       <div data-island-root="" style={{ display: 'contents' }} dangerouslySetInnerHTML={{ __html: marker }} />
     </div>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ToastInput } from '../islands/lib/toast.ts';
+import type { ToastInput } from '../shared/toast.ts';
 import { BottomBar } from './BottomBar.tsx';
 import { Document, type PageMeta, type SiteInfo } from './Document.tsx';
 import { Header } from './Header.tsx';

@@ -1,5 +1,5 @@
 import { productTitle, stockLabel, type ProductView, type StockLevel } from '../domain/catalog.ts';
-import { formatDollars } from '../domain/money.ts';
+import { formatDollars } from '../shared/money.ts';
 import { ProductImage } from './ProductImage.tsx';
 
 /** The card cycles its purchase type by position (spec section 1): buy now, bid, bet. */

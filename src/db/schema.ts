@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { ORDER_STATUSES } from '../shared/schemas/admin.ts';
 import { PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
+import { NOTIFICATION_TYPES } from '../shared/views/notifications.ts';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
@@ -436,18 +437,7 @@ export const idempotencyKeys = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-export const notificationTypes = [
-  'game_ready',
-  'game_started',
-  'game_ended',
-  'game_won',
-  'game_lost',
-  'payment_success',
-  'payment_failed',
-  'order_status',
-  /** For admins: a payment that needs a person (a hold that could not be captured, ...). */
-  'admin_alert',
-] as const;
+export const notificationTypes = NOTIFICATION_TYPES;
 
 export const notifications = sqliteTable(
   'notifications',

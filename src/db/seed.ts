@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import type { Clock } from '../domain/clock.ts';
-import { dollarsToCents } from '../domain/money.ts';
+import { dollarsToCents } from '../shared/money.ts';
 import type { Db } from './client.ts';
 import { influencers, products } from './schema.ts';
 import { seedInfluencers } from './seed-influencers.ts';

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, orderStatuses, payments, products, users } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
@@ -194,7 +194,7 @@ function orderIdOf(value: unknown): number | null {
  * processing (or another admin moved it first), 502 when the refund failed.
  */
 export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, to: unknown): Promise<StatusChangeResult> {
-  const { db, clock, gateway } = deps;
+  const { db, clock } = deps;
   if (!isOrderStatusChange(to)) {
     const message = "Choose 'completed' (delivered) or 'canceled'.";
     throw new DomainError(400, message, { status: message });

@@ -1,6 +1,6 @@
 import { desc } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { businessApplications, businessTypes as storedBusinessTypes } from '../db/schema.ts';
+import { businessApplications, type businessTypes as storedBusinessTypes } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
 import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from '../shared/schemas/business.ts';

@@ -4,7 +4,7 @@ import { cartItems, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 import { requireCompleteProfile } from './profile.ts';
 
 /*

@@ -4,7 +4,7 @@ import { games, products, type Product } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { ImageStore } from './images.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 import { projectFile } from '../runtime-files.ts';
 import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../shared/schemas/product.ts';
 
@@ -37,7 +37,7 @@ function imageUrlFrom(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const url = value.trim();
   if (/^https:\/\/[^\s"'<>]{3,500}$/i.test(url)) return url;
-  if (/^\/static\/images\/[A-Za-z0-9._\/-]{1,200}$/.test(url) && !url.includes('..') && projectFile(url.slice(1))) return url;
+  if (/^\/static\/images\/[A-Za-z0-9._/-]{1,200}$/.test(url) && !url.includes('..') && projectFile(url.slice(1))) return url;
   return null;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
 import type { Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
 
 export { productTypes, parseDescription, type ProductType };

@@ -3,7 +3,7 @@ import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
-import { shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from './pricing.ts';
+import { shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
 import { findProfile, requireCompleteProfile } from './profile.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
 

@@ -34,27 +34,6 @@ export interface MetricsSource {
   collect(db: Db, now: number): Promise<void>;
 }
 
-/** '2.4M' → 2 400 000; plain numbers are read as they are. */
-export function parseFollowers(text: string): number {
-  const match = /^\s*([\d.]+)\s*([KMB])?\s*$/i.exec(text ?? '');
-  if (!match) return 0;
-  const scale = { K: 1e3, M: 1e6, B: 1e9 }[(match[2] ?? '').toUpperCase() as 'K' | 'M' | 'B'] ?? 1;
-  return Math.round(Number(match[1]) * scale);
-}
-
-/** 2 400 000 → '2.4M' (spec section 3: K, M and B suffixes). */
-export function formatFollowers(count: number): string {
-  const units: [number, string][] = [
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'K'],
-  ];
-  for (const [size, suffix] of units) {
-    if (count >= size) return `${Number((count / size).toFixed(1))}${suffix}`;
-  }
-  return String(count);
-}
-
 /** Points for one minute: followers gained, engagement, growth and posts (DESIGN section 4). */
 export function minutePoints(m: { followers: number; engagement: number; growth: number; posts: number }): number {
   const gained = (m.followers * m.growth) / 100 / 1440;

@@ -1,12 +1,13 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { notifications, notificationTypes } from '../db/schema.ts';
+import { notifications } from '../db/schema.ts';
+import type { NotificationType, NotificationView } from '../shared/views/notifications.ts';
 import type { Clock } from './clock.ts';
 
 /** The spec keeps the latest 50 per user in view. */
 export const NOTIFICATION_LIMIT = 50;
 
-export type NotificationType = (typeof notificationTypes)[number];
+export type { NotificationType, NotificationView };
 
 export interface NewNotification {
   type: NotificationType;
@@ -45,7 +46,7 @@ export function latestNotifications(db: Db, userId: number) {
 }
 
 /** A notification as the API and the bell show it (spec section 3: timestamp, read). */
-export function notificationView(n: typeof notifications.$inferSelect) {
+export function notificationView(n: typeof notifications.$inferSelect): NotificationView {
   return {
     id: n.id,
     type: n.type,
@@ -59,8 +60,6 @@ export function notificationView(n: typeof notifications.$inferSelect) {
     read: n.read,
   };
 }
-
-export type NotificationView = ReturnType<typeof notificationView>;
 
 export function unreadNotificationCount(db: Db, userId: number): number {
   const row = db

@@ -5,7 +5,7 @@ import type { Clock } from './clock.ts';
 import { notify } from './notifications.ts';
 import type { GatewayPayment } from './payments/gateway.ts';
 import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
-import { formatCents } from './pricing.ts';
+import { formatCents } from '../shared/pricing.ts';
 
 /*
  * How a card order's charge ends, whoever learns the outcome: the request that made the charge,

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 
 /* Orders as their owner sees them: the confirmation page, the order history, GET /api/orders/{id}. */
 

@@ -1,9 +1,11 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions, users, type Session, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+
+export type { Session, User };
 
 /*
  * Sessions as Lucia's current guide describes them: a random token in the cookie, only its
@@ -74,4 +76,9 @@ export function invalidateSession(db: Db, sessionId: string): void {
 /** 'Sign out everywhere': ends every session of the user, this one included; returns how many. */
 export function invalidateAllSessions(db: Db, userId: number): number {
   return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
+}
+
+/** Expired sessions can never be used again: the hourly retention job drops them. */
+export function pruneExpiredSessions(db: Db, now: number): void {
+  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
 }

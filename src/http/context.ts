@@ -3,7 +3,7 @@ import { getConnInfo } from 'hono/bun';
 import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { Session, User } from '../db/schema.ts';
+import type { Session, User } from '../domain/sessions.ts';
 import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ImageStore } from '../domain/images.ts';

@@ -1,5 +1,5 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { ToastInput } from '../islands/lib/toast.ts';
+import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext } from './context.ts';
 
 const FLASH_COOKIE = 'csa_flash';

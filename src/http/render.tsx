@@ -7,7 +7,7 @@ import { publicUser } from '../domain/accounts.ts';
 import { cartCount } from '../domain/cart.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
 import { profileStatus } from '../domain/profile.ts';
-import type { ToastInput } from '../islands/lib/toast.ts';
+import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext } from './context.ts';
 import { takeFlash } from './flash.ts';
 

@@ -1,10 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
-import { loginSchema, registerFormSchema } from '../shared/schemas/auth.ts';
+import { type AuthTab, loginSchema, registerFormSchema } from '../shared/schemas/auth.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
-export type AuthTab = 'login' | 'register';
+export type { AuthTab };
 
 export interface AuthFormProps {
   tab: AuthTab;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import {
   BUSINESS_CITY,
@@ -10,57 +10,19 @@ import {
   businessTypes,
   emptyBusinessForm,
   type BusinessFormValues,
+  SUBMIT_FAILED_FALLBACK,
+  SUBMIT_FAILED_TITLE,
+  submittedToast,
 } from '../shared/schemas/business.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast } from './lib/toast.ts';
+import { ApplicationReceived } from '../shared/ui/ApplicationReceived.tsx';
 
 export interface BusinessApplicationFormProps {
   /** The values typed before a refused form post (the server re-renders them). */
   values?: BusinessFormValues;
   /** Field messages from the server, by field name. */
   errors?: Record<string, string>;
-}
-
-export const SUBMIT_FAILED_TITLE = 'Submission failed';
-export const SUBMIT_FAILED_FALLBACK = 'There was an error submitting your application. Please try again.';
-export const submittedToast = { title: 'Application submitted successfully', description: "We've received your application and will contact you soon." };
-
-/** Spec section 2: the view after a successful application, with Return to Home. */
-export function ApplicationReceived({ focus = false }: { focus?: boolean }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (focus) heading.current?.focus();
-  }, [focus]);
-  return (
-    <div className="mx-auto max-w-lg pt-6 sm:pt-12">
-      <section aria-labelledby="application-received" className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm sm:p-10">
-        <div className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-emerald-100 text-emerald-700">
-          <svg
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={2.5}
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            className="h-8 w-8"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path d="M20 6 9 17l-5-5" />
-          </svg>
-        </div>
-        <h1 id="application-received" ref={heading} tabIndex={-1} className="m-0 mt-5 text-2xl font-extrabold text-ink outline-none">
-          Application Received
-        </h1>
-        <p className="m-0 mt-3 text-slate-700">
-          Thank you for your interest in partnering with us. Our team will review your application and contact you {BUSINESS_REPLY_TIME}.
-        </p>
-        <a href="/" className="mt-7 inline-block rounded-full bg-ink px-6 py-3 text-sm font-bold text-white no-underline hover:bg-ink-light">
-          Return to Home
-        </a>
-      </section>
-    </div>
-  );
 }
 
 function Pitch() {
@@ -87,6 +49,7 @@ function Pitch() {
                   strokeLinecap="round"
                   strokeLinejoin="round"
                   className="h-3 w-3"
+                  aria-hidden="true"
                   focusable="false"
                 >
                   <path d="M20 6 9 17l-5-5" />

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { formatCents, totalsFor } from '../domain/pricing.ts';
+import { formatCents, totalsFor } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';

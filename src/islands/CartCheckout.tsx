@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../domain/pricing.ts';
+import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';

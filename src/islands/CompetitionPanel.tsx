@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { formatCountdown, useCountdownNow } from './GameCountdown.tsx';
+import { formatCompactScore } from '../shared/format.ts';
+import { type CompetitionData, type CompetitionPlay, DEFAULT_REQUIRED_PARTICIPANTS } from '../shared/views/games.ts';
 import { apiRequest } from './lib/http.ts';
 
 /*
@@ -15,51 +17,13 @@ import { apiRequest } from './lib/http.ts';
 export const POLL_ACTIVE_MS = 10_000;
 /** Spec section 4: re-read every 30 s otherwise (until the game is completed). */
 export const POLL_IDLE_MS = 30_000;
-/** Spec section 4: the panel's fallback when the game names no required count. */
-export const DEFAULT_REQUIRED_PARTICIPANTS = 10;
 /** Spec section 9: a leaderboard bar is at least 5% of the leader's. */
 export const MIN_BAR_PERCENT = 5;
 const GAME_LENGTH_MS = 60 * 60 * 1000;
 
-export interface CompetitionPlay {
-  id: number;
-  userId: number;
-  influencerIds: string[];
-  score: number | null;
-  createdAt: number;
-}
-
-/** GET /api/products/{id}/competition. */
-export interface CompetitionData {
-  gameId: number | null;
-  gameStatus: 'waiting' | 'active' | 'completed';
-  startTime: number | null;
-  endTime: number | null;
-  requiredParticipants?: number | null;
-  participants: number;
-  winnerPlayId?: number | null;
-  plays: CompetitionPlay[];
-  metrics: { influencerId: string; totalScore: number }[];
-  /** Commit and reveal: public from the start; the seed once the game is over. */
-  seedHash?: string | null;
-  seed?: string | null;
-  /** Where the next entrant goes when this game is full or live. */
-  nextGame?: { id: number; participants: number; requiredParticipants: number } | null;
-}
-
 export interface PollIntervals {
   active: number;
   idle: number;
-}
-
-/** Spec section 9: scores compact with K (thousands) and M (millions), 1 decimal place. */
-export function formatCompactScore(score: number | null | undefined): string {
-  const value = Number.isFinite(score) ? (score as number) : 0;
-  const size = Math.abs(value);
-  // Thresholds sit where rounding to 1 decimal would reach the next unit (999.96 is '1.0K').
-  if (size >= 999_950) return `${(value / 1_000_000).toFixed(1)}M`;
-  if (size >= 999.95) return `${(value / 1_000).toFixed(1)}K`;
-  return value.toFixed(1);
 }
 
 /** The poll interval for a state; null once the game is completed (no more polling). */

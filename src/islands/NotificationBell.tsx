@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import type { NotificationView } from '../domain/notifications.ts';
+import type { NotificationView } from '../shared/views/notifications.ts';
 import { apiRequest } from './lib/http.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { toast } from './lib/toast.ts';

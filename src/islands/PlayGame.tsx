@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { InfluencerView } from '../domain/games/views.ts';
+import type { PlayGameProps } from '../shared/views/games.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 import { HowItWorks } from './play/HowItWorks.tsx';
@@ -25,30 +25,6 @@ import { ProductSummary } from './play/ProductSummary.tsx';
 export { metricBarPercent } from './play/InfluencerDialog.tsx';
 export { PAYMENT_METHOD_REQUIRED, PICKS } from './play/join.ts';
 
-export interface PlayGameProps {
-  product: {
-    id: number;
-    /** Brand, or a book's title. */
-    brand: string;
-    /** Model, or 'by {author}' for books. */
-    subtitle: string;
-    price: number;
-    /** The image as the page shows it (local images carry their `?fallback=` type). */
-    imageUrl: string;
-    /** The type's default image, for an image from another site that may break. */
-    fallbackImageUrl: string | null;
-    playEnabled: boolean;
-    quantity: number;
-  };
-  /** The game a play joins now: its entries so far and the players it needs; `afterFull` when an earlier game is full. */
-  game: { entries: number; requiredParticipants: number; live: boolean; afterFull?: boolean };
-  influencers: InfluencerView[];
-  signedIn: boolean;
-  hasCard: boolean;
-  /** Responsible play: consent given once; why the player may not enter now (self-excluded, daily limit), if so. */
-  play?: { consented: boolean; blocked: string | null };
-}
-
 /**
  * The Play Now page (spec section 2): the product and its game's progress, how scoring works,
  * the influencer list with a detail dialog, and the Join Game bar. Joining creates the play and
@@ -72,7 +48,8 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   const open = product.playEnabled && product.quantity > 0;
   const detail = detailId === null ? undefined : influencers.find((person) => person.id === detailId);
 
-  // Picks made before signing in or adding a card come back with the visitor.
+  // Picks made before signing in or adding a card come back with the visitor (once per product and list).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: choose is a plain function of this render; running again for it would re-take the saved picks.
   useEffect(() => {
     const restored = takeSavedPicks(
       product.id,

@@ -1,11 +1,10 @@
-import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { idempotencyKeys, sessions } from '../db/schema.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
-import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../http/idempotency.ts';
+import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
+import { pruneExpiredSessions } from '../domain/sessions.ts';
 import type { Job } from './scheduler.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -22,10 +21,8 @@ export function storeJobs(db: Db, games: GameDeps): Job[] {
     {
       name: 'retention',
       run: (now) => {
-        db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
-        db.delete(idempotencyKeys)
-          .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_KEY_LIFETIME_MS))
-          .run();
+        pruneExpiredSessions(db, now);
+        pruneIdempotencyKeys(db, now);
         // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
         if (now - prunedAt >= HOUR) {
           const removed = pruneSnapshots(db, now);

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { sql } from 'drizzle-orm';
+import { checkDatabase } from '../domain/health.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /** /healthz: 200 when the database answers, 503 when not. /ping: the server's floor cost (bench ceiling). */
@@ -8,7 +8,7 @@ export const healthRoutes = new Hono<AppEnv>()
   .get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     try {
-      c.var.deps.db.get(sql`select 1`);
+      checkDatabase(c.var.deps.db);
       return c.json({ status: 'ok', database: 'ok', time: c.var.deps.clock.now() });
     } catch (error) {
       return c.json({ status: 'error', database: String(error) }, 503);

@@ -542,7 +542,7 @@ describe('the form pages', () => {
       expect(inputValue(main, 'brand')).toBe('');
       expect(inputValue(main, 'author')).toBeUndefined();
     }
-    expect(main).toContain('Create ' + LABEL[type as Kind]);
+    expect(main).toContain(`Create ${LABEL[type as Kind]}`);
   });
 
   test.each(['sunglasses', 'tshirt', 'shoe', 'book'] as Kind[])('the edit form of a %s is pre-filled and its type locked', async (type) => {

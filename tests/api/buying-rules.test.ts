@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { influencers, notifications, orders, products, userProfiles, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { totalsFor, totalsInDollars } from '../../src/domain/pricing.ts';
+import { totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, notifications, orderItems, orders, payments, products, userProfiles, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { placeOrder } from '../../src/domain/orders.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';

@@ -2,8 +2,8 @@ import { buyNowBody } from '../helpers/actors.ts';
 import { afterEach, describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, games, influencers, notifications, orderItems, orders, payments, products } from '../../src/db/schema.ts';
-import { totalsFor, totalsInDollars } from '../../src/domain/pricing.ts';
-import { TestClient } from '../helpers/app.ts';
+import { totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
+import type { TestClient } from '../helpers/app.ts';
 import { PROFILE, squareStore, type SquareStore } from '../helpers/square-app.ts';
 
 /*

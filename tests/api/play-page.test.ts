@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
-import type { PlayGameProps } from '../../src/islands/PlayGame.tsx';
+import { testTokenForCard } from '../../src/shared/test-cards.ts';
+import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 

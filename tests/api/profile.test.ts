@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '../../src/db/schema.ts';
-import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers

@@ -17,7 +17,7 @@
  * Every request is recorded (method, path, headers, parsed body, answer status) so a test can
  * check what the SDK actually sent.
  */
-import { parseTestNonce, TEST_OUTCOMES, type TestNonceInfo } from '../../src/domain/payments/test-cards.ts';
+import { parseTestNonce, TEST_OUTCOMES, type TestNonceInfo } from '../../src/shared/test-cards.ts';
 
 export const FAKE_SQUARE_TOKEN = 'EAAAfake-square-sandbox-token';
 export const FAKE_SQUARE_LOCATION = 'LFAKE5QUARE0LOC';

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { createElement, useEffect, useState } from 'react';
 import type { Root } from 'react-dom/client';
 import type { IslandComponent } from '../../src/islands/lib/hydrate.ts';
+import { formatCompactScore } from '../../src/shared/format.ts';
 
 /*
  * The CompetitionPanel island of the product page's Social Competition tab (spec sections 4
@@ -11,7 +12,7 @@ import type { IslandComponent } from '../../src/islands/lib/hydrate.ts';
  */
 
 type Panel = typeof import('../../src/islands/CompetitionPanel.tsx');
-type Data = import('../../src/islands/CompetitionPanel.tsx').CompetitionData;
+type Data = import('../../src/shared/views/games.ts').CompetitionData;
 type Props = import('../../src/islands/CompetitionPanel.tsx').CompetitionPanelProps;
 
 const HOUR = 60 * 60 * 1000;
@@ -221,7 +222,7 @@ describe('CompetitionPanel island', () => {
   });
 
   test('compact scores: K and M with 1 decimal; the poll intervals', () => {
-    const { formatCompactScore, pollIntervalFor } = panel;
+    const { pollIntervalFor } = panel;
     expect(formatCompactScore(1234)).toBe('1.2K');
     expect(formatCompactScore(2_500_000)).toBe('2.5M');
     expect(formatCompactScore(12.34)).toBe('12.3');
@@ -289,7 +290,7 @@ describe('CompetitionPanel island', () => {
     expect(mine.map((row) => row.dataset.playId)).toEqual([String(live.plays.find((p) => p.userId === 41)!.id)]);
     expect(mine[0]!.textContent).toContain('You');
     expect(container.querySelectorAll('[data-mine]')).toHaveLength(1);
-    expect(container.querySelector<HTMLAnchorElement>('a[href="/games/' + live.gameId + '"]')!.textContent).toBe('Game details and how to check the result');
+    expect(container.querySelector<HTMLAnchorElement>(`a[href="/games/${live.gameId}"]`)!.textContent).toBe('Game details and how to check the result');
     expect(container.textContent).toContain(`Seed hash ${'ab'.repeat(8)}…`);
     expect(container.textContent).toContain('This game is full. Join now and you enter the next game (1/4 entries).');
     stop(root, container);

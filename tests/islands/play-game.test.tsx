@@ -4,7 +4,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import type { PlayGameProps } from '../../src/islands/PlayGame.tsx';
+import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { testApp, testManifest } from '../helpers/app.ts';
 
 /*

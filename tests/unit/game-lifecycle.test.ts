@@ -21,7 +21,7 @@ import { giveConsent } from '../helpers/actors.ts';
 import { simulatedPoints } from '../../src/domain/games/simulation.ts';
 import { findRecord } from '../../src/domain/games/record.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
-import { testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { holdsToMove, moveHolds } from '../../src/domain/games/holds.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.ts';
 import { type GatewayPayment, type PaymentGateway, PaymentFailure } from '../../src/domain/payments/gateway.ts';
 import { gatewayFromConfig } from '../../src/domain/payments/index.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
-import { TEST_CARDS, testTokenForCard } from '../../src/domain/payments/test-cards.ts';
+import { TEST_CARDS, testTokenForCard } from '../../src/shared/test-cards.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, type FakeSquare, startFakeSquare } from '../helpers/fake-square.ts';
 

@@ -7,6 +7,8 @@ import { games, payments, plays, products, type GameStatus } from '../../db/sche
  * are few and all shown; finished and canceled ones are the latest FINISHED_SHOWN of each.
  */
 
+export type { GameStatus };
+
 export const FINISHED_SHOWN = 50;
 
 export interface AdminGame {
@@ -81,4 +83,16 @@ export function listGamesForAdmin(db: Db): Record<GameStatus, AdminGame[]> {
     completed: chosen.completed.map(view),
     canceled: chosen.canceled.map(view),
   };
+}
+
+/** The cancel page's game: its state and its product's name; null when there is no such game. */
+export function gameForCancel(db: Db, id: number): { id: number; status: GameStatus; productName: string | null } | null {
+  const row = db
+    .select({ id: games.id, status: games.status, brand: products.brand, model: products.model })
+    .from(games)
+    .leftJoin(products, eq(games.productId, products.id))
+    .where(eq(games.id, id))
+    .get();
+  if (!row) return null;
+  return { id: row.id, status: row.status, productName: row.brand === null ? null : `${row.brand} ${row.model}` };
 }

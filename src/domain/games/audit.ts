@@ -190,12 +190,12 @@ export function verifyGame(db: Db, gameId: number): Verification {
       username: p.username,
     })),
   );
-  ranked.forEach((p, index) =>
+  for (const [index, p] of ranked.entries()) {
     check(
       p.score === p.recorded && p.rank === index + 1,
       `play ${p.id} (${p.username}): score ${p.score}, rank ${index + 1}; recorded ${p.recorded}, rank ${p.rank}`,
-    ),
-  );
+    );
+  }
   const stored = new Map(
     db
       .select({ id: plays.id, score: plays.score })

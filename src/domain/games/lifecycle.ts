@@ -191,7 +191,7 @@ export const FEED_SETTLE_DEADLINE_MS = 3 * HOUR_MS;
 export async function settleGame(deps: GameDeps, gameId: number): Promise<boolean> {
   const { db, clock } = deps;
   const game = db.select().from(games).where(eq(games.id, gameId)).get();
-  if (!game || game.status !== 'active' || game.endTime === null || game.endTime > clock.now()) return false;
+  if (game?.status !== 'active' || game.endTime === null || game.endTime > clock.now()) return false;
   const { ranked, points, calibration, missing } = finalScores(db, game);
   if (missing > 0) {
     if (clock.now() < game.endTime + FEED_SETTLE_DEADLINE_MS) {

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games, plays } from '../../db/schema.ts';
+import { DEFAULT_REQUIRED_PARTICIPANTS } from '../../shared/views/games.ts';
 
-/** The competition panel's fallback when a game names no required count (spec section 4). */
-export const DEFAULT_REQUIRED_PARTICIPANTS = 10;
+export { DEFAULT_REQUIRED_PARTICIPANTS };
 
 export interface GameSummary {
   id: number;

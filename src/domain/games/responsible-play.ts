@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
+import type { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
 
 /*
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older

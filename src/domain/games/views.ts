@@ -2,8 +2,10 @@ import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
-import { centsToDollars } from '../money.ts';
-import { formatFollowers, parseFollowers, type MetricsSource } from '../metrics.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { formatFollowers, parseFollowers } from '../../shared/format.ts';
+import type { InfluencerView } from '../../shared/views/games.ts';
+import type { MetricsSource } from '../metrics.ts';
 import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts';
 import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS } from './queries.ts';
 import { findRecord } from './record.ts';
@@ -15,7 +17,7 @@ import { gamePoints, playScore, rank } from './scoring.ts';
  */
 
 /** GET /api/influencers: the pickable influencers, with platforms (followers text), this minute's metrics and the last hour's points. */
-export function influencerList(db: Db, source: MetricsSource, now: number) {
+export function influencerList(db: Db, source: MetricsSource, now: number): InfluencerView[] {
   const people = db.select().from(influencers).where(isNull(influencers.retiredAt)).orderBy(influencers.id).all();
   const recent = source.recent(db, people, now);
   return people.map((person) => {
@@ -38,7 +40,7 @@ export function influencerList(db: Db, source: MetricsSource, now: number) {
   });
 }
 
-export type InfluencerView = ReturnType<typeof influencerList>[number];
+export type { InfluencerView };
 
 /** Scores of a game's entries: from the frozen record once settled, live from its source while active. */
 function scoredEntries(deps: GameDeps, game: Game) {
@@ -149,6 +151,7 @@ export function activeGames(deps: GameDeps) {
         id: product.id,
         brand: product.brand,
         model: product.model,
+        productType: product.productType,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
         price: centsToDollars(product.priceCents),
       },
@@ -203,6 +206,7 @@ export function winners(db: Db, limit = 30) {
       productId: product.id,
       username,
       productName: `${product.brand} ${product.model}`,
+      productType: product.productType,
       imageUrl: resolveImageUrl(product.imageUrl, product.productType),
       score: Math.round((play.score ?? 0) * 10) / 10,
       date: game.settledAt ?? game.endTime,
@@ -244,7 +248,12 @@ export function userPlays(deps: GameDeps, userId: number) {
         participants: ranked.length,
         requiredParticipants: game.requiredParticipants,
       },
-      product: { brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType) },
+      product: {
+        brand: product.brand,
+        model: product.model,
+        productType: product.productType,
+        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+      },
     };
   });
 }

@@ -17,7 +17,7 @@
  * unknown `test-pay-...` id succeed (amount 0) rather than strand an order.
  */
 import { type GatewayPayment, type GatewayRefund, type MoneyRequest, type PaymentGateway, PaymentFailure, type SavedCard } from './gateway.ts';
-import { parseTestNonce, TEST_OUTCOMES, type TestCardOutcome, type TestNonceInfo } from './test-cards.ts';
+import { parseTestNonce, TEST_OUTCOMES, type TestCardOutcome, type TestNonceInfo } from '../../shared/test-cards.ts';
 
 export const TEST_PAYMENT_PREFIX = 'test-pay-';
 export const TEST_CARD_PREFIX = 'ccof:test-';

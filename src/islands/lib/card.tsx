@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
-import { TEST_CARD_DECLINED, TEST_CARD_OK, testTokenForCard } from '../../domain/payments/test-cards.ts';
+import type { CardConfig } from '../../shared/card-config.ts';
+import { TEST_CARD_DECLINED, TEST_CARD_OK, testTokenForCard } from '../../shared/test-cards.ts';
 
 /*
  * The card entry used by every island that takes a card. With the `test` gateway it is a local
@@ -8,12 +9,7 @@ import { TEST_CARD_DECLINED, TEST_CARD_OK, testTokenForCard } from '../../domain
  * server turns into a payment or a card on file.
  */
 
-export interface CardConfig {
-  gateway: 'test' | 'square';
-  applicationId: string | null;
-  locationId: string | null;
-  environment: 'sandbox' | 'production';
-}
+export type { CardConfig };
 
 export interface CardHandle {
   /** A one-time card token, or throws an Error whose message the shopper can read. */
@@ -75,6 +71,8 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
     const fields = useRef<{ number: string; expiry: string; cvc: string }>({ number: '', expiry: '', cvc: '' });
     const [error, setError] = useState('');
 
+    // The card field is attached once per gateway; new callback props of a parent's re-render must not re-attach it.
+    // biome-ignore lint/correctness/useExhaustiveDependencies: see above.
     useEffect(() => {
       if (config.gateway === 'test') {
         onReady?.(true);

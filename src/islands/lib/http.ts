@@ -17,7 +17,7 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  let data: unknown = undefined;
+  let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;
   } catch {

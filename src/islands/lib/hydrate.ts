@@ -52,5 +52,5 @@ function schedule(element: HTMLElement, load: IslandLoader): void {
 }
 
 export function startIslands(load: IslandLoader = importIslandModule, scope: ParentNode = document): void {
-  scope.querySelectorAll<HTMLElement>('[data-island]').forEach((element) => schedule(element, load));
+  for (const element of scope.querySelectorAll<HTMLElement>('[data-island]')) schedule(element, load);
 }

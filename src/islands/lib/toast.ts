@@ -1,15 +1,12 @@
 import { signal } from '@preact/signals-react';
+import type { ToastInput } from '../../shared/toast.ts';
 
 /*
  * Toasts shared by every island on the page (one signal, many roots). At most one is
  * visible (spec section 4), so a new toast replaces the current one.
  */
 
-export interface ToastInput {
-  title: string;
-  description?: string;
-  variant?: 'default' | 'destructive';
-}
+export type { ToastInput };
 
 export interface Toast extends ToastInput {
   id: number;
@@ -31,5 +28,6 @@ export function dismissToast(id: number): void {
  * short-lived cookie the server uses for form posts, so the next page renders it.
  */
 export function toastAfterNavigation(input: ToastInput): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the flash cookie is the same one the server sets on a redirect; it must be readable on the next page.
   document.cookie = `csa_flash=${encodeURIComponent(JSON.stringify(input))}; path=/; max-age=60; samesite=lax`;
 }

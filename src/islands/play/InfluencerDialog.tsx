@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import type { InfluencerView } from '../../domain/games/views.ts';
-import { formatFollowers } from '../../domain/metrics.ts';
+import { formatFollowers } from '../../shared/format.ts';
+import type { InfluencerView } from '../../shared/views/games.ts';
 import { CloseIcon } from './icons.tsx';
 import { Avatar, platformName, SelectButton } from './parts.tsx';
 

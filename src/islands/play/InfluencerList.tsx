@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { InfluencerView } from '../../domain/games/views.ts';
+import type { InfluencerView } from '../../shared/views/games.ts';
 import { InfluencerRow } from './InfluencerRow.tsx';
 import { PICKS } from './join.ts';
 

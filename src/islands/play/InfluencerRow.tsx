@@ -1,4 +1,4 @@
-import type { InfluencerView } from '../../domain/games/views.ts';
+import type { InfluencerView } from '../../shared/views/games.ts';
 import { InfoIcon } from './icons.tsx';
 import { Avatar, platformName, SelectButton } from './parts.tsx';
 

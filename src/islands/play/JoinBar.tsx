@@ -1,4 +1,4 @@
-import type { PlayGameProps } from '../PlayGame.tsx';
+import type { PlayGameProps } from '../../shared/views/games.ts';
 import { PICKS } from './join.ts';
 
 /**
@@ -57,6 +57,7 @@ export function JoinBar({
                 </p>
                 <div className="mt-1 flex gap-1" aria-hidden="true">
                   {Array.from({ length: PICKS }, (_, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: the five slots are positions, not items.
                     <span key={index} className={`h-1.5 w-5 rounded-full ${index < count ? 'bg-coral-dark' : 'bg-slate-200'}`} />
                   ))}
                 </div>

@@ -1,5 +1,5 @@
-import { formatDollars } from '../../domain/money.ts';
-import type { PlayGameProps } from '../PlayGame.tsx';
+import { formatDollars } from '../../shared/money.ts';
+import type { PlayGameProps } from '../../shared/views/games.ts';
 
 /** The product card at the top of Play Now: image, price, the $1 entry and how full the next game is. */
 export function ProductSummary({ id, product, game, open }: { id: string; product: PlayGameProps['product']; game: PlayGameProps['game']; open: boolean }) {

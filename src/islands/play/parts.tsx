@@ -1,4 +1,4 @@
-import type { InfluencerView } from '../../domain/games/views.ts';
+import type { InfluencerView } from '../../shared/views/games.ts';
 import { CheckIcon } from './icons.tsx';
 
 /* Small pieces shared by the influencer rows and the detail dialog. */

@@ -1,41 +1,53 @@
 import { Hono } from 'hono';
+import type * as z from 'zod/mini';
 import { createProduct, deleteProduct, updateProduct } from '../../domain/catalog-admin.ts';
 import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, validationError } from '../../domain/errors.ts';
 import { catalogWriter } from '../../http/catalog-writer.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { queryOf } from '../../http/request.ts';
 import { productListQuery } from '../../shared/schemas/catalog.ts';
+import { productData, productMultipart } from '../../shared/schemas/product.ts';
 
-/** Spec section 7's multipart body: `data` (JSON of product fields), `image` (file), `keepExistingImage`. */
-async function productForm(c: AppContext): Promise<{ data: Record<string, unknown>; image: Blob | null }> {
+type ProductData = Record<string, string | number | boolean | null | undefined>;
+
+function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
+/**
+ * Spec section 7's body: JSON product fields (`productData`), or multipart (`productMultipart`)
+ * with `data` (the same fields as JSON text), an `image` file and `keepExistingImage`.
+ */
+async function productForm(c: AppContext): Promise<{ data: ProductData; image: Blob | null }> {
   const type = c.req.header('content-type') ?? '';
   if (type.includes('application/json')) {
-    const data = await c.req.json().catch(() => {
+    const body = await c.req.json().catch(() => {
       throw new DomainError(400, 'The request body is not valid JSON.');
     });
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new DomainError(400, 'Send the product as a JSON object.');
-    return { data: data as Record<string, unknown>, image: null };
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(400, 'Send the product as a JSON object.');
+    return { data: checked(productData, body), image: null };
   }
   if (!type.includes('multipart/form-data')) {
     throw new DomainError(415, 'Send the product as multipart/form-data with a `data` field (JSON) and an `image` file.');
   }
-  const form = await c.req.formData().catch(() => {
+  const form = await c.req.parseBody({ all: true }).catch(() => {
     throw new DomainError(400, 'The form data could not be read.');
   });
-  const rawData = form.get('data');
+  const { data: text, image } = checked(productMultipart, form);
   let data: unknown = {};
-  if (typeof rawData === 'string' && rawData.trim() !== '') {
+  if (text !== undefined && text.trim() !== '') {
     try {
-      data = JSON.parse(rawData);
+      data = JSON.parse(text);
     } catch {
       throw new DomainError(400, 'The `data` field must be JSON.', { data: 'The `data` field must be JSON.' });
     }
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw new DomainError(400, 'The `data` field must be a JSON object.');
-  const image = form.get('image');
-  return { data: data as Record<string, unknown>, image: image instanceof Blob ? image : null };
+  return { data: checked(productData, data), image: image instanceof Blob ? image : null };
 }
 
 function idParam(c: AppContext): number {

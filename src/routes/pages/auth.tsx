@@ -4,11 +4,11 @@ import { logIn, register } from '../../domain/accounts.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { loginSchema, registerFormSchema } from '../../shared/schemas/auth.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
-import type { AuthTab } from '../../islands/AuthForm.tsx';
+import type { AuthTab } from '../../shared/schemas/auth.ts';
 import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage, type PageStatus } from '../../http/render.tsx';
-import type { ToastInput } from '../../islands/lib/toast.ts';
+import type { ToastInput } from '../../shared/toast.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
 
 function AuthPage({ tab, next, errors, username }: { tab: AuthTab; next: string; errors?: Record<string, string>; username?: string }) {

@@ -2,11 +2,13 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { submitBusinessApplication } from '../../domain/business.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { businessFormValues, emptyBusinessForm, type BusinessFormValues } from '../../shared/schemas/business.ts';
-import { ApplicationReceived, SUBMIT_FAILED_TITLE, submittedToast } from '../../islands/BusinessApplicationForm.tsx';
+import { businessFormPost, businessFormValues, emptyBusinessForm, type BusinessFormValues } from '../../shared/schemas/business.ts';
+import { SUBMIT_FAILED_TITLE, submittedToast } from '../../shared/schemas/business.ts';
+import { ApplicationReceived } from '../../shared/ui/ApplicationReceived.tsx';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
+import { formBody } from '../../http/request.ts';
 
 const meta = {
   title: 'Business Portal',
@@ -31,15 +33,18 @@ export const businessPages = new Hono<AppEnv>()
     }
     return showForm(c, emptyBusinessForm);
   })
-  .post('/business-portal', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    const values = businessFormValues(form);
-    try {
-      submitBusinessApplication({ db: c.var.deps.db, clock: c.var.deps.clock }, values, c.var.user?.id ?? null);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return showForm(c, values, error);
-    }
-    setFlash(c, submittedToast);
-    return c.redirect('/business-portal?submitted=1', 303);
-  });
+  .post(
+    '/business-portal',
+    formBody(businessFormPost, (c, error) => showForm(c, emptyBusinessForm, error)),
+    (c) => {
+      const values = businessFormValues(c.req.valid('form'));
+      try {
+        submitBusinessApplication({ db: c.var.deps.db, clock: c.var.deps.clock }, values, c.var.user?.id ?? null);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return showForm(c, values, error);
+      }
+      setFlash(c, submittedToast);
+      return c.redirect('/business-portal?submitted=1', 303);
+    },
+  );

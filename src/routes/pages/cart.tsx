@@ -3,7 +3,7 @@ import { Island } from '../../components/Island.tsx';
 import { addToCart, cartLines, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { noticeIncompleteProfile } from '../../domain/notifications.ts';
-import { formatCents } from '../../domain/pricing.ts';
+import { formatCents } from '../../shared/pricing.ts';
 import { findProfile, isProfileComplete } from '../../domain/profile.ts';
 import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';

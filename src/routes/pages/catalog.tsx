@@ -2,17 +2,7 @@ import { Hono } from 'hono';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
-import {
-  gallerySorts,
-  homeGalleries,
-  isGallerySort,
-  isProductType,
-  listProducts,
-  productTypeLabels,
-  productTypes,
-  type GallerySort,
-  type ProductType,
-} from '../../domain/catalog.ts';
+import { gallerySorts, homeGalleries, listProducts, productTypeLabels, productTypes, type GallerySort, type ProductType } from '../../domain/catalog.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 

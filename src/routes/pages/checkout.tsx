@@ -4,7 +4,7 @@ import { OrderCard } from '../../components/OrderSummary.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
 import { findOwnOrder } from '../../domain/order-views.ts';
-import { formatCents, totalsFor } from '../../domain/pricing.ts';
+import { formatCents, totalsFor } from '../../shared/pricing.ts';
 import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { publicGame, type PublicGame } from '../../domain/games/audit.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
-import { formatCompactScore } from '../../islands/CompetitionPanel.tsx';
+import { formatCompactScore } from '../../shared/format.ts';
 
 /*
  * /games/{id}: a game's public record, for players and anyone checking a result. Picks show once

@@ -7,11 +7,11 @@ import { currentGame, gameTakingEntries } from '../../domain/games/queries.ts';
 import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/games/responsible-play.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
-import { formatDollars } from '../../domain/money.ts';
+import { formatDollars } from '../../shared/money.ts';
 import { findProfile } from '../../domain/profile.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
-import type { PlayGameProps } from '../../islands/PlayGame.tsx';
+import type { PlayGameProps } from '../../shared/views/games.ts';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
 function imageFor(product: ProductView): Pick<PlayGameProps['product'], 'imageUrl' | 'fallbackImageUrl'> {

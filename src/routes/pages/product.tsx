@@ -4,10 +4,10 @@ import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
-import { formatDollars } from '../../domain/money.ts';
+import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
-import type { CompetitionData } from '../../islands/CompetitionPanel.tsx';
+import type { CompetitionData } from '../../shared/views/games.ts';
 
 type Tab = 'details' | 'competition';
 

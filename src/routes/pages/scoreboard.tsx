@@ -1,16 +1,13 @@
-import { inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { TrophyIcon } from '../../components/icons.tsx';
 import { Island } from '../../components/Island.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import type { Db } from '../../db/client.ts';
-import { products } from '../../db/schema.ts';
 import type { ProductType } from '../../domain/catalog.ts';
 import { HOUR_MS } from '../../domain/games/lifecycle.ts';
 import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
-import { formatCompactScore } from '../../islands/CompetitionPanel.tsx';
+import { formatCompactScore } from '../../shared/format.ts';
 
 /*
  * The games page /scoreboard (spec sections 2, 4 and 9): tabs Active Games (the default),
@@ -30,17 +27,6 @@ type Winner = ReturnType<typeof winners>[number];
 type UserPlay = ReturnType<typeof userPlays>[number];
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric' });
-
-/** The products' types, so their images fall back to the right default. */
-function productTypes(db: Db, ids: number[]): Map<number, ProductType> {
-  if (ids.length === 0) return new Map();
-  const rows = db
-    .select({ id: products.id, productType: products.productType })
-    .from(products)
-    .where(inArray(products.id, [...new Set(ids)]))
-    .all();
-  return new Map(rows.map((row) => [row.id, row.productType]));
-}
 
 function Thumb({ product, type, size = 'h-16 w-16' }: { product: { brand: string; model: string; imageUrl: string }; type: ProductType; size?: string }) {
   return (
@@ -125,6 +111,7 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
       className={`rounded-2xl border bg-white p-3 sm:p-4 ${live ? 'border-red-200' : remaining === 1 ? 'border-coral' : 'border-slate-200'}`}
     >
       <div className="flex items-start gap-3">
+        {/* biome-ignore lint/a11y/useAnchorContent: the picture repeats the title's link for pointers; keyboards and screen readers use the title. */}
         <a href={competitionHref(game.productId)} tabIndex={-1} aria-hidden="true">
           <Thumb product={game.product} type={type} />
         </a>
@@ -188,12 +175,12 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
   );
 }
 
-function ActiveTab({ games, types, now }: { games: ActiveGame[]; types: Map<number, ProductType>; now: number }) {
+function ActiveTab({ games, now }: { games: ActiveGame[]; now: number }) {
   const almost = games.filter((g) => g.status === 'waiting' && remainingOf(g) === 1);
   const first = almost[0];
   return (
     <div className="grid grid-cols-1 gap-4">
-      {first && <NextGameCard game={first} others={almost.length - 1} type={types.get(first.productId) ?? 'sunglasses'} now={now} />}
+      {first && <NextGameCard game={first} others={almost.length - 1} type={first.product.productType} now={now} />}
       {games.length === 0 ? (
         <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center">
           <p className="m-0 text-slate-600">No games are running right now. Pick a product and start one for $1!</p>
@@ -204,7 +191,7 @@ function ActiveTab({ games, types, now }: { games: ActiveGame[]; types: Map<numb
       ) : (
         <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 md:grid-cols-2">
           {games.map((game) => (
-            <GameRow key={game.id} game={game} type={types.get(game.productId) ?? 'sunglasses'} now={now} />
+            <GameRow key={game.id} game={game} type={game.product.productType} now={now} />
           ))}
         </ul>
       )}
@@ -226,7 +213,7 @@ function playStatus(play: UserPlay): { label: string; className: string } {
   }
 }
 
-function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<number, ProductType>; signedIn: boolean }) {
+function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: boolean }) {
   if (!signedIn) {
     return (
       <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center">
@@ -260,7 +247,7 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
         return (
           <li key={play.id} data-play-id={play.id} className={`rounded-2xl border bg-white p-3 sm:p-4 ${play.won ? 'border-emerald-300' : 'border-slate-200'}`}>
             <div className="flex items-start gap-3">
-              <Thumb product={play.product} type={types.get(play.productId) ?? 'sunglasses'} />
+              <Thumb product={play.product} type={play.product.productType} />
               <div className="min-w-0 flex-1">
                 <div className="flex items-start justify-between gap-2">
                   <a href={competitionHref(play.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
@@ -308,7 +295,7 @@ function MyGamesTab({ plays, types, signedIn }: { plays: UserPlay[]; types: Map<
   );
 }
 
-function WinnersTab({ list, types }: { list: Winner[]; types: Map<number, ProductType> }) {
+function WinnersTab({ list }: { list: Winner[] }) {
   if (list.length === 0) {
     return (
       <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center">
@@ -325,7 +312,7 @@ function WinnersTab({ list, types }: { list: Winner[]; types: Map<number, Produc
         const [brand = winner.productName, ...rest] = winner.productName.split(' ');
         return (
           <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
-            <Thumb product={{ brand, model: rest.join(' '), imageUrl: winner.imageUrl }} type={types.get(winner.productId) ?? 'sunglasses'} />
+            <Thumb product={{ brand, model: rest.join(' '), imageUrl: winner.imageUrl }} type={winner.productType} />
             <div className="min-w-0 flex-1">
               <p className="m-0 flex items-center gap-2 font-bold">
                 <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
@@ -363,7 +350,6 @@ function ScoreboardPage({ c, tab }: { c: AppContext; tab: Tab }) {
   const games = tab === 'active' ? activeGames(deps) : [];
   const plays = tab === 'my-games' && user ? userPlays(deps, user.id) : [];
   const list = tab === 'winners' ? winners(db) : [];
-  const types = productTypes(db, [...games.map((g) => g.productId), ...plays.map((p) => p.productId), ...list.map((w) => w.productId)]);
   const label = tabs.find((t) => t.key === tab)!.label;
   return (
     <div className="mx-auto grid max-w-4xl grid-cols-1 gap-5">
@@ -382,9 +368,9 @@ function ScoreboardPage({ c, tab }: { c: AppContext; tab: Tab }) {
         ))}
       </nav>
       <section aria-label={label}>
-        {tab === 'active' && <ActiveTab games={games} types={types} now={now} />}
-        {tab === 'my-games' && <MyGamesTab plays={plays} types={types} signedIn={user !== null} />}
-        {tab === 'winners' && <WinnersTab list={list} types={types} />}
+        {tab === 'active' && <ActiveTab games={games} now={now} />}
+        {tab === 'my-games' && <MyGamesTab plays={plays} signedIn={user !== null} />}
+        {tab === 'winners' && <WinnersTab list={list} />}
       </section>
     </div>
   );

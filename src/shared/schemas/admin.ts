@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PRODUCT_TYPE_NAMES } from './catalog.ts';
 
 /*
  * Request bodies of the admin calls: the PIN, order status changes and the payment review.
@@ -7,6 +8,17 @@ import * as z from 'zod/mini';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
 export const REVIEW_ACTIONS = ['check', 'mark_paid', 'mark_failed', 'retry', 'dismiss'] as const;
+export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'settings'] as const;
+
+/**
+ * GET /admin?tab=&q=&status=: a page, so forgiving: an unknown tab is the first tab, an unknown
+ * status no filter, a long search its first 100 characters.
+ */
+export const adminPageQuery = z.object({
+  tab: z.catch(z._default(z.enum(ADMIN_TABS), 'sunglasses'), 'sunglasses'),
+  q: z.catch(z._default(z.string().check(z.overwrite((q) => q.slice(0, 100))), ''), ''),
+  status: z.catch(z.nullable(z._default(z.enum(ORDER_STATUSES), null as never)), null),
+});
 
 /** POST /api/admin/pin and the admin gate's form. */
 export const adminPinBody = z.object({

@@ -36,3 +36,6 @@ export const registerFormSchema = z
 
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
+
+/** The two tabs of /auth. */
+export type AuthTab = 'login' | 'register';

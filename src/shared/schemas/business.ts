@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { formText } from './fields.ts';
 import { profileRules } from './profile.ts';
 
 /*
@@ -125,6 +126,12 @@ const textFields = [
   'instagramHandle',
 ] as const;
 
+/** POST /business-portal without JavaScript: the form as posted (each field once, as text); the application's rules come after. */
+export const businessFormPost = z.object({
+  ...Object.fromEntries(textFields.map((key) => [key, formText(5000)])),
+  termsAgreed: formText(10),
+});
+
 /** A posted form (or FormData entries) as form values: unknown keys dropped, a ticked checkbox is true. */
 export function businessFormValues(form: Record<string, unknown>): BusinessFormValues {
   const values = { ...emptyBusinessForm };
@@ -146,3 +153,8 @@ export function normalizeWebsite(website: string): string {
 export function normalizeInstagram(handle: string): string {
   return `@${handle.replace(/^@/, '')}`;
 }
+
+/** What the application form says when it is sent (both the island and the no-JavaScript post). */
+export const SUBMIT_FAILED_TITLE = 'Submission failed';
+export const SUBMIT_FAILED_FALLBACK = 'There was an error submitting your application. Please try again.';
+export const submittedToast = { title: 'Application submitted successfully', description: "We've received your application and will contact you soon." };

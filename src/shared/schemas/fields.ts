@@ -35,3 +35,10 @@ export const formInt = (min: number, max: number, message: string) =>
       z.transform((text) => Number(text)),
     )
     .check(z.refine((n) => n >= min && n <= max, message));
+
+/** A text field of a form post: absent, or one piece of text of at most `max` characters (never a repeated field or a file). */
+export const formText = (max: number) =>
+  z.optional(z.string({ error: 'Send this field once, as text.' }).check(z.maxLength(max, `At most ${max} characters.`)));
+
+/** A file field of a form post: absent, a file, or the empty text a browser sends for no file. */
+export const formFile = z.optional(z.union([z.file(), z.literal('')], { error: 'Send this field as a file.' }));

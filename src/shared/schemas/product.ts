@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { formFile, formText } from './fields.ts';
 import { fieldErrorsOf } from './field-errors.ts';
 
 /*
@@ -61,6 +62,51 @@ const bookSchema = z.object({
   quantity,
   ...flags,
 });
+
+/** The names a product's fields go by: stored (brand, model, size), the form's (sku, badge), a book's (name, author, pages, summary). */
+const FIELD_NAMES = [
+  'productType',
+  'brand',
+  'model',
+  'sku',
+  'size',
+  'price',
+  'quantity',
+  'description',
+  'badge',
+  'name',
+  'author',
+  'pages',
+  'summary',
+] as const;
+
+const SCALAR = 'Send each product field as text, a number or true/false.';
+const scalar = z.optional(z.union([z.string().check(z.maxLength(5000, 'At most 5000 characters.')), z.number(), z.boolean(), z.null()], { error: SCALAR }));
+
+/**
+ * POST /api/products and PUT /api/products/{id}: the product fields of a JSON body or of the
+ * multipart `data` field. Unknown keys are dropped; each value is one scalar, which the type's
+ * field rules below then check (so `{ "price": "free" }` gets the price's own message).
+ */
+export const productData = z.object({
+  ...Object.fromEntries(FIELD_NAMES.map((name) => [name, scalar])),
+  ...Object.fromEntries([...PRODUCT_FLAGS, 'betEnabled'].map((flag) => [flag, scalar])),
+  imageUrl: scalar,
+}) as z.ZodMiniType<Record<string, string | number | boolean | null | undefined>>;
+
+/** The multipart body of the products API (spec section 7): `data` (JSON text of productData), an `image` file, `keepExistingImage`. */
+export const productMultipart = z.object({
+  data: formText(20_000),
+  image: formFile,
+  keepExistingImage: formText(5),
+});
+
+/** POST /admin/{product|tshirt|shoe|book}/{new|id}: the admin's product form as posted (ticked flags send 'on'). */
+export const productFormPost = z.object({
+  ...Object.fromEntries(FIELD_NAMES.filter((name) => name !== 'productType').map((name) => [name, formText(5000)])),
+  ...Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, formText(5)])),
+  image: formFile,
+}) as z.ZodMiniType<Record<string, string | File | undefined>>;
 
 /** A product ready to store: money in cents, markers folded into the description. */
 export interface ProductFields {

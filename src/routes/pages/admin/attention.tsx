@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../components/format.ts';
-import { formatDollars } from '../../../domain/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import type { AttentionItem, AttentionProblem, GatewayView, ReviewAction } from '../../../domain/payment-review.ts';
 
 /*

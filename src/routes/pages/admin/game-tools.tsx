@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import { eq } from 'drizzle-orm';
-import { games, products } from '../../../db/schema.ts';
+import type * as z from 'zod/mini';
+import { gameForCancel } from '../../../domain/games/admin-games.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { cancelGame } from '../../../domain/games/lifecycle.ts';
 import { createInfluencer, findInfluencer, setRetired, updateInfluencer } from '../../../domain/influencers-admin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
+import { formBody } from '../../../http/request.ts';
+import { influencerFormPost } from '../../../shared/schemas/influencer.ts';
 import { renderPage, type PageStatus } from '../../../http/render.tsx';
 import { InfluencerForm, influencerFormValues, type InfluencerFormValues } from './influencers.tsx';
 
@@ -19,12 +21,18 @@ const idOf = (c: AppContext) => {
   return /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
 };
 
-async function formOf(c: AppContext): Promise<{ raw: InfluencerFormValues; avatar: File | null }> {
-  const body = ((await c.req.parseBody().catch(() => ({}))) ?? {}) as Record<string, unknown>;
-  const raw: InfluencerFormValues = {};
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') raw[key] = value;
-  return { raw, avatar: body.avatar instanceof File ? body.avatar : null };
+type InfluencerPost = z.output<typeof influencerFormPost>;
+
+/** The posted text fields, as the form shows them again, and the avatar file if one was chosen. */
+function formOf(post: InfluencerPost): { raw: InfluencerFormValues; avatar: File | null } {
+  const { avatar, ...fields } = post;
+  const raw = Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return { raw, avatar: avatar instanceof File ? avatar : null };
 }
+
+/** A post that is not the form's shape (a repeated field, a file where text belongs) is the form again with a 400. */
+const influencerPost = (action: (c: AppContext) => string) =>
+  formBody(influencerFormPost, (c, error) => showForm(c, action(c), {}, { _: error.message }, '', 400));
 
 function showForm(c: AppContext, action: string, values: InfluencerFormValues, errors: Record<string, string>, avatar: string, status: PageStatus = 200) {
   return renderPage(
@@ -48,17 +56,21 @@ function notFound(c: AppContext, what: string) {
 
 export const adminGameTools = new Hono<AppEnv>()
   .get('/admin/influencers/new', (c) => showForm(c, '/admin/influencers/new', influencerFormValues(), {}, ''))
-  .post('/admin/influencers/new', async (c) => {
-    const { raw, avatar } = await formOf(c);
-    try {
-      const person = await createInfluencer(c.var.deps.db, c.var.deps.clock, c.var.deps.images, raw, avatar);
-      setFlash(c, { title: 'Influencer added', description: `${person.name} can now be picked.` });
-      return c.redirect('/admin?tab=influencers', 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return showForm(c, '/admin/influencers/new', raw, error.fields ?? { _: error.message }, '', formStatus(error));
-    }
-  })
+  .post(
+    '/admin/influencers/new',
+    influencerPost(() => '/admin/influencers/new'),
+    async (c) => {
+      const { raw, avatar } = formOf(c.req.valid('form'));
+      try {
+        const person = await createInfluencer(c.var.deps.db, c.var.deps.clock, c.var.deps.images, raw, avatar);
+        setFlash(c, { title: 'Influencer added', description: `${person.name} can now be picked.` });
+        return c.redirect('/admin?tab=influencers', 303);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return showForm(c, '/admin/influencers/new', raw, error.fields ?? { _: error.message }, '', formStatus(error));
+      }
+    },
+  )
   .get('/admin/influencers/:id{[0-9]+}', (c) => {
     try {
       const person = findInfluencer(c.var.deps.db, idOf(c));
@@ -67,19 +79,23 @@ export const adminGameTools = new Hono<AppEnv>()
       return notFound(c, 'Influencer');
     }
   })
-  .post('/admin/influencers/:id{[0-9]+}', async (c) => {
-    const { raw, avatar } = await formOf(c);
-    const id = idOf(c);
-    try {
-      const person = await updateInfluencer(c.var.deps.db, c.var.deps.images, id, raw, avatar);
-      setFlash(c, { title: 'Influencer updated', description: `${person.name} was saved. Games already started keep what they began with.` });
-      return c.redirect('/admin?tab=influencers', 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (error.status === 404) return notFound(c, 'Influencer');
-      return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.var.deps.db, id).avatar, formStatus(error));
-    }
-  })
+  .post(
+    '/admin/influencers/:id{[0-9]+}',
+    influencerPost((c) => `/admin/influencers/${idOf(c)}`),
+    async (c) => {
+      const { raw, avatar } = formOf(c.req.valid('form'));
+      const id = idOf(c);
+      try {
+        const person = await updateInfluencer(c.var.deps.db, c.var.deps.images, id, raw, avatar);
+        setFlash(c, { title: 'Influencer updated', description: `${person.name} was saved. Games already started keep what they began with.` });
+        return c.redirect('/admin?tab=influencers', 303);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        if (error.status === 404) return notFound(c, 'Influencer');
+        return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.var.deps.db, id).avatar, formStatus(error));
+      }
+    },
+  )
   .post('/admin/influencers/:id{[0-9]+}/:action{retire|restore}', (c) => {
     try {
       const person = setRetired(c.var.deps.db, c.var.deps.clock, idOf(c), c.req.param('action') === 'retire');
@@ -95,13 +111,8 @@ export const adminGameTools = new Hono<AppEnv>()
     return c.redirect('/admin?tab=influencers', 303);
   })
   .get('/admin/games/:id{[0-9]+}/cancel', (c) => {
-    const game = c.var.deps.db
-      .select()
-      .from(games)
-      .where(eq(games.id, idOf(c)))
-      .get();
+    const game = gameForCancel(c.var.deps.db, idOf(c));
     if (!game) return notFound(c, 'Game');
-    const product = c.var.deps.db.select().from(products).where(eq(products.id, game.productId)).get();
     const open = game.status === 'waiting' || game.status === 'active';
     return renderPage(
       c,
@@ -109,7 +120,7 @@ export const adminGameTools = new Hono<AppEnv>()
       <div className="mx-auto max-w-md pt-12">
         <form method="post" action={`/admin/games/${game.id}/cancel`} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
           <h1 className="m-0 text-xl font-bold">{open ? `Cancel game #${game.id}?` : `Game #${game.id} is ${game.status}`}</h1>
-          <p className="m-0 mt-1 font-semibold">{product ? `${product.brand} ${product.model}` : ''}</p>
+          <p className="m-0 mt-1 font-semibold">{game.productName ?? ''}</p>
           <p className="mt-2 text-slate-600">
             {open
               ? `Every player's $1 hold is released and nobody is charged.${game.status === 'active' ? ' The unit reserved for the winner goes back into stock.' : ''} Players are told. This cannot be undone.`
@@ -133,7 +144,7 @@ export const adminGameTools = new Hono<AppEnv>()
   .post('/admin/games/:id{[0-9]+}/cancel', async (c) => {
     const { db, clock, gateway, metrics, config } = c.var.deps;
     const id = idOf(c);
-    if (!db.select({ id: games.id }).from(games).where(eq(games.id, id)).get()) return notFound(c, 'Game');
+    if (!gameForCancel(db, id)) return notFound(c, 'Game');
     const canceled = await cancelGame({ db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, id, {
       reason: 'Canceled by the store.',
       message: (brand) => `The store canceled the game for ${brand}. Your $1 hold was released; nothing was charged.`,

@@ -1,5 +1,4 @@
-import type { GameStatus } from '../../../db/schema.ts';
-import { FINISHED_SHOWN, type AdminGame } from '../../../domain/games/admin-games.ts';
+import { FINISHED_SHOWN, type AdminGame, type GameStatus } from '../../../domain/games/admin-games.ts';
 
 /* The admin's Games tab: every game by state, with its entries, times and holds, and Cancel game. */
 

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { sessionPassedPin, touchPinUnlock } from '../../../domain/admin-pin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { currentPath, renderPage, type PageStatus } from '../../../http/render.tsx';
-import type { ToastInput } from '../../../islands/lib/toast.ts';
+import type { ToastInput } from '../../../shared/toast.ts';
 
 function AccessDenied() {
   return (
@@ -37,6 +37,7 @@ function PinScreen({ next, error }: { next: string; error?: string }) {
           autoComplete="one-time-code"
           maxLength={32}
           required
+          // biome-ignore lint/a11y/noAutofocus: the PIN is the only thing this page asks for.
           autoFocus
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'admin-pin-error' : undefined}

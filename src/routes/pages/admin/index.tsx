@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../../domain/admin-pin.ts';
 import { listBusinessApplications } from '../../../domain/business.ts';
-import { changeOrderStatus, isOrderStatus, listOrdersForAdmin } from '../../../domain/admin-orders.ts';
+import { changeOrderStatus, listOrdersForAdmin } from '../../../domain/admin-orders.ts';
 import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
 import {
   adminProductList,
@@ -15,19 +15,19 @@ import {
 } from '../../../domain/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
-import { PRODUCT_FLAGS } from '../../../shared/schemas/product.ts';
+import { PRODUCT_FLAGS, productFormPost } from '../../../shared/schemas/product.ts';
 import { catalogWriter } from '../../../http/catalog-writer.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { currentPath, renderPage } from '../../../http/render.tsx';
-import { idFrom, pathId, validForm } from '../../../http/request.ts';
-import { adminPinForm, orderStatusForm, paymentResolveForm } from '../../../shared/schemas/admin.ts';
+import { formBody, idFrom, pathId, validForm } from '../../../http/request.ts';
+import { adminPageQuery, adminPinForm, orderStatusForm, paymentResolveForm } from '../../../shared/schemas/admin.ts';
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
-import { AdminPanel, adminTabs, formRoute, type AdminTab } from './panel.tsx';
+import { AdminPanel, formRoute } from './panel.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
@@ -45,14 +45,12 @@ function formErrors(error: DomainError): Record<string, string> {
   return model ? { ...rest, sku: model } : rest;
 }
 
-async function formBody(c: AppContext): Promise<{ raw: FormValues; image: File | null } | null> {
-  const body = await c.req.parseBody().catch(() => null);
-  if (!body) return null;
+/** The posted product form as the form shows it again (a checkbox left unticked sends nothing: off), and the image file. */
+function formValues(post: Record<string, string | File | undefined>): { raw: FormValues; image: File | null } {
   const raw: FormValues = {};
-  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') raw[key] = value;
-  // A checkbox left unticked sends nothing, which means off.
-  for (const flag of PRODUCT_FLAGS) raw[flag] = body[flag] === 'on' || body[flag] === 'true';
-  return { raw, image: body.image instanceof File ? body.image : null };
+  for (const [key, value] of Object.entries(post)) if (typeof value === 'string') raw[key] = value;
+  for (const flag of PRODUCT_FLAGS) raw[flag] = post[flag] === 'on' || post[flag] === 'true';
+  return { raw, image: post.image instanceof File ? post.image : null };
 }
 
 function adminNotFound(c: AppContext) {
@@ -101,12 +99,8 @@ export const adminPages = new Hono<AppEnv>()
   .use('/admin/*', adminGate)
   .route('/', adminGameTools)
   .get('/admin', async (c) => {
-    const requested = c.req.query('tab');
-    const tab: AdminTab = adminTabs.some((t) => t.key === requested) ? (requested as AdminTab) : 'sunglasses';
-    const q = (c.req.query('q') ?? '').slice(0, 100);
+    const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.var.deps.db, tab, q) : [];
-    const requestedStatus = c.req.query('status');
-    const orderStatus = isOrderStatus(requestedStatus) ? requestedStatus : null;
     const orders = tab === 'orders' ? listOrdersForAdmin(c.var.deps.db, { status: orderStatus }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.var.deps.db) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
@@ -241,38 +235,41 @@ export const adminPages = new Hono<AppEnv>()
       { backHref: `/admin?tab=${target.type}` },
     );
   })
-  .post('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', async (c) => {
-    const target = formTarget(c);
-    if (!target) return adminNotFound(c);
-    const creating = !target.product;
-    const form = await formBody(c);
-    if (!form) {
+  .post(
+    '/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}',
+    formBody(productFormPost, (c) => {
+      const creating = c.req.param('id') === 'new';
       setFlash(c, {
         title: creating ? 'Creation failed' : 'Update failed',
         description: 'The form could not be read. Please try again.',
         variant: 'destructive',
       });
       return c.redirect(currentPath(c), 303);
-    }
-    const { raw, image } = form;
-    try {
-      const saved = creating
-        ? await createProduct(catalogWriter(c), { ...raw, productType: target.type }, { file: image })
-        : await updateProduct(catalogWriter(c), target.product!.id, { ...raw, productType: target.type }, { file: image });
-      const { name, subtitle } = productTitle(productView(saved));
-      setFlash(c, { title: savedTitle(target.type, creating), description: `${name} ${subtitle} ${creating ? 'is now in the store' : 'has been saved'}.` });
-      return c.redirect(`/admin?tab=${target.type}`, 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const label = productTypeLabels[target.type].singular;
-      return renderPage(
-        c,
-        { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },
-        <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={formErrors(error)} />,
-        {
-          status: error.status === 413 ? 413 : error.status === 404 ? 404 : error.status === 409 ? 409 : 400,
-          toast: { title: creating ? 'Creation failed' : 'Update failed', description: error.message, variant: 'destructive' },
-        },
-      );
-    }
-  });
+    }),
+    async (c) => {
+      const target = formTarget(c);
+      if (!target) return adminNotFound(c);
+      const creating = !target.product;
+      const { raw, image } = formValues(c.req.valid('form'));
+      try {
+        const saved = creating
+          ? await createProduct(catalogWriter(c), { ...raw, productType: target.type }, { file: image })
+          : await updateProduct(catalogWriter(c), target.product!.id, { ...raw, productType: target.type }, { file: image });
+        const { name, subtitle } = productTitle(productView(saved));
+        setFlash(c, { title: savedTitle(target.type, creating), description: `${name} ${subtitle} ${creating ? 'is now in the store' : 'has been saved'}.` });
+        return c.redirect(`/admin?tab=${target.type}`, 303);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        const label = productTypeLabels[target.type].singular;
+        return renderPage(
+          c,
+          { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },
+          <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={formErrors(error)} />,
+          {
+            status: error.status === 413 ? 413 : error.status === 404 ? 404 : error.status === 409 ? 409 : 400,
+            toast: { title: creating ? 'Creation failed' : 'Update failed', description: error.message, variant: 'destructive' },
+          },
+        );
+      }
+    },
+  );

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../../components/format.ts';
 import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/admin-orders.ts';
-import { formatDollars } from '../../../domain/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */

@@ -2,14 +2,14 @@ import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
 import { productTitle, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
-import { formatDollars } from '../../../domain/money.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
-import type { GameStatus, Influencer } from '../../../db/schema.ts';
-import type { AdminGame } from '../../../domain/games/admin-games.ts';
+import type { AdminGame, GameStatus } from '../../../domain/games/admin-games.ts';
+import type { Influencer } from '../../../domain/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 

@@ -5,6 +5,8 @@ import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { renderPage, type PageStatus } from '../../../http/render.tsx';
 import { CoachPage, coachPaths, coachPlatforms, platformOf } from './coach.tsx';
+import { formBody } from '../../../http/request.ts';
+import { coachSignupPost } from '../../../shared/schemas/coach.ts';
 import { RulesPage } from './rules.tsx';
 import { partnerStore } from './shared.tsx';
 import { SunglassGalleryPage } from './sunglass-gallery.tsx';
@@ -79,16 +81,20 @@ export const marketingPages = new Hono<AppEnv>()
     ),
   )
   .on('GET', coachPaths, (c) => showCoach(c, c.req.path, { subscribed: c.req.query('subscribed') === '1' }))
-  .post('/coach/signup', async (c) => {
-    const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    const next = typeof body.next === 'string' && coachPaths.includes(body.next) ? body.next : '/coach';
-    const email = typeof body.email === 'string' ? body.email : '';
-    try {
-      const { created } = signUpForCoach(c.var.deps.db, c.var.deps.clock, email);
-      setFlash(c, { title: created ? "You're on the list" : "You're already on the list", description: COACH_THANK_YOU });
-      return c.redirect(`${next}?subscribed=1`, 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return showCoach(c, next, { subscribed: false, email: email.slice(0, 254), error: error.fields?.email ?? error.message }, 400);
-    }
-  });
+  .post(
+    '/coach/signup',
+    formBody(coachSignupPost, (c, error) => showCoach(c, '/coach', { subscribed: false, email: '', error: error.message }, 400)),
+    (c) => {
+      const body = c.req.valid('form');
+      const next = body.next !== undefined && coachPaths.includes(body.next) ? body.next : '/coach';
+      const email = body.email ?? '';
+      try {
+        const { created } = signUpForCoach(c.var.deps.db, c.var.deps.clock, email);
+        setFlash(c, { title: created ? "You're on the list" : "You're already on the list", description: COACH_THANK_YOU });
+        return c.redirect(`${next}?subscribed=1`, 303);
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        return showCoach(c, next, { subscribed: false, email: email.slice(0, 254), error: error.fields?.email ?? error.message }, 400);
+      }
+    },
+  );

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, PENDING_PLAY_MS } from '../../../domain/games/entry.ts';
 import { FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
 import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/games/responsible-play.ts';
-import { formatCents } from '../../../domain/pricing.ts';
+import { formatCents } from '../../../shared/pricing.ts';
 
 /*
  * /rules: the official rules a player accepts before a first entry. Every number comes from the

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, requiredParticipantsFor } from '../../../domain/games/entry.ts';
 import { GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
-import { formatCents, shippingMethods, TAX_RATE } from '../../../domain/pricing.ts';
+import { formatCents, shippingMethods, TAX_RATE } from '../../../shared/pricing.ts';
 import { LOCAL_ZIP } from '../../../shared/schemas/profile.ts';
 import { ButtonLink } from './shared.tsx';
 

@@ -1,5 +1,5 @@
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY } from '../../../domain/games/entry.ts';
-import { formatCents } from '../../../domain/pricing.ts';
+import { formatCents } from '../../../shared/pricing.ts';
 import { LOCAL_ZIP } from '../../../shared/schemas/profile.ts';
 import { ButtonLink, Hero, partnerSinceText, partnerStore } from './shared.tsx';
 

@@ -1,0 +1,82 @@
+/*
+ * The game data the server sends and the game islands read: GET /api/influencers, GET
+ * /api/products/{id}/competition, and the Play Now page's props.
+ */
+
+/** Spec section 4: the panel's fallback when the game names no required count. */
+export const DEFAULT_REQUIRED_PARTICIPANTS = 10;
+
+/** This minute's figures of one platform of an influencer. */
+export interface PlatformMetrics {
+  followers: number;
+  engagement: number;
+  growth: number;
+  posts: number;
+}
+
+/** One pickable influencer (GET /api/influencers). */
+export interface InfluencerView {
+  id: number;
+  name: string;
+  handle: string;
+  avatar: string;
+  category: string;
+  engagementRate: number;
+  /** Platform to followers text ('2.4M'). */
+  platforms: Record<string, string>;
+  metrics: Record<string, PlatformMetrics>;
+  totalFollowers: number;
+  /** Points over the last hour, to 1 decimal. */
+  score: number;
+}
+
+export interface CompetitionPlay {
+  id: number;
+  userId: number;
+  influencerIds: string[];
+  score: number | null;
+  createdAt: number;
+}
+
+/** GET /api/products/{id}/competition. */
+export interface CompetitionData {
+  gameId: number | null;
+  gameStatus: 'waiting' | 'active' | 'completed';
+  startTime: number | null;
+  endTime: number | null;
+  requiredParticipants?: number | null;
+  participants: number;
+  winnerPlayId?: number | null;
+  plays: CompetitionPlay[];
+  metrics: { influencerId: string; totalScore: number }[];
+  /** Commit and reveal: public from the start; the seed once the game is over. */
+  seedHash?: string | null;
+  seed?: string | null;
+  /** Where the next entrant goes when this game is full or live. */
+  nextGame?: { id: number; participants: number; requiredParticipants: number } | null;
+}
+
+/** The Play Now page's island props. */
+export interface PlayGameProps {
+  product: {
+    id: number;
+    /** Brand, or a book's title. */
+    brand: string;
+    /** Model, or 'by {author}' for books. */
+    subtitle: string;
+    price: number;
+    /** The image as the page shows it (local images carry their `?fallback=` type). */
+    imageUrl: string;
+    /** The type's default image, for an image from another site that may break. */
+    fallbackImageUrl: string | null;
+    playEnabled: boolean;
+    quantity: number;
+  };
+  /** The game a play joins now: its entries so far and the players it needs; `afterFull` when an earlier game is full. */
+  game: { entries: number; requiredParticipants: number; live: boolean; afterFull?: boolean };
+  influencers: InfluencerView[];
+  signedIn: boolean;
+  hasCard: boolean;
+  /** Responsible play: consent given once; why the player may not enter now (self-excluded, daily limit), if so. */
+  play?: { consented: boolean; blocked: string | null };
+}
