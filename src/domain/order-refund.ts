@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, payments } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
@@ -7,7 +7,7 @@ import { restoreBuyNowStock } from './order-charge.ts';
 import { alertAdmins } from './payments/alerts.ts';
 import { asPaymentFailure, idempotencyKey, type PaymentGateway } from './payments/gateway.ts';
 import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from './payments/states.ts';
-import { formatCents } from './pricing.ts';
+import { formatCents } from '../shared/pricing.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund
@@ -58,11 +58,15 @@ export function startRefund(tx: Db, clock: Clock, charge: PaymentRow, orderId: n
 }
 
 function chargeOf(db: Db, orderId: number): PaymentRow | undefined {
-  return db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'order_charge')))
-    .get();
+  return (
+    db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'order_charge')))
+      // An order retried after a refused card has several charges; the one that was taken is the one refunded.
+      .orderBy(desc(sql`${payments.status} = 'captured'`), desc(payments.id))
+      .get()
+  );
 }
 
 /** The refund went through: everything that follows from it, once. */

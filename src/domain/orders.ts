@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
 import type { CartLine } from './cart.ts';
@@ -7,7 +7,7 @@ import { DomainError } from './errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { asPaymentFailure, idempotencyKey, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { leaseUntil } from './payments/states.ts';
-import type { ShippingMethod, Totals } from './pricing.ts';
+import type { ShippingMethod, Totals } from '../shared/pricing.ts';
 import { findProfile } from './profile.ts';
 
 /*
@@ -153,6 +153,33 @@ interface Claimed {
   createdAt: number;
 }
 
+/** How long a failed order takes the next attempt of the same checkout (docs/decisions.md "Card failures"). */
+export const FAILED_ORDER_WINDOW_MS = 15 * 60 * 1000;
+
+/** The same checkout's order that failed within the window, if any, and the number of this attempt on it. */
+function failedAttemptToRetry(tx: Db, order: PlaceOrder, now: number): { id: number; attempt: number } | undefined {
+  const failed = tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, order.userId),
+        eq(orders.checkoutKey, order.checkoutKey),
+        eq(orders.status, 'failed'),
+        gte(orders.updatedAt, now - FAILED_ORDER_WINDOW_MS),
+      ),
+    )
+    .orderBy(desc(orders.id))
+    .get();
+  if (!failed) return undefined;
+  const charges = tx
+    .select({ n: count() })
+    .from(payments)
+    .where(and(eq(payments.orderId, failed.id), eq(payments.kind, 'order_charge')))
+    .get();
+  return { id: failed.id, attempt: (charges?.n ?? 0) + 1 };
+}
+
 /** Step 1: lock, stock, prize, order and payment row, in one transaction. */
 function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
   const { db, clock, gateway } = deps;
@@ -168,31 +195,38 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
         .where(and(eq(orders.checkoutKey, order.checkoutKey), eq(orders.status, 'pending')))
         .get();
       if (busy) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS', orderId: busy.id });
-      const created = tx
-        .insert(orders)
-        .values({
-          userId: order.userId,
-          orderDate: now,
-          totalCents: order.totals.totalCents,
-          subtotalCents: order.totals.subtotalCents,
-          taxCents: order.totals.taxCents,
-          shippingCents: order.totals.shippingCents,
-          status: cashOnDelivery ? 'processing' : 'pending',
-          customerName: order.address.name,
-          customerEmail: order.address.email,
-          customerPhone: order.address.phone,
-          shippingAddress: order.address.line1,
-          shippingCity: order.address.city,
-          shippingState: order.address.state,
-          shippingZipCode: order.address.postalCode,
-          shippingCountry: order.address.country,
-          paymentMethod: order.payment.method,
-          shippingMethod: order.shippingMethod,
-          checkoutKey: order.checkoutKey,
-          updatedAt: now,
-        })
-        .returning({ id: orders.id })
-        .get();
+      const fields: typeof orders.$inferInsert = {
+        userId: order.userId,
+        orderDate: now,
+        totalCents: order.totals.totalCents,
+        subtotalCents: order.totals.subtotalCents,
+        taxCents: order.totals.taxCents,
+        shippingCents: order.totals.shippingCents,
+        status: cashOnDelivery ? 'processing' : 'pending',
+        customerName: order.address.name,
+        customerEmail: order.address.email,
+        customerPhone: order.address.phone,
+        shippingAddress: order.address.line1,
+        shippingCity: order.address.city,
+        shippingState: order.address.state,
+        shippingZipCode: order.address.postalCode,
+        shippingCountry: order.address.country,
+        paymentMethod: order.payment.method,
+        shippingMethod: order.shippingMethod,
+        checkoutKey: order.checkoutKey,
+        updatedAt: now,
+      };
+      // A card refused again within the window retries the same failed order: one failed order per attempt window.
+      const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);
+      const created = retried
+        ? tx
+            .update(orders)
+            .set({ ...fields, notes: null })
+            .where(eq(orders.id, retried.id))
+            .returning({ id: orders.id })
+            .get()!
+        : tx.insert(orders).values(fields).returning({ id: orders.id }).get();
+      if (retried) tx.delete(orderItems).where(eq(orderItems.orderId, created.id)).run();
       for (const line of order.lines) {
         if (!line.stockReserved) reserveStock(tx, line);
         if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
@@ -209,7 +243,8 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
           })
           .run();
       }
-      const key = idempotencyKey('order', created.id, 'charge');
+      // Each attempt on an order is its own charge at the gateway, under its own key.
+      const key = retried ? idempotencyKey('order', created.id, 'charge', retried.attempt) : idempotencyKey('order', created.id, 'charge');
       if (cashOnDelivery) {
         removeCartLines(tx, order.userId, order.lines);
         return { orderId: created.id, paymentRowId: null, key, createdAt: now };

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { REVIEW_ACTIONS } from '../shared/schemas/admin.ts';
 import type { Db } from '../db/client.ts';
 import { orders, payments, plays, users } from '../db/schema.ts';
@@ -6,7 +6,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { rollBackHold, settleHoldFromGateway, type GameDeps } from './games/entry.ts';
 import { moveHolds } from './games/holds.ts';
-import { centsToDollars } from './money.ts';
+import { centsToDollars } from '../shared/money.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { sendRefund } from './order-refund.ts';
 import { asPaymentFailure, type GatewayPayment } from './payments/gateway.ts';
@@ -149,6 +149,7 @@ async function lookUp(deps: GameDeps, row: typeof payments.$inferSelect): Promis
             .select()
             .from(payments)
             .where(and(eq(payments.orderId, row.orderId), eq(payments.kind, 'order_charge')))
+            .orderBy(desc(sql`${payments.status} = 'captured'`), desc(payments.id))
             .get()
         : undefined;
       return charge?.gatewayPaymentId ? await deps.gateway.getPayment(charge.gatewayPaymentId) : null;

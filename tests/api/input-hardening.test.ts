@@ -117,7 +117,7 @@ describe('limits that hold under concurrency', () => {
     for (let i = 0; i < 15; i++) expect((await ctx.client().post('/api/login', { json: { username: 'regular', password: 'secret-pass' } })).status).toBe(200);
   });
 
-  test('an unknown card token, sent again and again: 5 declines, then 429 with nothing written', async () => {
+  test('an unknown card token, sent again and again: 5 declines on one failed order, then 429 with nothing written', async () => {
     const ctx = await testApp();
     seedIfEmpty(ctx.db, ctx.clock);
     const { client, id } = await signedIn(ctx);
@@ -139,9 +139,19 @@ describe('limits that hold under concurrency', () => {
     for (let i = 0; i < 12; i++) statuses.push((await client.post('/api/orders', { json: { ...body, ...totals } })).status);
     expect(statuses.slice(0, 5)).toEqual(Array(5).fill(402));
     expect(statuses.slice(5)).toEqual(Array(7).fill(429));
-    expect(ctx.db.select().from(orders).all().length).toBeLessThanOrEqual(5);
-    expect(ctx.db.select().from(payments).all().length).toBeLessThanOrEqual(5);
-    expect(ctx.db.select().from(notifications).all().length).toBeLessThanOrEqual(6);
+    // One failed order for the attempt window, its 5 refused charges under their own keys, told once.
+    const written = ctx.db.select().from(orders).all();
+    expect(written.map((o) => o.status)).toEqual(['failed']);
+    const charges = ctx.db.select().from(payments).all();
+    expect(charges.map((p) => [p.orderId, p.status])).toEqual(Array(5).fill([written[0]!.id, 'failed']));
+    expect(new Set(charges.map((p) => p.idempotencyKey)).size).toBe(5);
+    expect(
+      ctx.db
+        .select()
+        .from(notifications)
+        .all()
+        .filter((n) => n.type === 'payment_failed'),
+    ).toHaveLength(1);
   });
 });
 
@@ -256,9 +266,27 @@ describe('declined card attempts against the fake Square, with latency and at on
       for (let i = 0; i < 6; i++) after.push((await attempt()).status);
       expect(after).toEqual([402, 402, 402, 402, 429, 429]);
       expect(s.fake.payments().length - chargesBefore).toBeLessThanOrEqual(5);
-      expect(s.db.select().from(orders).all().length).toBeLessThanOrEqual(5);
+      expect(
+        s.db
+          .select()
+          .from(orders)
+          .all()
+          .map((o) => o.status),
+      ).toEqual(['failed']);
       s.clock.advance(15 * 60_000);
-      expect((await client.post('/api/orders', { json: { ...body, ...totals, paymentToken: 'cnon:card-nonce-ok' } })).status).toBe(201);
+      // The good card within the window pays that same order: its history shows the refused attempts, then the charge.
+      const paid = await client.post('/api/orders', { json: { ...body, ...totals, paymentToken: 'cnon:card-nonce-ok' } });
+      expect(paid.status).toBe(201);
+      const all = s.db.select().from(orders).all();
+      expect(all.map((o) => o.status)).toEqual(['processing']);
+      expect(
+        s.db
+          .select()
+          .from(payments)
+          .all()
+          .filter((p) => p.orderId === all[0]!.id)
+          .map((p) => p.status),
+      ).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'captured']);
     } finally {
       s.stop();
     }
