@@ -28,7 +28,8 @@ describe('an admin runs the catalogue from the browser', () => {
     await expect(page.getByRole('heading', { name: 'Admin Authentication' }).isVisible()).resolves.toBe(true);
     await page.getByLabel('Admin PIN').fill('000000');
     await page.getByRole('button', { name: 'Verify PIN' }).click();
-    await expect(page.getByText('Invalid PIN. Please try again.').isVisible()).resolves.toBe(true);
+    // The wrong PIN is a form post: wait for the page it answers with, not the one it left.
+    await page.getByText('Invalid PIN. Please try again.').waitFor();
     expect(await toastText(page)).toContain('Invalid PIN entered.');
     await page.getByLabel('Admin PIN').fill(E2E_ADMIN.pin);
     await page.getByRole('button', { name: 'Verify PIN' }).click();
