@@ -10,6 +10,19 @@ import { squareStore } from '../helpers/square-app.ts';
  * Issue 11: each case the fuzz of about 6,000 bad inputs found, as a named regression test.
  */
 
+/** A buy-now of product 1 at 92651 with the card the gateways always decline. */
+const DECLINED_BUY_NOW = {
+  productId: 1,
+  quantity: 1,
+  paymentToken: 'cnon:card-nonce-declined',
+  customerInfo: {
+    name: 'Lena Ocean',
+    email: 'lena@example.com',
+    phone: '949-555-0100',
+    address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
+  },
+};
+
 async function signedIn(ctx: Awaited<ReturnType<typeof testApp>>, username = 'shopper1') {
   const client = ctx.client();
   expect((await client.post('/api/register', { json: { username, password: 'secret-pass' } })).status).toBe(201);
@@ -122,17 +135,7 @@ describe('limits that hold under concurrency', () => {
     seedIfEmpty(ctx.db, ctx.clock);
     const { client, id } = await signedIn(ctx);
     completeProfile(ctx, id);
-    const body = {
-      productId: 1,
-      quantity: 1,
-      paymentToken: 'cnon:card-nonce-declined',
-      customerInfo: {
-        name: 'Lena Ocean',
-        email: 'lena@example.com',
-        phone: '949-555-0100',
-        address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
-      },
-    };
+    const body = DECLINED_BUY_NOW;
     // Without totals the answer is a 409 with the totals to confirm; then the real attempts.
     const totals = (await (await client.post('/api/orders', { json: body })).json()).summary;
     const statuses: number[] = [];
@@ -244,17 +247,7 @@ describe('declined card attempts against the fake Square, with latency and at on
     const s = await squareStore();
     try {
       const { client } = await s.shopper('decliner');
-      const body = {
-        productId: 1,
-        quantity: 1,
-        paymentToken: 'cnon:card-nonce-declined',
-        customerInfo: {
-          name: 'Lena Ocean',
-          email: 'lena@example.com',
-          phone: '949-555-0100',
-          address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651' },
-        },
-      };
+      const body = DECLINED_BUY_NOW;
       const totals = (await (await client.post('/api/orders', { json: body })).json()).summary;
       const attempt = () => client.post('/api/orders', { json: { ...body, ...totals } });
       const chargesBefore = s.fake.payments().length;
