@@ -1,3 +1,4 @@
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 /**
@@ -39,8 +40,37 @@ const envSchema = z
     SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),
     SHUTDOWN_GRACE_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(600_000).default(25_000)),
     PAYMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(500).max(60_000).default(8_000)),
+    HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
+    TRUST_PROXY: z.preprocess(blankToUndefined, z.string().default('off')),
+    LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+    METRICS_TOKEN: optionalText,
+    BACKUP_DIR: optionalText,
+    BACKUP_EVERY: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^\d+(m|h|d)$/, 'BACKUP_EVERY must look like 30m, 1h or 1d')
+        .default('1h'),
+    ),
+    BACKUP_KEEP: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(48)),
+    RETENTION_NOTIFICATIONS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(3_650).default(90)),
+    RETENTION_SESSIONS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(3_650).default(0)),
+    RETENTION_VOID_PLAYS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(3_650).default(30)),
+    RETENTION_RATE_LIMIT_HOURS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(8_760).default(24)),
   })
   .superRefine((env, ctx) => {
+    const trust = trustProxyOf(env.TRUST_PROXY);
+    if (trust.kind === 'addresses') {
+      try {
+        proxyaddr.compile(trust.addresses);
+      } catch {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TRUST_PROXY'],
+          message: 'TRUST_PROXY must be off, a hop count, or a comma list of proxy addresses (IPs, CIDR ranges, loopback)',
+        });
+      }
+    }
     const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
     if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL)
       ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
@@ -101,6 +131,37 @@ export interface Config {
   shutdownGraceMs: number;
   /** Each payment gateway call gives up after this long (an unknown outcome, resolved later). */
   paymentTimeoutMs: number;
+  /** The address Bun.serve binds: 127.0.0.1 unless said (the Docker image says 0.0.0.0). */
+  host: string;
+  /** Which peers may speak for the client in X-Forwarded-For/-Proto: none, the nearest N hops, or these addresses. */
+  trustProxy: { kind: 'off' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; otherwise it answers loopback clients only. */
+  metricsToken: string | undefined;
+  /** Rotating online backups (BACKUP_DIR); off when dir is undefined. */
+  backup: { dir: string | undefined; everyMs: number; keep: number };
+  /** How long rows nobody needs any more are kept (docs/operations.md, Retention). */
+  retention: { notificationsDays: number; expiredSessionsDays: number; voidPlaysDays: number; rateLimitHours: number };
+}
+
+const DURATION_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** '30m', '1h', '1d' in milliseconds (the schema checked the shape). */
+function durationMs(text: string): number {
+  return Number(text.slice(0, -1)) * DURATION_UNIT_MS[text.slice(-1) as keyof typeof DURATION_UNIT_MS];
+}
+
+function trustProxyOf(text: string): Config['trustProxy'] {
+  const value = text.trim().toLowerCase();
+  if (value === 'off' || value === 'false') return { kind: 'off' };
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? { kind: 'off' } : { kind: 'hops', hops: Number(value) };
+  return {
+    kind: 'addresses',
+    addresses: value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  };
 }
 
 export class ConfigError extends Error {}
@@ -139,5 +200,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === '1' : env.NODE_ENV !== 'production',
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     paymentTimeoutMs: env.PAYMENT_TIMEOUT_MS,
+    host: env.HOST,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
+    backup: { dir: env.BACKUP_DIR, everyMs: durationMs(env.BACKUP_EVERY), keep: env.BACKUP_KEEP },
+    retention: {
+      notificationsDays: env.RETENTION_NOTIFICATIONS_DAYS,
+      expiredSessionsDays: env.RETENTION_SESSIONS_DAYS,
+      voidPlaysDays: env.RETENTION_VOID_PLAYS_DAYS,
+      rateLimitHours: env.RETENTION_RATE_LIMIT_HOURS,
+    },
   };
 }

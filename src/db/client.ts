@@ -7,14 +7,40 @@ import * as schema from './schema.ts';
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
-/** Opens the database file (or ':memory:') with the pragmas of DESIGN section 3. */
+/** How long a statement waits for another process's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+const INCREMENTAL = 2;
+
+/**
+ * Opens the database file (or ':memory:') with the pragmas of DESIGN section 3. Several
+ * processes may share the file (docs/operations.md): every transaction begins IMMEDIATE, so
+ * it takes the write lock first and waits (busy timeout) instead of failing with
+ * SQLITE_BUSY_SNAPSHOT when it writes after reading.
+ */
 export function openDatabase(filename: string): Db {
   const sqlite = new Database(filename, { create: true, strict: true });
+  sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
+  useIncrementalVacuum(sqlite);
   sqlite.exec('PRAGMA journal_mode = WAL;');
   sqlite.exec('PRAGMA foreign_keys = ON;');
-  sqlite.exec('PRAGMA busy_timeout = 5000;');
   sqlite.exec('PRAGMA synchronous = NORMAL;');
-  return drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: sqlite, schema });
+  const deferred = db.transaction.bind(db);
+  db.transaction = (run, config) => deferred(run, { behavior: 'immediate', ...config });
+  return db;
+}
+
+/**
+ * Freed pages go back to the file system a little at a time (the retention job's
+ * `PRAGMA incremental_vacuum`), so the file stops growing. A new file gets the mode before its
+ * first table; a file made before this converts once, with a VACUUM.
+ */
+function useIncrementalVacuum(sqlite: Database): void {
+  const mode = sqlite.query<{ auto_vacuum: number }, []>('PRAGMA auto_vacuum').get()?.auto_vacuum;
+  if (mode === INCREMENTAL) return;
+  sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL;');
+  const tables = sqlite.query<{ n: number }, []>("select count(*) as n from sqlite_master where type = 'table'").get()?.n ?? 0;
+  if (tables > 0) sqlite.exec('VACUUM;');
 }
 
 export async function applyMigrations(db: Db): Promise<void> {

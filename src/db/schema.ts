@@ -494,6 +494,43 @@ export const appSettings = sqliteTable('app_settings', {
   updatedAt: integer('updated_at').notNull(),
 });
 
+/**
+ * Sign-in, registration, PIN and card attempts, one row per counted event, shared by every
+ * process on the database (domain/rate-limit.ts). Old rows are pruned by the retention job.
+ */
+export const rateLimitEvents = sqliteTable(
+  'rate_limit_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Which limit counts it: 'login-ip', 'login-username', 'register-ip', ... */
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('rate_limit_events_key_idx').on(t.bucket, t.key, t.at), index('rate_limit_events_at_idx').on(t.at)],
+);
+
+/**
+ * Counters bumped by triggers (migration 0004) whenever something a visitor's page shows
+ * changes: products, games, plays. Every process compares 'storefront' with the value its
+ * page cache was filled at, so a sale or a price change on one process reaches all of them.
+ */
+export const changeCounters = sqliteTable('change_counters', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull(),
+});
+
+/** Who runs the game jobs: one process holds the lease and renews it; another takes it once it expires. */
+export const jobLeases = sqliteTable('job_leases', {
+  name: text('name').primaryKey(),
+  /** 'host:pid:random' of the process holding it. */
+  holder: text('holder').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  renewedAt: integer('renewed_at').notNull(),
+  /** When the holder last finished a tick of every job: the jobs heartbeat of /readyz. */
+  tickedAt: integer('ticked_at'),
+});
+
 export type User = typeof users.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type Product = typeof products.$inferSelect;
