@@ -20,7 +20,7 @@ const INCREMENTAL = 2;
 export function openDatabase(filename: string): Db {
   const sqlite = new Database(filename, { create: true, strict: true });
   sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
-  useIncrementalVacuum(sqlite);
+  enableIncrementalVacuum(sqlite);
   sqlite.exec('PRAGMA journal_mode = WAL;');
   sqlite.exec('PRAGMA foreign_keys = ON;');
   sqlite.exec('PRAGMA synchronous = NORMAL;');
@@ -35,7 +35,7 @@ export function openDatabase(filename: string): Db {
  * `PRAGMA incremental_vacuum`), so the file stops growing. A new file gets the mode before its
  * first table; a file made before this converts once, with a VACUUM.
  */
-function useIncrementalVacuum(sqlite: Database): void {
+function enableIncrementalVacuum(sqlite: Database): void {
   const mode = sqlite.query<{ auto_vacuum: number }, []>('PRAGMA auto_vacuum').get()?.auto_vacuum;
   if (mode === INCREMENTAL) return;
   sqlite.exec('PRAGMA auto_vacuum = INCREMENTAL;');
