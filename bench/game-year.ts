@@ -22,6 +22,7 @@ import { drawSeed, simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { imageStore } from '../src/domain/images.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { PageCache } from '../src/http/page-cache.ts';
+import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
 
 const MINUTE = 60_000;
@@ -143,9 +144,9 @@ const app = createApp({
   clock,
   manifest: await loadManifest(),
   adminPin: '246810',
-  limits: createAccountLimits(clock, false),
+  limits: createAccountLimits(db, clock, false),
   images: imageStore(join(dir, 'uploads')),
-  pageCache: new PageCache(),
+  pageCache: new PageCache(() => storefrontVersion(db)),
   gateway,
   metrics: simulatedMetrics,
   runJobs: async () => {},

@@ -33,16 +33,17 @@ const MINUTE = 60_000;
 /** Refused card attempts a user may make in 15 minutes before card calls answer 429. */
 export const CARD_FAILURES_PER_WINDOW = 5;
 
-export function createAccountLimits(clock: Clock, enabled: boolean): AccountLimits {
+/** The limits, counted in the database so every process shares them. */
+export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): AccountLimits {
   return {
-    failedLoginsByIp: new RateLimiter(10, 15 * MINUTE, clock, enabled),
-    failedLoginsByUsername: new RateLimiter(10, 15 * MINUTE, clock, enabled),
-    registrationsByIp: new RateLimiter(30, 60 * MINUTE, clock, enabled),
+    failedLoginsByIp: new RateLimiter(db, 'login-ip', 10, 15 * MINUTE, clock, enabled),
+    failedLoginsByUsername: new RateLimiter(db, 'login-username', 10, 15 * MINUTE, clock, enabled),
+    registrationsByIp: new RateLimiter(db, 'register-ip', 30, 60 * MINUTE, clock, enabled),
     // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
     // As many as one session gets: logging in again gives no fresh tries.
-    pinFailuresByUser: new RateLimiter(5, 15 * MINUTE, clock, true),
-    publicFormsByIp: new RateLimiter(20, 60 * MINUTE, clock, enabled),
-    cardFailuresByUser: new RateLimiter(CARD_FAILURES_PER_WINDOW, 15 * MINUTE, clock, true),
+    pinFailuresByUser: new RateLimiter(db, 'pin-user', 5, 15 * MINUTE, clock, true),
+    publicFormsByIp: new RateLimiter(db, 'public-form-ip', 20, 60 * MINUTE, clock, enabled),
+    cardFailuresByUser: new RateLimiter(db, 'card-failure-user', CARD_FAILURES_PER_WINDOW, 15 * MINUTE, clock, true),
   };
 }
 
@@ -62,11 +63,10 @@ export function findUserByUsername(db: Db, username: string): User | undefined {
 }
 
 export async function register(db: Db, clock: Clock, limits: AccountLimits, input: RegisterInput, ip: string): Promise<User> {
-  const wait = limits.registrationsByIp.retryAfter(ip);
+  const wait = limits.registrationsByIp.attempt(ip);
   if (wait > 0) {
     throw new DomainError(429, `Too many registrations from this network. Please try again in ${minutesText(wait)}.`);
   }
-  limits.registrationsByIp.record(ip);
   const { username, password } = input;
   if (findUserByUsername(db, username)) throw usernameTaken();
   const passwordHash = await hashPassword(password);
@@ -93,12 +93,17 @@ function usernameTaken(): DomainError {
 export async function logIn(db: Db, limits: AccountLimits, input: LoginInput, ip: string): Promise<User> {
   const { username, password } = input;
   const usernameKey = username.toLowerCase();
-  const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsername.retryAfter(usernameKey));
+  // One IMMEDIATE transaction: attempts sent at once to two processes are counted one after another.
+  const wait = db.transaction(() => {
+    const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsername.retryAfter(usernameKey));
+    if (wait > 0) return wait;
+    limits.failedLoginsByIp.record(ip);
+    limits.failedLoginsByUsername.record(usernameKey);
+    return 0;
+  });
   if (wait > 0) {
     throw new DomainError(429, `Too many failed login attempts. Please try again in ${minutesText(wait)}.`);
   }
-  limits.failedLoginsByIp.record(ip);
-  limits.failedLoginsByUsername.record(usernameKey);
   const user = findUserByUsername(db, username);
   dummyHash ??= hashPassword('not-a-real-password');
   const valid = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));

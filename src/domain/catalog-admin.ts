@@ -10,15 +10,14 @@ import { checkProductInput, imageRequiredMessage, isProductKind, parseDescriptio
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
- * Every write calls `changed()`, so cached catalogue pages are dropped (DESIGN: a cache must be
- * invalidated by every product write).
+ * Cached catalogue pages need no call here: every write to products moves the storefront
+ * version (a trigger), and every process's page cache drops what it held at the old one.
  */
 
 export interface CatalogWriter {
   db: Db;
   clock: Clock;
   images: ImageStore;
-  changed: () => void;
 }
 
 export interface ImageChoice {
@@ -72,7 +71,6 @@ export async function createProduct(writer: CatalogWriter, raw: Record<string, u
       .values({ ...checked.fields, imageUrl, createdAt: writer.clock.now() })
       .returning()
       .get();
-    writer.changed();
     return created;
   } catch (error) {
     writer.images.remove(imageUrl);
@@ -122,7 +120,6 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
       .where(eq(products.id, id))
       .returning()
       .get();
-    writer.changed();
     if (imageUrl !== existing.imageUrl) writer.images.remove(existing.imageUrl);
     return updated;
   } catch (error) {
@@ -143,6 +140,5 @@ export function deleteProduct(writer: CatalogWriter, id: number): void {
     throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
   }
   writer.db.delete(products).where(eq(products.id, id)).run();
-  writer.changed();
   writer.images.remove(existing.imageUrl);
 }

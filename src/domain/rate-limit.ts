@@ -1,13 +1,18 @@
+import { and, count, desc, eq, gt, min } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { rateLimitEvents } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
 /**
- * Counts events per key in a sliding window, in memory. One process serves the store
- * (DESIGN section 1), so memory is the right place; a restart forgets, which is acceptable.
+ * Counts events per key in a sliding window, in the database, so every process on the file
+ * shares one count (docs/operations.md, "Several processes"). A check and its record happen
+ * in one IMMEDIATE transaction (`attempt`), so two processes cannot both slip under the limit.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, number[]>();
-
   constructor(
+    private readonly db: Db,
+    /** The limit's name in the table: 'login-ip', 'register-ip', ... */
+    readonly bucket: string,
     readonly limit: number,
     readonly windowMs: number,
     private readonly clock: Clock,
@@ -17,42 +22,62 @@ export class RateLimiter {
   /** Milliseconds until the key may act again, or 0 when it is under the limit. */
   retryAfter(key: string): number {
     if (!this.enabled) return 0;
-    const recent = this.recent(key);
-    if (recent.length < this.limit) return 0;
-    return recent[0]! + this.windowMs - this.clock.now();
+    const since = this.clock.now() - this.windowMs;
+    const row = this.db
+      .select({ events: count(), oldest: min(rateLimitEvents.at) })
+      .from(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key), gt(rateLimitEvents.at, since)))
+      .get();
+    if (!row || row.events < this.limit) return 0;
+    // Over the limit: the key may act again once enough of its events have left the window.
+    const blocking = this.db
+      .select({ at: rateLimitEvents.at })
+      .from(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key), gt(rateLimitEvents.at, since)))
+      .orderBy(desc(rateLimitEvents.at))
+      .limit(1)
+      .offset(this.limit - 1)
+      .get();
+    return Math.max(1, (blocking?.at ?? row.oldest ?? 0) + this.windowMs - this.clock.now());
   }
 
   record(key: string): void {
     if (!this.enabled) return;
-    const recent = this.recent(key);
-    recent.push(this.clock.now());
-    this.hits.set(key, recent);
-    if (this.hits.size > 50_000) this.prune();
+    this.db.insert(rateLimitEvents).values({ bucket: this.bucket, key, at: this.clock.now() }).run();
+  }
+
+  /** Checks and records in one step: 0 when the event was counted, or how long to wait. */
+  attempt(key: string): number {
+    return this.db.transaction(() => {
+      const wait = this.retryAfter(key);
+      if (wait === 0) this.record(key);
+      return wait;
+    });
   }
 
   /** Takes back the newest event of the key (an attempt counted in advance that turned out fine). */
   forgetLatest(key: string): void {
-    const times = this.hits.get(key);
-    if (!times) return;
-    times.pop();
-    if (times.length === 0) this.hits.delete(key);
+    const newest = this.db
+      .select({ id: rateLimitEvents.id })
+      .from(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key)))
+      .orderBy(desc(rateLimitEvents.id))
+      .limit(1)
+      .get();
+    if (newest) this.db.delete(rateLimitEvents).where(eq(rateLimitEvents.id, newest.id)).run();
   }
 
   reset(key: string): void {
-    this.hits.delete(key);
+    this.db
+      .delete(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key)))
+      .run();
   }
+}
 
-  private recent(key: string): number[] {
-    const since = this.clock.now() - this.windowMs;
-    return (this.hits.get(key) ?? []).filter((at) => at > since);
-  }
-
-  private prune(): void {
-    const since = this.clock.now() - this.windowMs;
-    for (const [key, times] of this.hits) {
-      if (times.every((at) => at <= since)) this.hits.delete(key);
-    }
-  }
+/** Events older than `before` count for no window any more (the retention job). */
+export function pruneRateLimitEvents(db: Db, before: number): number {
+  return db.$client.query('delete from rate_limit_events where at <= ?').run(before).changes;
 }
 
 export function minutesText(ms: number): string {

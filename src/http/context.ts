@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { getConnInfo } from 'hono/bun';
 import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
@@ -37,13 +36,5 @@ export interface AppEnv {
 
 export type AppContext = Context<AppEnv>;
 
-/** The peer address; 'local' when there is no socket (app.request() in tests). */
-export function clientIp(c: AppContext): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'local';
-  } catch {
-    return 'local';
-  }
-}
-
+export { clientIp } from './client-address.ts';
 export { safeNextPath } from '../shared/safe-next-path.ts';

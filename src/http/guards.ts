@@ -31,11 +31,10 @@ export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'POST') return next();
   const limiter = c.var.deps.limits.publicFormsByIp;
   const ip = clientIp(c);
-  const wait = limiter.retryAfter(ip);
+  const wait = limiter.attempt(ip);
   if (wait > 0) {
     return c.json({ message: `Too many submissions from this network. Please try again in ${minutesText(wait)}.` }, 429);
   }
-  limiter.record(ip);
   await next();
 };
 

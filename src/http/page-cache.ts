@@ -4,8 +4,10 @@ import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts'
 import type { AppContext, AppEnv } from './context.ts';
 
 /**
- * Rendered catalogue pages for signed-out visitors, by URL. Every product write clears it
- * (`CatalogWriter.changed`), so a visitor never sees a stale catalogue.
+ * Rendered catalogue pages for signed-out visitors, by URL. The cache belongs to the version of
+ * the storefront it was filled at (`storefrontVersion`, bumped by triggers on every write a
+ * visitor's page shows, by any process); each lookup reads the version and drops everything
+ * when it moved, so a sale or a price change on one process is never served stale by another.
  */
 interface CachedPage {
   body: string;
@@ -40,11 +42,26 @@ export function cacheableQuery(params: URLSearchParams): string | null {
 
 export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
+  private filledAt: number | undefined;
+  hits = 0;
+  misses = 0;
 
-  constructor(private readonly maxEntries = 300) {}
+  constructor(
+    /** The storefront's current version (one indexed read); the cache is dropped whenever it moves. */
+    private readonly version: () => number,
+    private readonly maxEntries = 300,
+  ) {}
 
   get(key: string) {
-    return this.entries.get(key);
+    const version = this.version();
+    if (version !== this.filledAt) {
+      this.entries.clear();
+      this.filledAt = version;
+    }
+    const hit = this.entries.get(key);
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit;
   }
 
   set(key: string, body: string, contentType: string): void {

@@ -1,12 +1,14 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { MiddlewareHandler } from 'hono';
 import { createSession, generateSessionToken, invalidateSession, validateSessionToken } from '../domain/sessions.ts';
+import { cameOverHttps } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
 export const SESSION_COOKIE = 'csa_session';
 
+/** Secure whenever the store is public over https, or this request came over https (a TLS proxy's X-Forwarded-Proto counts when trusted). */
 function isSecure(c: AppContext): boolean {
-  return c.var.deps.config.publicUrl.startsWith('https://') || new URL(c.req.url).protocol === 'https:';
+  return c.var.deps.config.publicUrl.startsWith('https://') || cameOverHttps(c);
 }
 
 function writeCookie(c: AppContext, token: string, expiresAt: number): void {

@@ -8,6 +8,7 @@ import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
+import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
@@ -33,7 +34,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
-  const pageCache = new PageCache();
+  const pageCache = new PageCache(() => storefrontVersion(db));
   const gateway = createTestGateway();
   const app = createApp({
     db,
@@ -41,7 +42,7 @@ export async function testApp(env: Record<string, string> = {}) {
     clock,
     manifest: await testManifest(),
     adminPin: TEST_PIN,
-    limits: createAccountLimits(clock, config.rateLimit),
+    limits: createAccountLimits(db, clock, config.rateLimit),
     images,
     pageCache,
     gateway,

@@ -18,6 +18,7 @@ import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
+import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { COMPLETE_PROFILE } from './actors.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
@@ -61,9 +62,9 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     clock,
     manifest: await testManifest(),
     adminPin: TEST_PIN,
-    limits: createAccountLimits(clock, false),
+    limits: createAccountLimits(db, clock, false),
     images: imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-'))),
-    pageCache: new PageCache(),
+    pageCache: new PageCache(() => storefrontVersion(db)),
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => {

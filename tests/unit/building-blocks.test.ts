@@ -2,8 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import { serializeProps } from '../../src/components/Island.tsx';
 import { pageTitle } from '../../src/components/Document.tsx';
 import { parseDescription, resolveImageUrl, stockLabel } from '../../src/domain/catalog.ts';
-import { ManualClock } from '../../src/domain/clock.ts';
-import { RateLimiter } from '../../src/domain/rate-limit.ts';
 import { loginSchema, registerFormSchema } from '../../src/shared/schemas/auth.ts';
 import { fieldErrorsOf } from '../../src/shared/schemas/field-errors.ts';
 import { generateSessionToken, sessionIdFromToken } from '../../src/domain/sessions.ts';
@@ -60,29 +58,6 @@ describe('sessions', () => {
     expect(safeNextPath('/\\evil.example')).toBe('/');
     expect(safeNextPath('https://evil.example')).toBe('/');
     expect(safeNextPath(undefined)).toBe('/');
-  });
-});
-
-describe('RateLimiter', () => {
-  test('counts within a sliding window', () => {
-    const clock = new ManualClock(0);
-    const limiter = new RateLimiter(3, 1000, clock);
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.retryAfter('k')).toBe(0);
-      limiter.record('k');
-      clock.advance(100);
-    }
-    expect(limiter.retryAfter('k')).toBe(700);
-    expect(limiter.retryAfter('other')).toBe(0);
-    clock.advance(701);
-    expect(limiter.retryAfter('k')).toBe(0);
-  });
-
-  test('does nothing when disabled', () => {
-    const limiter = new RateLimiter(1, 1000, new ManualClock(0), false);
-    limiter.record('k');
-    limiter.record('k');
-    expect(limiter.retryAfter('k')).toBe(0);
   });
 });
 

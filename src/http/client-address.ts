@@ -1,0 +1,59 @@
+import proxyaddr from 'proxy-addr';
+import { getConnInfo } from 'hono/bun';
+import type { Config } from '../config.ts';
+import type { AppContext } from './context.ts';
+
+/*
+ * Who sent the request, behind a reverse proxy (docs/operations.md, "Behind a proxy").
+ * X-Forwarded-For and X-Forwarded-Proto are believed only from the peers TRUST_PROXY names
+ * (the nearest N hops, or these addresses), through Express's `proxy-addr`; without
+ * TRUST_PROXY both headers are ignored, so nobody can choose their own address.
+ */
+
+type Trust = (address: string, hop: number) => boolean;
+const compiled = new WeakMap<Config['trustProxy'], Trust>();
+
+function trustOf(setting: Config['trustProxy']): Trust {
+  let trust = compiled.get(setting);
+  if (!trust) {
+    if (setting.kind === 'off') trust = () => false;
+    else if (setting.kind === 'hops') trust = (_address, hop) => hop < setting.hops;
+    else trust = proxyaddr.compile(setting.addresses);
+    compiled.set(setting, trust);
+  }
+  return trust;
+}
+
+/** The socket's peer; 'local' when there is none (app.request() in tests). */
+function peerAddress(c: AppContext): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'local';
+  } catch {
+    return 'local';
+  }
+}
+
+/** The client's address: the peer, or the first untrusted address of X-Forwarded-For behind trusted proxies. */
+export function clientIp(c: AppContext): string {
+  const peer = peerAddress(c);
+  const trust = trustOf(c.var.deps.config.trustProxy);
+  if (!trust(peer, 0)) return peer;
+  const forwarded = c.req.header('x-forwarded-for');
+  // proxy-addr reads a Node request; these are the two fields it looks at.
+  const request = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
+  return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], trust);
+}
+
+/** True when the browser's request came over https: to us, or to a trusted proxy that says so. */
+export function cameOverHttps(c: AppContext): boolean {
+  if (new URL(c.req.url).protocol === 'https:') return true;
+  if (!trustOf(c.var.deps.config.trustProxy)(peerAddress(c), 0)) return false;
+  // A chain of proxies appends; the first value is what the browser used.
+  const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return proto === 'https';
+}
+
+/** True for requests from this machine itself (the /metrics default). */
+export function isLoopback(address: string): boolean {
+  return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
