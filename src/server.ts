@@ -13,6 +13,7 @@ import { imageStore } from './domain/images.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
+import { storefrontVersion } from './domain/storefront-version.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
 
@@ -63,9 +64,9 @@ export async function main(): Promise<void> {
     clock,
     manifest,
     adminPin,
-    limits: createAccountLimits(clock, config.rateLimit),
+    limits: createAccountLimits(db, clock, config.rateLimit),
     images: imageStore(join(dataDir, 'uploads')),
-    pageCache: new PageCache(),
+    pageCache: new PageCache(() => storefrontVersion(db)),
     gateway,
     metrics,
     runJobs: scheduler.tick,
