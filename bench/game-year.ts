@@ -21,6 +21,7 @@ import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
 import { drawSeed, simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { imageStore } from '../src/domain/images.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
+import { createTelemetry } from '../src/telemetry.ts';
 import { PageCache } from '../src/http/page-cache.ts';
 import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
@@ -147,6 +148,8 @@ const app = createApp({
   limits: createAccountLimits(db, clock, false),
   images: imageStore(join(dir, 'uploads')),
   pageCache: new PageCache(() => storefrontVersion(db)),
+  telemetry: createTelemetry(db),
+  jobsHolder: 'test',
   gateway,
   metrics: simulatedMetrics,
   runJobs: async () => {},

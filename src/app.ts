@@ -11,6 +11,9 @@ import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { limitCardFailures, limitPublicForms, requireUserPage } from './http/guards.ts';
 import { cacheForVisitors } from './http/page-cache.ts';
+import { observeRequests, requestIds } from './http/observe.ts';
+import { errorFields, log } from './log.ts';
+import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
@@ -67,6 +70,9 @@ export function createApp(deps: AppDeps) {
     c.set('deps', deps);
     await next();
   });
+  // First, so the log line and the metrics see every answer, the page cache's and the 404s too.
+  app.use(requestIds);
+  app.use(observeRequests);
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -78,8 +84,13 @@ export function createApp(deps: AppDeps) {
       if (c.req.path.startsWith('/api/')) return c.json({ message: message || 'Request refused.' }, error.status);
       return error.getResponse();
     }
-    console.error(`${c.req.method} ${c.req.path} failed:`, error);
-    return c.json({ message: 'Something went wrong on our side. Please try again.' }, 500);
+    log.error(
+      { event: 'request_failed', reqId: c.var.requestId, method: c.req.method, path: c.req.path, ...errorFields(error) },
+      `${c.req.method} ${c.req.path} failed`,
+    );
+    const wantsPage = !c.req.path.startsWith('/api/') && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
+    if (wantsPage) return serverErrorPage(c);
+    return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.var.requestId }, 500);
   });
 
   app.use(compress());

@@ -42,6 +42,7 @@ const envSchema = z
     PAYMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(500).max(60_000).default(8_000)),
     HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
     TRUST_PROXY: z.preprocess(blankToUndefined, z.string().default('off')),
+    JOBS_LEASE_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1_000).max(600_000).default(30_000)),
     LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     METRICS_TOKEN: optionalText,
     BACKUP_DIR: optionalText,
@@ -135,6 +136,8 @@ export interface Config {
   host: string;
   /** Which peers may speak for the client in X-Forwarded-For/-Proto: none, the nearest N hops, or these addresses. */
   trustProxy: { kind: 'off' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
+  /** How long the jobs lease lasts without renewal: another process takes the jobs over at most this long (plus a third) after the holder dies. */
+  jobsLeaseMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; otherwise it answers loopback clients only. */
   metricsToken: string | undefined;
@@ -202,6 +205,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     paymentTimeoutMs: env.PAYMENT_TIMEOUT_MS,
     host: env.HOST,
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    jobsLeaseMs: env.JOBS_LEASE_MS,
     logLevel: env.LOG_LEVEL,
     metricsToken: env.METRICS_TOKEN,
     backup: { dir: env.BACKUP_DIR, everyMs: durationMs(env.BACKUP_EVERY), keep: env.BACKUP_KEEP },

@@ -13,6 +13,10 @@ import { imageStore } from './domain/images.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
+import { errorFields, log, setLogLevel } from './log.ts';
+import { createTelemetry } from './telemetry.ts';
+import { leaseHolderId } from './domain/job-lease.ts';
+import { observedGateway } from './domain/payments/observed-gateway.ts';
 import { storefrontVersion } from './domain/storefront-version.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startScheduler } from './jobs/scheduler.ts';
@@ -39,11 +43,12 @@ export async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.fatal({ event: 'config_refused' }, error.message);
       process.exit(1);
     }
     throw error;
   }
+  setLogLevel(config.logLevel);
 
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
@@ -55,9 +60,15 @@ export async function main(): Promise<void> {
   const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
   const manifest = await loadManifest();
 
-  const gateway = await gatewayFromConfig(config);
+  const pageCache = new PageCache(() => storefrontVersion(db));
+  const telemetry = createTelemetry(db, { pageCache: () => pageCache, processMetrics: true });
+  const gateway = observedGateway(await gatewayFromConfig(config), (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds));
   const metrics = metricsFromConfig(db, config);
-  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }), clock);
+  const jobsHolder = leaseHolderId();
+  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, config), clock, {
+    lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
+    observe: { job: telemetry.observeJob, leaseHeld: telemetry.setLeaseHeld },
+  });
   const app = createApp({
     db,
     config,
@@ -66,15 +77,18 @@ export async function main(): Promise<void> {
     adminPin,
     limits: createAccountLimits(db, clock, config.rateLimit),
     images: imageStore(join(dataDir, 'uploads')),
-    pageCache: new PageCache(() => storefrontVersion(db)),
+    pageCache,
     gateway,
     metrics,
     runJobs: scheduler.tick,
+    telemetry,
+    jobsHolder,
   });
   // Requests in flight, so a shutdown can let them finish.
   let inFlight = 0;
   let onIdle: (() => void) | null = null;
   const server = Bun.serve({
+    hostname: config.host,
     port: config.port,
     maxRequestBodySize: 16 * 1024 * 1024,
     async fetch(request, bunServer) {
@@ -88,45 +102,59 @@ export async function main(): Promise<void> {
   });
 
   if (seeded)
-    console.log(config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`);
-  if (config.testModeBanner) console.log('PAYMENTS=test in production: no real payments are taken, and every page says so.');
+    log.info(
+      { event: 'seeded', dataDir, demoProducts: config.seedDemo },
+      config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`,
+    );
+  if (config.testModeBanner) log.warn({ event: 'test_payments' }, 'PAYMENTS=test in production: no real payments are taken, and every page says so.');
   if (generated.adminPassword || generated.adminPin) {
-    console.log('\n  First start: bootstrap admin created');
-    if (generated.adminPassword) {
-      console.log(`    username: ${generated.adminUsername}`);
-      console.log(`    password: ${generated.adminPassword}`);
-    }
-    if (generated.adminPin) console.log(`    admin PIN: ${generated.adminPin}`);
-    console.log('  Set ADMIN_PASSWORD and ADMIN_PIN to choose your own.\n');
+    // Development only (production requires both): shown once, so the operator can sign in.
+    log.warn(
+      {
+        event: 'bootstrap_admin',
+        username: generated.adminPassword ? generated.adminUsername : undefined,
+        password: generated.adminPassword,
+        adminPin: generated.adminPin,
+      },
+      'First start: bootstrap admin created. Set ADMIN_PASSWORD and ADMIN_PIN to choose your own.',
+    );
   }
-  console.log(`${config.siteName} store listening on http://localhost:${server.port} (${Math.round(performance.now() - startedAt)} ms to ready)`);
+  const readyMs = Math.round(performance.now() - startedAt);
+  log.info(
+    { event: 'listening', host: config.host, port: server.port, readyMs, jobsHolder },
+    `${config.siteName} store listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port} (${readyMs} ms to ready)`,
+  );
 
   /*
    * Graceful shutdown (SIGTERM from Docker or systemd, SIGINT from a terminal): stop accepting
    * connections, let the requests in flight and a running job tick finish (a charge waiting on
-   * the gateway completes and is recorded), then close the database. A second signal, or the
-   * deadline SHUTDOWN_GRACE_MS, ends it at once; whatever was cut is finished by the reconciler.
+   * the gateway completes and is recorded), give the jobs lease up so another process takes the
+   * jobs over at once, then close the database. A second signal, or the deadline
+   * SHUTDOWN_GRACE_MS, ends it at once; whatever was cut is finished by the reconciler.
    */
+  const shutdownLog = log.child({ event: 'shutdown' });
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     if (shuttingDown) {
-      console.log(`shutdown: ${signal} again, exiting now`);
+      shutdownLog.warn(`shutdown: ${signal} again, exiting now`);
       process.exit(1);
     }
     shuttingDown = true;
     const deadline = Bun.sleep(config.shutdownGraceMs).then(() => 'deadline' as const);
-    console.log(`shutdown: ${signal} received, draining ${inFlight} request${inFlight === 1 ? '' : 's'} (up to ${config.shutdownGraceMs} ms)`);
+    shutdownLog.info(`shutdown: ${signal} received, draining ${inFlight} request${inFlight === 1 ? '' : 's'} (up to ${config.shutdownGraceMs} ms)`);
     void server.stop();
-    console.log('shutdown: no longer accepting connections');
+    shutdownLog.info('shutdown: no longer accepting connections');
     const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
     const requests = await Promise.race([idle.then(() => 'done' as const), deadline]);
-    console.log(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
+    shutdownLog.info(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
     const jobs = await Promise.race([scheduler.stop().then(() => 'done' as const), deadline]);
-    console.log(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
+    shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     db.$client.close();
-    console.log('shutdown: database closed');
+    shutdownLog.info('shutdown: database closed');
+    log.flush();
     process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
   };
+  process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

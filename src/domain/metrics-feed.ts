@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { games, influencerMetrics, influencers } from '../db/schema.ts';
 import { MINUTE_MS, minuteOf, minutePoints, roundPoints, type MetricsSource, type MinuteMetrics } from './metrics.ts';
+import { log } from '../log.ts';
 
 /*
  * METRICS_SOURCE=feed: real per-minute metrics from a data provider's HTTP JSON feed (the
@@ -47,7 +48,7 @@ const normalHandle = (handle: string) => handle.trim().replace(/^@/, '').toLower
 export function createFeedSource(options: FeedOptions): MetricsSource & { fetchMinute(minute: number): Promise<Answer> } {
   const attempts = options.attempts ?? 3;
   const maxPerTick = options.maxMinutesPerTick ?? 60;
-  const log = options.log ?? ((line: string) => console.warn(line));
+  const warn = options.log ?? ((line: string) => log.warn({ component: 'metrics-feed' }, line));
 
   async function fetchMinute(minute: number): Promise<Answer> {
     let detail = '';
@@ -145,7 +146,7 @@ export function createFeedSource(options: FeedOptions): MetricsSource & { fetchM
       const late = wanted.filter((m) => !delivered.has(m) && m + MINUTE_MS <= now - FEED_LATE_AFTER_MS);
       if (late.length) {
         const oldest = Math.min(...late);
-        log(
+        warn(
           `metrics feed: late: ${late.length} minute(s) not delivered, the oldest ${new Date(oldest).toISOString()} (${Math.round((now - oldest) / MINUTE_MS)} min ago); last answer: ${lastProblem || 'none'}`,
         );
       }

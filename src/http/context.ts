@@ -9,6 +9,7 @@ import type { ImageStore } from '../domain/images.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
 import type { MetricsSource } from '../domain/metrics.ts';
 import type { PageCache } from './page-cache.ts';
+import type { Telemetry } from '../telemetry.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -24,6 +25,10 @@ export interface AppDeps {
   metrics: MetricsSource;
   /** Runs every due job now (the manual clock's route uses it). */
   runJobs: () => Promise<void>;
+  /** Prometheus metrics of this process (GET /metrics). */
+  telemetry: Telemetry;
+  /** This process's name in the jobs lease row (/readyz says whether it runs the jobs). */
+  jobsHolder: string;
 }
 
 export interface AppEnv {
@@ -31,6 +36,7 @@ export interface AppEnv {
     deps: AppDeps;
     user: User | null;
     session: Session | null;
+    requestId: string;
   };
 }
 

@@ -1,30 +1,59 @@
+import type { Db } from '../db/client.ts';
 import type { Clock } from '../domain/clock.ts';
+import { holdLease, recordTick, releaseLease } from '../domain/job-lease.ts';
+import { errorFields, log } from '../log.ts';
 
 export interface Job {
   name: string;
-  /** Must be idempotent: it runs at start-up to catch up, then on every tick. */
-  run(now: number): void | Promise<void>;
+  /** Must be idempotent: it runs at start-up to catch up, then on every tick. What it returns is logged. */
+  run(now: number): unknown | Promise<unknown>;
 }
 
+export interface SchedulerOptions {
+  /** The jobs lease: only its holder runs the ticks (docs/operations.md, "Several processes"). */
+  lease: { db: Db; holder: string; leaseMs: number };
+  /** Told about every job run and whether this process holds the lease (the metrics). */
+  observe?: { job(name: string, seconds: number, ok: boolean, finishedAt: number): void; leaseHeld(held: boolean): void };
+  intervalMs?: number;
+}
+
+const jobsLog = log.child({ component: 'jobs' });
+
 /**
- * Runs every job once at start, then each minute on the minute (Bun's timers). A job that
+ * Runs every job on the minute (Bun's timers) in the one process that holds the jobs lease.
+ * Every process asks for the lease three times per lease length; the holder renews it, and when
+ * the holder dies another takes it once it runs out and ticks at once to catch up. A job that
  * throws is logged and retried on the next tick; ticks never overlap.
  */
-export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): { stop(): Promise<void>; tick(): Promise<void> } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+export function startScheduler(jobs: Job[], clock: Clock, options: SchedulerOptions) {
+  const { db, holder, leaseMs } = options.lease;
+  const intervalMs = options.intervalMs ?? 60_000;
+  let held = false;
   let stopped = false;
+  let tickTimer: ReturnType<typeof setTimeout> | undefined;
+  let leaseTimer: ReturnType<typeof setInterval> | undefined;
   // Ticks run one after another: a tick asked for while one runs waits for it, then runs,
   // so whoever asks (the manual clock's route) sees every job that was due at that moment.
   let chain: Promise<void> = Promise.resolve();
 
   async function runAll(): Promise<void> {
     for (const job of jobs) {
+      const started = performance.now();
       try {
-        await job.run(clock.now());
+        const result = await job.run(clock.now());
+        const ms = performance.now() - started;
+        options.observe?.job(job.name, ms / 1000, true, Date.now());
+        jobsLog.info(
+          { event: 'job_run', job: job.name, ms: Math.round(ms * 10) / 10, ok: true, ...(result && typeof result === 'object' ? { result } : {}) },
+          `job ${job.name} ran`,
+        );
       } catch (error) {
-        console.error(`job ${job.name} failed:`, error);
+        const ms = performance.now() - started;
+        options.observe?.job(job.name, ms / 1000, false, Date.now());
+        jobsLog.error({ event: 'job_run', job: job.name, ms: Math.round(ms), ok: false, ...errorFields(error) }, `job ${job.name} failed`);
       }
     }
+    if (held) recordTick(db, holder, Date.now());
   }
 
   function tick(): Promise<void> {
@@ -32,23 +61,53 @@ export function startScheduler(jobs: Job[], clock: Clock, intervalMs = 60_000): 
     return chain;
   }
 
+  /** Takes or renews the lease; a process that just took it catches up at once. */
+  function checkLease(): void {
+    if (stopped) return;
+    let now: boolean;
+    try {
+      now = holdLease(db, holder, Date.now(), leaseMs);
+    } catch (error) {
+      // The database is busy or gone: act as a standby until it answers again.
+      jobsLog.warn({ event: 'lease_error', ...errorFields(error) }, 'jobs lease could not be checked');
+      now = false;
+    }
+    if (now !== held) {
+      held = now;
+      options.observe?.leaseHeld(held);
+      jobsLog.info({ event: held ? 'lease_taken' : 'lease_lost', holder }, held ? 'this process runs the jobs now' : 'another process runs the jobs now');
+      if (held) void tick();
+    }
+  }
+
   function scheduleNext(): void {
     if (stopped) return;
     const wait = intervalMs - (Date.now() % intervalMs) + 5;
-    timer = setTimeout(async () => {
-      await tick();
+    tickTimer = setTimeout(async () => {
+      checkLease();
+      if (held) await tick();
       scheduleNext();
     }, wait);
   }
 
-  void tick().then(scheduleNext);
+  options.observe?.leaseHeld(false);
+  checkLease();
+  leaseTimer = setInterval(checkLease, Math.max(250, Math.floor(leaseMs / 3)));
+  scheduleNext();
   return {
-    /** No more ticks; resolves once the tick that may be running has finished. */
-    stop() {
+    /** No more ticks; resolves once the tick that may be running has finished, and gives the lease up. */
+    async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      return chain;
+      if (tickTimer) clearTimeout(tickTimer);
+      if (leaseTimer) clearInterval(leaseTimer);
+      await chain;
+      if (held) releaseLease(db, holder);
+      held = false;
     },
+    /** Runs every job now, lease or not (the manual clock's test route; transitions are claimed, so a second runner is harmless). */
     tick,
+    holdsLease: () => held,
   };
 }
+
+export type Scheduler = ReturnType<typeof startScheduler>;

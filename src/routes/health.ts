@@ -1,16 +1,44 @@
 import { Hono } from 'hono';
-import { checkDatabase } from '../domain/health.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { checkDatabase, checkReadiness } from '../domain/health.ts';
+import { clientIp, isLoopback } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
 
-/** /healthz: 200 when the database answers, 503 when not. /ping: the server's floor cost (bench ceiling). */
+/**
+ * /ping: the server's floor cost (the bench's ceiling). /healthz: liveness, the process answers
+ * and its database answers. /readyz: readiness, 503 unless the database takes writes, every
+ * migration is applied and the game jobs have a fresh heartbeat (docs/operations.md).
+ * /metrics: Prometheus text, for the bearer of METRICS_TOKEN or, without one, this machine only.
+ */
 export const healthRoutes = new Hono<AppEnv>()
   .get('/ping', (c) => c.text('pong'))
   .get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     try {
       checkDatabase(c.var.deps.db);
-      return c.json({ status: 'ok', database: 'ok', time: c.var.deps.clock.now() });
+      return c.json({ status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()), time: c.var.deps.clock.now() });
     } catch (error) {
       return c.json({ status: 'error', database: String(error) }, 503);
     }
+  })
+  .get('/readyz', (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { db, jobsHolder } = c.var.deps;
+    const readiness = checkReadiness(db, jobsHolder, Date.now());
+    return c.json({ status: readiness.ready ? 'ready' : 'not ready', ...readiness }, readiness.ready ? 200 : 503);
+  })
+  .get('/metrics', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { config, telemetry } = c.var.deps;
+    if (config.metricsToken) {
+      const given = c.req.header('authorization') ?? '';
+      const expected = `Bearer ${config.metricsToken}`;
+      const same = given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+      if (!same) return c.json({ message: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).' }, 401);
+    } else {
+      const ip = clientIp(c);
+      if (ip !== 'local' && !isLoopback(ip)) return c.json({ message: 'Metrics answer this machine only; set METRICS_TOKEN to scrape from elsewhere.' }, 403);
+    }
+    c.header('Content-Type', telemetry.registry.contentType);
+    return c.body(await telemetry.scrape());
   });

@@ -4,6 +4,7 @@ import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '../helpers/http-client.ts';
 import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare, type RequestMatch } from '../helpers/fake-square.ts';
 
@@ -48,31 +49,6 @@ function startOn(dataDir: string): Promise<RunningServer> {
 async function kill9(server: Server): Promise<void> {
   server.child.kill('SIGKILL');
   await server.child.exited;
-}
-
-/** A browser-like client: keeps its cookie, sends Origin on writes. */
-class Client {
-  cookie = '';
-  constructor(public server: Server) {}
-  async request(method: string, path: string, json?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { origin: this.server.url };
-    if (this.cookie) headers.cookie = this.cookie;
-    if (json !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.server.url}${path}`, {
-      method,
-      headers,
-      body: json === undefined ? undefined : JSON.stringify(json),
-      redirect: 'manual',
-    });
-    const set = response.headers.getSetCookie().find((line) => line.startsWith('csa_session='));
-    if (set) this.cookie = set.split(';')[0]!;
-    return response;
-  }
-  async ok(method: string, path: string, json?: unknown): Promise<any> {
-    const response = await this.request(method, path, json);
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  }
 }
 
 async function shopper(server: Server, username: string): Promise<Client> {

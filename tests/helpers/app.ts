@@ -7,6 +7,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
+import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
@@ -45,6 +46,8 @@ export async function testApp(env: Record<string, string> = {}) {
     limits: createAccountLimits(db, clock, config.rateLimit),
     images,
     pageCache,
+    telemetry: createTelemetry(db, { pageCache: () => pageCache }),
+    jobsHolder: 'test',
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),

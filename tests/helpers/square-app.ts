@@ -17,6 +17,7 @@ import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
 import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { COMPLETE_PROFILE } from './actors.ts';
@@ -65,6 +66,8 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     limits: createAccountLimits(db, clock, false),
     images: imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-'))),
     pageCache: new PageCache(() => storefrontVersion(db)),
+    telemetry: createTelemetry(db),
+    jobsHolder: 'test',
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => {

@@ -1,3 +1,4 @@
+import { log } from '../../log.ts';
 import type { Clock } from '../clock.ts';
 
 /*
@@ -33,7 +34,5 @@ export function leaseUntil(clock: Clock): number {
 
 /** One JSON line for operators: every payment step that needs attention is logged this way. */
 export function logPaymentEvent(event: string, fields: Record<string, unknown>, level: 'info' | 'warn' = 'warn'): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
-  if (level === 'info') console.log(line);
-  else console.error(line);
+  log[level]({ component: 'payments', event, ...fields }, event);
 }

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from 'hono';
+import { requestId } from 'hono/request-id';
+import { matchedRoutes } from 'hono/route';
+import { log } from '../log.ts';
+import { clientIp } from './client-address.ts';
+import type { AppEnv } from './context.ts';
+
+/** Probes that would drown the request log: logged at debug, still counted in /metrics. */
+const PROBES = new Set(['/ping', '/healthz', '/readyz', '/metrics']);
+const requestLog = log.child({ component: 'http' });
+
+/** Every request gets an id (X-Request-Id, kept from a proxy that sets one): in the log, the response header and the 500 page. */
+export const requestIds = requestId({ limitLength: 64 });
+
+/** The route pattern that answered ('/product/:id'), so metrics have one series per route, not per URL. */
+function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+  const route = matchedRoutes(c)[c.req.routeIndex];
+  if (!route || c.res.status === 404) return route && route.method !== 'ALL' ? route.path : 'unmatched';
+  return route.path;
+}
+
+/**
+ * One JSON line per request (time, request id, method, path, status, duration, user id when
+ * signed in, client address) and the request counted in the metrics by route pattern.
+ */
+export const observeRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = performance.now();
+  try {
+    await next();
+  } finally {
+    const ms = performance.now() - started;
+    const status = c.res.status;
+    c.var.deps.telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
+    const path = c.req.path;
+    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
+    if (requestLog.isLevelEnabled(level)) {
+      requestLog[level](
+        {
+          event: 'request',
+          reqId: c.var.requestId,
+          method: c.req.method,
+          path,
+          status,
+          ms: Math.round(ms * 10) / 10,
+          userId: c.var.user?.id ?? null,
+          ip: clientIp(c),
+        },
+        `${c.req.method} ${path} ${status}`,
+      );
+    }
+  }
+};
