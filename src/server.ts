@@ -43,7 +43,8 @@ export async function main(): Promise<void> {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      log.fatal({ event: 'config_refused' }, error.message);
+      // Before anything runs, in the operator's words on stderr: the one line that is not JSON.
+      console.error(error.message);
       process.exit(1);
     }
     throw error;
