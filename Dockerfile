@@ -13,6 +13,7 @@ COPY --from=build /app/dist/csa /usr/local/bin/csa
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \
+    HOST=0.0.0.0 \
     SHUTDOWN_GRACE_MS=25000
 VOLUME ["/data"]
 EXPOSE 3000

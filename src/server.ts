@@ -24,8 +24,11 @@ import { startScheduler } from './jobs/scheduler.ts';
 /** `csa --healthcheck`: for container health checks, where no curl is installed. */
 async function healthcheck(): Promise<never> {
   const port = process.env.PORT || '3000';
+  // Bound to every interface: ask over loopback; bound to one address: ask there.
+  const bound = process.env.HOST || '127.0.0.1';
+  const host = bound === '0.0.0.0' ? '127.0.0.1' : bound === '::' ? '[::1]' : bound.includes(':') ? `[${bound}]` : bound;
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2500) });
+    const response = await fetch(`http://${host}:${port}/healthz`, { signal: AbortSignal.timeout(2500) });
     process.exit(response.ok ? 0 : 1);
   } catch {
     process.exit(1);
