@@ -10,7 +10,7 @@ import { gameFingerprint } from './domain/games/queries.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { limitCardFailures, limitPublicForms, requireUserPage } from './http/guards.ts';
-import { cacheForVisitors } from './http/page-cache.ts';
+import { cacheForVisitors, noteWrites } from './http/page-cache.ts';
 import { observeRequests, requestIds } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
@@ -103,6 +103,7 @@ export function createApp(deps: AppDeps) {
   app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
 
   // Catalogue pages for signed-out visitors come from the page cache when they can.
+  app.use(noteWrites);
   for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors());
   app.use(
     '/product/:id',

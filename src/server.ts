@@ -71,7 +71,14 @@ export async function main(): Promise<void> {
   const jobsHolder = leaseHolderId();
   const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, config), clock, {
     lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
-    observe: { job: telemetry.observeJob, leaseHeld: telemetry.setLeaseHeld },
+    observe: {
+      job: (name, seconds, ok, finishedAt) => {
+        // A job may have changed what visitors see (a game started, a sale settled).
+        pageCache.noteLocalWrite();
+        telemetry.observeJob(name, seconds, ok, finishedAt);
+      },
+      leaseHeld: telemetry.setLeaseHeld,
+    },
   });
   const app = createApp({
     db,

@@ -35,7 +35,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
-  const pageCache = new PageCache(() => storefrontVersion(db));
+  const pageCache = new PageCache(() => storefrontVersion(db), { recheckMs: 0 });
   const gateway = createTestGateway();
   const app = createApp({
     db,

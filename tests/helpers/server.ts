@@ -26,7 +26,15 @@ function freePort(): number {
  * DATA_DIR, and resolves once it answers /healthz.
  */
 export async function startServer(
-  options: { binary?: string; env?: Record<string, string>; cwd?: string /** Reuse this folder (a restart); stop() then leaves it. */; dataDir?: string } = {},
+  options: {
+    binary?: string;
+    env?: Record<string, string>;
+    cwd?: string;
+    /** Reuse this folder (a restart); stop() then leaves it. */
+    dataDir?: string;
+    /** Throw stdout away (a benchmark's thousands of log lines); stderr is still kept. */
+    quiet?: boolean;
+  } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'csa-e2e-'));
   const port = freePort();
@@ -45,13 +53,13 @@ export async function startServer(
       ADMIN_PIN: E2E_ADMIN.pin,
       ...options.env,
     },
-    stdout: 'pipe',
+    stdout: options.quiet ? 'ignore' : 'pipe',
     stderr: 'pipe',
   });
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     for await (const chunk of stream) output += new TextDecoder().decode(chunk);
   };
-  void collect(child.stdout);
+  if (child.stdout instanceof ReadableStream) void collect(child.stdout);
   void collect(child.stderr);
 
   const started = Date.now();

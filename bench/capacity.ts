@@ -1,0 +1,90 @@
+/**
+ * What one process serves on this machine (docs/operations.md, "Capacity"): requests/s and
+ * p99 with wrk (1 thread, 32 connections, gzip) for visitor pages, signed-in pages and the
+ * checkout, each as a share of /ping measured in the same run, production mode, logs on
+ * (JSON lines at info, written to /dev/null).
+ * Usage: bun bench/capacity.ts [seconds=10]    Needs `apt-get install wrk`.
+ */
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
+import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
+import { Client } from '../tests/helpers/http-client.ts';
+import { startServer } from '../tests/helpers/server.ts';
+
+const seconds = Number(process.argv[2] ?? 10);
+if (!Bun.which('wrk')) {
+  console.error('wrk is not installed: apt-get install -y wrk');
+  process.exit(1);
+}
+
+const server = await startServer({
+  quiet: true,
+  env: {
+    NODE_ENV: 'production',
+    SEED_DEMO: '1',
+    PAYMENTS: 'test',
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'info',
+    ADMIN_PASSWORD: 'bench-admin-pass',
+    ADMIN_PIN: '123456',
+  },
+});
+
+interface Row {
+  what: string;
+  rps: number;
+  p99: number;
+  errors: string;
+}
+
+function wrk(url: string, headers: string[] = [], script?: string): Row {
+  const args = ['wrk', '-t1', '-c32', `-d${seconds}s`, '--latency', '-H', 'Accept-Encoding: gzip', ...headers.flatMap((h) => ['-H', h])];
+  if (script) args.push('-s', script);
+  const out = Bun.spawnSync([...args, url], { stdout: 'pipe', stderr: 'pipe' }).stdout.toString();
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  const p99Text = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p99 = p99Text ? Number(p99Text[1]) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[p99Text[2]!]! : Number.NaN;
+  return { what: url, rps, p99, errors: /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0' };
+}
+
+try {
+  const db = new Database(join(server.dataDir, 'data', 'store.db'));
+  const product = db.query("select id, price_cents as priceCents from products where model = 'RB3025-L0205'").get() as { id: number; priceCents: number };
+  // Enough stock that every checkout of the run can sell a unit.
+  db.query('update products set quantity = 1000000 where id = ?').run(product.id);
+  db.close();
+
+  const shopper = new Client(server);
+  await shopper.ok('POST', '/api/register', { username: 'capacity-shopper', password: 'secret-pass' });
+  await shopper.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
+  const cookie = `Cookie: ${shopper.cookie}`;
+
+  // The checkout: buy now with the saved card, as the /checkout page posts it.
+  const body = JSON.stringify(buyNowBody(product.id, product.priceCents)).replaceAll('\\', '\\\\').replaceAll('"', '\\"');
+  const script = join(server.dataDir, 'checkout.lua');
+  await Bun.write(
+    script,
+    `wrk.method = "POST"\nwrk.body = "${body}"\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["Origin"] = "${server.url}"\nwrk.headers["Cookie"] = "${shopper.cookie}"\n`,
+  );
+
+  const rows: Row[] = [];
+  const measure = (what: string, row: Row) => rows.push({ ...row, what });
+  for (const path of ['/', `/product/${product.id}`]) await fetch(server.url + path);
+  // Warm up the JIT, so the first measurement is not the slowest.
+  Bun.spawnSync(['wrk', '-t1', '-c32', '-d3s', `${server.url}/ping`], { stdout: 'ignore' });
+  measure('/ping', wrk(`${server.url}/ping`));
+  measure('visitor /', wrk(`${server.url}/`));
+  measure(`visitor /product/${product.id}`, wrk(`${server.url}/product/${product.id}`));
+  measure('signed-in /', wrk(`${server.url}/`, [cookie]));
+  measure(`signed-in /product/${product.id}`, wrk(`${server.url}/product/${product.id}`, [cookie]));
+  measure('checkout (POST /api/orders, buy now)', wrk(`${server.url}/api/orders`, [], script));
+
+  const ceiling = rows[0]!.rps;
+  console.log(`wrk, 1 thread, 32 connections, ${seconds} s each, gzip; NODE_ENV=production, test gateway, JSON logs at info\n`);
+  console.log('| what | requests/s | p99 | share of /ping | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const row of rows)
+    console.log(`| ${row.what} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(2)} ms | ${((row.rps / ceiling) * 100).toFixed(1)}% | ${row.errors} |`);
+} finally {
+  await server.stop();
+}
