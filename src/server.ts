@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
 import { verifyGameCommand } from './cli/verify-game.ts';
+import { backupCommand, restoreCommand } from './cli/backups.ts';
 import { loadManifest } from './assets.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
@@ -40,6 +41,12 @@ export async function main(): Promise<void> {
   if (process.argv.includes('--healthcheck')) await healthcheck();
   const verifyAt = process.argv.indexOf('verify-game');
   if (verifyAt > 0) process.exit(verifyGameCommand(process.argv.slice(verifyAt + 1)));
+  // `csa backup FILE` / `csa restore FILE` (the compiled binary's subcommands).
+  const subcommand = process.argv.findIndex((arg) => arg === 'backup' || arg === 'restore');
+  if (subcommand > 0) {
+    const args = process.argv.slice(subcommand + 1);
+    process.exit(process.argv[subcommand] === 'backup' ? backupCommand(args) : restoreCommand(args));
+  }
   const startedAt = performance.now();
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -69,17 +76,21 @@ export async function main(): Promise<void> {
   const gateway = observedGateway(await gatewayFromConfig(config), (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds));
   const metrics = metricsFromConfig(db, config);
   const jobsHolder = leaseHolderId();
-  const scheduler = startScheduler(storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, config), clock, {
-    lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
-    observe: {
-      job: (name, seconds, ok, finishedAt) => {
-        // A job may have changed what visitors see (a game started, a sale settled).
-        pageCache.noteLocalWrite();
-        telemetry.observeJob(name, seconds, ok, finishedAt);
+  const scheduler = startScheduler(
+    storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, { ...config, uploadsDir: join(dataDir, 'uploads') }),
+    clock,
+    {
+      lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
+      observe: {
+        job: (name, seconds, ok, finishedAt) => {
+          // A job may have changed what visitors see (a game started, a sale settled).
+          pageCache.noteLocalWrite();
+          telemetry.observeJob(name, seconds, ok, finishedAt);
+        },
+        leaseHeld: telemetry.setLeaseHeld,
       },
-      leaseHeld: telemetry.setLeaseHeld,
     },
-  });
+  );
   const app = createApp({
     db,
     config,

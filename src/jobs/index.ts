@@ -5,17 +5,17 @@ import { runGameJobs } from '../domain/games/lifecycle.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
-import { pruneRateLimitEvents } from '../domain/rate-limit.ts';
+import { pruneStoreRows } from '../domain/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/sessions.ts';
+import { isBackupDue, runScheduledBackup } from '../domain/backups.ts';
 import type { Job } from './scheduler.ts';
 
 const HOUR = 60 * 60 * 1000;
 
 /** The jobs the lease holder runs; each only decides when to call the domain. */
-export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retention'>): Job[] {
+export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retention' | 'backup'> & { uploadsDir: string }): Job[] {
   let prunedAt = 0;
-  const retention = config?.retention;
-  return [
+  const jobs: Job[] = [
     // Before the games: a feed game can only settle once its minutes are in.
     { name: 'metrics', run: (now) => games.metrics.collect(db, now) },
     { name: 'games', run: (now) => runGameJobs(games, now) },
@@ -24,15 +24,27 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     {
       name: 'retention',
       run: (now) => {
-        pruneExpiredSessions(db, now);
         pruneIdempotencyKeys(db, now);
-        if (retention) pruneRateLimitEvents(db, now - retention.rateLimitHours * HOUR);
         // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
+        let snapshots = 0;
         if (now - prunedAt >= HOUR) {
-          const removed = pruneSnapshots(db, now);
-          if (removed < PRUNE_BATCH) prunedAt = now;
+          snapshots = pruneSnapshots(db, now);
+          if (snapshots < PRUNE_BATCH) prunedAt = now;
         }
+        if (config) return { snapshots, ...pruneStoreRows(db, now, config.retention) };
+        pruneExpiredSessions(db, now);
+        return { snapshots };
       },
     },
   ];
+  if (config?.backup.dir) {
+    const { dir, everyMs, keep } = { ...config.backup, dir: config.backup.dir };
+    const uploadsDir = config.uploadsDir;
+    // Wall-clock time: backups follow the real day, whatever the game clock says.
+    jobs.push({
+      name: 'backup',
+      run: () => (isBackupDue(dir, everyMs, Date.now()) ? runScheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+    });
+  }
+  return jobs;
 }
