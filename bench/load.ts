@@ -30,6 +30,8 @@ const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
     ADMIN_PASSWORD: 'bench-admin-pass',
     ADMIN_PIN: '123456',
     RATE_LIMIT: 'off',
+    PAYMENTS: 'test',
+    SEED_DEMO: '1',
   },
   stdout: 'ignore',
   stderr: 'inherit',
