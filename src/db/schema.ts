@@ -29,6 +29,8 @@ export const users = sqliteTable(
     profileImage: text('profile_image'),
     isAdmin: integer('is_admin', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
+    /** Deleted accounts keep their row (orders stay for the books) with every personal field erased. */
+    deletedAt: integer('deleted_at'),
   },
   // Usernames are unique regardless of case: 'Alice' and 'alice' are one account.
   (t) => [uniqueIndex('users_username_unique').on(sql`lower(${t.username})`)],
@@ -136,7 +138,11 @@ export const influencerMetrics = sqliteTable(
 export const metricsSourceNames = ['simulated', 'feed'] as const;
 export type MetricsSourceName = (typeof metricsSourceNames)[number];
 export const gameStatuses = ['waiting', 'active', 'completed', 'canceled'] as const;
-export const prizeOutcomes = ['cart', 'buying', 'bought', 'donated'] as const;
+/**
+ * 'unclaimed' (won, not in the cart), 'cart', 'buying' (a checkout holding it is being paid),
+ * 'bought', 'donated', 'expired' (not claimed in time; the reserved unit went back to stock).
+ */
+export const prizeOutcomes = ['unclaimed', 'cart', 'buying', 'bought', 'donated', 'expired'] as const;
 export type PrizeOutcome = (typeof prizeOutcomes)[number];
 export type GameStatus = (typeof gameStatuses)[number];
 
@@ -158,6 +164,8 @@ export const games = sqliteTable(
      * donating exclude each other and each happens at most once.
      */
     prizeOutcome: text('prize_outcome', { enum: prizeOutcomes }),
+    /** When the winner was reminded that an unclaimed prize is about to go back to stock. */
+    prizeRemindedAt: integer('prize_reminded_at'),
     createdAt: integer('created_at').notNull(),
     settledAt: integer('settled_at'),
     canceledAt: integer('canceled_at'),
@@ -276,6 +284,11 @@ export const orders = sqliteTable(
      * pending no second order with the same key can exist: one payment attempt at a time.
      */
     checkoutKey: text('checkout_key'),
+    /** The card as the gateway reported it, for the receipt ('Visa', '1111'). */
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    deliveredAt: integer('delivered_at'),
+    canceledAt: integer('canceled_at'),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
@@ -459,6 +472,70 @@ export const notifications = sqliteTable(
     createdAt: integer('created_at').notNull(),
   },
   (t) => [index('notifications_user_idx').on(t.userId, t.createdAt), uniqueIndex('notifications_event_unique').on(t.userId, t.eventKey)],
+);
+
+export const emailKinds = [
+  'order_confirmation',
+  'order_refund',
+  'order_delivered',
+  'game_won',
+  'prize_reminder',
+  'prize_returned',
+  'password_reset',
+  'email_change',
+  'business_application',
+] as const;
+export type EmailKind = (typeof emailKinds)[number];
+export const emailStatuses = ['pending', 'sent', 'failed', 'skipped'] as const;
+
+/**
+ * The e-mail outbox: a message is written in the transaction of the change it reports and
+ * sent (and retried) by the mail job (domain/mail/). Links in the bodies are relative to
+ * PUBLIC_URL until they are sent.
+ */
+export const emailOutbox = sqliteTable(
+  'email_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    toAddress: text('to_address').notNull(),
+    kind: text('kind', { enum: emailKinds }).notNull(),
+    /** What happened ('order:12:paid'): one message per event, however often a step runs. */
+    eventKey: text('event_key').notNull().unique(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    status: text('status', { enum: emailStatuses }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at'),
+    lastError: text('last_error'),
+    /** The SMTP message id, or the .eml file name. */
+    messageId: text('message_id'),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('email_outbox_status_idx').on(t.status, t.nextAttemptAt), index('email_outbox_user_idx').on(t.userId)],
+);
+
+export const accountTokenPurposes = ['password_reset', 'email_change'] as const;
+
+/** Single-use links e-mailed to a user; only the SHA-256 of the token is stored. */
+export const accountTokens = sqliteTable(
+  'account_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: accountTokenPurposes }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The new address an e-mail change confirms. */
+    email: text('email'),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('account_tokens_user_idx').on(t.userId, t.purpose)],
 );
 
 export const businessTypes = ['retail', 'restaurant', 'gallery', 'service', 'hotel', 'other'] as const;

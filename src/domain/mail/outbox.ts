@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type EmailKind, emailOutbox, userProfiles, users } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import type { EmailBody } from './compose.ts';
+
+/*
+ * Queueing a message. Call it with the transaction of the change the message reports, so the
+ * change and its e-mail are written together or not at all (the outbox); the mail job sends it
+ * later and retries. A message with an eventKey already queued is not queued again.
+ */
+
+/** Receipts and security messages go out whatever the profile's e-mail preference says. */
+export const ESSENTIAL_EMAIL_KINDS: ReadonlySet<EmailKind> = new Set([
+  'order_confirmation',
+  'order_refund',
+  'password_reset',
+  'email_change',
+  'business_application',
+]);
+
+export interface NewEmail {
+  /** The account it is about; null for someone without one (a business applicant). */
+  userId: number | null;
+  /** Defaults to the account's address (emailAddressOf). */
+  to?: string | null;
+  kind: EmailKind;
+  eventKey: string;
+  subject: string;
+  body: EmailBody;
+}
+
+/** Where mail for an account goes: the profile's e-mail, else the account's; none for a deleted account. */
+export function emailAddressOf(db: Db, userId: number): string | null {
+  const row = db
+    .select({ accountEmail: users.email, profileEmail: userProfiles.email, deletedAt: users.deletedAt })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+  if (!row || row.deletedAt !== null) return null;
+  return row.profileEmail?.trim() || row.accountEmail?.trim() || null;
+}
+
+/** Whether the account accepts messages that are not receipts or security messages. */
+export function wantsEmail(db: Db, userId: number): boolean {
+  const row = db.select({ on: userProfiles.emailNotifications }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  return row?.on ?? true;
+}
+
+export type QueueResult = 'queued' | 'skipped' | 'no-address' | 'duplicate';
+
+export function queueEmail(db: Db, clock: Clock, email: NewEmail): QueueResult {
+  const to = email.to?.trim() || (email.userId !== null ? emailAddressOf(db, email.userId) : null);
+  if (!to) return 'no-address';
+  const optedOut = !ESSENTIAL_EMAIL_KINDS.has(email.kind) && email.userId !== null && !wantsEmail(db, email.userId);
+  const now = clock.now();
+  const inserted = db
+    .insert(emailOutbox)
+    .values({
+      userId: email.userId,
+      toAddress: to,
+      kind: email.kind,
+      eventKey: email.eventKey,
+      subject: email.subject,
+      textBody: email.body.text,
+      htmlBody: email.body.html,
+      // Kept as 'skipped' rather than dropped: the account page and support can see it was not sent, and why.
+      status: optedOut ? 'skipped' : 'pending',
+      nextAttemptAt: optedOut ? null : now,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: emailOutbox.id })
+    .get();
+  if (!inserted) return 'duplicate';
+  return optedOut ? 'skipped' : 'queued';
+}
