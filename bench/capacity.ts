@@ -21,6 +21,7 @@ const server = await startServer({
   quiet: true,
   env: {
     NODE_ENV: 'production',
+    MAIL: 'off',
     SEED_DEMO: '1',
     PAYMENTS: 'test',
     RATE_LIMIT: 'off',

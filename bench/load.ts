@@ -24,6 +24,7 @@ const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
   env: {
     ...process.env,
     NODE_ENV: 'production',
+    MAIL: 'off',
     PORT: String(port),
     PUBLIC_URL: base,
     DATA_DIR: dataDir,

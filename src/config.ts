@@ -58,6 +58,15 @@ const envSchema = z
     RETENTION_SESSIONS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(3_650).default(0)),
     RETENTION_VOID_PLAYS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(3_650).default(30)),
     RETENTION_RATE_LIMIT_HOURS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(8_760).default(24)),
+    SMTP_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^\s/]+/, 'SMTP_URL must look like smtp://user:password@host:587 or smtps://host:465')
+        .optional(),
+    ),
+    MAIL_FROM: optionalText,
+    MAIL: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
   })
   .superRefine((env, ctx) => {
     const trust = trustProxyOf(env.TRUST_PROXY);
@@ -97,6 +106,13 @@ const envSchema = z
     }
     if (env.CLOCK === 'manual') {
       ctx.addIssue({ code: 'custom', path: ['CLOCK'], message: 'CLOCK=manual is never allowed when NODE_ENV=production' });
+    }
+    if (env.MAIL === 'on' && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'production sends receipts and password resets by e-mail: set SMTP_URL (and MAIL_FROM), or MAIL=off to run without e-mail',
+      });
     }
   });
 
@@ -145,6 +161,11 @@ export interface Config {
   backup: { dir: string | undefined; everyMs: number; keep: number };
   /** How long rows nobody needs any more are kept (docs/operations.md, Retention). */
   retention: { notificationsDays: number; expiredSessionsDays: number; voidPlaysDays: number; rateLimitHours: number };
+  /**
+   * How e-mail leaves: SMTP when SMTP_URL is set; outside production without it, each message
+   * is an .eml file in DATA_DIR/mail; off only when MAIL=off says so.
+   */
+  mail: { mode: 'smtp' | 'file' | 'off'; smtpUrl: string | undefined; from: string };
 }
 
 const DURATION_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -214,6 +235,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       expiredSessionsDays: env.RETENTION_SESSIONS_DAYS,
       voidPlaysDays: env.RETENTION_VOID_PLAYS_DAYS,
       rateLimitHours: env.RETENTION_RATE_LIMIT_HOURS,
+    },
+    mail: {
+      mode: env.MAIL === 'off' ? 'off' : env.SMTP_URL ? 'smtp' : 'file',
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM ?? `"${env.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     },
   };
 }

@@ -20,6 +20,8 @@ import { leaseHolderId } from './domain/job-lease.ts';
 import { observedGateway } from './domain/payments/observed-gateway.ts';
 import { storefrontVersion } from './domain/storefront-version.ts';
 import { storeJobs } from './jobs/index.ts';
+import { startMailPump } from './domain/mail/sender.ts';
+import { fileTransport, smtpTransport } from './domain/mail/transport.ts';
 import { startScheduler } from './jobs/scheduler.ts';
 
 /** `csa --healthcheck`: for container health checks, where no curl is installed. */
@@ -91,6 +93,22 @@ export async function main(): Promise<void> {
       },
     },
   );
+  // E-mail leaves from the process that runs the jobs, a couple of seconds after it is queued.
+  const mailDir = join(dataDir, 'mail');
+  const mailPump =
+    config.mail.mode === 'off'
+      ? undefined
+      : startMailPump({
+          db,
+          clock,
+          publicUrl: config.publicUrl,
+          transport:
+            config.mail.mode === 'smtp' && config.mail.smtpUrl
+              ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+              : fileTransport(mailDir, config.mail.from),
+          active: scheduler.holdsLease,
+          observe: telemetry.observeEmail,
+        });
   const app = createApp({
     db,
     config,
@@ -128,6 +146,8 @@ export async function main(): Promise<void> {
       { event: 'seeded', dataDir, demoProducts: config.seedDemo },
       config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`,
     );
+  if (config.mail.mode === 'file') log.info({ event: 'mail_to_files', dir: mailDir }, `No SMTP_URL: e-mails are written as .eml files to ${mailDir}`);
+  if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (receipts and password resets stay in the outbox).');
   if (config.testModeBanner) log.warn({ event: 'test_payments' }, 'PAYMENTS=test in production: no real payments are taken, and every page says so.');
   if (generated.adminPassword || generated.adminPin) {
     // Development only (production requires both): shown once, so the operator can sign in.
@@ -169,7 +189,7 @@ export async function main(): Promise<void> {
     const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
     const requests = await Promise.race([idle.then(() => 'done' as const), deadline]);
     shutdownLog.info(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
-    const jobs = await Promise.race([scheduler.stop().then(() => 'done' as const), deadline]);
+    const jobs = await Promise.race([Promise.all([scheduler.stop(), mailPump?.stop()]).then(() => 'done' as const), deadline]);
     shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     db.$client.close();
     shutdownLog.info('shutdown: database closed');

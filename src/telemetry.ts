@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
+import { pendingEmailCount } from './domain/mail/sender.ts';
 import { storeCounts } from './domain/store-stats.ts';
 
 /*
@@ -137,6 +138,20 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
       this.set(fresh().reconcilerBacklog);
     },
   });
+  const emails = new Counter({
+    name: 'csa_emails_total',
+    help: 'Outbox e-mails by outcome: sent, retry (a failed attempt that will be retried), failed (given up).',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'csa_email_outbox_backlog',
+    help: 'E-mails queued and not sent yet; growing means the SMTP server is refusing or unreachable.',
+    registers: [registry],
+    collect() {
+      this.set(pendingEmailCount(db));
+    },
+  });
 
   return {
     registry,
@@ -160,6 +175,9 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     },
     setLeaseHeld(held: boolean): void {
       jobsLeaseHeld.set(held ? 1 : 0);
+    },
+    observeEmail(outcome: 'sent' | 'retry' | 'failed'): void {
+      emails.inc({ outcome });
     },
     observeGatewayCall(operation: string, outcome: string, seconds: number): void {
       gatewayCalls.inc({ operation, outcome });

@@ -3,6 +3,8 @@ import type { Db } from '../db/client.ts';
 import { businessApplications, type businessTypes as storedBusinessTypes } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
+import { composeEmail } from './mail/compose.ts';
+import { queueEmail } from './mail/outbox.ts';
 import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from '../shared/schemas/business.ts';
 
 // The browser-safe list in the shared schema and the table's list must stay the same six types.
@@ -61,27 +63,52 @@ export function submitBusinessApplication(deps: { db: Db; clock: Clock }, input:
   const parsed = businessApplicationSchema.safeParse(input);
   if (!parsed.success) throw validationError(parsed.error);
   const data = parsed.data;
-  const row = deps.db
-    .insert(businessApplications)
-    .values({
-      businessName: data.businessName,
-      contactName: data.contactName,
-      email: data.email,
-      phone: data.phone,
-      address: data.address,
-      city: BUSINESS_CITY,
-      zipCode: data.zipCode,
-      businessType: data.businessType,
-      description: data.description,
-      website: data.website ? normalizeWebsite(data.website) : null,
-      instagramHandle: data.instagramHandle ? normalizeInstagram(data.instagramHandle) : null,
-      termsAgreed: true,
-      userId,
-      createdAt: deps.clock.now(),
-    })
-    .returning()
-    .get();
-  return businessApplicationView(row);
+  return deps.db.transaction((tx) => {
+    const row = tx
+      .insert(businessApplications)
+      .values({
+        businessName: data.businessName,
+        contactName: data.contactName,
+        email: data.email,
+        phone: data.phone,
+        address: data.address,
+        city: BUSINESS_CITY,
+        zipCode: data.zipCode,
+        businessType: data.businessType,
+        description: data.description,
+        website: data.website ? normalizeWebsite(data.website) : null,
+        instagramHandle: data.instagramHandle ? normalizeInstagram(data.instagramHandle) : null,
+        termsAgreed: true,
+        userId,
+        createdAt: deps.clock.now(),
+      })
+      .returning()
+      .get();
+    // The applicant has no account: the message goes to the address on the form, with the application.
+    queueEmail(tx as unknown as Db, deps.clock, {
+      userId: null,
+      to: row.email,
+      kind: 'business_application',
+      eventKey: `business-application:${row.id}:received`,
+      subject: 'Application received',
+      body: composeEmail({
+        heading: `Thank you, ${row.contactName}`,
+        paragraphs: [
+          `We've received the partner application for ${row.businessName} and will contact you soon, within 2-3 business days.`,
+          'You do not need to do anything else now. If something in your application changes, reply to this message.',
+        ],
+        rows: [
+          ['Business', row.businessName],
+          ['Contact', row.contactName],
+          ['Phone', row.phone],
+          ['Address', `${row.address}, ${row.city} ${row.zipCode}`],
+        ],
+        action: { label: 'Visit the store', path: '/' },
+        footnote: 'You get this message because this address was given in a partner application on our Business Portal.',
+      }),
+    });
+    return businessApplicationView(row);
+  });
 }
 
 /** Every application, newest first (the admin's Applications tab and GET /api/business-applications). */

@@ -10,7 +10,8 @@ import { startServer } from '../helpers/server.ts';
  * database is made, one clear line and no stack trace; demo products only when asked for.
  */
 
-const PROD = { NODE_ENV: 'production', ADMIN_PASSWORD: 'prod-admin-pass', ADMIN_PIN: '975310' };
+// MAIL=off: these tests are about payments and seeding; tests/e2e/mail.test.ts covers production mail.
+const PROD = { NODE_ENV: 'production', ADMIN_PASSWORD: 'prod-admin-pass', ADMIN_PIN: '975310', MAIL: 'off' };
 
 async function refusal(env: Record<string, string>): Promise<{ exitCode: number; output: string; dataDirMade: boolean }> {
   const root = mkdtempSync(join(tmpdir(), 'csa-refusal-'));

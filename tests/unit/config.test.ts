@@ -32,7 +32,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_PIN is required/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PIN: '123456' })).toThrow(/ADMIN_PASSWORD is required/);
-    expect(loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' }).env).toBe('production');
+    expect(loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' }).env).toBe('production');
   });
 
   test('the manual clock is never allowed in production', () => {
@@ -48,7 +48,7 @@ describe('loadConfig', () => {
   });
 
   describe('production refuses to lie about payments', () => {
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456' };
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', MAIL: 'off' };
 
     test('no Square keys and no PAYMENTS: refused, with what to set', () => {
       expect(() => loadConfig(prod)).toThrow(
@@ -88,7 +88,7 @@ describe('loadConfig', () => {
   test('the demo catalogue is seeded in development, or with SEED_DEMO=1', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' };
     expect(loadConfig(prod).seedDemo).toBe(false);
     expect(loadConfig({ ...prod, SEED_DEMO: '1' }).seedDemo).toBe(true);
     expect(() => loadConfig({ SEED_DEMO: 'yes' })).toThrow(/SEED_DEMO/);
@@ -98,5 +98,32 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toMatchObject({ shutdownGraceMs: 25_000, paymentTimeoutMs: 8_000 });
     expect(loadConfig({ SHUTDOWN_GRACE_MS: '5000', PAYMENT_TIMEOUT_MS: '3000' })).toMatchObject({ shutdownGraceMs: 5_000, paymentTimeoutMs: 3_000 });
     expect(() => loadConfig({ PAYMENT_TIMEOUT_MS: '10' })).toThrow(/PAYMENT_TIMEOUT_MS/);
+  });
+
+  describe('mail', () => {
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
+
+    test('production refuses to start without SMTP_URL unless MAIL=off is said', () => {
+      expect(() => loadConfig(prod)).toThrow(
+        'Invalid configuration: SMTP_URL: production sends receipts and password resets by e-mail: set SMTP_URL (and MAIL_FROM), or MAIL=off to run without e-mail',
+      );
+      expect(loadConfig({ ...prod, MAIL: 'off' }).mail.mode).toBe('off');
+      expect(loadConfig({ ...prod, SMTP_URL: 'smtp://user:pw@mail.example.com:587' }).mail).toEqual({
+        mode: 'smtp',
+        smtpUrl: 'smtp://user:pw@mail.example.com:587',
+        from: '"CSA" <no-reply@localhost>',
+      });
+    });
+
+    test('development without SMTP_URL writes files; MAIL_FROM and PUBLIC_URL shape the sender', () => {
+      expect(loadConfig({}).mail.mode).toBe('file');
+      expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com', SITE_NAME: 'Shop "X"' }).mail.from).toBe('"Shop X" <no-reply@shop.example.com>');
+      expect(loadConfig({ MAIL_FROM: 'Orders <orders@example.com>' }).mail.from).toBe('Orders <orders@example.com>');
+    });
+
+    test('SMTP_URL must be an smtp or smtps URL', () => {
+      expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL must look like/);
+      expect(() => loadConfig({ MAIL: 'maybe' })).toThrow(/MAIL/);
+    });
   });
 });
