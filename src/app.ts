@@ -40,6 +40,7 @@ import { playPages } from './routes/pages/play.tsx';
 import { productPages } from './routes/pages/product.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
+import { orderPages } from './routes/pages/orders.tsx';
 import { seoRoutes } from './routes/seo.ts';
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -116,7 +117,7 @@ export function createApp(deps: AppDeps) {
   for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
 
   // Protected pages: signed-out visitors go to /auth first (spec section 2).
-  for (const path of ['/profile', '/profile/*', '/order-confirmation/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
+  for (const path of ['/profile', '/profile/*', '/order-confirmation/*', '/orders/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
   app.route('/api', productsApi);
@@ -139,6 +140,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', profilePages);
   app.route('/', cartPages);
   app.route('/', checkoutPages);
+  app.route('/', orderPages);
   app.route('/', businessPages);
   app.route('/', marketingPages);
 

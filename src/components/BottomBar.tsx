@@ -28,7 +28,7 @@ export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
   const pathname = path.split('?')[0] ?? '/';
   const profileActive = pathname.startsWith('/profile') || pathname.startsWith('/admin');
   return (
-    <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)]">
+    <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)] print:hidden">
       <div className="mx-auto max-w-xl flex items-stretch h-16">
         <Item href="/" label="Home" icon={<HomeIcon />} active={pathname === '/'} />
         <Item href="/coach" label="Coach" icon={<CoachIcon />} active={pathname.startsWith('/coach')} />

@@ -28,7 +28,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
   const { user } = viewer;
   const isHome = path === '/';
   return (
-    <header className="sticky top-0 z-40 bg-white/95 backdrop-blur border-b border-slate-200">
+    <header className="sticky top-0 z-40 bg-white/95 backdrop-blur border-b border-slate-200 print:hidden">
       <div className="mx-auto max-w-6xl flex items-center gap-1 px-2 sm:px-4 h-14">
         {isHome ? (
           <details className="relative" data-menu="site">

@@ -6,12 +6,17 @@ export function OrderCard({ order, detailed = false }: { order: OrderView; detai
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="m-0 text-base font-bold">{`Order #${order.id}`}</h3>
+        <h3 className="m-0 text-base font-bold">
+          <a href={`/orders/${order.id}`} className="text-ink">{`Order #${order.id}`}</a>
+        </h3>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${orderStatusClass(order.status)}`} data-status={order.status}>
           {orderStatusLabel[order.status] ?? order.status}
         </span>
       </div>
       <p className="m-0 mt-1 text-sm text-slate-600">{formatDateTime(order.createdAt)}</p>
+      {'declinedAttempts' in order && typeof order.declinedAttempts === 'number' && order.declinedAttempts > 0 && (
+        <p className="m-0 mt-1 text-sm text-slate-600">{`${order.declinedAttempts} declined attempt${order.declinedAttempts === 1 ? '' : 's'} before this order`}</p>
+      )}
       <ul className="m-0 mt-3 grid list-none gap-2 p-0">
         {order.items.map((item) => (
           <li key={item.id} className="flex items-center gap-3">
@@ -40,6 +45,11 @@ export function OrderCard({ order, detailed = false }: { order: OrderView; detai
         <dt className="font-bold">Total</dt>
         <dd className="m-0 text-right font-bold">{`$${order.total.toFixed(2)}`}</dd>
       </dl>
+      <p className="m-0 mt-3 text-sm">
+        <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
+          View order details<span className="sr-only">{` for order #${order.id}`}</span>
+        </a>
+      </p>
     </article>
   );
 }

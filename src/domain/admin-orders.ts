@@ -4,6 +4,7 @@ import { orderItems, orders, orderStatuses, payments, products, users } from '..
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
+import { queueCanceledEmail, queueDeliveredEmail } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
@@ -205,27 +206,35 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
   const claim = (tx: Db, status: OrderStatusChange) =>
     tx
       .update(orders)
-      .set({ status, updatedAt: clock.now() })
+      .set(status === 'completed' ? { status, deliveredAt: clock.now(), updatedAt: clock.now() } : { status, canceledAt: clock.now(), updatedAt: clock.now() })
       .where(and(eq(orders.id, found.id), eq(orders.status, 'processing')))
-      .returning({ id: orders.id })
-      .all().length > 0;
+      .returning()
+      .get();
 
   if (to === 'completed') {
-    if (!claim(db, 'completed')) throw notProcessing(db, found.id);
-    notify(db, clock, found.userId, {
-      type: 'order_status',
-      eventKey: `order:${found.id}:delivered`,
-      title: 'Order delivered',
-      message: `Your order #${found.id} has been delivered. Enjoy!`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
+    const delivered = db.transaction((txn) => {
+      const tx = txn as unknown as Db;
+      const order = claim(tx, 'completed');
+      if (!order) return false;
+      notify(tx, clock, found.userId, {
+        type: 'order_status',
+        eventKey: `order:${found.id}:delivered`,
+        title: 'Order delivered',
+        message: `Your order #${found.id} has been delivered. Enjoy!`,
+        actionUrl: `/orders/${found.id}`,
+        actionText: 'View Order',
+      });
+      queueDeliveredEmail(tx, clock, order);
+      return true;
     });
+    if (!delivered) throw notProcessing(db, found.id);
     return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} marked as delivered.` };
   }
 
   const claimed = db.transaction((txn) => {
     const tx = txn as unknown as Db;
-    if (!claim(tx, 'canceled')) return null;
+    const order = claim(tx, 'canceled');
+    if (!order) return null;
     const charge = tx
       .select()
       .from(payments)
@@ -239,9 +248,10 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
       eventKey: `order:${found.id}:canceled`,
       title: 'Order canceled',
       message: `Your order #${found.id} was canceled.`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
+      actionUrl: `/orders/${found.id}`,
+      actionText: 'View Order',
     });
+    queueCanceledEmail(tx, clock, order);
     return { refund: null };
   });
   if (!claimed) throw notProcessing(db, found.id);

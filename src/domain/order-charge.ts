@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import type { GatewayPayment } from './payments/gateway.ts';
 import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
@@ -44,7 +45,7 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
     if (!row?.orderId) return false;
     const order = tx
       .update(orders)
-      .set({ status: 'processing', paymentId: charged.id, updatedAt: now })
+      .set({ status: 'processing', paymentId: charged.id, cardBrand: charged.card?.brand ?? null, cardLast4: charged.card?.last4 ?? null, updatedAt: now })
       .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
       .returning()
       .get();
@@ -66,9 +67,10 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
       eventKey: `order:${order.id}:paid`,
       title: 'Payment Successful',
       message: `Your payment of ${formatCents(order.totalCents)} for order #${order.id} has been processed.`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
+      actionUrl: `/orders/${order.id}`,
+      actionText: 'View Order',
     });
+    queueOrderConfirmation(tx, clock, order);
     return true;
   });
 }

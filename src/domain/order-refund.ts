@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { orderItems, orders, payments } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import { queueRefundEmail } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { alertAdmins } from './payments/alerts.ts';
@@ -90,9 +91,11 @@ export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: numbe
       eventKey: `order:${row.orderId}:canceled`,
       title: 'Order canceled',
       message: `Your order #${row.orderId} was canceled. A refund of ${formatCents(row.amountCents)} is on its way to your card.`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
+      actionUrl: `/orders/${row.orderId}`,
+      actionText: 'View Order',
     });
+    const order = tx.select().from(orders).where(eq(orders.id, row.orderId)).get();
+    if (order) queueRefundEmail(tx, clock, order, row.amountCents);
     return true;
   });
 }
@@ -110,7 +113,7 @@ export function rollBackRefund(deps: { db: Db; clock: Clock }, refundRowId: numb
       .get();
     if (!row?.orderId) return false;
     tx.update(orders)
-      .set({ status: 'processing', updatedAt: clock.now() })
+      .set({ status: 'processing', canceledAt: null, updatedAt: clock.now() })
       .where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled')))
       .run();
     return true;

@@ -1,7 +1,8 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { orderItems, orders, products } from '../db/schema.ts';
+import { orderItems, orders, payments, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
+import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
 import { centsToDollars } from '../shared/money.ts';
 
 /* Orders as their owner sees them: the confirmation page, the order history, GET /api/orders/{id}. */
@@ -34,6 +35,8 @@ export function orderView(db: Db, order: typeof orders.$inferSelect) {
     paymentMethod: order.paymentMethod,
     shippingMethod: order.shippingMethod,
     paymentId: order.paymentId,
+    cardBrand: order.cardBrand,
+    cardLast4: order.cardLast4,
     notes: order.notes,
     items: items.map(({ item, product }) => ({
       id: item.id,
@@ -61,13 +64,101 @@ export function findOwnOrder(db: Db, userId: number, id: number): OrderView | nu
   return order ? orderView(db, order) : null;
 }
 
-export function userOrders(db: Db, userId: number): OrderView[] {
-  return db
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type HistoryOrder = OrderView & { declinedAttempts: number };
+
+/**
+ * The order history: declined attempts are counted under the order of the same checkout that
+ * went through after them, and a declined attempt nothing followed is shown for a day, then
+ * hidden (it is still in the database, in the data export and in the admin's list).
+ */
+export function userOrders(db: Db, userId: number, now: number = Date.now()): HistoryOrder[] {
+  const rows = db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.orderDate), desc(orders.id)).limit(200).all();
+  const shown: HistoryOrder[] = [];
+  const declinedByOrder = new Map<number, number>();
+  // Newest first: a failed attempt belongs to the nearest later order of the same checkout that went through.
+  const laterSuccess = new Map<string, number>();
+  for (const order of rows) {
+    if (order.status !== 'failed') {
+      if (order.checkoutKey) laterSuccess.set(order.checkoutKey, order.id);
+      continue;
+    }
+    const owner = order.checkoutKey ? laterSuccess.get(order.checkoutKey) : undefined;
+    if (owner !== undefined) declinedByOrder.set(owner, (declinedByOrder.get(owner) ?? 0) + 1);
+  }
+  for (const order of rows) {
+    if (order.status === 'failed') {
+      const grouped =
+        order.checkoutKey !== null && [...rows].some((o) => o.status !== 'failed' && o.checkoutKey === order.checkoutKey && o.orderDate >= order.orderDate);
+      if (grouped || order.orderDate < now - DAY_MS) continue;
+    }
+    // A card refused and tried again within the hour reuses its order: those declines are its own failed charges.
+    const ownDeclines =
+      order.status === 'failed'
+        ? 0
+        : (db
+            .select({ n: count() })
+            .from(payments)
+            .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'failed')))
+            .get()?.n ?? 0);
+    shown.push({ ...orderView(db, order), declinedAttempts: (declinedByOrder.get(order.id) ?? 0) + ownDeclines });
+    if (shown.length === 100) break;
+  }
+  return shown;
+}
+
+export interface TimelineStep {
+  label: string;
+  at: number;
+  detail?: string;
+}
+
+/** Everything /orders/{id} shows: the order, its labels, and what happened to it, in order. */
+export function orderDetail(db: Db, userId: number, id: number) {
+  if (!Number.isSafeInteger(id) || id < 1) return null;
+  const order = db
     .select()
     .from(orders)
-    .where(eq(orders.userId, userId))
-    .orderBy(desc(orders.orderDate), desc(orders.id))
-    .limit(100)
-    .all()
-    .map((order) => orderView(db, order));
+    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+    .get();
+  if (!order) return null;
+  const moves = db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)).all();
+  const timeline: TimelineStep[] = [{ label: 'Placed', at: order.orderDate }];
+  const paid = moves.find((p) => p.kind === 'order_charge' && (p.status === 'captured' || p.status === 'refunded'));
+  if (paid)
+    timeline.push({
+      label: 'Paid',
+      at: paid.updatedAt > order.orderDate && paid.status === 'captured' ? paid.updatedAt : paid.createdAt,
+      detail: paymentLabelOf(order),
+    });
+  const declined = moves.filter((p) => p.kind === 'order_charge' && p.status === 'failed').length;
+  if (order.status === 'failed') timeline.push({ label: 'Payment failed', at: order.updatedAt, detail: 'Nothing was charged.' });
+  if (order.deliveredAt) timeline.push({ label: 'Delivered', at: order.deliveredAt });
+  if (order.canceledAt) timeline.push({ label: 'Canceled', at: order.canceledAt });
+  for (const refund of moves.filter((p) => p.kind === 'refund')) {
+    if (refund.status === 'refunded')
+      timeline.push({
+        label: 'Refunded',
+        at: refund.updatedAt,
+        detail: `$${centsToDollars(refund.amountCents).toFixed(2)} to ${paymentLabelOf(order).replace(/^Card: /, 'your ')}`,
+      });
+    else if (refund.status === 'refunding')
+      timeline.push({ label: 'Refund in progress', at: refund.createdAt, detail: `$${centsToDollars(refund.amountCents).toFixed(2)}` });
+  }
+  timeline.sort((a, b) => a.at - b.at);
+  const refundedCents = moves.filter((p) => p.kind === 'refund' && p.status === 'refunded').reduce((sum, p) => sum + p.amountCents, 0);
+  return {
+    ...orderView(db, order),
+    addressLines: addressLinesOf(order),
+    customerEmail: order.customerEmail,
+    customerPhone: order.customerPhone,
+    shippingLabel: shippingLabelOf(order.shippingMethod),
+    paymentLabel: paymentLabelOf(order),
+    refunded: centsToDollars(refundedCents),
+    declinedAttempts: declined,
+    timeline,
+  };
 }
+
+export type OrderDetail = NonNullable<ReturnType<typeof orderDetail>>;

@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { asPaymentFailure, idempotencyKey, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from '../shared/pricing.ts';
 import { findProfile } from './profile.ts';
@@ -247,6 +248,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       const key = retried ? idempotencyKey('order', created.id, 'charge', retried.attempt) : idempotencyKey('order', created.id, 'charge');
       if (cashOnDelivery) {
         removeCartLines(tx, order.userId, order.lines);
+        queueOrderConfirmation(tx, clock, tx.select().from(orders).where(eq(orders.id, created.id)).get()!);
         return { orderId: created.id, paymentRowId: null, key, createdAt: now };
       }
       const payment = tx

@@ -9,6 +9,7 @@ import GameCountdown from './GameCountdown.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import PaymentMethodForm from './PaymentMethodForm.tsx';
 import PlayGame from './PlayGame.tsx';
+import PrintButton from './PrintButton.tsx';
 import PrizeActions from './PrizeActions.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
@@ -28,6 +29,7 @@ export const islands = {
   NotificationBell,
   PaymentMethodForm,
   PlayGame,
+  PrintButton,
   PrizeActions,
   RedirectCountdown,
   ShareButton,

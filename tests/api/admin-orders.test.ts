@@ -224,8 +224,8 @@ describe('Mark Delivered', () => {
     expect(notes[0]).toMatchObject({
       title: 'Order delivered',
       message: `Your order #${id} has been delivered. Enjoy!`,
-      actionUrl: '/profile?tab=orders',
-      actionText: 'View Orders',
+      actionUrl: `/orders/${id}`,
+      actionText: 'View Order',
       read: false,
     });
     const seen = await ctx.shopper.get(`/api/orders/${id}`);
@@ -289,7 +289,7 @@ describe('Cancel Order', () => {
     expect(notes[0]).toMatchObject({
       title: 'Order canceled',
       message: `Your order #${id} was canceled. A refund of $542.75 is on its way to your card.`,
-      actionUrl: '/profile?tab=orders',
+      actionUrl: `/orders/${id}`,
     });
     expect((await (await ctx.shopper.get(`/api/orders/${id}`)).json()).status).toBe('canceled');
   });

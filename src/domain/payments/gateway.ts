@@ -53,6 +53,8 @@ export interface GatewayPayment {
   amountCents: number;
   /** Our idempotency key, sent as the payment's reference id, so the payment can be found again. */
   referenceId?: string;
+  /** The card it was paid with, for receipts ('VISA', '1111'), when the gateway says. */
+  card?: { brand: string; last4: string };
 }
 
 export interface GatewayRefund {

@@ -100,6 +100,7 @@ function toPayment(payment: Square.Payment | undefined, what: string): GatewayPa
     status: mapPaymentStatus(payment.status),
     amountCents: cents(payment.amountMoney),
     ...(payment.referenceId ? { referenceId: payment.referenceId } : {}),
+    ...(payment.cardDetails?.card?.last4 ? { card: { brand: payment.cardDetails.card.cardBrand ?? 'Card', last4: payment.cardDetails.card.last4 } } : {}),
   };
 }
 

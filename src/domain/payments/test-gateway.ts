@@ -175,6 +175,7 @@ export function createTestGateway(): TestGateway {
         status: autocomplete ? 'COMPLETED' : 'APPROVED',
         amountCents: input.amountCents,
         referenceId,
+        card: { brand: info.brand, last4: info.last4 },
       };
       payments.set(payment.id, {
         payment,
@@ -183,12 +184,18 @@ export function createTestGateway(): TestGateway {
         refundedCents: 0,
       });
       byReference.set(referenceId, Object.assign(payment, { createdAt: Date.now() }));
-      return { id: payment.id, status: payment.status, amountCents: payment.amountCents, referenceId };
+      return { id: payment.id, status: payment.status, amountCents: payment.amountCents, referenceId, card: { brand: info.brand, last4: info.last4 } };
     });
   }
 
   function publicPayment(payment: GatewayPayment): GatewayPayment {
-    return { id: payment.id, status: payment.status, amountCents: payment.amountCents, ...(payment.referenceId ? { referenceId: payment.referenceId } : {}) };
+    return {
+      id: payment.id,
+      status: payment.status,
+      amountCents: payment.amountCents,
+      ...(payment.referenceId ? { referenceId: payment.referenceId } : {}),
+      ...(payment.card ? { card: payment.card } : {}),
+    };
   }
 
   /** A payment this gateway made before a restart: settle it rather than strand the order. */

@@ -115,6 +115,11 @@ export const checkoutPages = new Hono<AppEnv>()
           <p className="m-0 mt-2 text-slate-200">{`Order #${order.id} · ${order.paymentMethod === 'cod' ? 'Cash on delivery' : 'Paid by card'}`}</p>
         </div>
         <OrderCard order={order} detailed />
+        <p className="m-0 text-sm">
+          <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
+            View your order and receipt
+          </a>
+        </p>
         <section aria-labelledby="next-steps" className="rounded-2xl border border-slate-200 bg-white p-5">
           <h2 id="next-steps" className="m-0 text-lg font-bold">
             What's next

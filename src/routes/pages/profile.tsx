@@ -209,7 +209,7 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
       tab={tab}
       profile={{ ...profileView(stored), ...failure?.typed }}
       missing={missingProfileFields(stored)}
-      orders={tab === 'orders' ? userOrders(db, userId) : []}
+      orders={tab === 'orders' ? userOrders(db, userId, c.var.deps.clock.now()) : []}
       errors={errors}
     />,
     failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},

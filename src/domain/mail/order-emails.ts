@@ -1,0 +1,145 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { orderItems, type orders } from '../../db/schema.ts';
+import { formatCents } from '../../shared/pricing.ts';
+import type { Clock } from '../clock.ts';
+import { composeEmail } from './compose.ts';
+import { queueEmail } from './outbox.ts';
+
+/*
+ * The order messages: the confirmation with its receipt, the refund and the delivery. Each is
+ * queued in the transaction that moved the order, once per event (the eventKey), to the address
+ * given at checkout, or the account's when there was none.
+ */
+
+type OrderRow = typeof orders.$inferSelect;
+
+const PAYMENT_LABELS: Record<string, string> = { square: 'Card', apple_pay: 'Apple Pay', cod: 'Cash on delivery', play: 'Game entry' };
+const SHIPPING_LABELS: Record<string, string> = {
+  standard: 'Standard Shipping (5-7 business days)',
+  express: 'Express Shipping (2-3 business days)',
+  local: 'Automatic Delivery - Free (within 2-3 hours)',
+};
+
+export function paymentLabelOf(order: Pick<OrderRow, 'paymentMethod' | 'cardBrand' | 'cardLast4'>): string {
+  const method = PAYMENT_LABELS[order.paymentMethod] ?? order.paymentMethod;
+  if (!order.cardLast4) return method;
+  const brand = order.cardBrand ? order.cardBrand.charAt(0) + order.cardBrand.slice(1).toLowerCase().replace(/_/g, ' ') : 'Card';
+  return `${method}: ${brand} ending in ${order.cardLast4}`;
+}
+
+export function shippingLabelOf(method: string): string {
+  return SHIPPING_LABELS[method] ?? method;
+}
+
+export function addressLinesOf(order: OrderRow): string {
+  return [order.shippingAddress, [order.shippingCity, order.shippingState, order.shippingZipCode].filter(Boolean).join(' '), order.shippingCountry]
+    .filter(Boolean)
+    .join(', ');
+}
+
+function receiptRows(tx: Db, order: OrderRow): Array<[string, string]> {
+  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
+  return [
+    ...items.map((item): [string, string] => [
+      `${item.productLabel}${item.purchaseType === 'play' ? ' (prize)' : ''} x ${item.quantity}`,
+      formatCents(item.priceCents * item.quantity),
+    ]),
+    ['Subtotal', formatCents(order.subtotalCents)],
+    ['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)],
+    ['Tax', formatCents(order.taxCents)],
+    ['Total', formatCents(order.totalCents)],
+    ['Payment', paymentLabelOf(order)],
+    ['Delivery', shippingLabelOf(order.shippingMethod)],
+    ['Deliver to', addressLinesOf(order)],
+  ];
+}
+
+function greeting(order: OrderRow): string {
+  const first = order.customerName?.trim().split(/\s+/)[0];
+  return first ? `Thank you, ${first}!` : 'Thank you!';
+}
+
+/** Placed (cash on delivery) or paid (card): the receipt. */
+export function queueOrderConfirmation(tx: Db, clock: Clock, order: OrderRow): void {
+  const cash = order.paymentMethod === 'cod';
+  queueEmail(tx, clock, {
+    userId: order.userId,
+    to: order.customerEmail,
+    kind: 'order_confirmation',
+    eventKey: `order:${order.id}:confirmation`,
+    subject: `Your order #${order.id} is confirmed`,
+    body: composeEmail({
+      heading: greeting(order),
+      paragraphs: [
+        cash
+          ? `Your order #${order.id} has been placed. You pay ${formatCents(order.totalCents)} in cash when it is delivered.`
+          : `Your order #${order.id} has been placed and your payment of ${formatCents(order.totalCents)} has been processed.`,
+        order.shippingMethod === 'local'
+          ? 'It will be delivered to you within 2-3 hours (Laguna Beach, 92651).'
+          : `It ships by ${shippingLabelOf(order.shippingMethod)}.`,
+        'Not happy with it? Our 30-day money-back guarantee applies.',
+      ],
+      rows: receiptRows(tx, order),
+      action: { label: 'View your order', path: `/orders/${order.id}` },
+      footnote: `This is your receipt for order #${order.id}. Keep it for your records.`,
+    }),
+  });
+}
+
+export function queueRefundEmail(tx: Db, clock: Clock, order: OrderRow, refundCents: number): void {
+  queueEmail(tx, clock, {
+    userId: order.userId,
+    to: order.customerEmail,
+    kind: 'order_refund',
+    eventKey: `order:${order.id}:refunded`,
+    subject: `Refund for order #${order.id}`,
+    body: composeEmail({
+      heading: 'Your refund is on its way',
+      paragraphs: [
+        `Order #${order.id} was canceled and ${formatCents(refundCents)} has been refunded to ${paymentLabelOf(order).replace(/^Card: /, 'your ')}.`,
+        'Refunds usually reach your account within 5-10 business days, depending on your bank.',
+      ],
+      rows: [
+        ['Order', `#${order.id}`],
+        ['Refunded', formatCents(refundCents)],
+      ],
+      action: { label: 'View your order', path: `/orders/${order.id}` },
+    }),
+  });
+}
+
+/** Canceled without a charge to give back (cash on delivery). */
+export function queueCanceledEmail(tx: Db, clock: Clock, order: OrderRow): void {
+  queueEmail(tx, clock, {
+    userId: order.userId,
+    to: order.customerEmail,
+    kind: 'order_refund',
+    eventKey: `order:${order.id}:canceled`,
+    subject: `Order #${order.id} was canceled`,
+    body: composeEmail({
+      heading: 'Your order was canceled',
+      paragraphs: [`Order #${order.id} was canceled. Nothing was charged, so there is nothing to refund.`],
+      action: { label: 'View your order', path: `/orders/${order.id}` },
+    }),
+  });
+}
+
+export function queueDeliveredEmail(tx: Db, clock: Clock, order: OrderRow): void {
+  queueEmail(tx, clock, {
+    userId: order.userId,
+    to: order.customerEmail,
+    kind: 'order_delivered',
+    eventKey: `order:${order.id}:delivered`,
+    subject: `Order #${order.id} was delivered`,
+    body: composeEmail({
+      heading: 'Delivered',
+      paragraphs: [
+        `Your order #${order.id} was delivered to ${addressLinesOf(order)}.`,
+        'Something wrong? Our 30-day money-back guarantee applies: reply to this message or see our returns page.',
+      ],
+      action: { label: 'View your order', path: `/orders/${order.id}` },
+      footnote: 'You get this message because e-mail notifications are on in your profile.',
+    }),
+  });
+}

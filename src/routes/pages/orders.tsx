@@ -1,0 +1,144 @@
+import { Hono } from 'hono';
+import { Island } from '../../components/Island.tsx';
+import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../components/format.ts';
+import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { renderPage } from '../../http/render.tsx';
+
+/** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
+
+function money(dollars: number): string {
+  return `$${dollars.toFixed(2)}`;
+}
+
+function OrderPage({ order }: { order: OrderDetail }) {
+  return (
+    <div className="mx-auto grid max-w-2xl gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="min-w-0">
+          <p className="m-0 text-sm print:hidden">
+            <a href="/profile?tab=orders" className="font-semibold text-sea-dark">
+              My Orders
+            </a>
+          </p>
+          <h1 className="m-0 mt-1 text-2xl font-extrabold">{`Order #${order.id}`}</h1>
+          <p className="m-0 mt-1 text-sm text-slate-600">{`Placed ${formatDateTime(order.createdAt)}`}</p>
+        </div>
+        <div className="flex items-center gap-3">
+          <span className={`rounded-full px-3 py-1 text-sm font-bold ${orderStatusClass(order.status)}`} data-status={order.status}>
+            {orderStatusLabel[order.status] ?? order.status}
+          </span>
+          <Island name="PrintButton" props={{ label: 'Print receipt' }} mode="idle" />
+        </div>
+      </div>
+
+      <section aria-labelledby="items-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
+        <h2 id="items-title" className="m-0 text-lg font-bold">
+          Items
+        </h2>
+        <ul className="m-0 mt-3 grid list-none gap-3 p-0">
+          {order.items.map((item) => (
+            <li key={item.id} className="flex items-center gap-3">
+              <img src={item.product.imageUrl} alt="" width={56} height={56} className="h-14 w-14 rounded-lg bg-slate-50 object-contain print:hidden" />
+              <span className="min-w-0 flex-1 text-sm">
+                {item.productId ? (
+                  <a href={`/product/${item.productId}`} className="block font-semibold text-ink break-words">
+                    {item.product.brand}
+                  </a>
+                ) : (
+                  <span className="block font-semibold break-words">{item.product.brand}</span>
+                )}
+                <span className="block text-slate-600 break-words">
+                  {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity} × ${money(item.price)}`}
+                </span>
+              </span>
+              <span className="text-sm font-semibold">{money(item.price * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        <dl className="m-0 mt-4 grid grid-cols-[1fr_auto] gap-y-1 border-t border-slate-100 pt-3 text-sm">
+          <dt>Subtotal</dt>
+          <dd className="m-0 text-right">{money(order.subtotal)}</dd>
+          <dt>Shipping</dt>
+          <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : money(order.shipping)}</dd>
+          <dt>Tax</dt>
+          <dd className="m-0 text-right">{money(order.tax)}</dd>
+          <dt className="font-bold">Total</dt>
+          <dd className="m-0 text-right font-bold">{money(order.total)}</dd>
+          {order.refunded > 0 && (
+            <>
+              <dt className="text-sea-dark font-semibold">Refunded</dt>
+              <dd className="m-0 text-right text-sea-dark font-semibold">{`-${money(order.refunded)}`}</dd>
+            </>
+          )}
+        </dl>
+      </section>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <section aria-labelledby="delivery-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
+          <h2 id="delivery-title" className="m-0 text-lg font-bold">
+            Delivery
+          </h2>
+          <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
+          <p className="m-0 text-sm break-words">{order.addressLines}</p>
+          {order.customerPhone && <p className="m-0 text-sm">{order.customerPhone}</p>}
+          <p className="m-0 mt-2 text-sm text-slate-600">{order.shippingLabel}</p>
+        </section>
+        <section aria-labelledby="payment-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
+          <h2 id="payment-title" className="m-0 text-lg font-bold">
+            Payment
+          </h2>
+          <p className="m-0 mt-2 text-sm">{order.paymentLabel}</p>
+          {order.declinedAttempts > 0 && (
+            <p className="m-0 mt-2 text-sm text-slate-600">{`${order.declinedAttempts} declined attempt${order.declinedAttempts === 1 ? '' : 's'} before this order; nothing was charged for ${order.declinedAttempts === 1 ? 'it' : 'them'}.`}</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="timeline-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
+        <h2 id="timeline-title" className="m-0 text-lg font-bold">
+          Status
+        </h2>
+        <ol className="m-0 mt-3 grid list-none gap-3 p-0">
+          {order.timeline.map((step) => (
+            <li key={`${step.label}-${step.at}`} className="flex gap-3 text-sm" data-step={step.label}>
+              <span aria-hidden="true" className="mt-1.5 h-2.5 w-2.5 shrink-0 rounded-full bg-sea-dark" />
+              <span className="min-w-0">
+                <span className="block font-semibold">{step.label}</span>
+                <span className="block text-slate-600">{formatDateTime(step.at)}</span>
+                {step.detail && <span className="block text-slate-600 break-words">{step.detail}</span>}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <p className="m-0 text-sm text-slate-600">
+        {'Not happy with your order? Our 30-day money-back guarantee applies. '}
+        <a href="/returns" className="font-semibold text-sea-dark">
+          Returns
+        </a>
+      </p>
+    </div>
+  );
+}
+
+export const orderPages = new Hono<AppEnv>().get('/orders/:id', (c) => {
+  const order = orderDetail(c.var.deps.db, c.var.user!.id, Number(c.req.param('id')));
+  if (!order) {
+    return renderPage(
+      c,
+      { title: 'Order Not Found', path: '/profile', noindex: true },
+      <div className="mx-auto max-w-md pt-12 text-center">
+        <h1 className="m-0 text-2xl font-extrabold">Order Not Found</h1>
+        <p className="mt-3 mb-6 text-slate-600">We couldn't find that order.</p>
+        <a href="/profile?tab=orders" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+          My Orders
+        </a>
+      </div>,
+      { status: 404 },
+    );
+  }
+  return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
+    backHref: '/profile?tab=orders',
+  });
+});
