@@ -4,7 +4,7 @@ import { orderItems, orders, orderStatuses, payments, products, users } from '..
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
-import { queueCanceledEmail, queueDeliveredEmail } from './mail/order-emails.ts';
+import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
@@ -84,6 +84,8 @@ export interface AdminOrder {
   paid: boolean;
   /** Dollars refunded so far (0 when nothing was). */
   refunded: number;
+  /** What the driver needs: who, where, how, and the shopper's notes. */
+  delivery: { name: string; phone: string | null; address: string; method: string; methodLabel: string; notes: string | null };
 }
 
 function paymentState(rows: (typeof payments.$inferSelect)[]) {
@@ -158,7 +160,71 @@ function adminOrders(db: Db, where: SQL | undefined): AdminOrder[] {
     paymentLabel: paymentMethodLabel(order.paymentMethod),
     paid: paid.has(order.id),
     refunded: centsToDollars(refunded.get(order.id) ?? 0),
+    delivery: {
+      name: order.customerName || user.fullName || user.username,
+      phone: order.customerPhone,
+      address: addressLinesOf(order),
+      method: order.shippingMethod,
+      methodLabel: shippingLabelOf(order.shippingMethod),
+      notes: order.notes,
+    },
   }));
+}
+
+const CSV_COLUMNS = [
+  'Order',
+  'Placed',
+  'Status',
+  'Customer',
+  'E-mail',
+  'Phone',
+  'Address',
+  'Delivery',
+  'Items',
+  'Subtotal',
+  'Shipping',
+  'Tax',
+  'Total',
+  'Payment',
+  'Refunded',
+  'Notes',
+];
+
+/**
+ * One CSV cell. A cell a spreadsheet would run as a formula (= + - @, tab, return) gets a
+ * leading apostrophe: a shopper's name or notes must never become a formula on the admin's machine.
+ */
+export function csvCell(value: string | number | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The Orders tab as CSV (the same filter), for the books and for delivery runs. */
+export function ordersCsv(list: AdminOrder[], formatTime: (ms: number) => string): string {
+  const rows = list.map((order) =>
+    [
+      order.id,
+      formatTime(order.orderDate),
+      order.status,
+      order.customer.name,
+      order.customer.email,
+      order.delivery.phone,
+      order.delivery.address,
+      order.delivery.methodLabel,
+      order.items.map((item) => `${item.quantity} x ${item.label}${item.purchaseType === 'play' ? ' (prize)' : ''}`).join('; '),
+      order.subtotal.toFixed(2),
+      order.shipping.toFixed(2),
+      order.tax.toFixed(2),
+      order.total.toFixed(2),
+      order.paymentLabel,
+      order.refunded.toFixed(2),
+      order.delivery.notes,
+    ]
+      .map(csvCell)
+      .join(','),
+  );
+  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
 const alreadyMoved: Record<string, (id: number) => string> = {

@@ -110,9 +110,9 @@ async function adminWithPin(ctx: Ctx): Promise<TestClient> {
   return admin;
 }
 
-/** The Orders tab's form post, as the browser sends it. */
+/** The confirmation step's form post, as the browser sends it (the list's button first shows that step). */
 const postStatus = (client: TestClient, id: number, status: string, extra: Record<string, string> = {}) =>
-  client.post(`/admin/orders/${id}/status`, { form: { status, ...extra } });
+  client.post(`/admin/orders/${id}/status`, { form: { status, confirmed: 'yes', ...extra } });
 
 const apiStatus = (client: TestClient, id: number | string, status: unknown) => client.post(`/api/admin/orders/${id}/status`, { json: { status } });
 

@@ -45,6 +45,8 @@ export const paymentResolveBody = z.object({
 export const orderStatusForm = z.object({
   status: z.enum(['completed', 'canceled'], { error: statusMessage }),
   filter: z.optional(z.catch(z.optional(z.enum(ORDER_STATUSES)), undefined)),
+  /** 'yes' once the admin confirmed on the confirmation step; without it nothing changes. */
+  confirmed: z.optional(z.string()),
 });
 
 /** The attention list's buttons; marking failed needs the 'I checked' box. */

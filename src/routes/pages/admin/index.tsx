@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../../domain/admin-pin.ts';
 import { listBusinessApplications } from '../../../domain/business.ts';
-import { changeOrderStatus, listOrdersForAdmin } from '../../../domain/admin-orders.ts';
+import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
+import { formatDateTime } from '../../../components/format.ts';
+import { OrderStatusConfirm, PackingSlip } from './orders.tsx';
 import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
 import {
   adminProductList,
@@ -150,6 +152,20 @@ export const adminPages = new Hono<AppEnv>()
       const body = c.req.valid('form');
       const filter = body.filter ? `&status=${body.filter}` : '';
       const { db, clock, gateway } = c.var.deps;
+      if (body.confirmed !== 'yes') {
+        // The list's button asks first: nothing changes until the admin confirms on this step.
+        const order = findOrderForAdmin(db, pathId(c));
+        if (!order) {
+          setFlash(c, { title: 'Update failed', description: 'Order not found.', variant: 'destructive' });
+          return c.redirect(`/admin?tab=orders${filter}`, 303);
+        }
+        return renderPage(
+          c,
+          { title: 'Confirm order change', path: '/admin', noindex: true },
+          <OrderStatusConfirm order={order} to={body.status} filter={body.filter ?? null} />,
+          { backHref: `/admin?tab=orders${filter}` },
+        );
+      }
       try {
         const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), body.status);
         setFlash(c, { title: 'Order updated', description: result.message });
@@ -160,6 +176,23 @@ export const adminPages = new Hono<AppEnv>()
       return c.redirect(`/admin?tab=orders${filter}`, 303);
     },
   )
+  .get('/admin/orders/:id{[0-9]+}/packing-slip', idFrom('Order'), (c) => {
+    const order = findOrderForAdmin(c.var.deps.db, pathId(c));
+    if (!order) return c.notFound();
+    return renderPage(c, { title: `Packing slip #${order.id}`, path: '/admin', noindex: true }, <PackingSlip order={order} />, {
+      backHref: '/admin?tab=orders',
+    });
+  })
+  .get('/admin/orders.csv', (c) => {
+    const { status } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
+    const csv = ordersCsv(listOrdersForAdmin(c.var.deps.db, { status }), formatDateTime);
+    const day = new Date(c.var.deps.clock.now()).toISOString().slice(0, 10);
+    return c.body(csv, 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="orders-${status ?? 'all'}-${day}.csv"`,
+      'Cache-Control': 'no-store',
+    });
+  })
   .post(
     '/admin/pin',
     validForm(adminPinForm, 'Access denied', () => '/admin'),

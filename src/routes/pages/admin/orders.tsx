@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../../components/format.ts';
 import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/admin-orders.ts';
 import { formatDollars } from '../../../shared/money.ts';
+import { Island } from '../../../components/Island.tsx';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
@@ -61,6 +62,22 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             {[order.customer.email, `@${order.customer.username}`].filter(Boolean).join(' · ')}
           </span>
         </p>
+        <dl className="m-0 mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm" aria-label={`Delivery of order #${order.id}`}>
+          <dt className="text-slate-600">Deliver to</dt>
+          <dd className="m-0 min-w-0 break-words">{order.delivery.address || '—'}</dd>
+          <dt className="text-slate-600">Phone</dt>
+          <dd className="m-0 min-w-0 break-words">
+            {order.delivery.phone ? <a href={`tel:${order.delivery.phone.replace(/[^0-9+]/g, '')}`}>{order.delivery.phone}</a> : '—'}
+          </dd>
+          <dt className="text-slate-600">Delivery</dt>
+          <dd className="m-0 min-w-0 break-words">{order.delivery.methodLabel}</dd>
+          {order.delivery.notes && (
+            <>
+              <dt className="text-slate-600">Notes</dt>
+              <dd className="m-0 min-w-0 break-words">{order.delivery.notes}</dd>
+            </>
+          )}
+        </dl>
         <ul className="m-0 mt-2 grid list-none gap-1 p-0 text-sm" aria-label={`Items of order #${order.id}`}>
           {order.items.map((item) => (
             <li key={item.id} className="flex gap-3">
@@ -81,6 +98,9 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             <span className="text-slate-600">{` · ${order.paymentLabel}`}</span>
             {order.refunded > 0 && <span className="text-slate-600">{` · Refunded ${formatDollars(order.refunded)}`}</span>}
           </p>
+          <a href={`/admin/orders/${order.id}/packing-slip`} className="text-sm font-semibold text-sea-dark">
+            Packing slip<span className="sr-only">{` (order #${order.id})`}</span>
+          </a>
           {order.status === 'pending' && <p className="m-0 text-sm font-semibold text-amber-800">Payment being confirmed with the card processor</p>}
           {order.status === 'processing' && (
             <div className="flex w-full flex-wrap gap-2 sm:w-auto">
@@ -120,6 +140,11 @@ export function AdminOrders({ orders, status, attention = [] }: { orders: AdminO
             </a>
           ))}
         </nav>
+        <p className="m-0 mb-4 text-sm">
+          <a href={status ? `/admin/orders.csv?status=${status}` : '/admin/orders.csv'} className="font-semibold text-sea-dark" download>
+            Export CSV
+          </a>
+        </p>
         {orders.length === 0 ? (
           <p className="m-0 py-8 text-center text-slate-600">
             {status ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.` : 'No orders yet.'}
@@ -138,5 +163,99 @@ export function AdminOrders({ orders, status, attention = [] }: { orders: AdminO
         )}
       </section>
     </>
+  );
+}
+
+/** The step between the button and the change: nothing moves until the admin confirms here. */
+export function OrderStatusConfirm({ order, to, filter }: { order: AdminOrder; to: 'completed' | 'canceled'; filter: OrderStatus | null }) {
+  const cancel = to === 'canceled';
+  const action = cancel ? (order.paid ? 'Cancel Order & Refund' : 'Cancel Order') : 'Mark Delivered';
+  const back = filter ? `/admin?tab=orders&status=${filter}` : '/admin?tab=orders';
+  return (
+    <section aria-labelledby="confirm-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
+      <h1 id="confirm-title" className="m-0 text-xl font-extrabold">{`${action}: order #${order.id}?`}</h1>
+      <p className="mt-3 text-sm text-slate-700">
+        {cancel
+          ? order.paid
+            ? `The customer's card is refunded ${formatDollars(order.total)} and the items go back in stock. This cannot be undone.`
+            : 'The order is canceled and its items go back in stock. This cannot be undone.'
+          : `${order.customer.name} is told the order was delivered to ${order.delivery.address}.`}
+      </p>
+      <ul className="m-0 mt-3 list-none p-0 text-sm">
+        {order.items.map((item) => (
+          <li key={item.id}>{`${item.quantity} × ${item.label}`}</li>
+        ))}
+      </ul>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <a href={back} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink no-underline">
+          {cancel ? 'Keep Order' : 'Not Yet'}
+        </a>
+        <form method="post" action={`/admin/orders/${order.id}/status`}>
+          <input type="hidden" name="status" value={to} />
+          <input type="hidden" name="confirmed" value="yes" />
+          {filter && <input type="hidden" name="filter" value={filter} />}
+          <button
+            type="submit"
+            className={`cursor-pointer rounded-lg px-4 py-2 text-sm font-bold text-white ${cancel ? 'bg-red-700 hover:bg-red-800' : 'bg-emerald-700 hover:bg-emerald-800'}`}
+          >
+            {`Yes, ${action}`}
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+/** A printable slip for the driver: items and quantities, where, who, and the notes; no prices. */
+export function PackingSlip({ order }: { order: AdminOrder }) {
+  return (
+    <article className="mx-auto max-w-2xl rounded-2xl border border-slate-200 bg-white p-6 print:border-0 print:p-0">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="m-0 text-xs font-bold uppercase tracking-widest text-slate-500">Packing slip</p>
+          <h1 className="m-0 mt-1 text-2xl font-extrabold">{`Order #${order.id}`}</h1>
+          <p className="m-0 text-sm text-slate-600">{formatDateTime(order.orderDate)}</p>
+        </div>
+        <Island name="PrintButton" props={{ label: 'Print packing slip' }} mode="idle" />
+      </div>
+      <dl className="m-0 mt-5 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="font-semibold">Deliver to</dt>
+        <dd className="m-0 break-words">{order.delivery.name}</dd>
+        <dt className="font-semibold">Address</dt>
+        <dd className="m-0 break-words">{order.delivery.address}</dd>
+        <dt className="font-semibold">Phone</dt>
+        <dd className="m-0 break-words">{order.delivery.phone ?? '—'}</dd>
+        <dt className="font-semibold">Delivery</dt>
+        <dd className="m-0 break-words">{order.delivery.methodLabel}</dd>
+        <dt className="font-semibold">Payment</dt>
+        <dd className="m-0 break-words">{order.paymentMethod === 'cod' ? `Collect ${formatDollars(order.total)} in cash` : 'Paid'}</dd>
+        {order.delivery.notes && (
+          <>
+            <dt className="font-semibold">Notes</dt>
+            <dd className="m-0 break-words">{order.delivery.notes}</dd>
+          </>
+        )}
+      </dl>
+      <table className="mt-5 w-full border-collapse text-sm">
+        <thead>
+          <tr>
+            <th className="border-b border-slate-300 py-2 text-left">Item</th>
+            <th className="border-b border-slate-300 py-2 text-right">Qty</th>
+            <th className="border-b border-slate-300 py-2 text-right">Packed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.items.map((item) => (
+            <tr key={item.id}>
+              <td className="border-b border-slate-100 py-2 break-words">{`${item.label}${item.purchaseType === 'play' ? ' (prize)' : ''}`}</td>
+              <td className="border-b border-slate-100 py-2 text-right tabular-nums">{item.quantity}</td>
+              <td className="border-b border-slate-100 py-2 text-right" aria-label="Packed">
+                ☐
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </article>
   );
 }
