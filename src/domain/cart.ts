@@ -6,13 +6,14 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { requireCompleteProfile } from './profile.ts';
+import { returnPrizeFromCart } from './games/prizes.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
  * prize is a `play` item at $1, one unit, whose stock was reserved when its game started.
  */
 
-export const PRIZE_PRICE_CENTS = 100;
+export { PRIZE_PRICE_CENTS } from './games/prizes.ts';
 
 /** Number of units in the user's cart, for the header and bottom bar badges. */
 export function cartCount(db: Db, userId: number): number {
@@ -135,7 +136,13 @@ export function setCartQuantity(db: Db, userId: number, id: number, quantity: nu
   db.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id)).run();
 }
 
+/** Removes a line; a prize's line returns the prize to 'to claim' on My Games, never destroys it. */
 export function removeCartItem(db: Db, userId: number, id: number): void {
   const line = ownLine(db, userId, id);
+  if (line.type === 'play' && line.gameId !== null) {
+    const gameId = line.gameId;
+    db.transaction((tx) => returnPrizeFromCart(tx as unknown as Db, userId, gameId));
+    return;
+  }
   db.delete(cartItems).where(eq(cartItems.id, line.id)).run();
 }

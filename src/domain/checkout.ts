@@ -3,7 +3,7 @@ import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
-import { shippingMethods, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
+import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
 import { findProfile, requireCompleteProfile } from './profile.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
 
@@ -56,7 +56,7 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
     const same = sent.size === cart.length && cart.every((line) => sent.get(line.id) === line.quantity);
     if (!same) {
       throw new DomainError(409, 'Your cart has changed. Please review it before paying.', undefined, {
-        summary: totalsInDollars(totalsFor(cart, shippingMethods[method].cents)),
+        summary: totalsInDollars(totalsFor(cart, cartShippingCents(cart, method))),
       });
     }
   }
@@ -69,16 +69,22 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
       throw new DomainError(409, message, { items: message });
     }
   }
-  const totals = totalsFor(cart, shippingMethods[method].cents);
+  const totals = totalsFor(cart, cartShippingCents(cart, method));
   if (!summaryMatches(input.summary, totals)) totalsChanged(totals);
 
   const address = addressFor(deps, userId, input.customer);
+  const hasPrize = cart.some((line) => line.type === 'play');
+  if (hasPrize && address.postalCode.trim().slice(0, 5) !== LOCAL_DELIVERY.zip) {
+    const message = `Local Delivery Only: prizes are delivered within the ${LOCAL_DELIVERY.zip} area code (Laguna Beach).`;
+    throw new DomainError(400, message, { zipCode: message });
+  }
   const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };
   const orderId = await placeOrder(deps, {
     userId,
     lines: linesFromCart(cart),
     totals,
-    shippingMethod: method,
+    // Only prizes: the store's own free local delivery.
+    shippingMethod: cart.some((line) => line.type === 'regular') ? method : 'local',
     address,
     payment,
     checkoutKey: `cart:${userId}`,

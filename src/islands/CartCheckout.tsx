@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { formatCents, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
+import { cartShippingCents, formatCents, LOCAL_DELIVERY, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
@@ -26,7 +26,9 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   const [cardReady, setCardReady] = useState(config.gateway === 'test');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const totals = totalsFor(lines, shippingMethods[method].cents);
+  const totals = totalsFor(lines, cartShippingCents(lines, method));
+  const onlyPrizes = lines.every((line) => line.type === 'play');
+  const hasPrize = lines.some((line) => line.type === 'play');
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -106,16 +108,23 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
       </section>
       <fieldset className="m-0 grid gap-2 border-0 p-0">
         <legend className="mb-2 text-lg font-bold">Shipping method</legend>
-        {(Object.keys(shippingMethods) as ShippingMethod[]).map((key) => (
-          <label key={key} className={`flex items-center gap-3 rounded-xl border p-3 ${method === key ? 'border-ink bg-slate-50' : 'border-slate-200'}`}>
-            <input type="radio" name="shippingMethod" value={key} checked={method === key} onChange={() => setMethod(key)} />
-            <span className="flex-1">
-              <span className="block font-semibold">{shippingMethods[key].label}</span>
-              <span className="block text-sm text-slate-600">{shippingMethods[key].detail}</span>
-            </span>
-            <span className="font-semibold">{formatCents(shippingMethods[key].cents)}</span>
-          </label>
-        ))}
+        {hasPrize && (
+          <p className="m-0 mb-1 rounded-xl border border-sea/30 bg-sea/5 p-3 text-sm">
+            <span className="block font-semibold">{LOCAL_DELIVERY.label}</span>
+            {`Prizes are delivered by the store within 2-3 hours, free, in ${LOCAL_DELIVERY.zip} (Laguna Beach) only.`}
+          </p>
+        )}
+        {!onlyPrizes &&
+          (Object.keys(shippingMethods) as ShippingMethod[]).map((key) => (
+            <label key={key} className={`flex items-center gap-3 rounded-xl border p-3 ${method === key ? 'border-ink bg-slate-50' : 'border-slate-200'}`}>
+              <input type="radio" name="shippingMethod" value={key} checked={method === key} onChange={() => setMethod(key)} />
+              <span className="flex-1">
+                <span className="block font-semibold">{shippingMethods[key].label}</span>
+                <span className="block text-sm text-slate-600">{shippingMethods[key].detail}</span>
+              </span>
+              <span className="font-semibold">{formatCents(shippingMethods[key].cents)}</span>
+            </label>
+          ))}
       </fieldset>
       <section aria-labelledby={`${id}-summary`} className="rounded-xl bg-slate-50 p-4">
         <h2 id={`${id}-summary`} className="m-0 mb-3 text-lg font-bold">

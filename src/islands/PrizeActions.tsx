@@ -10,12 +10,25 @@ import { toast, toastAfterNavigation } from './lib/toast.ts';
 export interface PrizeActionsProps {
   gameId: number;
   productName: string;
+  /** Already in the cart: the button goes there; otherwise Claim Prize puts it in first. */
+  inCart?: boolean;
 }
 
-export default function PrizeActions({ gameId, productName }: PrizeActionsProps) {
+export default function PrizeActions({ gameId, productName, inCart = false }: PrizeActionsProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
+
+  async function claim() {
+    setBusy(true);
+    try {
+      await apiRequest('POST', `/api/games/${gameId}/claim`, {});
+      window.location.assign('/cart');
+    } catch (error) {
+      toast({ title: 'Claim failed', description: error instanceof Error ? error.message : 'Please try again.', variant: 'destructive' });
+      setBusy(false);
+    }
+  }
 
   async function donate() {
     setBusy(true);
@@ -32,9 +45,20 @@ export default function PrizeActions({ gameId, productName }: PrizeActionsProps)
 
   return (
     <div className="flex flex-wrap gap-2">
-      <a href="/cart" className="rounded-full bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
-        Claim Prize<span className="sr-only"> {productName}</span>
-      </a>
+      {inCart ? (
+        <a href="/cart" className="rounded-full bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
+          Claim Prize<span className="sr-only"> {productName} (in your cart)</span>
+        </a>
+      ) : (
+        <button
+          type="button"
+          onClick={claim}
+          disabled={busy}
+          className="rounded-full border-0 bg-coral-dark px-4 py-2 text-sm font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
+        >
+          Claim Prize<span className="sr-only"> {productName}</span>
+        </button>
+      )}
       <button
         type="button"
         onClick={() => dialog.current?.showModal()}
@@ -52,7 +76,7 @@ export default function PrizeActions({ gameId, productName }: PrizeActionsProps)
           Donate your prize?
         </h2>
         <p id={`${id}-text`} className="mt-2 text-sm text-slate-600">
-          {`${productName} will go to charity instead of your cart. This cannot be undone.`}
+          {`${productName} will go to charity instead of being delivered to you. This cannot be undone.`}
         </p>
         <div className="mt-6 flex justify-end gap-3">
           <button

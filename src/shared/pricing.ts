@@ -19,6 +19,17 @@ export interface Totals {
   totalCents: number;
 }
 
+/** Won prizes travel by the store's own local delivery: free, within 2-3 hours, ZIP 92651 (the game rules). */
+export const LOCAL_DELIVERY = { label: 'Automatic Delivery - Free (within 2-3 hours)', zip: '92651' } as const;
+
+/**
+ * What the cart's delivery costs: the chosen method's price when the cart holds something to
+ * ship; nothing when it holds only prizes, which the store delivers itself.
+ */
+export function cartShippingCents(lines: { type: 'regular' | 'play' }[], method: ShippingMethod): number {
+  return lines.some((line) => line.type === 'regular') ? shippingMethods[method].cents : 0;
+}
+
 export function totalsFor(lines: { priceCents: number; quantity: number }[], shippingCents: number): Totals {
   const subtotalCents = lines.reduce((sum, line) => sum + line.priceCents * line.quantity, 0);
   const taxCents = Math.round(subtotalCents * TAX_RATE);

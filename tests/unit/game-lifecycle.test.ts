@@ -690,7 +690,7 @@ describe('winner, losers, prize and stock', () => {
     expect(bell.notifications.map((n: { type: string }) => n.type)).toContain('game_won');
   });
 
-  test('stock: down by exactly 1 at the start, not again at settlement, not again when the prize is bought at $1 + 8% tax + shipping', async () => {
+  test('stock: down by exactly 1 at the start, not again at settlement, not again when the prize is bought at $1 + 8% tax, delivered free', async () => {
     const ctx = await world();
     const game = await filledBookGame(ctx);
     expect(stockOf(ctx, game.productId)).toBe(6);
@@ -709,7 +709,8 @@ describe('winner, losers, prize and stock', () => {
     // The prize cannot become two.
     expect((await winner.client.request('PATCH', `/api/cart/${cart[0].id}`, { json: { quantity: 2 } })).status).toBe(409);
 
-    const summary = { subtotal: 1, shipping: 5.99, tax: 0.08, total: 7.07 };
+    // The game rules: $1 plus tax, with the free local delivery.
+    const summary = { subtotal: 1, shipping: 0, tax: 0.08, total: 1.08 };
     const response = await winner.client.post('/api/checkout', {
       json: {
         paymentMethod: 'cod',
@@ -732,8 +733,9 @@ describe('winner, losers, prize and stock', () => {
     expect(ctx.db.select().from(orders).where(eq(orders.id, orderId)).get()).toMatchObject({
       subtotalCents: 100,
       taxCents: 8,
-      shippingCents: 599,
-      totalCents: 707,
+      shippingCents: 0,
+      totalCents: 108,
+      shippingMethod: 'local',
     });
     expect(ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all()).toEqual([
       expect.objectContaining({ productId: game.productId, quantity: 1, priceCents: 100, purchaseType: 'play' }),
@@ -757,7 +759,7 @@ describe('winner, losers, prize and stock', () => {
         paymentMethod: 'cod',
         items: cart.map(({ id, productId, quantity, price, type }: Record<string, unknown>) => ({ id, productId, quantity, price, type })),
         shipping: { method: 'standard', cost: 5.99 },
-        summary: { subtotal: 1, shipping: 5.99, tax: 0.08, total: 7.07 },
+        summary: { subtotal: 1, shipping: 0, tax: 0.08, total: 1.08 },
         customer: {
           fullName: 'Win Ner',
           email: 'win@example.com',

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
+import { prizeStatusOf } from './prizes.ts';
 import type { Db } from '../../db/client.ts';
 import { games, plays, products, users } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
@@ -40,6 +41,8 @@ export interface PublicGame {
   }[];
   influencers: { id: number; name: string; handle: string; points: number }[];
   winner: { playId: number; username: string; score: number } | null;
+  /** What became of the prize: to claim, in cart, bought, delivered, donated, returned to stock. */
+  prize?: { state: string; label: string } | null;
 }
 
 function fromRecord(record: GameRecord, product: typeof products.$inferSelect | undefined): PublicGame {
@@ -88,7 +91,10 @@ export function publicGame(db: Db, clock: Clock, gameId: number): PublicGame | n
     .from(products)
     .where(eq(products.id, game?.productId ?? record?.product.id ?? -1))
     .get();
-  if (record) return fromRecord(record, product);
+  if (record) {
+    const prize = game ? prizeStatusOf(db, game) : null;
+    return { ...fromRecord(record, product), prize: prize ? { state: prize.state, label: prize.label } : null };
+  }
   if (!game || !product) return null;
   const started = game.startTime !== null;
   // A canceled game's entries were voided with it; a live or waiting game shows its entered plays.

@@ -454,7 +454,7 @@ function announceReadiness(tx: Db, clock: Clock, gameId: number, product: Produc
       title: full ? 'Game ready' : 'Almost ready',
       message: full
         ? `The game for ${product.brand} is full and starts at the top of the hour.`
-        : `Only needed 1 more player for the ${product.brand} game to start.`,
+        : `Only needed 1 more player for the game for ${product.brand} to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, users, type Game, type Play, type Product } from '../../db/schema.ts';
-import { PRIZE_PRICE_CENTS } from '../cart.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
+import { PRIZE_KEEP_MS, PRIZE_PRICE_CENTS } from './prizes.ts';
 import type { Clock } from '../clock.ts';
-import { DomainError } from '../errors.ts';
 import { notify, type NewNotification } from '../notifications.ts';
-import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
 import { enteredCount, PENDING_PLAY_MS, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { buildRecord, saveRecord } from './record.ts';
@@ -201,7 +201,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     await cancelGame(deps, gameId, {
       reason: 'The metrics feed never delivered the whole hour.',
       message: (brand) =>
-        `The metrics data for the ${brand} game never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
+        `The metrics data of the game for ${brand} never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
       only: 'active',
     });
     return false;
@@ -263,6 +263,24 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
               actionText: 'Play Again',
             },
       );
+    }
+    if (winner) {
+      queueEmail(tx, clock, {
+        userId: winner.userId,
+        kind: 'game_won',
+        eventKey: `game:${gameId}:won`,
+        subject: `You won ${product.brand}!`,
+        body: composeEmail({
+          heading: 'You won!',
+          paragraphs: [
+            `Your influencers scored ${winner.score.toFixed(1)} points and won the game for ${product.brand} ${product.model}.`,
+            'Your prize is in your cart: buy it for $1 plus tax with free delivery within 2-3 hours (Laguna Beach, 92651), or donate it to charity from My Games.',
+            `It is kept for you for ${PRIZE_KEEP_MS / 86_400_000} days; after that it goes back to stock.`,
+          ],
+          action: { label: 'Claim your prize', path: '/cart' },
+          footnote: `The full result of this game: /games/${gameId}. You get this message because e-mail notifications are on in your profile.`,
+        }),
+      });
     }
     markGameHolds(tx, clock, gameId, 'capturing');
     return true;
@@ -384,30 +402,5 @@ export async function runGameJobs(deps: GameDeps, now = deps.clock.now()) {
   return { started, settled, canceled };
 }
 
-/** POST /api/games/{id}/donate: the winner gives the prize to charity instead of buying it. */
-export function donatePrize(deps: GameDeps, userId: number, gameId: number): void {
-  const { db } = deps;
-  const game = Number.isSafeInteger(gameId) ? db.select().from(games).where(eq(games.id, gameId)).get() : undefined;
-  const winner = game?.winnerPlayId ? db.select().from(plays).where(eq(plays.id, game.winnerPlayId)).get() : undefined;
-  if (!game || !winner || winner.userId !== userId) throw new DomainError(404, 'No prize of yours was found for this game.');
-  // 'cart' -> 'donated' is claimed like a purchase's 'cart' -> 'buying': only one of them happens.
-  const donated = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
-    const claimed = tx
-      .update(games)
-      .set({ prizeOutcome: 'donated' })
-      .where(and(eq(games.id, gameId), eq(games.prizeOutcome, 'cart')))
-      .returning({ id: games.id })
-      .all();
-    if (claimed.length === 0) return false;
-    tx.delete(cartItems)
-      .where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, gameId), eq(cartItems.type, 'play')))
-      .run();
-    return true;
-  });
-  if (donated) return;
-  const outcome = db.select({ outcome: games.prizeOutcome }).from(games).where(eq(games.id, gameId)).get()?.outcome;
-  if (outcome === 'donated') throw new DomainError(409, 'This prize was already donated.');
-  if (outcome === 'buying') throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-  throw new DomainError(409, 'This prize was already claimed.');
-}
+/** POST /api/games/{id}/donate lives with the other prize moves (prizes.ts). */
+export { donatePrize } from './prizes.ts';

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { prizeStatusOf } from './prizes.ts';
 import type { Db } from '../../db/client.ts';
 import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
@@ -241,6 +242,7 @@ export function userPlays(deps: GameDeps, userId: number) {
       rank: place >= 0 ? place + 1 : null,
       won: game.status === 'completed' && game.winnerPlayId === play.id,
       prizeOutcome: game.winnerPlayId === play.id ? game.prizeOutcome : null,
+      prize: game.winnerPlayId === play.id && game.status === 'completed' ? prizeStatusOf(db, game) : null,
       game: {
         status: game.status,
         startTime: game.startTime,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { DomainError } from '../../domain/errors.ts';
 import { createPlay, payForPlay, type GameDeps } from '../../domain/games/entry.ts';
 import { publicGame } from '../../domain/games/audit.ts';
-import { donatePrize } from '../../domain/games/lifecycle.ts';
+import { claimPrize, donatePrize } from '../../domain/games/prizes.ts';
 import { activeGames, competitionView, influencerList, userPlays, winners } from '../../domain/games/views.ts';
 import { ManualClock } from '../../domain/clock.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
@@ -56,6 +56,11 @@ export const gamesApi = new Hono<AppEnv>()
     if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
     donatePrize(gameDeps(c), c.var.user.id, pathId(c));
     return c.json({ message: 'Thank you! Your prize will be donated to charity.' });
+  })
+  .post('/games/:id/claim', idFrom('Game'), (c) => {
+    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
+    claimPrize(gameDeps(c), c.var.user.id, pathId(c));
+    return c.json({ message: 'Your prize is in your cart.' });
   });
 
 /**

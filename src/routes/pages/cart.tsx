@@ -131,6 +131,31 @@ const refusedForm = (title: string, fallback: string) => (c: AppContext, error: 
 };
 
 /** The cart page (spec section 2) and its forms, which work without JavaScript. */
+function RemovePrizeStep({ line }: { line: CartLine }) {
+  const name = `${line.product.brand} ${line.product.model}`;
+  return (
+    <section aria-labelledby="remove-prize-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
+      <h1 id="remove-prize-title" className="m-0 text-xl font-extrabold">
+        Remove prize from cart?
+      </h1>
+      <p className="mt-3 text-sm text-slate-700">
+        {`${name} stays yours: it waits on My Games as a prize to claim, and you can put it back in your cart or donate it there. Unclaimed prizes are kept for 7 days after the game.`}
+      </p>
+      <div className="mt-6 flex flex-wrap justify-end gap-3">
+        <a href="/cart" className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink no-underline">
+          Keep in Cart
+        </a>
+        <form method="post" action={`/cart/items/${line.id}/remove`}>
+          <input type="hidden" name="confirmed" value="yes" />
+          <button type="submit" className="cursor-pointer rounded-lg border-0 bg-ink px-4 py-2 text-sm font-bold text-white">
+            Yes, Remove
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
 export const cartPages = new Hono<AppEnv>()
   .get('/cart', (c) => {
     const user = c.var.user;
@@ -173,11 +198,22 @@ export const cartPages = new Hono<AppEnv>()
     }
     return back(c, '/cart');
   })
-  .post('/cart/items/:id/remove', idFrom('Cart item'), (c) => {
+  .post('/cart/items/:id/remove', idFrom('Cart item'), async (c) => {
     if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    const line = cartLines(c.var.deps.db, c.var.user.id).find((l) => l.id === pathId(c));
+    const confirmed = (await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)).confirmed === 'yes';
+    if (line?.type === 'play' && !confirmed) {
+      // A prize asks first: removing it does not lose it, but the shopper should know where it goes.
+      return renderPage(c, { title: 'Remove prize from cart?', path: '/cart', noindex: true }, <RemovePrizeStep line={line} />, { backHref: '/cart' });
+    }
     try {
       removeCartItem(c.var.deps.db, c.var.user.id, pathId(c));
-      setFlash(c, { title: 'Removed from cart', description: 'The item is no longer in your cart.' });
+      setFlash(
+        c,
+        line?.type === 'play'
+          ? { title: 'Prize removed from cart', description: 'It is still yours: claim it again from My Games.' }
+          : { title: 'Removed from cart', description: 'The item is no longer in your cart.' },
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Could not remove the item', description: error.message, variant: 'destructive' });

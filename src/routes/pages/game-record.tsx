@@ -72,6 +72,11 @@ function GameRecordPage({ game }: { game: PublicGame }) {
       {game.winner && (
         <p className="m-0 mt-5 rounded-2xl border border-amber-200 bg-amber-50 p-4 font-semibold" data-winner="">
           {`Winner: ${game.winner.username} with ${formatCompactScore(game.winner.score)} points`}
+          {game.prize && (
+            <span className="block text-sm font-normal" data-prize-state={game.prize.state}>
+              {`Prize: ${game.prize.label}`}
+            </span>
+          )}
         </p>
       )}
 

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { TrophyIcon } from '../../components/icons.tsx';
 import { Island } from '../../components/Island.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
+import { formatDateTime } from '../../components/format.ts';
 import type { ProductType } from '../../domain/catalog.ts';
 import { HOUR_MS } from '../../domain/games/lifecycle.ts';
 import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
@@ -278,13 +279,22 @@ function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: boolean 
                     </dd>
                   </div>
                 </dl>
-                {play.won && play.prizeOutcome === 'cart' && (
-                  <div className="mt-3">
-                    <Island name="PrizeActions" mode="idle" props={{ gameId: play.gameId, productName: name }} />
+                {play.prize && (
+                  <div className="mt-3 grid gap-2">
+                    <p className="m-0 text-sm">
+                      <span className="font-semibold">Prize: </span>
+                      <span data-prize-state={play.prize.state}>{play.prize.state === 'donated' ? 'Donated to charity. Thank you!' : play.prize.label}</span>
+                      {play.prize.keptUntil !== null && (
+                        <span className="text-slate-600">{` · kept for you until ${formatDateTime(play.prize.keptUntil)}`}</span>
+                      )}
+                    </p>
+                    {(play.prize.state === 'to_claim' || play.prize.state === 'in_cart') && (
+                      <Island name="PrizeActions" mode="idle" props={{ gameId: play.gameId, productName: name, inCart: play.prize.state === 'in_cart' }} />
+                    )}
+                    {(play.prize.state === 'bought' || play.prize.state === 'delivered') && play.prize.orderId !== null && (
+                      <a href={`/orders/${play.prize.orderId}`} className="text-sm font-semibold text-sea-dark">{`View order #${play.prize.orderId}`}</a>
+                    )}
                   </div>
-                )}
-                {play.won && play.prizeOutcome === 'donated' && (
-                  <p className="m-0 mt-2 text-sm font-semibold text-emerald-700">Donated to charity. Thank you!</p>
                 )}
               </div>
             </div>

@@ -83,6 +83,21 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
         </p>
       </Section>
 
+      <Section id="rules-prizes" title="Your prize">
+        <p className="m-0">
+          A prize costs $1 plus 8% tax and is delivered by the store, free, within 2-3 hours, in ZIP 92651 (Laguna Beach) only. In a cart with other items,
+          those items ship by the method you choose and the prize still travels free.
+        </p>
+        <p className="m-0">
+          Removing the prize from your cart does not lose it: it waits on My Games, where you can claim it again or donate it. Its state is always shown there
+          and on the game's page: to claim, in your cart, bought, delivered, donated, or returned to stock.
+        </p>
+        <p className="m-0">
+          A prize nobody buys or donates is kept for 7 days after the game ends. A day before, you get a reminder by notification and e-mail; after 7 days it
+          goes back to stock and you are told. A prize whose payment is in progress is never returned.
+        </p>
+      </Section>
+
       <Section id="rules-holds" title="When your card is charged or released">
         <p className="m-0">{`When a game is decided, every entry's ${entry} hold is charged, whether the player won or not.`}</p>
         <p className="m-0">
