@@ -41,6 +41,8 @@ import { productPages } from './routes/pages/product.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { orderPages } from './routes/pages/orders.tsx';
+import { accountPages } from './routes/pages/account.tsx';
+import { accountApi } from './routes/api/account.ts';
 import { seoRoutes } from './routes/seo.ts';
 
 const JSON_BODY_LIMIT = 64 * 1024;
@@ -120,6 +122,7 @@ export function createApp(deps: AppDeps) {
   for (const path of ['/profile', '/profile/*', '/order-confirmation/*', '/orders/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
+  app.route('/api', accountApi);
   app.route('/api', productsApi);
   app.route('/api', adminApi);
   app.route('/api', adminOrdersApi);
@@ -131,6 +134,7 @@ export function createApp(deps: AppDeps) {
   if (deps.config.clock === 'manual') app.route('/api', testClockApi);
   app.route('/', seoRoutes);
   app.route('/', authPages);
+  app.route('/', accountPages);
   app.route('/', catalogPages);
   app.route('/', productPages);
   app.route('/', playPages);

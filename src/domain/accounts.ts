@@ -27,6 +27,9 @@ export interface AccountLimits {
   publicFormsByIp: RateLimiter;
   /** Card attempts the gateway refused (declines, unknown tokens), per user. */
   cardFailuresByUser: RateLimiter;
+  /** 'Forgot password?' requests per network, and reset e-mails per account (silently). */
+  passwordResetsByIp: RateLimiter;
+  passwordResetsByAccount: RateLimiter;
 }
 
 const MINUTE = 60_000;
@@ -44,6 +47,8 @@ export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): Acc
     pinFailuresByUser: new RateLimiter(db, 'pin-user', 5, 15 * MINUTE, clock, true),
     publicFormsByIp: new RateLimiter(db, 'public-form-ip', 20, 60 * MINUTE, clock, enabled),
     cardFailuresByUser: new RateLimiter(db, 'card-failure-user', CARD_FAILURES_PER_WINDOW, 15 * MINUTE, clock, true),
+    passwordResetsByIp: new RateLimiter(db, 'password-reset-ip', 10, 60 * MINUTE, clock, enabled),
+    passwordResetsByAccount: new RateLimiter(db, 'password-reset-user', 3, 60 * MINUTE, clock, enabled),
   };
 }
 

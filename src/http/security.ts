@@ -11,6 +11,18 @@ const SQUARE_ORIGINS = {
 
 /** Secure headers with a CSP that lets in Square's script origins only when Square is the gateway. */
 export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
+  const headers = storeSecureHeaders(config);
+  return async (c, next) => {
+    await headers(c, next);
+    // A page whose URL holds a single-use link never tells another site where it came from.
+    if (c.req.path === '/auth/reset') {
+      c.res.headers.set('Referrer-Policy', 'no-referrer');
+      c.res.headers.set('Cache-Control', 'no-store');
+    }
+  };
+}
+
+function storeSecureHeaders(config: Config): MiddlewareHandler<AppEnv> {
   const square = config.payments === 'square' ? SQUARE_ORIGINS[config.square.environment] : [];
   return secureHeaders({
     contentSecurityPolicy: {

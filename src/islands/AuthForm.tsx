@@ -158,6 +158,13 @@ function CredentialsForm({
       >
         {busy ? (isLogin ? 'Logging in...' : 'Creating account...') : isLogin ? 'Login' : 'Register'}
       </button>
+      {isLogin && (
+        <p className="m-0 text-center text-sm">
+          <a href="/auth/forgot" className="font-semibold text-sea-dark">
+            Forgot password?
+          </a>
+        </p>
+      )}
     </form>
   );
 }

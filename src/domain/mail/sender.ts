@@ -20,6 +20,9 @@ const MAX_PERMANENT_ATTEMPTS = 3;
 /** A claimed row is left alone this long; longer than any SMTP timeout. */
 const SEND_LEASE_MS = 2 * 60_000;
 const BATCH = 20;
+/** Messages that carry a single-use link; their bodies are dropped once sent (or given up). */
+const SECRET_KINDS: ReadonlySet<string> = new Set(['password_reset', 'email_change']);
+export const SCRUBBED = '[removed after sending: it held a single-use link]';
 
 const mailLog = log.child({ component: 'mail' });
 
@@ -68,8 +71,10 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
         text: withPublicUrl(row.textBody, deps.publicUrl),
         html: withPublicUrl(row.htmlBody, deps.publicUrl),
       });
+      // A reset or confirmation link is a key to the account: once sent, the store keeps no copy of it.
+      const scrub = SECRET_KINDS.has(row.kind) ? { textBody: SCRUBBED, htmlBody: SCRUBBED } : {};
       db.update(emailOutbox)
-        .set({ status: 'sent', sentAt: clock.now(), messageId: sent.messageId, lastError: null, nextAttemptAt: null })
+        .set({ status: 'sent', sentAt: clock.now(), messageId: sent.messageId, lastError: null, nextAttemptAt: null, ...scrub })
         .where(eq(emailOutbox.id, row.id))
         .run();
       result.sent++;
@@ -85,7 +90,7 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
       db.update(emailOutbox)
         .set(
           giveUp
-            ? { status: 'failed', lastError, nextAttemptAt: null }
+            ? { status: 'failed', lastError, nextAttemptAt: null, ...(SECRET_KINDS.has(row.kind) ? { textBody: SCRUBBED, htmlBody: SCRUBBED } : {}) }
             : { lastError, nextAttemptAt: clock.now() + MAIL_BACKOFF_MS[Math.min(attempt - 1, MAIL_BACKOFF_MS.length - 1)]! },
         )
         .where(eq(emailOutbox.id, row.id))

@@ -13,13 +13,15 @@ import { invalidateAllSessions } from '../../domain/sessions.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
+import { AccountSettings } from './account.tsx';
 
-type Tab = 'personal' | 'payment' | 'orders' | 'play';
+type Tab = 'personal' | 'payment' | 'orders' | 'play' | 'account';
 const tabs: { key: Tab; label: string }[] = [
   { key: 'personal', label: 'Personal' },
   { key: 'payment', label: 'Payment' },
   { key: 'orders', label: 'Orders' },
   { key: 'play', label: 'Play' },
+  { key: 'account', label: 'Account' },
 ];
 
 function Completeness({ missing }: { missing: string[] }) {
@@ -162,6 +164,7 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
         )}
         {tab === 'payment' && <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
+        {tab === 'account' && <AccountSettings />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
             <div className="py-6 text-center">
@@ -220,7 +223,7 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
 export const profilePages = new Hono<AppEnv>()
   .get('/profile', (c) => {
     const requested = c.req.query('tab');
-    return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' ? requested : 'personal');
+    return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account' ? requested : 'personal');
   })
   .route('/', profilePlayForms)
   .post('/profile', async (c) => {

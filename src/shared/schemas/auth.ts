@@ -14,6 +14,9 @@ const password = z
   .string({ error: 'Password must be at least 6 characters' })
   .check(z.minLength(6, 'Password must be at least 6 characters'), z.maxLength(128, 'Password must be at most 128 characters'));
 
+/** The password rule of spec section 5, for every form that sets one. */
+export const passwordRule = password;
+
 export const loginSchema = z.object({ username, password });
 
 /** What POST /api/register receives: only username and password are sent. */

@@ -1,0 +1,136 @@
+import { sha256 } from '@oslojs/crypto/sha2';
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { accountTokens, sessions, userProfiles, users } from '../db/schema.ts';
+import type { PasswordResetRequest } from '../shared/schemas/account.ts';
+import { type AccountLimits, findUserByUsername, hashPassword } from './accounts.ts';
+import type { Clock } from './clock.ts';
+import { DomainError } from './errors.ts';
+import { composeEmail } from './mail/compose.ts';
+import { emailAddressOf, queueEmail } from './mail/outbox.ts';
+import { minutesText } from './rate-limit.ts';
+
+/*
+ * 'Forgot password?': a single-use link e-mailed to the account, valid 30 minutes. The answer is
+ * the same whether or not an account matched, so the form cannot be used to find accounts. Only
+ * the SHA-256 of the token is stored; the sender scrubs the message body once it has gone out.
+ */
+
+export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
+export const RESET_REQUESTED =
+  'If an account matches, we have e-mailed a link to reset its password. The link works for 30 minutes. Check your spam folder if it does not arrive.';
+export const RESET_LINK_INVALID = 'This reset link is invalid or has expired. Please ask for a new one.';
+
+export function tokenHash(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+function newToken(): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return encodeBase64urlNoPadding(bytes);
+}
+
+function accountFor(db: Db, input: PasswordResetRequest) {
+  if (input.username) return findUserByUsername(db, input.username);
+  const email = input.email?.toLowerCase();
+  if (!email) return undefined;
+  return (
+    db
+      .select({ user: users })
+      .from(users)
+      .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+      .where(sql`lower(${users.email}) = ${email} or lower(${userProfiles.email}) = ${email}`)
+      .get()?.user ?? undefined
+  );
+}
+
+/** POST /api/password-reset: queues the link when an account matches; answers the same either way. */
+export function requestPasswordReset(deps: { db: Db; clock: Clock; limits: AccountLimits }, input: PasswordResetRequest, ip: string): string {
+  const { db, clock, limits } = deps;
+  if (!input.email && !input.username)
+    throw new DomainError(400, 'Enter the e-mail address or username of your account.', { email: 'Enter the e-mail address or username of your account.' });
+  const wait = limits.passwordResetsByIp.attempt(ip);
+  if (wait > 0) throw new DomainError(429, `Too many password reset requests from this network. Please try again in ${minutesText(wait)}.`);
+  const user = accountFor(db, input);
+  if (!user || user.deletedAt !== null || !emailAddressOf(db, user.id)) return RESET_REQUESTED;
+  // A flood of links to one mailbox stops quietly: the answer must not tell that the account exists.
+  if (limits.passwordResetsByAccount.attempt(String(user.id)) > 0) return RESET_REQUESTED;
+  const token = newToken();
+  const now = clock.now();
+  db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    // Only the newest link works.
+    tx.update(accountTokens)
+      .set({ usedAt: now })
+      .where(and(eq(accountTokens.userId, user.id), eq(accountTokens.purpose, 'password_reset'), isNull(accountTokens.usedAt)))
+      .run();
+    const row = tx
+      .insert(accountTokens)
+      .values({ userId: user.id, purpose: 'password_reset', tokenHash: tokenHash(token), expiresAt: now + RESET_TOKEN_TTL_MS, createdAt: now })
+      .returning({ id: accountTokens.id })
+      .get();
+    queueEmail(tx, clock, {
+      userId: user.id,
+      kind: 'password_reset',
+      eventKey: `password-reset:${row.id}`,
+      subject: 'Reset your password',
+      body: composeEmail({
+        heading: 'Reset your password',
+        paragraphs: [
+          `Someone (we hope you) asked to reset the password of the account ${user.username}.`,
+          'The link below works once, for 30 minutes. If you did not ask for it, ignore this message: your password stays as it is.',
+        ],
+        action: { label: 'Choose a new password', path: `/auth/reset?token=${token}` },
+        footnote: 'For your safety, every device signed in to this account is signed out when the password is reset.',
+      }),
+    });
+  });
+  return RESET_REQUESTED;
+}
+
+/** POST /api/password-reset/confirm: sets the password once per link and signs the account out everywhere. */
+export async function confirmPasswordReset(deps: { db: Db; clock: Clock }, input: { token: string; password: string }): Promise<{ userId: number }> {
+  const { db, clock } = deps;
+  const hash = tokenHash(input.token);
+  const now = clock.now();
+  const found = db
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, hash), eq(accountTokens.purpose, 'password_reset'), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+    .get();
+  if (!found) throw new DomainError(400, RESET_LINK_INVALID, { token: RESET_LINK_INVALID });
+  const passwordHash = await hashPassword(input.password);
+  const done = db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    // Single use, also when the same link is sent twice at once.
+    const claimed = tx
+      .update(accountTokens)
+      .set({ usedAt: clock.now() })
+      .where(and(eq(accountTokens.id, found.id), isNull(accountTokens.usedAt)))
+      .returning({ id: accountTokens.id })
+      .get();
+    if (!claimed) return false;
+    tx.update(users).set({ passwordHash }).where(eq(users.id, found.userId)).run();
+    tx.delete(sessions).where(eq(sessions.userId, found.userId)).run();
+    return true;
+  });
+  if (!done) throw new DomainError(400, RESET_LINK_INVALID, { token: RESET_LINK_INVALID });
+  return { userId: found.userId };
+}
+
+/** POST /api/user/password: the current password is required; every other session ends, this one stays. */
+export async function changePassword(db: Db, userId: number, currentSessionId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+  const user = db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user || !(await Bun.password.verify(input.currentPassword, user.passwordHash))) {
+    throw new DomainError(400, 'Your current password is not right.', { currentPassword: 'Your current password is not right.' });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  db.transaction((tx) => {
+    tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+    tx.delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.id, currentSessionId)))
+      .run();
+  });
+}

@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/account-recovery.ts';
+import { deleteAccount, exportAccountData } from '../../domain/account-data.ts';
+import { clientIp, type AppEnv } from '../../http/context.ts';
+import { requireUserApi } from '../../http/guards.ts';
+import { jsonBody } from '../../http/request.ts';
+import { endSession } from '../../http/session-cookie.ts';
+import { accountDeleteSchema, passwordChangeSchema, passwordResetConfirmSchema, passwordResetRequestSchema } from '../../shared/schemas/account.ts';
+
+/**
+ * Account recovery (POST /api/password-reset, /api/password-reset/confirm) and the signed-in
+ * account's own settings: password, data export and deletion (the California rights).
+ */
+export const accountApi = new Hono<AppEnv>()
+  .post('/password-reset', jsonBody(passwordResetRequestSchema), (c) => {
+    const { db, clock, limits } = c.var.deps;
+    return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)) });
+  })
+  .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
+    await confirmPasswordReset(c.var.deps, c.req.valid('json'));
+    return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
+  })
+  .use('/user/password', requireUserApi)
+  .use('/user/export', requireUserApi)
+  .use('/user/delete', requireUserApi)
+  .post('/user/password', jsonBody(passwordChangeSchema), async (c) => {
+    await changePassword(c.var.deps.db, c.var.user!.id, c.var.session!.id, c.req.valid('json'));
+    return c.json({ message: 'Your password has been changed. Other devices were signed out.' });
+  })
+  .get('/user/export', (c) => {
+    const data = exportAccountData(c.var.deps.db, c.var.user!.id, c.var.deps.clock.now());
+    c.header('Content-Disposition', `attachment; filename="my-data-${c.var.user!.username}.json"`);
+    c.header('Cache-Control', 'no-store');
+    return c.json(data);
+  })
+  .post('/user/delete', jsonBody(accountDeleteSchema), async (c) => {
+    await deleteAccount(c.var.deps, c.var.user!.id, c.req.valid('json').password);
+    endSession(c);
+    return c.json({ message: 'Your account has been deleted.' });
+  });

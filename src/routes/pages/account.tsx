@@ -1,0 +1,256 @@
+import { Hono } from 'hono';
+import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/account-recovery.ts';
+import { deleteAccount } from '../../domain/account-data.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
+import { renderPage } from '../../http/render.tsx';
+import { endSession } from '../../http/session-cookie.ts';
+import { accountDeleteSchema, passwordChangeSchema, passwordResetFormSchema, passwordResetRequestSchema } from '../../shared/schemas/account.ts';
+import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+
+/*
+ * Account recovery pages (/auth/forgot, /auth/reset) and the Account tab's forms. Plain forms
+ * that post to the server: they work without JavaScript, and call the same domain functions as
+ * the JSON API.
+ */
+
+async function fields(c: AppContext): Promise<Record<string, string>> {
+  const body = await c.req.parseBody().catch(() => ({}));
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+/** A reset link is a key: the page never leaks it to another site or a cache. */
+function private_(c: AppContext) {
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+}
+
+function Field({
+  name,
+  label,
+  type,
+  error,
+  autoComplete,
+  value,
+}: {
+  name: string;
+  label: string;
+  type: string;
+  error?: string;
+  autoComplete: string;
+  value?: string;
+}) {
+  const id = `account-${name}`;
+  return (
+    <div>
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={value}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`}
+      />
+      {error && (
+        <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const button = 'h-11 cursor-pointer rounded-lg border-0 bg-ink px-5 text-sm font-bold text-white';
+
+function ForgotPage({ sent, error, email }: { sent?: string; error?: string; email?: string }) {
+  return (
+    <div className="mx-auto grid max-w-md gap-4 pt-4">
+      <h1 className="m-0 text-2xl font-extrabold">Forgot password?</h1>
+      {sent ? (
+        <p role="status" className="m-0 rounded-xl bg-emerald-50 p-4 text-sm text-emerald-900">
+          {sent}
+        </p>
+      ) : (
+        <p className="m-0 text-slate-600">Enter the e-mail address of your account, or its username. We will e-mail you a link to choose a new password.</p>
+      )}
+      <form method="post" action="/auth/forgot" className="grid gap-4" noValidate>
+        <Field name="email" label="E-mail or username" type="text" autoComplete="username" error={error} value={email} />
+        <button type="submit" className={button}>
+          Send reset link
+        </button>
+      </form>
+      <p className="m-0 text-sm">
+        <a href="/auth" className="font-semibold text-sea-dark">
+          Back to Login
+        </a>
+      </p>
+    </div>
+  );
+}
+
+function ResetPage({ token, errors = {} }: { token: string; errors?: Record<string, string> }) {
+  return (
+    <div className="mx-auto grid max-w-md gap-4 pt-4">
+      <h1 className="m-0 text-2xl font-extrabold">Choose a new password</h1>
+      {errors.token && (
+        <p role="alert" className="m-0 rounded-xl bg-red-50 p-4 text-sm text-red-800">
+          {errors.token}{' '}
+          <a href="/auth/forgot" className="font-semibold">
+            Ask for a new link
+          </a>
+        </p>
+      )}
+      <form method="post" action="/auth/reset" className="grid gap-4" noValidate>
+        <input type="hidden" name="token" value={token} />
+        <Field name="password" label="New password" type="password" autoComplete="new-password" error={errors.password} />
+        <Field name="confirmPassword" label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword} />
+        <button type="submit" className={button}>
+          Set new password
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** The Account tab of /profile: password, data, deletion. */
+export function AccountSettings({ errors = {} }: { errors?: Record<string, string> }) {
+  return (
+    <div className="grid gap-8">
+      <section aria-labelledby="password-title" className="grid gap-3">
+        <h2 id="password-title" className="m-0 text-lg font-bold">
+          Change password
+        </h2>
+        <form method="post" action="/profile/password" className="grid gap-3 sm:max-w-sm" noValidate>
+          <Field name="currentPassword" label="Current password" type="password" autoComplete="current-password" error={errors.currentPassword} />
+          <Field name="newPassword" label="New password" type="password" autoComplete="new-password" error={errors.newPassword} />
+          <button type="submit" className={button}>
+            Change password
+          </button>
+        </form>
+        <p className="m-0 text-sm text-slate-600">Other devices signed in to your account are signed out; this one stays.</p>
+      </section>
+      <section aria-labelledby="data-title" className="grid gap-2">
+        <h2 id="data-title" className="m-0 text-lg font-bold">
+          Your data
+        </h2>
+        <p className="m-0 text-sm text-slate-600">
+          A copy of your profile, orders, games and notifications as a JSON file (your right to know, see our Privacy page).
+        </p>
+        <p className="m-0">
+          <a href="/api/user/export" download className="inline-block rounded-lg border border-slate-300 px-4 py-2 text-sm font-bold text-ink no-underline">
+            Download my data
+          </a>
+        </p>
+      </section>
+      <section aria-labelledby="delete-title" className="grid gap-3 rounded-xl border border-red-200 p-4">
+        <h2 id="delete-title" className="m-0 text-lg font-bold text-red-800">
+          Delete my account
+        </h2>
+        <p className="m-0 text-sm text-slate-700">
+          This signs you out everywhere and erases your name, e-mail, phone, address, cart and notifications. Orders are kept for our books without your
+          personal details. It cannot be undone.
+        </p>
+        <form method="post" action="/profile/delete" className="grid gap-3 sm:max-w-sm" noValidate>
+          <Field name="password" label="Your password" type="password" autoComplete="current-password" error={errors.password} />
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" name="confirm" value="yes" required className="mt-1" />
+            <span>I understand that my account is deleted for good.</span>
+          </label>
+          {errors.confirm && <p className="m-0 text-sm text-red-600">{errors.confirm}</p>}
+          <button type="submit" className="h-11 cursor-pointer rounded-lg border-0 bg-red-700 px-5 text-sm font-bold text-white">
+            Delete my account
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}
+
+export const accountPages = new Hono<AppEnv>()
+  .get('/auth/forgot', (c) => {
+    private_(c);
+    return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage />, { backHref: '/auth' });
+  })
+  .post('/auth/forgot', async (c) => {
+    private_(c);
+    const form = await fields(c);
+    const typed = (form.email ?? '').trim();
+    const input = passwordResetRequestSchema.safeParse(typed.includes('@') ? { email: typed } : { username: typed });
+    try {
+      if (!input.success || !typed) throw new DomainError(400, 'Enter the e-mail address or username of your account.');
+      const { db, clock, limits } = c.var.deps;
+      const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c));
+      return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage sent={sent} />, { backHref: '/auth' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage error={error.message} email={typed} />, {
+        status: error.status === 429 ? 429 : 400,
+        backHref: '/auth',
+      });
+    }
+  })
+  .get('/auth/reset', (c) => {
+    private_(c);
+    const token = c.req.query('token') ?? '';
+    return renderPage(
+      c,
+      { title: 'Choose a new password', path: '/auth/reset', noindex: true },
+      <ResetPage token={token} errors={token ? {} : { token: RESET_LINK_INVALID }} />,
+    );
+  })
+  .post('/auth/reset', async (c) => {
+    private_(c);
+    const form = await fields(c);
+    const checked = passwordResetFormSchema.safeParse(form);
+    const page = (errors: Record<string, string>) =>
+      renderPage(c, { title: 'Choose a new password', path: '/auth/reset', noindex: true }, <ResetPage token={form.token ?? ''} errors={errors} />, {
+        status: 400,
+      });
+    if (!checked.success) return page(fieldErrorsOf(checked.error));
+    try {
+      await confirmPasswordReset(c.var.deps, checked.data);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return page(error.fields ?? { token: error.message });
+    }
+    endSession(c);
+    setFlash(c, { title: 'Password updated', description: 'Your password has been changed and every device was signed out. Please log in with the new one.' });
+    return c.redirect('/auth', 303);
+  })
+  .post('/profile/password', async (c) => {
+    const checked = passwordChangeSchema.safeParse(await fields(c));
+    try {
+      if (!checked.success) throw new DomainError(400, 'Check the passwords', fieldErrorsOf(checked.error));
+      await changePassword(c.var.deps.db, c.var.user!.id, c.var.session!.id, checked.data);
+      setFlash(c, { title: 'Password changed', description: 'Your password has been changed. Other devices were signed out.' });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Password not changed', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });
+    }
+    return c.redirect('/profile?tab=account', 303);
+  })
+  .post('/profile/delete', async (c) => {
+    const form = await fields(c);
+    const checked = accountDeleteSchema.safeParse(form);
+    try {
+      if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Enter your password to delete your account');
+      if (form.confirm !== 'yes') throw new DomainError(400, 'Tick the box to confirm that your account is deleted for good.');
+      await deleteAccount(c.var.deps, c.var.user!.id, checked.data.password);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Account not deleted', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });
+      return c.redirect('/profile?tab=account', 303);
+    }
+    endSession(c);
+    setFlash(c, { title: 'Account deleted', description: 'Your account and its personal details have been deleted. Thank you for shopping with us.' });
+    return c.redirect('/', 303);
+  });
