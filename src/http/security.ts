@@ -14,9 +14,9 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
   const headers = storeSecureHeaders(config);
   return async (c, next) => {
     await headers(c, next);
-    // A page whose URL holds a single-use link never tells another site where it came from.
+    // A page whose URL holds a single-use link never tells another site where it came from ('same-origin', not 'no-referrer': that would send Origin: null and fail the CSRF check of its own form).
     if (c.req.path === '/auth/reset') {
-      c.res.headers.set('Referrer-Policy', 'no-referrer');
+      c.res.headers.set('Referrer-Policy', 'same-origin');
       c.res.headers.set('Cache-Control', 'no-store');
     }
   };

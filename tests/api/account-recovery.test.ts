@@ -81,7 +81,7 @@ describe('password reset', () => {
     const { token } = await mailedToken(ctx);
 
     const page = await ctx.client().get(`/auth/reset?token=${token}`);
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect((await ctx.client().post('/api/password-reset/confirm', { json: { token, password: '123' } })).status).toBe(400);
     expect((await ctx.client().post('/api/password-reset/confirm', { json: { token, password: 'second-pass' } })).status).toBe(200);

@@ -24,7 +24,7 @@ async function fields(c: AppContext): Promise<Record<string, string>> {
 
 /** A reset link is a key: the page never leaks it to another site or a cache. */
 function private_(c: AppContext) {
-  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
 }
 

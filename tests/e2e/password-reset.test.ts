@@ -1,0 +1,96 @@
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
+
+setDefaultTimeout(90_000);
+
+/* Development without SMTP_URL: the reset e-mail is an .eml file in DATA_DIR/mail, read here as a mail program would. */
+const store = storeAndBrowser();
+
+async function resetLinkFromMail(dataDir: string, before: Set<string>): Promise<string> {
+  const dir = join(dataDir, 'data', 'mail');
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const fresh = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-password_reset.eml') && !before.has(f)) : [];
+    if (fresh.length) {
+      const mail = await simpleParser(readFileSync(join(dir, fresh[0]!)));
+      const link = /(http:\/\/localhost:\d+\/auth\/reset\?token=[A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
+      expect(typeof mail.html === 'string' && mail.html.includes('/auth/reset?token=')).toBe(true);
+      if (link) return link;
+    }
+    await Bun.sleep(200);
+  }
+  throw new Error('no password reset e-mail in DATA_DIR/mail');
+}
+
+const mailFiles = (dataDir: string) => new Set(existsSync(join(dataDir, 'data', 'mail')) ? readdirSync(join(dataDir, 'data', 'mail')) : []);
+
+describe('a shopper who forgot the password', () => {
+  test('asks for a link, reads it in the e-mail, sets a new password; other sessions end; the link works once', async () => {
+    const url = store.server.url;
+    // The shopper, signed in on a second device.
+    const other = await store.browser.newContext();
+    const otherPage = await other.newPage();
+    const registered = await otherPage.request.post(`${url}/api/register`, {
+      data: { username: 'forgetful', password: 'old-pass-1' },
+      headers: { origin: url },
+    });
+    expect(registered.status()).toBe(201);
+    const withEmail = await otherPage.request.patch(`${url}/api/user/profile`, {
+      data: {
+        name: 'For Getful',
+        email: 'forgetful@example.com',
+        phone: '949-555-0199',
+        address: { line1: '9 Cliff Dr', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+      },
+      headers: { origin: url },
+    });
+    expect(withEmail.status()).toBe(200);
+
+    const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${url}/auth`);
+    await islandsReady(page);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(`${url}/auth/forgot`);
+    const before = mailFiles(store.server.dataDir);
+    await page.getByLabel('E-mail or username').fill('forgetful@example.com');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('status').textContent()).resolves.toContain('If an account matches, we have e-mailed a link');
+    await screenshot(page, 'password-forgot-sent');
+
+    const link = await resetLinkFromMail(store.server.dataDir, before);
+    await page.goto(link);
+    await page.getByLabel('New password').fill('new-pass-2');
+    await page.getByLabel('Confirm Password').fill('new-pass-2');
+    await screenshot(page, 'password-reset-form');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(`${url}/auth`);
+    expect(await toastText(page)).toContain('Password updated');
+
+    // The other device was signed out.
+    expect((await otherPage.request.get(`${url}/api/user`)).status()).toBe(401);
+
+    await islandsReady(page);
+    const login = page.locator('form[action^="/auth/login"]');
+    await login.getByLabel('Username').fill('forgetful');
+    await login.getByLabel('Password').fill('new-pass-2');
+    await login.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${url}/`);
+    expect(await toastText(page)).toContain('Welcome back, forgetful!');
+
+    // The same link again: refused, with a way to ask for a new one.
+    await page.goto(link);
+    await page.getByLabel('New password').fill('third-pass-3');
+    await page.getByLabel('Confirm Password').fill('third-pass-3');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByRole('alert').first().textContent()).resolves.toContain('This reset link is invalid or has expired');
+    expect(errors).toEqual([]);
+    await context.close();
+    await other.close();
+  });
+});
