@@ -94,7 +94,10 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
   );
 
   return (
+    // method and action: tapped before the island loaded, or without JavaScript, nothing personal goes in the URL.
     <form
+      method="post"
+      action="/checkout/submit"
       noValidate
       onSubmit={(event: FormEvent<HTMLFormElement>) => {
         event.preventDefault();
@@ -102,6 +105,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       }}
       className="grid gap-6"
     >
+      <input type="hidden" name="productId" value={product.id} />
       <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
         <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
           Shipping details

@@ -26,6 +26,8 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   const [cardReady, setCardReady] = useState(config.gateway === 'test');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** A decline or payment error, shown next to the button as well as in the toast. */
+  const [failure, setFailure] = useState<string | null>(null);
   const totals = totalsFor(lines, cartShippingCents(lines, method));
   const onlyPrizes = lines.every((line) => line.type === 'play');
   const hasPrize = lines.some((line) => line.type === 'play');
@@ -34,10 +36,12 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     event.preventDefault();
     const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
     const checked = checkoutFormSchema.safeParse({ ...form, shippingMethod: method });
+    const formElement = event.currentTarget;
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error));
+      showErrors(formElement, fieldErrorsOf(checked.error));
       return;
     }
+    setFailure(null);
     setErrors({});
     setBusy(true);
     let paymentToken: string | undefined;
@@ -73,15 +77,23 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
         toast({ title: 'Empty Cart', description: 'Add something to your cart first.', variant: 'destructive' });
         return;
       }
-      if (error instanceof ApiError) setErrors(error.fields);
-      toast({
-        title: 'Checkout failed',
-        description: error instanceof ApiError ? error.message : 'There was an error processing your payment. Please try again.',
-        variant: 'destructive',
-      });
+      const message = error instanceof ApiError ? error.message : 'There was an error processing your payment. Please try again.';
+      if (error instanceof ApiError && Object.keys(error.fields).length) showErrors(formElement, error.fields);
+      setFailure(message);
+      toast({ title: 'Checkout failed', description: message, variant: 'destructive' });
       // The server wrote a 'Payment Failed' notification: let the bell show it now.
       window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
     }
+  }
+
+  /** Shows the errors, announces a summary, and moves focus to the first invalid field. */
+  function showErrors(form: HTMLFormElement, found: Record<string, string>) {
+    setErrors(found);
+    requestAnimationFrame(() => {
+      const first = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+      first?.focus();
+      first?.scrollIntoView({ block: 'center' });
+    });
   }
 
   const input = (name: keyof CartCheckoutProps['customer'], label: string, props: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'defaultValue'> = {}) => (
@@ -89,7 +101,22 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   );
 
   return (
-    <form noValidate onSubmit={submit} className="grid gap-6">
+    // method and action: before the island has loaded, or without JavaScript, the form posts to the server; nothing goes in the URL.
+    <form method="post" action="/cart/checkout" noValidate onSubmit={submit} className="grid gap-6">
+      {Object.keys(errors).length > 0 && (
+        <div role="alert" className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm text-red-800">
+          <p className="m-0 font-bold">{`Please fix ${Object.keys(errors).length === 1 ? 'this field' : `these ${Object.keys(errors).length} fields`}:`}</p>
+          <ul className="m-0 mt-1 pl-5">
+            {Object.entries(errors).map(([field, message]) => (
+              <li key={field}>
+                <a href={`#${id}-${field}`} className="text-red-800">
+                  {message}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
         <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
           Shipping details
@@ -147,6 +174,12 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
         <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
           Payment
         </h2>
+        <noscript>
+          <label className="flex items-center gap-2 rounded-xl border border-slate-200 p-3 text-sm">
+            <input type="checkbox" name="paymentMethod" value="cod" />
+            Pay cash on delivery (card payment needs JavaScript)
+          </label>
+        </noscript>
         <div role="tablist" aria-label="Payment method" className="grid grid-cols-2 gap-1 rounded-xl bg-slate-100 p-1">
           {(['square', 'cod'] as const).map((key) => (
             <button
@@ -186,6 +219,11 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
       >
         {busy ? 'Processing...' : 'Complete Purchase'}
       </button>
+      {failure && (
+        <p role="alert" className="m-0 rounded-xl border border-red-300 bg-red-50 p-3 text-sm font-semibold text-red-800">
+          {failure}
+        </p>
+      )}
       <p className="m-0 text-center text-xs text-slate-600">30-day money-back guarantee.</p>
     </form>
   );

@@ -10,7 +10,10 @@ import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.t
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
-import { addToCartForm, cartQuantityForm } from '../../shared/schemas/cart.ts';
+import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
+import { checkoutCart } from '../../domain/checkout.ts';
+import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
+import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 
 function CartItem({ line }: { line: CartLine }) {
   const isPrize = line.type === 'play';
@@ -197,6 +200,44 @@ export const cartPages = new Hono<AppEnv>()
       setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
     }
     return back(c, '/cart');
+  })
+  .post('/cart/checkout', async (c) => {
+    // The cart's checkout form without JavaScript: cash on delivery completes; a card needs the script.
+    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');
+    if (text('paymentMethod') !== 'cod') {
+      setFlash(c, { title: 'Checkout failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
+      return c.redirect('/cart', 303);
+    }
+    const { db, clock, gateway } = c.var.deps;
+    const lines = cartLines(db, c.var.user.id);
+    const method = text('shippingMethod') === 'express' ? 'express' : 'standard';
+    const checked = cartCheckoutBody.safeParse({
+      paymentMethod: 'cod',
+      items: lines.map((line) => ({ id: line.id, quantity: line.quantity })),
+      shipping: { method },
+      summary: totalsInDollars(totalsFor(lines, cartShippingCents(lines, method))),
+      customer: {
+        fullName: text('fullName'),
+        email: text('email'),
+        phone: text('phone'),
+        address: text('address'),
+        city: text('city'),
+        state: text('state'),
+        zipCode: text('zipCode'),
+      },
+    });
+    try {
+      if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Check your shipping details.');
+      const { orderId } = await checkoutCart({ db, clock, gateway }, c.var.user.id, checked.data);
+      setFlash(c, { title: 'Order placed', description: 'Thank you! Your order has been placed.' });
+      return c.redirect(`/order-confirmation/${orderId}`, 303);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      setFlash(c, { title: 'Checkout failed', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });
+      return c.redirect('/cart', 303);
+    }
   })
   .post('/cart/items/:id/remove', idFrom('Cart item'), async (c) => {
     if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);

@@ -8,6 +8,7 @@ import { formatCents, totalsFor } from '../../shared/pricing.ts';
 import { checkoutDefaults } from '../../http/checkout-defaults.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
+import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
@@ -88,6 +89,13 @@ export const checkoutPages = new Hono<AppEnv>()
       </div>,
       { backHref: `/product/${product.id}` },
     );
+  })
+  .post('/checkout/submit', async (c) => {
+    // Reached only without JavaScript (or before the island loaded): card and Apple Pay need the payment form's script.
+    const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const productId = productIdOf(typeof body.productId === 'string' ? body.productId : '');
+    setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
+    return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
   .get('/order-confirmation/:id', (c) => {
     const order = findOwnOrder(c.var.deps.db, c.var.user!.id, Number(c.req.param('id')));

@@ -70,6 +70,9 @@ export const cartCheckoutBody = z.object({
 });
 export type CartCheckoutBody = z.infer<typeof cartCheckoutBody>;
 
+/** What a checkout form posted without JavaScript says when it cannot take a card. */
+export const CARD_NEEDS_JAVASCRIPT = 'Card payment needs JavaScript. Please enable JavaScript and try again, or choose Cash on Delivery in your cart.';
+
 /** POST /api/orders: one product, delivered free in Laguna Beach. */
 export const buyNowBody = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
