@@ -86,7 +86,7 @@ describe('a new shopper pays for real with the test card', () => {
     await expect(page.getByText(/Taking you to your orders in \d seconds?/).isVisible()).resolves.toBe(true);
     await screenshot(page, 'order-confirmation');
     await page.waitForURL(`${store.server.url}/profile?tab=orders`, { timeout: 9000 });
-    await expect(page.getByText(`Order #${orderId}`).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('link', { name: `Order #${orderId}`, exact: true }).isVisible()).resolves.toBe(true);
     await expect(page.locator('[data-status="processing"]').first().isVisible()).resolves.toBe(true);
     expect(errors).toEqual([]);
     await page.close();

@@ -115,6 +115,9 @@ describe('an admin delivers an order', () => {
     await admin.getByRole('button', { name: 'Verify PIN' }).click();
     await admin.waitForURL(`${store.server.url}/admin?tab=orders`);
     await admin.getByRole('button', { name: `Mark Delivered (order #${orderId})` }).click();
+    // Nothing changes on the first click: the admin reads who and where, then confirms.
+    await expect(admin.getByRole('heading', { name: `Mark Delivered: order #${orderId}?` }).isVisible()).resolves.toBe(true);
+    await admin.getByRole('button', { name: 'Yes, Mark Delivered' }).click();
     await admin.waitForURL(/\/admin\?tab=orders/);
     expect(await toastText(admin)).toContain(`Order #${orderId} marked as delivered.`);
     await screenshot(admin, 'admin-orders');

@@ -1,4 +1,4 @@
-import { createElement, type ComponentType } from 'react';
+import { createElement, type ComponentType, type ReactNode, useEffect } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 
 /*
@@ -15,6 +15,18 @@ export const importIslandModule: IslandLoader = async (element) => {
   return module.default;
 };
 
+/*
+ * hydrateRoot renders later, and an island listens only once its effects ran; a parent's effect
+ * runs after its children's, so this one marks the island interactive at the right moment
+ * (tests and scripts wait for data-hydrated="true").
+ */
+function MarkInteractive({ element, children }: { element: HTMLElement; children: ReactNode }) {
+  useEffect(() => {
+    element.dataset.hydrated = 'true';
+  }, [element]);
+  return children;
+}
+
 export async function hydrateIsland(element: HTMLElement, load: IslandLoader): Promise<void> {
   const root = element.querySelector<HTMLElement>(':scope > [data-island-root]');
   const propsScript = element.querySelector(':scope > script[type="application/json"]');
@@ -23,8 +35,9 @@ export async function hydrateIsland(element: HTMLElement, load: IslandLoader): P
   try {
     const component = await load(element);
     const props = JSON.parse(propsScript?.textContent || '{}') as Record<string, unknown>;
-    hydrateRoot(root, createElement(component, props), { identifierPrefix: element.dataset.prefix });
-    element.dataset.hydrated = 'true';
+    hydrateRoot(root, createElement(MarkInteractive, { element }, createElement(component, props)), {
+      identifierPrefix: element.dataset.prefix,
+    });
   } catch (error) {
     element.dataset.hydrated = 'failed';
     console.error(`Island ${element.dataset.island} failed to hydrate`, error);
