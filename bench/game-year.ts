@@ -20,6 +20,7 @@ import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
 import { drawSeed, simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { imageStore } from '../src/domain/images.ts';
+import { shareCardStore } from '../src/domain/share-cards.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { createTelemetry } from '../src/telemetry.ts';
 import { PageCache } from '../src/http/page-cache.ts';
@@ -139,6 +140,7 @@ sqlite.exec(`update products set quantity = 1000 where id = ${liveProduct}`);
 
 const gateway = createTestGateway();
 const deps: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };
+const images = imageStore(join(dir, 'uploads'));
 const app = createApp({
   db,
   config: loadConfig({ NODE_ENV: 'test', ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: '246810' }),
@@ -146,7 +148,8 @@ const app = createApp({
   manifest: await loadManifest(),
   adminPin: '246810',
   limits: createAccountLimits(db, clock, false),
-  images: imageStore(join(dir, 'uploads')),
+  images,
+  shareCards: shareCardStore(join(dir, 'share-cards'), images),
   pageCache: new PageCache(() => storefrontVersion(db)),
   telemetry: createTelemetry(db),
   jobsHolder: 'test',

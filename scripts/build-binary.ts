@@ -6,12 +6,14 @@
 import { Glob } from 'bun';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { RUNTIME_FILES } from '../src/domain/share-cards.ts';
 
 const root = resolve(import.meta.dir, '..');
 const buildDir = join(root, 'build');
 const outfile = process.argv[2] ?? join(root, 'dist', 'csa');
 
-const patterns = ['dist/manifest.json', 'dist/assets/**/*', 'static/**/*', 'src/db/migrations/**/*'];
+// The share cards' WebAssembly renderer and fonts come from node_modules, file by file.
+const patterns = ['dist/manifest.json', 'dist/assets/**/*', 'static/**/*', 'src/db/migrations/**/*', RUNTIME_FILES.wasm, ...RUNTIME_FILES.fonts];
 const files = patterns.flatMap((pattern) => [...new Glob(pattern).scanSync({ cwd: root, onlyFiles: true })]).sort();
 if (!files.includes('dist/manifest.json')) throw new Error('Run `bun run build` first: dist/manifest.json is missing.');
 

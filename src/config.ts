@@ -66,6 +66,7 @@ const envSchema = z
         .optional(),
     ),
     MAIL_FROM: optionalText,
+    SUPPORT_EMAIL: z.preprocess(blankToUndefined, z.email('SUPPORT_EMAIL must be an e-mail address').optional()),
     MAIL: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
   })
   .superRefine((env, ctx) => {
@@ -166,6 +167,8 @@ export interface Config {
    * is an .eml file in DATA_DIR/mail; off only when MAIL=off says so.
    */
   mail: { mode: 'smtp' | 'file' | 'off'; smtpUrl: string | undefined; from: string };
+  /** Where shoppers write (contact, returns, privacy requests). */
+  supportEmail: string;
 }
 
 const DURATION_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -241,5 +244,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpUrl: env.SMTP_URL,
       from: env.MAIL_FROM ?? `"${env.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     },
+    supportEmail: env.SUPPORT_EMAIL ?? `help@${new URL(publicUrl).hostname}`,
   };
 }

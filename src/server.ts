@@ -11,6 +11,7 @@ import { createAccountLimits } from './domain/accounts.ts';
 import { bootstrapAdmin } from './domain/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/images.ts';
+import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
@@ -109,6 +110,7 @@ export async function main(): Promise<void> {
           active: scheduler.holdsLease,
           observe: telemetry.observeEmail,
         });
+  const images = imageStore(join(dataDir, 'uploads'));
   const app = createApp({
     db,
     config,
@@ -116,7 +118,8 @@ export async function main(): Promise<void> {
     manifest,
     adminPin,
     limits: createAccountLimits(db, clock, config.rateLimit),
-    images: imageStore(join(dataDir, 'uploads')),
+    images,
+    shareCards: shareCardStore(join(dataDir, 'share-cards'), images),
     pageCache,
     gateway,
     metrics,

@@ -3,14 +3,32 @@ import { serializeProps } from './Island.tsx';
 import { useRenderState } from './render-context.ts';
 
 export const DEFAULT_DESCRIPTION = 'The Competitive Shopping Association. Discover premium designer products.';
-export const DEFAULT_IMAGE_PATH = '/static/images/og-default.png';
+
+/** A raster picture for link previews: crawlers show neither SVG nor an image of unknown size. */
+export interface ShareImage {
+  /** Absolute, or a path on this site. */
+  url: string;
+  width: number;
+  height: number;
+  type: 'image/png' | 'image/jpeg';
+  alt: string;
+}
+
+export const DEFAULT_SHARE_IMAGE: ShareImage = {
+  url: '/static/images/og-default.png',
+  width: 1200,
+  height: 630,
+  type: 'image/png',
+  alt: 'The Competitive Shopping Association, Laguna Beach',
+};
 
 export interface PageMeta {
   /** Omit on the home page: its title is the site name alone. */
   title?: string;
   description?: string;
-  /** Absolute, or a path on this site. */
-  image?: string;
+  image?: ShareImage;
+  /** Product pages: the price for og:type product. */
+  price?: number;
   type?: 'website' | 'product' | 'article';
   /** Path and query of the canonical URL. */
   path: string;
@@ -35,7 +53,8 @@ export function Document({ meta, site, children }: { meta: PageMeta; site: SiteI
   const title = pageTitle(site, meta.title);
   const description = meta.description ?? DEFAULT_DESCRIPTION;
   const url = `${site.publicUrl}${meta.path}`;
-  const image = absolute(site, meta.image ?? DEFAULT_IMAGE_PATH);
+  const shareImage = meta.image ?? DEFAULT_SHARE_IMAGE;
+  const image = absolute(site, shareImage.url);
   return (
     <html lang="en">
       <head>
@@ -49,14 +68,22 @@ export function Document({ meta, site, children }: { meta: PageMeta; site: SiteI
         <meta property="og:title" content={title} />
         <meta property="og:description" content={description} />
         <meta property="og:image" content={image} />
+        <meta property="og:image:type" content={shareImage.type} />
+        <meta property="og:image:width" content={String(shareImage.width)} />
+        <meta property="og:image:height" content={String(shareImage.height)} />
+        <meta property="og:image:alt" content={shareImage.alt} />
         <meta property="og:url" content={url} />
         <meta property="og:type" content={meta.type ?? 'website'} />
+        {meta.price !== undefined && <meta property="product:price:amount" content={meta.price.toFixed(2)} />}
+        {meta.price !== undefined && <meta property="product:price:currency" content="USD" />}
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={title} />
         <meta name="twitter:description" content={description} />
         <meta name="twitter:image" content={image} />
+        <meta name="twitter:image:alt" content={shareImage.alt} />
         <meta name="theme-color" content="#0f2a44" />
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="/static/apple-touch-icon.png" />
         <link rel="stylesheet" href={manifest.css} />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
         {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />}

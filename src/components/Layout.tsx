@@ -29,12 +29,45 @@ export function Layout({ meta, site, viewer, backHref, flash, children }: Layout
         </p>
       )}
       <Header viewer={viewer} path={meta.path} backHref={backHref} siteName={site.siteName} />
-      <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-28">
+      <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-10">
         {children}
       </main>
+      <Footer />
       <BottomBar viewer={viewer} path={meta.path} />
       <ToasterWhenNeeded flash={flash} />
     </Document>
+  );
+}
+
+const footerLinks = [
+  ['/terms', 'Terms'],
+  ['/privacy', 'Privacy'],
+  ['/returns', 'Returns'],
+  ['/shipping', 'Shipping'],
+  ['/contact', 'Contact'],
+  ['/rules', 'Game rules'],
+  ['/business-portal', 'Business portal'],
+] as const;
+
+/** The shop's policies on every page; its bottom padding clears the fixed bottom bar. */
+function Footer() {
+  return (
+    <footer className="border-t border-slate-200 bg-white px-4 pt-6 pb-28 text-sm text-slate-600 print:hidden">
+      <div className="mx-auto flex max-w-6xl flex-col gap-3">
+        <nav aria-label="Shop policies">
+          <ul className="m-0 flex list-none flex-wrap gap-x-5 gap-y-2 p-0">
+            {footerLinks.map(([href, label]) => (
+              <li key={href}>
+                <a href={href} className="font-semibold text-ink no-underline hover:underline">
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <p className="m-0">Competitive Shopping Association · Laguna Beach, CA 92651 · 30-day money-back guarantee</p>
+      </div>
+    </footer>
   );
 }
 

@@ -6,6 +6,7 @@ import type { Session, User } from '../domain/sessions.ts';
 import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { ImageStore } from '../domain/images.ts';
+import type { ShareCardStore } from '../domain/share-cards.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
 import type { MetricsSource } from '../domain/metrics.ts';
 import type { PageCache } from './page-cache.ts';
@@ -20,6 +21,8 @@ export interface AppDeps {
   adminPin: string;
   limits: AccountLimits;
   images: ImageStore;
+  /** The PNG pictures of shared product links. */
+  shareCards: ShareCardStore;
   pageCache: PageCache;
   gateway: PaymentGateway;
   metrics: MetricsSource;

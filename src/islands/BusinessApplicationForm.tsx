@@ -220,7 +220,13 @@ export default function BusinessApplicationForm({ values = emptyBusinessForm, er
                 className="mt-0.5 h-5 w-5 shrink-0 accent-coral-dark"
                 {...invalid('termsAgreed')}
               />
-              <span>I agree to the terms and conditions</span>
+              <span>
+                {'I agree to the '}
+                <a href="/terms" target="_blank" rel="noopener" className="font-semibold text-sea-dark">
+                  terms and conditions
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </span>
             </label>
             {errors.termsAgreed && (
               <p id="business-termsAgreed-error" className="m-0 mt-1 text-sm text-red-600">

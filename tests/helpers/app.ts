@@ -7,6 +7,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/images.ts';
+import { shareCardStore } from '../../src/domain/share-cards.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
@@ -45,6 +46,7 @@ export async function testApp(env: Record<string, string> = {}) {
     adminPin: TEST_PIN,
     limits: createAccountLimits(db, clock, config.rateLimit),
     images,
+    shareCards: shareCardStore(join(uploadsDir, 'share-cards'), images),
     pageCache,
     telemetry: createTelemetry(db, { pageCache: () => pageCache }),
     jobsHolder: 'test',

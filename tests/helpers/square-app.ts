@@ -12,6 +12,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { imageStore } from '../../src/domain/images.ts';
+import { shareCardStore } from '../../src/domain/share-cards.ts';
 import { giveConsent } from './actors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
@@ -57,6 +58,7 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     timeoutInSeconds: options.timeoutSeconds ?? 2,
   });
   const games: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };
+  const images = imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-')));
   const app = createApp({
     db,
     config,
@@ -64,7 +66,8 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     manifest: await testManifest(),
     adminPin: TEST_PIN,
     limits: createAccountLimits(db, clock, false),
-    images: imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-'))),
+    images,
+    shareCards: shareCardStore(mkdtempSync(join(tmpdir(), 'csa-cards-')), images),
     pageCache: new PageCache(() => storefrontVersion(db)),
     telemetry: createTelemetry(db),
     jobsHolder: 'test',

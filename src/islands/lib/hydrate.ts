@@ -20,7 +20,7 @@ export const importIslandModule: IslandLoader = async (element) => {
  * runs after its children's, so this one marks the island interactive at the right moment
  * (tests and scripts wait for data-hydrated="true").
  */
-function MarkInteractive({ element, children }: { element: HTMLElement; children: ReactNode }) {
+function MarkInteractive({ element, children }: { element: HTMLElement; children?: ReactNode }) {
   useEffect(() => {
     element.dataset.hydrated = 'true';
   }, [element]);

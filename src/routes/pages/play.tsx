@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { shareCardImage } from '../../domain/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { useRenderState } from '../../components/render-context.ts';
 import { defaultImageFor, findProduct, productIdOf, productTitle, productView, type ProductView } from '../../domain/catalog.ts';
@@ -99,7 +100,7 @@ function playPage(c: AppContext) {
     {
       title: `Play Now: ${name} ${subtitle}`,
       description: `Pick 5 influencers and play for ${name} ${subtitle} (${formatDollars(product.price)}) with a $1 entry. The highest score wins it for $1.`,
-      image: product.imageUrl,
+      image: shareCardImage(product),
       path: `/play/${product.id}`,
     },
     <>

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { shareCardImage, shareCardPath } from '../../domain/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
@@ -13,16 +14,20 @@ type Tab = 'details' | 'competition';
 
 function productJsonLd(product: ProductView, base: string) {
   const { name, author, text } = productTitle(product);
-  const image = product.imageUrl.startsWith('/') ? `${base}${product.imageUrl}` : product.imageUrl;
+  const isBook = product.productType === 'book';
+  const absolute = (url: string) => (url.startsWith('/') ? `${base}${url}` : url);
+  const pages = isBook && product.size ? Number.parseInt(product.size, 10) : Number.NaN;
   return {
     '@context': 'https://schema.org',
-    '@type': 'Product',
-    name: product.productType === 'book' ? name : `${product.brand} ${product.model}`,
-    image,
+    // A book is both: Product carries the offer, Book the author and pages.
+    '@type': isBook ? ['Product', 'Book'] : 'Product',
+    name: isBook ? name : `${product.brand} ${product.model}`,
+    image: [absolute(shareCardPath(product)), absolute(product.imageUrl)],
     description: text || undefined,
     sku: product.model,
-    brand: product.productType === 'book' ? undefined : { '@type': 'Brand', name: product.brand },
+    brand: isBook ? undefined : { '@type': 'Brand', name: product.brand },
     author: author ? { '@type': 'Person', name: author } : undefined,
+    numberOfPages: Number.isFinite(pages) && pages > 0 ? pages : undefined,
     offers: {
       '@type': 'Offer',
       url: `${base}/product/${product.id}`,
@@ -195,7 +200,8 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
     {
       title: `${name} ${subtitle}`,
       description: text ? text.slice(0, 160) : `${name} ${subtitle}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
-      image: product.imageUrl,
+      image: shareCardImage(product),
+      price: product.price,
       type: 'product',
       path: `/product/${product.id}`,
       jsonLd: productJsonLd(product, base),

@@ -12,6 +12,7 @@ import { partnerStore } from './shared.tsx';
 import { SunglassGalleryPage } from './sunglass-gallery.tsx';
 import { isTutorialTab, TutorialPage, tutorialHref, tutorialTabs } from './tutorial.tsx';
 import { WelcomePage } from './welcome.tsx';
+import { trustPages, TrustPage } from './trust.tsx';
 
 function showCoach(c: AppContext, path: string, form: { subscribed: boolean; email?: string; error?: string }, status: PageStatus = 200) {
   const platform = platformOf(path);
@@ -28,7 +29,16 @@ function showCoach(c: AppContext, path: string, form: { subscribed: boolean; ema
   );
 }
 
-/** The static marketing pages of spec section 2: /welcome, /tutorial, /sunglass-gallery and the coach pages. */
+const trustDescriptions: Record<(typeof trustPages)[number]['path'], string> = {
+  '/terms': 'The terms of sale and use of the Competitive Shopping Association: accounts, buying, the $1 game, partners and the law that applies.',
+  '/privacy':
+    'What the Competitive Shopping Association collects, why, for how long, and your California privacy rights: download or delete your data yourself.',
+  '/returns': 'The 30-day money-back guarantee: how to return something, free pick-up in Laguna Beach, and refunds to your card within 5 business days.',
+  '/shipping': 'Free delivery within 2-3 hours in Laguna Beach (92651), standard and express shipping for cart orders, and how to follow an order.',
+  '/contact': 'Write to the Competitive Shopping Association about an order, a return, a game or your data; visit our partner sunglass gallery.',
+};
+
+/** The static marketing pages of spec section 2 (/welcome, /tutorial, /sunglass-gallery, coach), the rules and the shop's policies. */
 export const marketingPages = new Hono<AppEnv>()
   .get('/welcome', (c) =>
     renderPage(
@@ -79,6 +89,19 @@ export const marketingPages = new Hono<AppEnv>()
       },
       <SunglassGalleryPage />,
     ),
+  )
+  .on(
+    'GET',
+    trustPages.map((page) => page.path),
+    (c) => {
+      const page = trustPages.find((candidate) => candidate.path === c.req.path)!;
+      const { config } = c.var.deps;
+      return renderPage(
+        c,
+        { title: page.title, path: page.path, description: trustDescriptions[page.path] },
+        <TrustPage path={page.path} info={{ supportEmail: config.supportEmail, notificationsDays: config.retention.notificationsDays }} />,
+      );
+    },
   )
   .on('GET', coachPaths, (c) => showCoach(c, c.req.path, { subscribed: c.req.query('subscribed') === '1' }))
   .post(

@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, PENDING_PLAY_MS } from '../../../domain/games/entry.ts';
 import { FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
 import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/games/responsible-play.ts';
 import { formatCents } from '../../../shared/pricing.ts';
+import { Section } from './shared.tsx';
 
 /*
  * /rules: the official rules a player accepts before a first entry. Every number comes from the
@@ -10,17 +10,6 @@ import { formatCents } from '../../../shared/pricing.ts';
  */
 
 const entry = formatCents(ENTRY_FEE_CENTS).replace('.00', '');
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="mt-6">
-      <h2 id={id} className="m-0 text-lg font-bold">
-        {title}
-      </h2>
-      <div className="mt-2 grid gap-2 leading-relaxed text-slate-700">{children}</div>
-    </section>
-  );
-}
 
 const algorithm = `form = 0.5 + (first big-endian 32-bit word of HMAC-SHA256(seed bytes, "{influencerId}:form")) / 2^32
 rate = engagementRate × form        (once per influencer and game)

@@ -85,3 +85,15 @@ export function NewTabHint() {
     </>
   );
 }
+
+/** A titled part of a long text page (rules, terms, privacy): its heading names the region. */
+export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="mt-6">
+      <h2 id={id} className="m-0 text-lg font-bold">
+        {title}
+      </h2>
+      <div className="mt-2 grid gap-2 leading-relaxed text-slate-700">{children}</div>
+    </section>
+  );
+}
