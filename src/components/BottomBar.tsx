@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { AccountMenuItems } from './AccountMenu.tsx';
 import { CartIcon, CoachIcon, HomeIcon, LoginIcon, TrophyIcon, UserIcon } from './icons.tsx';
 import { badgeText } from './Header.tsx';
+import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
 
 const itemClass = (active: boolean) =>
@@ -41,16 +42,25 @@ export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
         />
         <Item href="/scoreboard" label="Scoreboard" icon={<TrophyIcon />} active={pathname === '/scoreboard'} />
         {viewer.user ? (
-          <details className="relative flex flex-1" data-menu="profile">
-            <summary className={itemClass(profileActive)} aria-label="Profile menu">
-              <UserIcon />
-              Profile
-              {!viewer.profileComplete && <span className="absolute top-2 left-1/2 ml-2 w-2 h-2 rounded-full bg-coral" />}
-            </summary>
-            <div className="absolute right-1 bottom-18 w-52 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+          <div className="flex flex-1">
+            <Menu
+              id="profile"
+              menuName="profile"
+              label="Profile menu"
+              button={
+                <>
+                  <UserIcon />
+                  Profile
+                  {!viewer.profileComplete && <span className="absolute top-2 left-1/2 ml-2 w-2 h-2 rounded-full bg-coral" />}
+                </>
+              }
+              buttonClassName={`${itemClass(profileActive)} border-0 bg-transparent font-[inherit] cursor-pointer`}
+              placement="above-end"
+              panelClassName="w-52 rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+            >
               <AccountMenuItems viewer={viewer} variant="bottom" />
-            </div>
-          </details>
+            </Menu>
+          </div>
         ) : (
           <Item href="/auth" label="Login" icon={<LoginIcon />} active={pathname === '/auth'} />
         )}

@@ -1,6 +1,7 @@
 import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from './icons.tsx';
 import { AccountMenuItems } from './AccountMenu.tsx';
 import { Island } from './Island.tsx';
+import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
 
 const siteLinks: { href: string; label: string }[] = [
@@ -31,18 +32,23 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
     <header className="sticky top-0 z-40 bg-white/95 backdrop-blur border-b border-slate-200 print:hidden">
       <div className="mx-auto max-w-6xl flex items-center gap-1 px-2 sm:px-4 h-14">
         {isHome ? (
-          <details className="relative" data-menu="site">
-            <summary className={iconButton} aria-label="Open menu">
-              <MenuIcon />
-            </summary>
-            <nav aria-label="Site" className="absolute left-0 top-12 w-60 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
+          <Menu
+            id="site"
+            menuName="site"
+            label="Open menu"
+            button={<MenuIcon />}
+            buttonClassName={iconButton}
+            placement="below-start"
+            panelClassName="w-60 rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+          >
+            <nav aria-label="Site">
               {siteLinks.map((link) => (
                 <a key={link.href} href={link.href} className="block rounded-lg px-3 py-2 text-sm text-ink no-underline hover:bg-slate-100">
                   {link.label}
                 </a>
               ))}
             </nav>
-          </details>
+          </Menu>
         ) : (
           <a href={backHref} className={iconButton} aria-label="Go back">
             <BackIcon />
@@ -55,16 +61,16 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           <span className="text-lg font-extrabold tracking-tight">{siteName}</span>
           <span className="hidden sm:block text-[11px] text-slate-600 truncate">The Competitive Shopping Association</span>
         </a>
-        <details className="static sm:relative" data-menu="search">
-          <summary className={iconButton} aria-label="Search products">
-            <SearchIcon />
-          </summary>
-          <form
-            method="get"
-            action="/products"
-            role="search"
-            className="absolute left-2 right-2 top-14 sm:left-auto sm:right-0 sm:top-12 sm:w-96 flex gap-2 rounded-xl border border-slate-200 bg-white p-3 shadow-xl"
-          >
+        <Menu
+          id="search"
+          menuName="search"
+          label="Search products"
+          button={<SearchIcon />}
+          buttonClassName={iconButton}
+          placement="below-stretch"
+          panelClassName="rounded-xl border border-slate-200 bg-white p-3 shadow-xl"
+        >
+          <form method="get" action="/products" role="search" className="m-0 flex gap-2">
             <label htmlFor="header-search" className="sr-only">
               Search by brand, model or description
             </label>
@@ -80,7 +86,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
               Search
             </button>
           </form>
-        </details>
+        </Menu>
         <NotificationBell viewer={viewer} />
         <a href="/cart" className={iconButton} aria-label={`Cart, ${viewer.cartCount} ${viewer.cartCount === 1 ? 'item' : 'items'}`}>
           <CartIcon />
@@ -99,20 +105,27 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           </a>
         )}
         {user ? (
-          <details className="relative" data-menu="account">
-            <summary className={`${iconButton} ml-1`} aria-label={`Account menu for ${user.username}`}>
-              <span className="w-8 h-8 rounded-full bg-ink text-white text-sm font-bold flex items-center justify-center uppercase">
-                {user.username.slice(0, 1)}
-              </span>
-              {!viewer.profileComplete && <span className="absolute top-1 right-1 w-2.5 h-2.5 rounded-full bg-coral ring-2 ring-white" />}
-            </summary>
-            <div className="absolute right-0 top-12 w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl">
-              <p className="m-0 px-3 py-2 text-xs text-slate-600">
-                Signed in as <strong className="text-ink">{user.username}</strong>
-              </p>
-              <AccountMenuItems viewer={viewer} variant="header" />
-            </div>
-          </details>
+          <Menu
+            id="account"
+            menuName="account"
+            label={`Account menu for ${user.username}`}
+            button={
+              <>
+                <span className="w-8 h-8 rounded-full bg-ink text-white text-sm font-bold flex items-center justify-center uppercase">
+                  {user.username.slice(0, 1)}
+                </span>
+                {!viewer.profileComplete && <span className="absolute top-1 right-1 w-2.5 h-2.5 rounded-full bg-coral ring-2 ring-white" />}
+              </>
+            }
+            buttonClassName={`${iconButton} ml-1`}
+            placement="below-end"
+            panelClassName="w-56 rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+          >
+            <p className="m-0 px-3 py-2 text-xs text-slate-600">
+              Signed in as <strong className="text-ink">{user.username}</strong>
+            </p>
+            <AccountMenuItems viewer={viewer} variant="header" />
+          </Menu>
         ) : (
           <a
             href="/auth"

@@ -43,7 +43,7 @@ export function ProductCard({
         <div className="px-3 pt-3">
           <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
-          <div className="mt-2 flex items-center justify-between gap-2">
+          <div className="mt-2 flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
             <span className="text-base font-extrabold">{formatDollars(product.price)}</span>
             <StockBadge quantity={product.quantity} />
           </div>

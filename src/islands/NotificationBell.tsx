@@ -167,11 +167,18 @@ export default function NotificationBell({
       if (target && wrapperRef.current?.contains(target)) return;
       close(false);
     };
+    // Focus leaving (Tab to another menu's button) closes it too: one open thing at a time.
+    const onFocus = (event: FocusEvent) => {
+      const target = event.target as Node | null;
+      if (target && !wrapperRef.current?.contains(target)) close(false);
+    };
     document.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onFocus);
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('mousedown', onPointer);
     return () => {
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocus);
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('mousedown', onPointer);
     };

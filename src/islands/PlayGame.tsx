@@ -155,8 +155,8 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   }
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8">
-      <div className="grid gap-5 lg:sticky lg:top-16">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:sticky lg:top-16">
         <ProductSummary id={id} product={product} game={game} open={open} />
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>

@@ -23,10 +23,10 @@ describe('a new visitor on a phone', () => {
     await page.waitForURL(`${store.server.url}/`);
     expect(await toastText(page)).toContain('Registration successful');
 
-    const accountMenu = page.locator('summary[aria-label="Account menu for e2e_shopper"]');
+    const accountMenu = page.getByRole('button', { name: 'Account menu for e2e_shopper' });
     await expect(accountMenu.isVisible()).resolves.toBe(true);
     await page.getByRole('navigation', { name: 'Main' }).getByLabel('Profile menu').click();
-    const profileMenu = page.locator('details[data-menu="profile"]');
+    const profileMenu = page.locator('[data-menu="profile"]');
     await expect(profileMenu.getByRole('link', { name: 'My Profile' }).isVisible()).resolves.toBe(true);
     await screenshot(page, 'home-signed-in-profile-menu');
     await profileMenu.getByRole('button', { name: 'Logout' }).click();
@@ -46,7 +46,7 @@ describe('a new visitor on a phone', () => {
     expect(welcome).toContain('Welcome back, e2e_shopper!');
 
     await accountMenu.click();
-    await page.locator('details[data-menu="account"]').getByRole('button', { name: 'Logout' }).click();
+    await page.locator('[data-menu="account"]').getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${store.server.url}/`);
     await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
@@ -87,7 +87,7 @@ describe('without JavaScript', () => {
     await register.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(`${store.server.url}/`);
     await expect(page.getByText('Registration successful').isVisible()).resolves.toBe(true);
-    await expect(page.locator('summary[aria-label="Account menu for nojs_shopper"]').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Account menu for nojs_shopper' }).isVisible()).resolves.toBe(true);
     await context.close();
   });
 });

@@ -45,6 +45,15 @@ describe('the compiled binary', () => {
     const runtime = /<script type="module" src="([^"]+)"/.exec(auth)![1]!;
     expect((await fetch(`${server.url}${runtime}`)).status).toBe(200);
     expect((await fetch(`${server.url}/static/images/og-default.png`)).status).toBe(200);
+
+    // A product's share card is drawn by the WebAssembly renderer and fonts embedded in the binary.
+    const product = await (await fetch(`${server.url}/product/1`)).text();
+    const cardUrl = /<meta property="og:image" content="([^"]+)"/.exec(product)![1]!;
+    const card = await fetch(cardUrl.replace(/^https?:\/\/[^/]+/, server.url));
+    expect(card.status).toBe(200);
+    expect(card.headers.get('content-type')).toBe('image/png');
+    const bytes = new DataView(await card.arrayBuffer());
+    expect([bytes.getUint32(16), bytes.getUint32(20)]).toEqual([1200, 630]);
     expect(existsSync(join(server.dataDir, 'data', 'store.db'))).toBe(true);
   });
 

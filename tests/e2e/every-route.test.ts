@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
@@ -65,6 +65,15 @@ function buildRoutes() {
     [`/admin/shoe/${ids.shoe}`, adminOnly('Edit Shoe')],
     ['/admin/book/new', adminOnly('Add Book')],
     [`/admin/book/${ids.book}`, adminOnly('Edit Book')],
+    ['/rules', all('Official game rules')],
+    ['/terms', all('Terms of Sale and Use')],
+    ['/privacy', all('Privacy Policy')],
+    ['/returns', all('Returns and the 30-Day Money-Back Guarantee')],
+    ['/shipping', all('Shipping and Delivery')],
+    ['/contact', all('Contact Us')],
+    ['/auth/forgot', { visitor: 'Forgot password?', shopper: 'Forgot password?', admin: 'Forgot password?' }],
+    ['/profile?tab=account', signedIn('My Profile')],
+    [`/orders/${ids.order}`, { visitor: LOGIN, shopper: `Order #${ids.order}`, admin: 'Order Not Found' }],
     ['/no/such/page', all('404 Page Not Found')],
   );
 }
@@ -141,6 +150,26 @@ afterAll(async () => {
   await server?.stop();
 });
 
+const checkedImages = new Map<string, string | null>();
+
+/** The og:image answers with its declared type and size (each URL fetched once). */
+async function previewImageProblems(page: Page, path: string, image: string): Promise<string[]> {
+  const meta = (property: string) => page.locator(`meta[property="${property}"]`).getAttribute('content');
+  const declared = `${await meta('og:image:type')} ${await meta('og:image:width')}x${await meta('og:image:height')}`;
+  const key = `${image} ${declared}`;
+  if (!checkedImages.has(key)) {
+    const response = await page.request.get(image.replace(/^https?:\/\/[^/]+/, server.url));
+    const bytes = await response.body();
+    const actual = `${response.headers()['content-type']} ${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`;
+    checkedImages.set(
+      key,
+      response.status() === 200 && actual === declared ? null : `${path}: og:image ${image} is ${response.status()} ${actual}, declared ${declared}`,
+    );
+  }
+  const problem = checkedImages.get(key);
+  return problem ? [problem] : [];
+}
+
 describe('every route of the route table', () => {
   for (const role of ['visitor', 'shopper', 'admin'] as const) {
     test(`as a ${role}: heading, title and no serious axe violation`, async () => {
@@ -159,7 +188,35 @@ describe('every route of the route table', () => {
         const description = await page.locator('meta[name="description"]').getAttribute('content');
         const image = await page.locator('meta[property="og:image"]').getAttribute('content');
         if (!description || !image?.startsWith('http')) problems.push(`${path}: description or preview image missing`);
+        else problems.push(...(await previewImageProblems(page, path, image)));
         for (const v of await seriousViolations(page)) problems.push(`${path}: axe ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
+      }
+      expect(problems).toEqual([]);
+      await page.close();
+    });
+  }
+});
+
+describe('nothing is wider than a 320 px phone', () => {
+  for (const role of ['visitor', 'shopper', 'admin'] as const) {
+    test(`as a ${role}: no route scrolls sideways at 320 px`, async () => {
+      const page = await contexts[role]!.newPage();
+      await page.setViewportSize({ width: 320, height: 640 });
+      const problems: string[] = [];
+      for (const [path] of routes) {
+        await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
+        const overflow = await page.evaluate(() => {
+          const wide = [...document.querySelectorAll<HTMLElement>('body *')]
+            .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+            .filter((element) => getComputedStyle(element).position !== 'fixed' && !element.closest('.sr-only, [aria-hidden="true"], dialog:not([open])'))
+            .slice(0, 3)
+            .map(
+              (element) =>
+                `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${String(element.className).split(' ').slice(0, 3).join('.')}`,
+            );
+          return { scrollWidth: document.documentElement.scrollWidth, wide };
+        });
+        if (overflow.scrollWidth > 320) problems.push(`${path}: ${overflow.scrollWidth} px wide (${overflow.wide.join(', ')})`);
       }
       expect(problems).toEqual([]);
       await page.close();

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
@@ -110,11 +111,20 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
             </a>
           ))}
         </nav>
-        <details className="relative" data-menu="sort">
-          <summary className="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold">
-            {`Sort: ${gallerySorts[query.sort]}`} <span aria-hidden="true">▾</span>
-          </summary>
-          <ul className="absolute right-0 z-30 mt-1 w-56 list-none rounded-xl border border-slate-200 bg-white p-1 shadow-xl m-0">
+        <Menu
+          id="sort"
+          menuName="sort"
+          label={`Sort: ${gallerySorts[query.sort]}`}
+          button={
+            <>
+              {`Sort: ${gallerySorts[query.sort]}`} <span aria-hidden="true">▾</span>
+            </>
+          }
+          buttonClassName="flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm font-semibold text-ink cursor-pointer"
+          placement="below-end"
+          panelClassName="w-56 rounded-xl border border-slate-200 bg-white p-1 shadow-xl"
+        >
+          <ul className="m-0 list-none p-0">
             {(Object.keys(gallerySorts) as GallerySort[]).map((sort) => (
               <li key={sort}>
                 <a
@@ -127,7 +137,7 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
               </li>
             ))}
           </ul>
-        </details>
+        </Menu>
       </div>
       {products.length === 0 ? (
         <div className="rounded-xl bg-white p-8 text-center text-slate-600">

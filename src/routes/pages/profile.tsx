@@ -140,10 +140,10 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
       }
     : null;
   return (
-    <div className="mx-auto grid max-w-3xl gap-5">
+    <div className="mx-auto grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-5">
       <h1 className="m-0 text-2xl font-extrabold">My Profile</h1>
       <Completeness missing={missing} />
-      <nav aria-label="Profile sections" className="flex gap-1 rounded-xl bg-slate-100 p-1">
+      <nav aria-label="Profile sections" className="grid grid-cols-3 gap-1 rounded-xl bg-slate-100 p-1 sm:flex">
         {tabs.map((t) => (
           <a
             key={t.key}

@@ -114,7 +114,7 @@ export function AdminPanel({
       {isProductTab ? (
         <section aria-label={productTypeLabels[tab].plural} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
           <div className="mb-4 flex flex-wrap items-center gap-3">
-            <form method="get" action="/admin" role="search" className="flex flex-1 gap-2">
+            <form method="get" action="/admin" role="search" className="flex min-w-0 flex-[1_1_14rem] gap-2">
               <input type="hidden" name="tab" value={tab} />
               <label htmlFor="admin-search" className="sr-only">
                 Search by brand or model

@@ -53,7 +53,7 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
           <strong>Nobody can know the points in advance.</strong> When a game opens, the store draws a secret seed of 32 random bytes and publishes its SHA-256
           (the game's “seed hash”) at once. The metrics of each minute come from that seed:
         </p>
-        <pre className="m-0 overflow-x-auto rounded-xl bg-slate-100 p-3 text-xs leading-relaxed text-ink">{algorithm}</pre>
+        <pre className="m-0 whitespace-pre-wrap break-words rounded-xl bg-slate-100 p-3 text-xs leading-relaxed text-ink">{algorithm}</pre>
         <p className="m-0">
           Here base is the platform's followers (K = thousand, M = million, B = billion) and engagementRate the influencer's rate, both frozen when the game
           starts; the form (0.5 to 1.5) makes each influencer's hour better or worse than usual; round3(x) = round(x × 1000) / 1000; every sum is kept to three
