@@ -1,3 +1,4 @@
+import { parseHtml } from '../helpers/html.ts';
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
@@ -110,10 +111,13 @@ describe('/products', () => {
   test('the header search opens a form that searches /products', async () => {
     const { visitor } = await seededVisitor();
     const html = await (await visitor.get('/')).text();
-    const form = /<details class="[^"]*" data-menu="search">[\s\S]*?<\/details>/.exec(html)![0];
-    expect(form).toContain('action="/products"');
-    expect(form).toContain('method="get"');
-    expect(form).toContain('name="q"');
+    const doc = parseHtml(html);
+    const button = doc.querySelector('button[aria-label="Search products"]')!;
+    const panel = doc.getElementById(button.getAttribute('popovertarget')!)!;
+    expect(panel.getAttribute('popover')).toBe('auto');
+    const form = panel.querySelector('form[role="search"]')!;
+    expect([form.getAttribute('action'), form.getAttribute('method')]).toEqual(['/products', 'get']);
+    expect(form.querySelector('input[name="q"]')).not.toBeNull();
   });
 });
 
@@ -132,7 +136,8 @@ describe('/product/{id}', () => {
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">([^<]+)<\/script>/.exec(html)![1]!);
     expect(jsonLd).toMatchObject({ '@type': 'Product', sku: 'RB2140-901', brand: { name: 'Ray-Ban' } });
     expect(jsonLd.offers).toMatchObject({ '@type': 'Offer', price: '163.00', priceCurrency: 'USD', availability: 'https://schema.org/InStock' });
-    expect(jsonLd.image).toMatch(/^http:\/\/localhost\/static\/images\/products\//);
+    expect(jsonLd.image[0]).toMatch(/^http:\/\/localhost\/share\/product\/\d+-[a-z0-9]+\.png$/);
+    expect(jsonLd.image[1]).toMatch(/^http:\/\/localhost\/static\/images\/products\//);
   });
 
   test("a book shows 'by {author}' and an out-of-stock product offers no checkout", async () => {
