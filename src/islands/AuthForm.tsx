@@ -3,6 +3,8 @@ import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { type AuthTab, loginSchema, registerFormSchema } from '../shared/schemas/auth.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
+import { safeNextPath } from '../shared/safe-next-path.ts';
+import type { ToastInput } from '../shared/toast.ts';
 
 export type { AuthTab };
 
@@ -97,16 +99,18 @@ function CredentialsForm({
     setErrors({});
     setBusy(true);
     try {
-      const user = await apiRequest<PublicUser>('POST', isLogin ? '/api/login' : '/api/register', {
+      // notice and next: a product the visitor added to the cart before signing in (or the profile it still needs).
+      const user = await apiRequest<PublicUser & { notice?: ToastInput; next?: string }>('POST', isLogin ? '/api/login' : '/api/register', {
         username: checked.data.username,
         password: checked.data.password,
       });
       toastAfterNavigation(
-        isLogin
-          ? { title: 'Login successful', description: `Welcome back, ${user.username}!` }
-          : { title: 'Registration successful', description: `Welcome to the Competitive Shopping Association, ${user.username}!` },
+        user.notice ??
+          (isLogin
+            ? { title: 'Login successful', description: `Welcome back, ${user.username}!` }
+            : { title: 'Registration successful', description: `Welcome to the Competitive Shopping Association, ${user.username}!` }),
       );
-      window.location.assign(next);
+      window.location.assign(safeNextPath(user.next ?? next));
     } catch (error) {
       const message = error instanceof Error ? error.message : 'Something went wrong. Please try again.';
       if (error instanceof ApiError) setErrors(error.fields);

@@ -2,12 +2,16 @@ import { useRef, useState } from 'react';
 import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
+import { safeNextPath } from '../shared/safe-next-path.ts';
+import type { ToastInput } from '../shared/toast.ts';
 
 export interface PaymentMethodFormProps {
   config: CardConfig;
   /** The card on file, when there is one. */
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
   type: string;
+  /** Where the shopper came from (a game), to go back once the card is saved. */
+  returnTo?: string | null;
 }
 
 const brandName = (brand: string) =>
@@ -17,7 +21,7 @@ const brandName = (brand: string) =>
     .replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** The Payment tab: save or replace the card on file, or connect Apple Pay. */
-export default function PaymentMethodForm({ config, card, type }: PaymentMethodFormProps) {
+export default function PaymentMethodForm({ config, card, type, returnTo = null }: PaymentMethodFormProps) {
   const cardRef = useRef<CardHandle>(null);
   const [ready, setReady] = useState(config.gateway === 'test');
   const [busy, setBusy] = useState(false);
@@ -27,9 +31,14 @@ export default function PaymentMethodForm({ config, card, type }: PaymentMethodF
     setBusy(true);
     try {
       const token = await cardRef.current!.tokenize();
-      await apiRequest('PATCH', '/api/user/profile', { paymentMethod: { type: 'card', sourceId: token } });
-      toastAfterNavigation({ title: 'Profile updated', description: 'Your profile has been updated successfully.' });
-      window.location.assign('/profile?tab=payment');
+      const saved = await apiRequest<{ notice?: ToastInput }>('PATCH', '/api/user/profile', { paymentMethod: { type: 'card', sourceId: token } });
+      toastAfterNavigation(
+        saved?.notice ??
+          (returnTo
+            ? { title: 'Card saved', description: 'Your card is ready: pick your influencers and play.' }
+            : { title: 'Profile updated', description: 'Your profile has been updated successfully.' }),
+      );
+      window.location.assign(returnTo ? safeNextPath(returnTo) : '/profile?tab=payment');
     } catch (error) {
       const message = error instanceof ApiError ? error.message : 'Could not update your profile. Please try again.';
       toast({ title: 'Error', description: error instanceof ApiError ? message : (error as Error).message || message, variant: 'destructive' });

@@ -163,7 +163,7 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
       <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} onJoin={join} />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
-      <PaymentRequiredDialog id={id} dialogRef={paymentDialog} />
+      <PaymentRequiredDialog id={id} dialogRef={paymentDialog} productId={product.id} />
       <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />
     </div>
   );

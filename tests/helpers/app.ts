@@ -107,4 +107,8 @@ export class TestClient {
   post(path: string, options?: RequestOptions) {
     return this.request('POST', path, options);
   }
+
+  patch(path: string, options?: RequestOptions) {
+    return this.request('PATCH', path, options);
+  }
 }

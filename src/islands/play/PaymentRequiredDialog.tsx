@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
 
-/** Asks a signed-in shopper without a card to add one; PlayGame opens it (before or after the server says 402). */
-export function PaymentRequiredDialog({ id, dialogRef }: { id: string; dialogRef: RefObject<HTMLDialogElement | null> }) {
+/** Asks a signed-in shopper without a card to add one, and to come back here after; PlayGame opens it (before or after the server says 402). */
+export function PaymentRequiredDialog({ id, dialogRef, productId }: { id: string; dialogRef: RefObject<HTMLDialogElement | null>; productId: number }) {
   return (
     <dialog
       ref={dialogRef}
@@ -23,7 +23,10 @@ export function PaymentRequiredDialog({ id, dialogRef }: { id: string; dialogRef
         >
           Cancel
         </button>
-        <a href="/profile?tab=payment" className="rounded-lg bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
+        <a
+          href={`/profile?tab=payment&next=${encodeURIComponent(`/play/${productId}`)}`}
+          className="rounded-lg bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral"
+        >
           Add Payment Method
         </a>
       </div>

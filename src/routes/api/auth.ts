@@ -4,7 +4,13 @@ import { clientIp, type AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
 import { loginSchema, registerSchema } from '../../shared/schemas/auth.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
+import { carryOutCartIntent, type IntentOutcome } from '../../http/cart-intent.ts';
 import { invalidateAllSessions } from '../../domain/sessions.ts';
+
+/** A visitor's Add to Cart carried out at sign-in: the toast to show and where to go. */
+function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {
+  return intent ? { ...body, notice: intent.toast, ...(intent.next ? { next: intent.next } : {}) } : body;
+}
 
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
@@ -12,13 +18,13 @@ export const authApi = new Hono<AppEnv>()
     const { db, clock, limits } = c.var.deps;
     const user = await register(db, clock, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
-    return c.json(publicUser(user), 201);
+    return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)), 201);
   })
   .post('/login', jsonBody(loginSchema), async (c) => {
     const { db, limits } = c.var.deps;
     const user = await logIn(db, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
-    return c.json(publicUser(user));
+    return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)));
   })
   .post('/logout', (c) => {
     endSession(c);

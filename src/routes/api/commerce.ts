@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { addToCart, cartLines, cartLineView, removeCartItem, setCartQuantity } from '../../domain/cart.ts';
 import { buyNow, checkoutCart } from '../../domain/checkout.ts';
 import { markAllNotificationsRead, markNotificationRead, latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
@@ -25,7 +26,12 @@ export const commerceApi = new Hono<AppEnv>()
   .use('/notifications', requireUserApi)
   .use('/notifications/*', requireUserApi)
   .get('/user/profile', (c) => c.json(profileView(findProfile(c.var.deps.db, c.var.user!.id))))
-  .patch('/user/profile', jsonBody(profilePatchBody), async (c) => c.json(await updateProfile(deps(c), c.var.user!.id, c.req.valid('json'))))
+  .patch('/user/profile', jsonBody(profilePatchBody), async (c) => {
+    const profile = await updateProfile(deps(c), c.var.user!.id, c.req.valid('json'));
+    // A visitor's Add to Cart waiting for this profile to be complete goes in now.
+    const intent = carryOutCartIntent(c, c.var.user!.id, { quietWhileIncomplete: true });
+    return c.json(intent ? { ...profile, notice: intent.toast } : profile);
+  })
   .post('/user/profile/apple-pay', (c) => c.json(connectApplePay(c.var.deps.db, c.var.deps.clock, c.var.user!.id)))
   .get('/user/profile-status', (c) => c.json(profileStatus(c.var.deps.db, c.var.user!.id)))
   .get('/user/orders', (c) => c.json(userOrders(c.var.deps.db, c.var.user!.id, c.var.deps.clock.now())))

@@ -10,6 +10,7 @@ import { setFlash } from '../../http/flash.ts';
 import { renderPage, type PageStatus } from '../../http/render.tsx';
 import type { ToastInput } from '../../shared/toast.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
+import { carryOutCartIntent } from '../../http/cart-intent.ts';
 
 function AuthPage({ tab, next, errors, username }: { tab: AuthTab; next: string; errors?: Record<string, string>; username?: string }) {
   return (
@@ -76,13 +77,15 @@ export const authPages = new Hono<AppEnv>()
     try {
       const user = tab === 'login' ? await logIn(db, limits, checked.data, clientIp(c)) : await register(db, clock, limits, checked.data, clientIp(c));
       startSession(c, user.id);
+      const intent = carryOutCartIntent(c, user.id);
       setFlash(
         c,
-        tab === 'login'
-          ? { title: 'Login successful', description: `Welcome back, ${user.username}!` }
-          : { title: 'Registration successful', description: `Welcome to the Competitive Shopping Association, ${user.username}!` },
+        intent?.toast ??
+          (tab === 'login'
+            ? { title: 'Login successful', description: `Welcome back, ${user.username}!` }
+            : { title: 'Registration successful', description: `Welcome to the Competitive Shopping Association, ${user.username}!` }),
       );
-      return c.redirect(next, 303);
+      return c.redirect(intent?.next ?? next, 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const toast: ToastInput = { title: tab === 'login' ? 'Login failed' : 'Registration failed', description: error.message, variant: 'destructive' };

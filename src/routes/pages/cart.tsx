@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { rememberCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
 import { addToCart, cartLines, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -181,7 +182,11 @@ export const cartPages = new Hono<AppEnv>()
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
     const { productId, next: wanted } = c.req.valid('form');
     const next = safeNextPath(wanted ?? `/product/${productId}`);
-    if (!c.var.user) return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
+    if (!c.var.user) {
+      rememberCartIntent(c, productId);
+      setFlash(c, { title: 'Please log in', description: 'Log in or register and the product goes in your cart.' });
+      return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
+    }
     try {
       addToCart(c.var.deps.db, c.var.deps.clock, c.var.user.id, { productId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });

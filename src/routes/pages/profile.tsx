@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { safeNextPath } from '../../shared/safe-next-path.ts';
+import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
@@ -129,6 +131,25 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
   );
 }
 
+/** The card form; opened from a game (next=/play/ID), it goes back there once the card is saved. */
+function PaymentTab({ c, card, type }: { c: AppContext; card: { brand: string; last4: string; expMonth: number; expYear: number } | null; type: string }) {
+  const wanted = c.req.query('next');
+  const returnTo = wanted ? safeNextPath(wanted) : '/';
+  return (
+    <>
+      {returnTo !== '/' && (
+        <p className="m-0 mb-4 rounded-xl bg-sand p-3 text-sm text-slate-700">
+          {'Save a card and you go straight back to your game. '}
+          <a href={returnTo} className="font-semibold text-sea-dark">
+            Back to the game
+          </a>
+        </p>
+      )}
+      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
+    </>
+  );
+}
+
 function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; missing: string[]; orders: OrderView[]; errors: Record<string, string> }) {
   const { tab, profile, missing, orders, errors, c } = props;
   const card = profile.paymentMethod.lastFourDigits
@@ -162,7 +183,7 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
             <SignOutEverywhere />
           </>
         )}
-        {tab === 'payment' && <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type: profile.paymentMethod.type }} />}
+        {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
         {tab === 'account' && <AccountSettings />}
         {tab === 'orders' &&
@@ -251,7 +272,8 @@ export const profilePages = new Hono<AppEnv>()
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
-    setFlash(c, { title: 'Profile updated', description: 'Your profile has been updated successfully.' });
+    const intent = carryOutCartIntent(c, c.var.user!.id, { quietWhileIncomplete: true });
+    setFlash(c, intent?.toast ?? { title: 'Profile updated', description: 'Your profile has been updated successfully.' });
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', (c) => {

@@ -1,0 +1,56 @@
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { addToCart } from '../domain/cart.ts';
+import { findProduct, productTitle, productView } from '../domain/catalog.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { ToastInput } from '../shared/toast.ts';
+import type { AppContext } from './context.ts';
+
+/*
+ * A visitor's Add to Cart survives the sign-in it needs: the POST that found no session keeps
+ * the product in a short-lived cookie, and the next POST that signs in (or completes the
+ * profile a cart needs) puts it in the cart. Only POSTs act on it: no page view changes a cart.
+ */
+
+const INTENT_COOKIE = 'csa_cart_intent';
+const KEEP_SECONDS = 30 * 60;
+
+export interface IntentOutcome {
+  toast: ToastInput;
+  /** Where to go instead of the sign-in's next page (the profile, when it is incomplete). */
+  next?: string;
+}
+
+export function rememberCartIntent(c: AppContext, productId: number): void {
+  setCookie(c, INTENT_COOKIE, String(productId), { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: KEEP_SECONDS });
+}
+
+/**
+ * Adds the remembered product to the signed-in user's cart; null when nothing was waiting
+ * (or, with `quietWhileIncomplete`, when it still waits for the profile).
+ */
+export function carryOutCartIntent(c: AppContext, userId: number, options: { quietWhileIncomplete?: boolean } = {}): IntentOutcome | null {
+  const raw = getCookie(c, INTENT_COOKIE);
+  if (!raw) return null;
+  const productId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+  const stored = productId === null ? undefined : findProduct(c.var.deps.db, productId);
+  if (!stored) {
+    deleteCookie(c, INTENT_COOKIE, { path: '/' });
+    return null;
+  }
+  const { name, subtitle } = productTitle(productView(stored));
+  const label = `${name} ${subtitle}`;
+  try {
+    addToCart(c.var.deps.db, c.var.deps.clock, userId, { productId: stored.id });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error.extra?.code === 'PROFILE_INCOMPLETE') {
+      // Kept for the save that completes the profile.
+      if (options.quietWhileIncomplete) return null;
+      return { toast: { title: 'Complete your profile', description: `Then ${label} goes in your cart.` }, next: '/profile' };
+    }
+    deleteCookie(c, INTENT_COOKIE, { path: '/' });
+    return { toast: { title: 'Could not add to cart', description: error.message, variant: 'destructive' } };
+  }
+  deleteCookie(c, INTENT_COOKIE, { path: '/' });
+  return { toast: { title: 'Added to cart', description: `${label} is in your cart.` } };
+}
