@@ -26,7 +26,7 @@ export function tokenHash(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
-function newToken(): string {
+export function newAccountToken(): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
   return encodeBase64urlNoPadding(bytes);
@@ -57,7 +57,7 @@ export function requestPasswordReset(deps: { db: Db; clock: Clock; limits: Accou
   if (!user || user.deletedAt !== null || !emailAddressOf(db, user.id)) return RESET_REQUESTED;
   // A flood of links to one mailbox stops quietly: the answer must not tell that the account exists.
   if (limits.passwordResetsByAccount.attempt(String(user.id)) > 0) return RESET_REQUESTED;
-  const token = newToken();
+  const token = newAccountToken();
   const now = clock.now();
   db.transaction((txn) => {
     const tx = txn as unknown as Db;

@@ -5,6 +5,8 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
+import type { AccountLimits } from './accounts.ts';
+import { pendingEmailOf, requestEmailChange } from './email-change.ts';
 
 import type { ProfilePatch } from '../shared/schemas/profile.ts';
 
@@ -14,6 +16,8 @@ type StoredProfile = typeof userProfiles.$inferSelect;
 export interface ProfileView {
   name: string;
   email: string;
+  /** A new address waiting for its confirmation link to be opened. */
+  pendingEmail?: string;
   phone: string;
   address: ProfileAddress;
   paymentMethod: {
@@ -95,6 +99,7 @@ export interface ProfileDeps {
   db: Db;
   clock: Clock;
   gateway: PaymentGateway;
+  limits: AccountLimits;
 }
 
 /**
@@ -107,7 +112,13 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   const existing = findProfile(deps.db, userId);
   const changes: Partial<StoredProfile> = {};
   if (patch.name !== undefined) changes.name = patch.name;
-  if (patch.email !== undefined) changes.email = patch.email;
+  // A new address for an account that has one counts only once confirmed (email-change.ts).
+  const currentEmail = existing?.email?.trim() ?? '';
+  let wantedEmail: string | null = null;
+  if (patch.email !== undefined) {
+    if (currentEmail && patch.email.trim().toLowerCase() !== currentEmail.toLowerCase()) wantedEmail = patch.email.trim();
+    else changes.email = patch.email;
+  }
   if (patch.phone !== undefined) changes.phone = patch.phone;
   if (patch.address !== undefined) changes.address = patch.address;
   if (patch.preferences?.receiveNotifications !== undefined) changes.emailNotifications = patch.preferences.receiveNotifications;
@@ -115,7 +126,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
 
   const token = patch.paymentMethod?.sourceId || patch.paymentMethod?.token;
   if (token) {
-    const card = await saveCard(deps, userId, existing, token, patch.email ?? existing?.email, patch.name ?? existing?.name);
+    const card = await saveCard(deps, userId, existing, token, changes.email ?? existing?.email, patch.name ?? existing?.name);
     Object.assign(changes, card);
   } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== (existing?.paymentMethod?.type ?? 'card')) {
     // The preferred way to pay; a card still has to be saved before the profile is complete.
@@ -123,22 +134,28 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   }
 
   const now = deps.clock.now();
-  if (existing) {
-    deps.db
-      .update(userProfiles)
-      .set({ ...changes, updatedAt: now })
-      .where(eq(userProfiles.userId, userId))
-      .run();
-  } else {
-    deps.db
-      .insert(userProfiles)
-      .values({ userId, ...changes, updatedAt: now })
-      .run();
-  }
+  deps.db.transaction((txn) => {
+    const tx = txn as unknown as Db;
+    if (existing) {
+      tx.update(userProfiles)
+        .set({ ...changes, updatedAt: now })
+        .where(eq(userProfiles.userId, userId))
+        .run();
+    } else {
+      tx.insert(userProfiles)
+        .values({ userId, ...changes, updatedAt: now })
+        .run();
+    }
+    if (wantedEmail) {
+      const user = tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).get()!;
+      requestEmailChange(tx, deps.clock, deps.limits, user, currentEmail, wantedEmail);
+    }
+  });
   const saved = findProfile(deps.db, userId);
   // The 'Complete Your Profile' reminder has done its job once the profile is complete.
   if (isProfileComplete(saved)) clearIncompleteProfileNotice(deps.db, userId);
-  return profileView(saved);
+  const pendingEmail = pendingEmailOf(deps.db, deps.clock, userId);
+  return pendingEmail ? { ...profileView(saved), pendingEmail } : profileView(saved);
 }
 
 async function saveCard(

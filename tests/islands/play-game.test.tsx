@@ -255,7 +255,8 @@ describe('PlayGame for a signed-in shopper', () => {
     await until(() => dialog.open, 'the payment dialog');
     expect(dialog.querySelector('h2')!.textContent).toBe('Payment method required');
     const add = [...dialog.querySelectorAll('a')].find((a) => a.textContent === 'Add Payment Method')!;
-    expect(add.getAttribute('href')).toBe('/profile?tab=payment');
+    // The Payment tab brings the player back to this game once the card is saved.
+    expect(add.getAttribute('href')).toBe(`/profile?tab=payment&next=${encodeURIComponent(`/play/${PRODUCT_ID}`)}`);
     expect(fetchMock).not.toHaveBeenCalled();
     [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!.click();
     expect(dialog.open).toBe(false);

@@ -1,11 +1,18 @@
 import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount, exportAccountData } from '../../domain/account-data.ts';
+import { confirmEmailChange } from '../../domain/email-change.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';
 import { endSession } from '../../http/session-cookie.ts';
-import { accountDeleteSchema, passwordChangeSchema, passwordResetConfirmSchema, passwordResetRequestSchema } from '../../shared/schemas/account.ts';
+import {
+  emailConfirmSchema,
+  accountDeleteSchema,
+  passwordChangeSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+} from '../../shared/schemas/account.ts';
 
 /**
  * Account recovery (POST /api/password-reset, /api/password-reset/confirm) and the signed-in
@@ -19,6 +26,10 @@ export const accountApi = new Hono<AppEnv>()
   .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
     await confirmPasswordReset(c.var.deps, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
+  })
+  .post('/user/email/confirm', jsonBody(emailConfirmSchema), (c) => {
+    const { email } = confirmEmailChange(c.var.deps.db, c.var.deps.clock, c.req.valid('json').token);
+    return c.json({ message: `Your messages now go to ${email}.`, email });
   })
   .use('/user/password', requireUserApi)
   .use('/user/export', requireUserApi)

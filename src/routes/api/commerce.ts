@@ -13,7 +13,7 @@ import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { addToCartBody, buyNowBody, cartCheckoutBody, cartQuantityBody } from '../../shared/schemas/cart.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 
-const deps = (c: AppContext) => ({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway });
+const deps = (c: AppContext) => ({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway, limits: c.var.deps.limits });
 
 /** Spec section 7: profile, cart, checkout, orders and notifications; all for signed-in users. */
 export const commerceApi = new Hono<AppEnv>()

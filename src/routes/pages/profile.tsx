@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { pendingEmailOf } from '../../domain/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
@@ -103,7 +104,12 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
     <form method="post" action="/profile" noValidate className="grid gap-4">
       <Input name="name" label="Full name" value={profile.name} errors={errors} autoComplete="name" />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Input name="email" label="Email" value={profile.email} errors={errors} type="email" autoComplete="email" />
+        <div>
+          <Input name="email" label="Email" value={profile.email} errors={errors} type="email" autoComplete="email" />
+          {profile.pendingEmail && (
+            <p className="m-0 mt-1 text-sm text-slate-600">{`Waiting for confirmation: ${profile.pendingEmail}. Open the link we sent there.`}</p>
+          )}
+        </div>
         <Input name="phone" label="Phone" value={profile.phone} errors={errors} type="tel" autoComplete="tel" />
       </div>
       <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="street-address" />
@@ -231,7 +237,7 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
     <ProfilePage
       c={c}
       tab={tab}
-      profile={{ ...profileView(stored), ...failure?.typed }}
+      profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.var.deps.clock, userId) ?? undefined, ...failure?.typed }}
       missing={missingProfileFields(stored)}
       orders={tab === 'orders' ? userOrders(db, userId, c.var.deps.clock.now()) : []}
       errors={errors}
@@ -266,14 +272,21 @@ export const profilePages = new Hono<AppEnv>()
     // The same named schema as PATCH /api/user/profile.
     const checked = profilePatchBody.safeParse(typed);
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
+    let saved: ProfileView;
     try {
-      await updateProfile({ db: c.var.deps.db, clock: c.var.deps.clock, gateway: c.var.deps.gateway }, c.var.user!.id, checked.data);
+      saved = await updateProfile(c.var.deps, c.var.user!.id, checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
     const intent = carryOutCartIntent(c, c.var.user!.id, { quietWhileIncomplete: true });
-    setFlash(c, intent?.toast ?? { title: 'Profile updated', description: 'Your profile has been updated successfully.' });
+    const emailWaits = saved.pendingEmail !== undefined && saved.pendingEmail.toLowerCase() === typed.email.trim().toLowerCase();
+    setFlash(
+      c,
+      emailWaits
+        ? { title: 'Confirm your new e-mail', description: `We sent a link to ${saved.pendingEmail}. Until you open it, messages go to ${saved.email}.` }
+        : (intent?.toast ?? { title: 'Profile updated', description: 'Your profile has been updated successfully.' }),
+    );
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', (c) => {

@@ -17,6 +17,9 @@ const token = z
 
 export const passwordResetConfirmSchema = z.object({ token, password: passwordRule });
 
+/** POST /api/user/email/confirm: the token of the link sent to the new address. */
+export const emailConfirmSchema = z.object({ token });
+
 /** The /auth/reset form, which also asks to confirm the new password. */
 export const passwordResetFormSchema = z
   .extend(passwordResetConfirmSchema, {
