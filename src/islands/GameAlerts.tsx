@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
+import { showDeviceNotification } from './lib/device-alerts.ts';
 import { toast } from './lib/toast.ts';
 
 /*
  * The games page's 'Enable game alerts' banner (spec sections 2 and 8). Local only: it asks the
- * browser for permission to show notifications and says so; nothing is sent to the server.
+ * browser for permission to show notifications and shows one; the bell then turns new game
+ * notifications into device notifications (lib/device-alerts.ts). Nothing is sent to the server.
  * The banner hides itself where it has nothing to offer (no Notification API, permission
  * already granted) and stays away once dismissed on this device.
  */
@@ -66,6 +68,13 @@ export default function GameAlerts() {
       const permission = await Notification.requestPermission();
       if (permission === 'granted') {
         toast({ title: 'Notifications enabled', description: "We'll let you know when your games start." });
+        // Shown at once, so the player sees what an alert looks like on this device.
+        showDeviceNotification(
+          'Game alerts are on',
+          'While the store is open in a tab, you will see here when your games start and end.',
+          'csa-alerts-on',
+          null,
+        );
         setVisible(false);
       } else if (permission === 'denied') {
         toast({

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import type { NotificationView } from '../shared/views/notifications.ts';
 import { apiRequest } from './lib/http.ts';
+import { alertNewGameNotifications, markAlertsSeen } from './lib/device-alerts.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { toast } from './lib/toast.ts';
 
@@ -109,6 +110,9 @@ export default function NotificationBell({
   const panelId = `${id}panel`;
   const headingId = `${id}heading`;
 
+  // What the page arrived with is not news for the device alerts; later polls may be.
+  useEffect(() => markAlertsSeen(initial), [initial]);
+
   // Relative times start after mount; they are refreshed with each poll and on opening.
   useEffect(() => {
     mounted.current = true;
@@ -130,6 +134,7 @@ export default function NotificationBell({
         .then((data) => {
           if (!mounted.current || started !== generation.current) return;
           if (!data || !Array.isArray(data.notifications) || typeof data.unread !== 'number') return;
+          alertNewGameNotifications(data.notifications);
           setItems(newestFirst(data.notifications));
           setUnread(data.unread);
           setNow(Date.now());
