@@ -167,8 +167,10 @@ async function saveCard(
   name: string | null | undefined,
 ): Promise<Partial<StoredProfile>> {
   const user = deps.db.select().from(users).where(eq(users.id, userId)).get();
-  // One key per token: a retried save of the same card entry stores it once.
-  const tokenHash = new Bun.CryptoHasher('sha256').update(token).digest('hex').slice(0, 24);
+  // One key per request: a retried save stores the card once, and saving the same card again
+  // later (a test card, or a wallet token) is a new request, not a reused key.
+  const request = JSON.stringify([token, existing?.gatewayCustomerId ?? null, existing?.gatewayCardId ?? null, email ?? null, name ?? user?.username ?? null]);
+  const tokenHash = new Bun.CryptoHasher('sha256').update(request).digest('hex').slice(0, 24);
   try {
     const card = await deps.gateway.saveCard({
       sourceId: token,

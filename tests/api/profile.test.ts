@@ -256,6 +256,19 @@ describe('PATCH /api/user/profile: card on file', () => {
     expect(JSON.parse(again).paymentMethod.hasCardOnFile).toBe(true);
   });
 
+  test('the same card saved again (the test card every tester types) is saved again, also after another card', async () => {
+    const ctx = await signedIn();
+    const card = (sourceId: string) => patch(ctx.shopper, { ...personal, paymentMethod: { type: 'card', sourceId } });
+    for (const sourceId of ['cnon:card-nonce-ok', 'cnon:card-nonce-ok', 'cnon:card-nonce-ok:MASTERCARD:4444:1:2031', 'cnon:card-nonce-ok']) {
+      const response = await card(sourceId);
+      expect({ sourceId, status: response.status }).toEqual({ sourceId, status: 200 });
+    }
+    expect((await (await ctx.shopper.get('/api/user/profile')).json()).paymentMethod.hasCardOnFile).toBe(true);
+    // Saved again under a changed name, it is still one request per change, never a reused key.
+    const renamed = await patch(ctx.shopper, { ...personal, name: 'Pat Renamed', paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } });
+    expect(renamed.status).toBe(200);
+  });
+
   test('a card refused when saved (rejected CVV) gives 422 and saves nothing, not even the other fields', async () => {
     const ctx = await signedIn();
     const response = await patch(ctx.shopper, { ...personal, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-rejected-cvv' } });
