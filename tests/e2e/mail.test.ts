@@ -16,7 +16,7 @@ let server: RunningServer;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'CSA Orders <orders@csa.example>' } });
+  server = await startServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'CSA Orders <orders@csa.example>', CLOCK: 'manual' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -93,6 +93,43 @@ describe('e-mail over SMTP', () => {
     expect(reset.text).toMatch(new RegExp(`${server.url}/auth/reset\\?token=[A-Za-z0-9_-]{40,}`));
     // Nothing was sent twice.
     expect(smtp.messages.filter((m) => m.subject === `Your order #${order.id} is confirmed`)).toHaveLength(1);
+  });
+});
+
+describe('the winner of a game', () => {
+  test('gets a "You won" e-mail with the claim link once the game is settled', async () => {
+    const HOUR = 3_600_000;
+    const clock = new Client(server);
+    const move = async (body: { now?: number; advanceMs?: number }) => clock.ok('POST', '/api/test/clock', body);
+    const tenPast = Math.floor(Date.now() / HOUR) * HOUR + HOUR + 10 * 60_000;
+    await move({ now: tenPast });
+    const players: Client[] = [];
+    for (const name of ['mail_win_a', 'mail_win_b']) {
+      const player = new Client(server);
+      await player.ok('POST', '/api/register', { username: name, password: 'win-pass-1' });
+      await player.ok('PATCH', '/api/user/profile', {
+        ...PROFILE,
+        email: `${name}@example.com`,
+        paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' },
+      });
+      await player.ok('POST', '/api/user/play-consent', { adult: true, acceptRules: true });
+      players.push(player);
+    }
+    const book = ((await players[0]!.ok('GET', '/api/products?q=old%20man')) as { id: number; price: number }[])[0]!;
+    expect(book.price).toBe(2);
+    const influencers = ((await players[0]!.ok('GET', '/api/influencers')) as { id: string }[]).map((i) => i.id);
+    for (const [n, player] of players.entries()) {
+      await player.ok('POST', '/api/plays', { productId: book.id, influencerIds: influencers.slice(n * 5, n * 5 + 5) });
+      await player.ok('POST', '/api/payments', { productId: book.id, amount: 1, type: 'play' });
+    }
+    await move({ now: tenPast + 50 * 60_000 });
+    await move({ advanceMs: HOUR + 60_000 });
+    const won = await smtp.waitFor((m) => m.subject.startsWith('You won'));
+    expect(['mail_win_a@example.com', 'mail_win_b@example.com']).toContain(won.to[0]!);
+    expect(won.text).toContain(`${server.url}/cart`);
+    expect(won.text).toContain('$1 plus tax with free delivery within 2-3 hours');
+    expect(won.html).toContain(`href="${server.url}/cart"`);
+    expect(smtp.messages.filter((m) => m.subject.startsWith('You won'))).toHaveLength(1);
   });
 });
 
