@@ -147,9 +147,22 @@ function ConfirmEmailPage({ token, error }: { token: string; error?: string }) {
 }
 
 /** The Account tab of /profile: password, data, deletion. */
-export function AccountSettings({ errors = {} }: { errors?: Record<string, string> }) {
+export function AccountSettings({ errors = {}, email, pendingEmail }: { errors?: Record<string, string>; email: string; pendingEmail: string | null }) {
   return (
     <div className="grid gap-8">
+      <section aria-labelledby="email-title" className="grid gap-2">
+        <h2 id="email-title" className="m-0 text-lg font-bold">
+          E-mail address
+        </h2>
+        <p className="m-0 text-sm text-slate-700">
+          {email ? `Receipts and security messages go to ${email}. ` : 'Add an e-mail address for your receipts and security messages. '}
+          {pendingEmail && `Waiting for confirmation: ${pendingEmail}. `}
+          <a href="/profile" className="font-semibold text-sea-dark">
+            {email ? 'Change it on the Personal tab' : 'Add it on the Personal tab'}
+          </a>
+          {email ? ': a new address counts once you open the link we send to it.' : '.'}
+        </p>
+      </section>
       <section aria-labelledby="password-title" className="grid gap-3">
         <h2 id="password-title" className="m-0 text-lg font-bold">
           Change password
@@ -168,7 +181,11 @@ export function AccountSettings({ errors = {} }: { errors?: Record<string, strin
           Your data
         </h2>
         <p className="m-0 text-sm text-slate-600">
-          A copy of your profile, orders, games and notifications as a JSON file (your right to know, see our Privacy page).
+          {'A copy of your profile, orders, games and notifications as a JSON file (your right to know, see our '}
+          <a href="/privacy" className="font-semibold text-sea-dark">
+            Privacy page
+          </a>
+          ).
         </p>
         <p className="m-0">
           <a href="/api/user/export" download className="inline-block rounded-lg border border-slate-300 px-4 py-2 text-sm font-bold text-ink no-underline">

@@ -191,7 +191,7 @@ function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; mis
         )}
         {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
-        {tab === 'account' && <AccountSettings />}
+        {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
             <div className="py-6 text-center">
