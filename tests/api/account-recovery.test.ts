@@ -2,11 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, emailOutbox, orders, sessions, userProfiles, users } from '../../src/db/schema.ts';
 import { RESET_LINK_INVALID, RESET_REQUESTED, tokenHash } from '../../src/domain/account-recovery.ts';
-import { SCRUBBED, sendPendingEmails } from '../../src/domain/mail/sender.ts';
+import { SCRUBBED } from '../../src/domain/mail/sender.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { buyNowBody, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { textOf } from '../helpers/html.ts';
+import { deliverOutbox } from '../helpers/outbox.ts';
 
 /* 'Forgot password?', the reset link, change password, download my data and delete my account. */
 
@@ -23,19 +24,7 @@ async function registered(ctx: Ctx, username: string, email: string | null = `${
 
 /** Sends the outbox through a recording transport and returns the reset link's token. */
 async function mailedToken(ctx: Ctx): Promise<{ token: string; mail: MailMessage }> {
-  const sent: MailMessage[] = [];
-  await sendPendingEmails({
-    db: ctx.db,
-    clock: ctx.clock,
-    publicUrl: 'https://shop.example.com',
-    transport: {
-      send: async (m) => {
-        sent.push(m);
-        return { messageId: `<${sent.length}@t>` };
-      },
-      close() {},
-    },
-  });
+  const sent = await deliverOutbox(ctx);
   const mail = sent.findLast((m) => m.kind === 'password_reset');
   const token = /https:\/\/shop\.example\.com\/auth\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
   if (!mail || !token) throw new Error('no reset e-mail');

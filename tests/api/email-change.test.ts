@@ -2,12 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, userProfiles } from '../../src/db/schema.ts';
 import { EMAIL_LINK_INVALID } from '../../src/domain/email-change.ts';
-import { sendPendingEmails } from '../../src/domain/mail/sender.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { toastOf } from '../helpers/admin-tools.ts';
 import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { parseHtml, textOf } from '../helpers/html.ts';
+import { deliverOutbox } from '../helpers/outbox.ts';
 
 /* Changing the e-mail of an account: the new address counts once its owner opens the link sent to it. */
 
@@ -25,24 +25,6 @@ async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient
 
 const profileEmail = (ctx: Ctx, id: number) => ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, id)).get()!.email;
 
-/** Sends the outbox and returns what went out. */
-async function deliver(ctx: Ctx): Promise<MailMessage[]> {
-  const sent: MailMessage[] = [];
-  await sendPendingEmails({
-    db: ctx.db,
-    clock: ctx.clock,
-    publicUrl: 'https://shop.example.com',
-    transport: {
-      send: async (m) => {
-        sent.push(m);
-        return { messageId: `<${sent.length}@t>` };
-      },
-      close() {},
-    },
-  });
-  return sent;
-}
-
 const tokenIn = (mail: MailMessage | undefined) => /\/auth\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
 
 describe('changing the e-mail of an account', () => {
@@ -55,7 +37,7 @@ describe('changing the e-mail of an account', () => {
     expect([body.email, body.pendingEmail]).toEqual([OLD, 'lena.new@example.com']);
     expect(profileEmail(ctx, lena.id)).toBe(OLD);
 
-    const sent = await deliver(ctx);
+    const sent = await deliverOutbox(ctx);
     expect(sent.map((m) => [m.kind, m.to])).toEqual([
       ['email_change', 'lena.new@example.com'],
       ['email_change', OLD],
@@ -97,9 +79,9 @@ describe('changing the e-mail of an account', () => {
     const ctx = await testApp();
     const kai = await shopper(ctx, 'kai_mail');
     await kai.client.patch('/api/user/profile', { json: { email: 'kai.one@example.com' } });
-    const first = tokenIn((await deliver(ctx))[0])!;
+    const first = tokenIn((await deliverOutbox(ctx))[0])!;
     await kai.client.patch('/api/user/profile', { json: { email: 'kai.two@example.com' } });
-    const second = tokenIn((await deliver(ctx))[0])!;
+    const second = tokenIn((await deliverOutbox(ctx))[0])!;
     expect((await ctx.client().post('/api/user/email/confirm', { json: { token: first } })).status).toBe(400);
 
     ctx.clock.advance(24 * 60 * 60 * 1000 + 1);
@@ -113,7 +95,7 @@ describe('changing the e-mail of an account', () => {
     const ctx = await testApp();
     const noa = await shopper(ctx, 'noa_mail');
     await noa.client.patch('/api/user/profile', { json: { email: 'noa@elsewhere.example' } });
-    const token = tokenIn((await deliver(ctx))[0])!;
+    const token = tokenIn((await deliverOutbox(ctx))[0])!;
     const response = await ctx.client().post('/api/user/email/confirm', { json: { token } });
     expect(response.status).toBe(200);
     expect((await response.json()).email).toBe('noa@elsewhere.example');
