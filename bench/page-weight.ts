@@ -11,7 +11,16 @@ const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/aut
 const dataDir = mkdtempSync(join(tmpdir(), 'csa-weight-'));
 const port = 3900 + Math.floor(Math.random() * 90);
 const child = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
-  env: { ...process.env, NODE_ENV: 'production', PAYMENTS: 'test', MAIL: 'off', PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: 'bench-pass', ADMIN_PIN: '1234' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PAYMENTS: 'test',
+    MAIL: 'off',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: 'bench-pass',
+    ADMIN_PIN: '1234',
+  },
   stdout: 'ignore',
   stderr: 'inherit',
 });
