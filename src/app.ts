@@ -22,6 +22,7 @@ import { authApi } from './routes/api/auth.ts';
 import { businessApi } from './routes/api/business.ts';
 import { coachApi } from './routes/api/coach.ts';
 import { commerceApi } from './routes/api/commerce.ts';
+import { eventsApi } from './routes/api/events.ts';
 import { gamesApi, testClockApi } from './routes/api/games.ts';
 import { playSettingsApi } from './routes/api/play-settings.ts';
 import { productsApi } from './routes/api/products.ts';
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps) {
   app.route('/api', adminOrdersApi);
   app.route('/api', commerceApi);
   app.route('/api', gamesApi);
+  app.route('/api', eventsApi);
   app.route('/api', playSettingsApi);
   app.route('/api', businessApi);
   app.route('/api', coachApi);

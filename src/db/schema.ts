@@ -597,6 +597,23 @@ export const changeCounters = sqliteTable('change_counters', {
   value: integer('value').notNull(),
 });
 
+/**
+ * What changed, for the live stream (GET /api/events): a row per change of a topic
+ * ('product:{id}', 'scoreboard', 'user:{id}'), written by triggers (migration 0006) in the
+ * transaction of the change, whichever process made it; the stream sends each subscriber the
+ * new state of its topics, and a reconnect resumes after the last id it saw.
+ */
+export const liveEvents = sqliteTable(
+  'live_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    topic: text('topic').notNull(),
+    /** Unix seconds (SQLite's clock: triggers have no other), for pruning. */
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('live_events_created_idx').on(t.createdAt)],
+);
+
 /** Who runs the game jobs: one process holds the lease and renews it; another takes it once it expires. */
 export const jobLeases = sqliteTable('job_leases', {
   name: text('name').primaryKey(),

@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';
+import { announceLiveScores, pruneLiveEvents } from '../domain/live-events.ts';
 import { expireUnclaimedPrizes } from '../domain/games/prizes.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
@@ -20,6 +21,8 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     // Before the games: a feed game can only settle once its minutes are in.
     { name: 'metrics', run: (now) => games.metrics.collect(db, now) },
     { name: 'games', run: (now) => runGameJobs(games, now) },
+    // Live games' scores moved this minute: their pages' streams send the new scores.
+    { name: 'live', run: () => ({ scoreTicks: announceLiveScores(db), pruned: pruneLiveEvents(db) }) },
     // Unclaimed prizes: a reminder a day before, then back to stock after 7 days.
     { name: 'prizes', run: (now) => expireUnclaimedPrizes(games, now) },
     // After the games: what a tick (or a crash) left in between is finished at once.

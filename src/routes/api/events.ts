@@ -1,0 +1,96 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { cartCount } from '../../domain/cart.ts';
+import { activeGames, competitionView } from '../../domain/games/views.ts';
+import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
+import type { AppDeps, AppEnv } from '../../http/context.ts';
+import { type LiveConnection, LiveHub, type LiveMessage } from '../../http/live-hub.ts';
+
+/*
+ * GET /api/events: one server-sent event stream per page. ?product=ID (repeatable) subscribes to
+ * those products' games, ?scoreboard=1 to the games list, and a signed-in visitor always gets
+ * their own notifications and cart count. Each message is the topic's current state, under the id
+ * of the last change it includes; a reconnect with Last-Event-ID gets only the topics that changed
+ * since. A comment every 25 s keeps proxies from closing a quiet stream.
+ */
+
+export const HEARTBEAT_MS = 25_000;
+const MAX_PRODUCTS = 50;
+
+/** One hub per app (its deps), created on the first stream. */
+const hubs = new WeakMap<AppDeps, LiveHub>();
+
+function renderer(deps: AppDeps) {
+  const { db, clock, gateway, metrics, config } = deps;
+  const games = { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
+  return (topic: string): LiveMessage | null => {
+    const [kind, id] = topic.split(':');
+    if (kind === 'product') {
+      const view = competitionView(games, Number(id));
+      return view ? { event: 'competition', data: JSON.stringify({ productId: Number(id), competition: view }) } : null;
+    }
+    if (kind === 'scoreboard') return { event: 'scoreboard', data: JSON.stringify({ games: activeGames(games) }) };
+    if (kind === 'user') {
+      const userId = Number(id);
+      return {
+        event: 'user',
+        data: JSON.stringify({
+          notifications: latestNotifications(db, userId).map(notificationView),
+          unread: unreadNotificationCount(db, userId),
+          cartCount: cartCount(db, userId),
+        }),
+      };
+    }
+    return null;
+  };
+}
+
+export function liveHubOf(deps: AppDeps): LiveHub {
+  let hub = hubs.get(deps);
+  if (!hub) {
+    hub = new LiveHub(deps.db, renderer(deps));
+    hubs.set(deps, hub);
+  }
+  return hub;
+}
+
+function lastEventIdOf(value: string | undefined): number | null {
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
+  const wanted = c.req.queries('product') ?? [];
+  if (wanted.length > MAX_PRODUCTS || wanted.some((value) => !/^[1-9]\d{0,8}$/.test(value))) {
+    return c.json({ message: `product must be a product id, at most ${MAX_PRODUCTS} of them.` }, 400);
+  }
+  const topics = new Set<string>(wanted.map((id) => `product:${Number(id)}`));
+  if (c.req.query('scoreboard') === '1') topics.add('scoreboard');
+  // A visitor's own topic comes from the session, never from the query: nobody subscribes to another user.
+  if (c.var.user) topics.add(`user:${c.var.user.id}`);
+  if (topics.size === 0) return c.json({ message: 'Subscribe to a product (?product=ID) or the scoreboard (?scoreboard=1), or sign in.' }, 400);
+  const lastId = lastEventIdOf(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
+
+  // Bun closes a connection idle for 10 s by default; this one is quiet for up to 25 s.
+  (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Accel-Buffering', 'no');
+  const hub = liveHubOf(c.var.deps);
+  return streamSSE(c, async (stream) => {
+    const send = (id: number, messages: LiveMessage[]) => {
+      for (const message of messages) void stream.writeSSE({ id: String(id), event: message.event, data: message.data }).catch(() => {});
+    };
+    const connection: LiveConnection = { topics, deliver: send };
+    const first = hub.connect(connection, lastId);
+    let closed = false;
+    stream.onAbort(() => {
+      closed = true;
+      hub.disconnect(connection);
+    });
+    await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
+    send(first.id, first.messages);
+    while (!closed) {
+      await stream.sleep(HEARTBEAT_MS);
+      if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
+    }
+  });
+});
