@@ -14,7 +14,7 @@ export function readEvents(response: Response) {
   const decoder = new TextDecoder();
   let buffer = '';
   const queue: SseMessage[] = [];
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | null = null;
+  let pending: ReturnType<typeof reader.read> | null = null;
 
   const parse = () => {
     for (;;) {
