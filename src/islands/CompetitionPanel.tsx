@@ -3,6 +3,7 @@ import { formatCountdown, useCountdownNow } from './GameCountdown.tsx';
 import { formatCompactScore } from '../shared/format.ts';
 import { type CompetitionData, type CompetitionPlay, DEFAULT_REQUIRED_PARTICIPANTS } from '../shared/views/games.ts';
 import { apiRequest } from './lib/http.ts';
+import { onLiveFallback, subscribeLive } from './lib/live.ts';
 
 /*
  * The product page's Social Competition tab (spec sections 2, 4 and 9): the game's state, a
@@ -227,9 +228,23 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
   const busy = useRef(false);
   const refreshedOnMount = useRef(false);
   const live = data.gameStatus === 'active';
+  // The live stream brings every change; polling is only the fallback when it cannot connect.
+  const [polling, setPolling] = useState(false);
 
   useEffect(() => {
-    if (interval === null) return;
+    const stop = subscribeLive('competition', { product: productId }, (message) => {
+      const fresh = (message as { productId?: unknown; competition?: unknown }) ?? {};
+      if (fresh.productId === productId && isCompetitionData(fresh.competition)) setData(fresh.competition);
+    });
+    const stopFallback = onLiveFallback(setPolling);
+    return () => {
+      stop();
+      stopFallback();
+    };
+  }, [productId]);
+
+  useEffect(() => {
+    if (interval === null || !polling) return;
     let stopped = false;
     const poll = async () => {
       if (document.hidden || busy.current) return;
@@ -252,7 +267,7 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
       stopped = true;
       clearInterval(timer);
     };
-  }, [productId, interval, live]);
+  }, [productId, interval, live, polling]);
 
   return (
     <div data-game-status={data.gameStatus}>

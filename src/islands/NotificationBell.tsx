@@ -3,6 +3,7 @@ import type { NotificationView } from '../shared/views/notifications.ts';
 import { apiRequest } from './lib/http.ts';
 import { alertNewGameNotifications, markAlertsSeen } from './lib/device-alerts.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
+import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
 
 /*
@@ -83,6 +84,25 @@ function BellIcon() {
   );
 }
 
+/** The header's cart badge and label follow the live count (the header itself is server-rendered). */
+function showCartCount(count: number): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('header a[href="/cart"]')) {
+    link.setAttribute('aria-label', `Cart, ${count} ${count === 1 ? 'item' : 'items'}`);
+    let badge = link.querySelector<HTMLElement>('[data-cart-count]');
+    if (count === 0) {
+      badge?.remove();
+      continue;
+    }
+    if (!badge) {
+      badge = document.createElement('span');
+      badge.dataset.cartCount = '';
+      badge.className = 'absolute -top-0.5 -right-0.5 min-w-5 h-5 px-1 rounded-full bg-coral text-white text-[11px] font-bold flex items-center justify-center';
+      link.append(badge);
+    }
+    badge.textContent = count > 9 ? '9+' : String(count);
+  }
+}
+
 export default function NotificationBell({
   initial,
   unread: initialUnread,
@@ -122,8 +142,29 @@ export default function NotificationBell({
     };
   }, []);
 
-  // Re-read the list every 30 s while the page is visible, and at once when another island
-  // says something new was written (a failed payment); a failure keeps the last data.
+  // The live stream sends the list (and the cart count) whenever it changes; polling every 30 s
+  // is only the fallback when the stream cannot connect.
+  const [polling, setPolling] = useState(false);
+  useEffect(() => {
+    const stop = subscribeLive('user', {}, (message) => {
+      const data = message as Partial<NotificationsResponse> & { cartCount?: unknown };
+      if (!mounted.current || !Array.isArray(data.notifications) || typeof data.unread !== 'number') return;
+      generation.current++;
+      alertNewGameNotifications(data.notifications);
+      setItems(newestFirst(data.notifications));
+      setUnread(data.unread);
+      setNow(Date.now());
+      if (typeof data.cartCount === 'number') showCartCount(data.cartCount);
+    });
+    const stopFallback = onLiveFallback(setPolling);
+    return () => {
+      stop();
+      stopFallback();
+    };
+  }, []);
+
+  // Re-read the list every 30 s while polling, and at once when another island says something
+  // new was written (a failed payment); a failure keeps the last data.
   useEffect(() => {
     let inFlight = false;
     const refresh = () => {
@@ -144,13 +185,13 @@ export default function NotificationBell({
           inFlight = false;
         });
     };
-    const timer = setInterval(refresh, pollMs);
+    const timer = polling ? setInterval(refresh, pollMs) : null;
     window.addEventListener(NOTIFICATIONS_CHANGED, refresh);
     return () => {
-      clearInterval(timer);
+      if (timer) clearInterval(timer);
       window.removeEventListener(NOTIFICATIONS_CHANGED, refresh);
     };
-  }, [pollMs]);
+  }, [pollMs, polling]);
 
   const close = useCallback((restoreFocus: boolean) => {
     setOpen(false);
