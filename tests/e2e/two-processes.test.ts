@@ -3,6 +3,7 @@ import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
+import { readEvents } from '../helpers/sse.ts';
 import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
 
 /*
@@ -132,6 +133,33 @@ describe('two processes on one database', () => {
     const soldOut = await until('sold out on B', async () => (await (await fetch(visitor)).text()).includes('Sold out for now'), 1000);
     expect(soldOut.ms).toBeLessThan(1000);
   }, 60_000);
+
+  test('a change made on A reaches a live stream open on B within 2 s', async () => {
+    const products = (await (await fetch(`${a.url}/api/products`)).json()) as { id: number; playEnabled: boolean; quantity: number; price: number }[];
+    const bookId = products.filter((p) => p.playEnabled && p.quantity > 2).sort((x, y) => y.quantity - x.quantity)[0]!.id;
+    const watcher = await fetch(`${b.url}/api/events?product=${bookId}`);
+    expect(watcher.status).toBe(200);
+    const events = readEvents(watcher);
+    expect((await events.next())?.event).toBe('ready');
+    await events.drain(400);
+
+    const player = clientOn(a, 900);
+    await player.ok('POST', '/api/register', { username: 'live_two', password: 'live-two-pass' });
+    await player.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } });
+    await player.ok('POST', '/api/user/play-consent', { adult: true, acceptRules: true });
+    const influencers = ((await player.ok('GET', '/api/influencers')) as { id: string }[]).map((i) => i.id);
+    const started = Date.now();
+    await player.ok('POST', '/api/plays', { productId: bookId, influencerIds: influencers.slice(5, 10) });
+    await player.ok('POST', '/api/payments', { productId: bookId, amount: 1, type: 'play' });
+    let arrived = false;
+    while (!arrived && Date.now() - started < 2000) {
+      const message = await events.next(2000);
+      // The product's state after the entry (the entry may open the next game if this one is full).
+      arrived = message?.event === 'competition' && JSON.parse(message.data).productId === bookId;
+    }
+    expect(arrived).toBe(true);
+    await events.close();
+  });
 
   test('the login limit holds across both processes, per client address', async () => {
     const attacker = (server: RunningServer) => new Client(server, { 'x-forwarded-for': '203.0.113.7' });
