@@ -6,6 +6,7 @@ import CompetitionPanel from './CompetitionPanel.tsx';
 import DeleteProductButton from './DeleteProductButton.tsx';
 import GameAlerts from './GameAlerts.tsx';
 import GameCountdown from './GameCountdown.tsx';
+import LiveRegion from './LiveRegion.tsx';
 import NotificationBell from './NotificationBell.tsx';
 import PaymentMethodForm from './PaymentMethodForm.tsx';
 import PlayGame from './PlayGame.tsx';
@@ -26,6 +27,7 @@ export const islands = {
   DeleteProductButton,
   GameAlerts,
   GameCountdown,
+  LiveRegion,
   NotificationBell,
   PaymentMethodForm,
   PlayGame,

@@ -50,6 +50,28 @@ describe('live updates by server-sent events', () => {
     await page.close();
   });
 
+  test('the scoreboard shows a game that opens elsewhere, without a reload or a poll', async () => {
+    const url = store.server.url;
+    const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${url}/scoreboard`);
+    await islandsReady(page);
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/scoreboard')) reads.push(request.url());
+    });
+    const player = await shopper('live_board');
+    const products = (await player.ok('GET', '/api/products')) as { id: number; brand: string; playEnabled: boolean; quantity: number }[];
+    const listed = (await page.locator('[data-live-region="scoreboard"]').textContent()) ?? '';
+    const product = products.find((p) => p.playEnabled && p.quantity > 2 && !listed.includes(p.brand))!;
+    const influencers = ((await player.ok('GET', '/api/influencers')) as { id: string }[]).map((i) => i.id);
+    await player.ok('POST', '/api/plays', { productId: product.id, influencerIds: influencers.slice(0, 5) });
+    await player.ok('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play' });
+    await page.locator('[data-live-region="scoreboard"]').getByText(product.brand).first().waitFor({ timeout: 5000 });
+    // One read of the page per change, not a timer.
+    expect(reads.length).toBeLessThanOrEqual(2);
+    await page.close();
+  });
+
   test('the bell and the cart badge follow what happens elsewhere, without a reload or a poll', async () => {
     const url = store.server.url;
     const context = await store.browser.newContext({ viewport: { width: 1280, height: 900 } });

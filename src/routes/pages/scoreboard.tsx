@@ -377,7 +377,8 @@ function ScoreboardPage({ c, tab }: { c: AppContext; tab: Tab }) {
           </a>
         ))}
       </nav>
-      <section aria-label={label}>
+      {tab === 'active' && <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true }} />}
+      <section aria-label={label} data-live-region="scoreboard">
         {tab === 'active' && <ActiveTab games={games} now={now} />}
         {tab === 'my-games' && <MyGamesTab plays={plays} signedIn={user !== null} />}
         {tab === 'winners' && <WinnersTab list={list} />}
