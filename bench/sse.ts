@@ -3,12 +3,22 @@
  * process, subscribed to one product; the server's memory before and after they connect, and
  * the time for one change (an entry) to reach every connection.
  * Usage: bun bench/sse.ts [connections=5000]
+ * Bun's fetch keeps at most 256 requests open at once unless BUN_CONFIG_MAX_HTTP_REQUESTS says
+ * more, and a stream stays open: the script runs itself again with a higher limit.
  */
 import { COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
 import { startServer } from '../tests/helpers/server.ts';
 
 const connections = Number(process.argv[2] ?? 5000);
+if (Number(process.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? 0) < connections + 100) {
+  const child = Bun.spawn([process.execPath, import.meta.path, String(connections)], {
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(Math.min(65_000, connections + 100)) },
+    stdout: 'inherit',
+    stderr: 'inherit',
+  });
+  process.exit(await child.exited);
+}
 const server = await startServer({
   quiet: true,
   env: { NODE_ENV: 'production', MAIL: 'off', SEED_DEMO: '1', PAYMENTS: 'test', RATE_LIMIT: 'off', ADMIN_PASSWORD: 'bench-admin-pass', ADMIN_PIN: '123456' },
