@@ -35,6 +35,7 @@ const envSchema = z
     METRICS_FEED_KEY: optionalText,
     METRICS_FEED_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(200).max(60_000).default(5_000)),
     DAILY_ENTRY_LIMIT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000).default(10)),
+    LIVE_HEARTBEAT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1_000).max(120_000).default(25_000)),
     RATE_LIMIT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
     SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),
@@ -139,6 +140,8 @@ export interface Config {
   metricsFeed: { url: string | undefined; key: string | undefined; timeoutMs: number };
   /** The store's daily entry limit per player, and the most a player may choose. */
   dailyEntryLimit: number;
+  /** How often a quiet live stream sends a comment, so proxies keep it open. */
+  liveHeartbeatMs: number;
   rateLimit: boolean;
   clock: 'system' | 'manual';
   /** Production running on the test gateway (PAYMENTS=test said explicitly): every page says so. */
@@ -221,6 +224,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metricsSource: env.METRICS_SOURCE,
     metricsFeed: { url: env.METRICS_FEED_URL, key: env.METRICS_FEED_KEY, timeoutMs: env.METRICS_FEED_TIMEOUT_MS },
     dailyEntryLimit: env.DAILY_ENTRY_LIMIT,
+    liveHeartbeatMs: env.LIVE_HEARTBEAT_MS,
     rateLimit: env.RATE_LIMIT === 'on',
     clock: env.CLOCK,
     testModeBanner: env.NODE_ENV === 'production' && (env.PAYMENTS ?? 'square') === 'test',

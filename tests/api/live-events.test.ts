@@ -107,6 +107,16 @@ describe('only what that visitor may see', () => {
   });
 });
 
+describe('a quiet stream stays open', () => {
+  test('a heartbeat comment comes every LIVE_HEARTBEAT_MS and carries no event', async () => {
+    const ctx = await seededStore({ LIVE_HEARTBEAT_MS: '1000' });
+    const { stream } = await subscribe(ctx.client(), '?scoreboard=1');
+    await stream.next();
+    expect(await stream.next(2500)).toBeNull();
+    expect(stream.comments).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('bad requests', () => {
   test.each([
     ['?product=abc', 400],

@@ -14,8 +14,8 @@ import { TEST_PIN, testApp, type TestClient } from './app.ts';
 
 export const T0 = Date.UTC(2026, 10, 21, 18, 10);
 
-export async function seededStore() {
-  const ctx = await testApp();
+export async function seededStore(env: Record<string, string> = {}) {
+  const ctx = await testApp(env);
   ctx.clock.set(T0);
   seedIfEmpty(ctx.db, ctx.clock);
   await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);

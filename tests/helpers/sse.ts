@@ -14,6 +14,7 @@ export function readEvents(response: Response) {
   const decoder = new TextDecoder();
   let buffer = '';
   const queue: SseMessage[] = [];
+  let comments = 0;
   let pending: ReturnType<typeof reader.read> | null = null;
 
   const parse = () => {
@@ -26,6 +27,7 @@ export function readEvents(response: Response) {
       const data: string[] = [];
       let any = false;
       for (const line of block.split('\n')) {
+        if (line.startsWith(':')) comments++;
         if (line.startsWith(':') || line === '') continue;
         const colon = line.indexOf(':');
         const field = colon < 0 ? line : line.slice(0, colon);
@@ -42,6 +44,10 @@ export function readEvents(response: Response) {
   };
 
   return {
+    /** Comment lines read so far (heartbeats). */
+    get comments() {
+      return comments;
+    },
     async next(timeoutMs = 3000): Promise<SseMessage | null> {
       const deadline = Date.now() + timeoutMs;
       while (queue.length === 0) {

@@ -11,10 +11,9 @@ import { type LiveConnection, LiveHub, type LiveMessage } from '../../http/live-
  * those products' games, ?scoreboard=1 to the games list, and a signed-in visitor always gets
  * their own notifications and cart count. Each message is the topic's current state, under the id
  * of the last change it includes; a reconnect with Last-Event-ID gets only the topics that changed
- * since. A comment every 25 s keeps proxies from closing a quiet stream.
+ * since. A comment every LIVE_HEARTBEAT_MS (25 s) keeps proxies from closing a quiet stream.
  */
 
-export const HEARTBEAT_MS = 25_000;
 const MAX_PRODUCTS = 50;
 
 /** One hub per app (its deps), created on the first stream. */
@@ -89,7 +88,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
     await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
     send(first.id, first.messages);
     while (!closed) {
-      await stream.sleep(HEARTBEAT_MS);
+      await stream.sleep(c.var.deps.config.liveHeartbeatMs);
       if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
     }
   });
