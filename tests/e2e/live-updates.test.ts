@@ -1,4 +1,5 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { islandsReady } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 import { Client } from '../helpers/http-client.ts';
@@ -9,13 +10,7 @@ setDefaultTimeout(90_000);
 /* The LIVE panel and the bell move when something changes, without a reload and without a poll request. */
 const store = storeAndBrowser();
 
-const PROFILE = {
-  name: 'Lou Tide',
-  email: 'lou@example.com',
-  phone: '949-555-0166',
-  address: { line1: '9 Pearl St', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
-  paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' },
-};
+const PROFILE = { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } };
 
 async function shopper(name: string): Promise<Client> {
   const client = new Client(store.server);
@@ -86,19 +81,7 @@ describe('live updates by server-sent events', () => {
     });
     const products = (await client.ok('GET', '/api/products')) as { id: number; price: number; quantity: number; buyNowEnabled: boolean }[];
     const product = products.find((p) => p.quantity > 3 && p.buyNowEnabled)!;
-    const cents = Math.round(product.price * 100);
-    const tax = Math.round(cents * 0.08);
-    const order = (await client.ok('POST', '/api/orders', {
-      productId: product.id,
-      quantity: 1,
-      subtotal: cents / 100,
-      shipping: 0,
-      tax: tax / 100,
-      total: (cents + tax) / 100,
-      shippingMethod: 'local',
-      customerInfo: { name: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, address: PROFILE.address },
-      paymentMethod: 'square',
-    })) as { id: number };
+    const order = (await client.ok('POST', '/api/orders', buyNowBody(product.id, Math.round(product.price * 100)))) as { id: number };
 
     await page.goto(`${url}/`);
     await islandsReady(page);

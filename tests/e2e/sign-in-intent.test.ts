@@ -1,4 +1,5 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { islandsReady, toastText } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
@@ -7,13 +8,7 @@ setDefaultTimeout(90_000);
 /* A visitor presses Add to Cart, logs in on the page it sends them to, and finds the product in the cart. */
 const store = storeAndBrowser();
 
-const PROFILE = {
-  name: 'Kai Reef',
-  email: 'kai@example.com',
-  phone: '949-555-0177',
-  address: { line1: '5 Cliff Dr', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
-  paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' },
-};
+const PROFILE = { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } };
 
 describe('intent across login', () => {
   test('Add to Cart as a visitor, log in, and the product is in the cart on the page it came from', async () => {

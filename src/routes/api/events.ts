@@ -5,6 +5,7 @@ import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
 import type { AppDeps, AppEnv } from '../../http/context.ts';
 import { type LiveConnection, LiveHub, type LiveMessage } from '../../http/live-hub.ts';
+import { gameDepsOf } from './games.ts';
 
 /*
  * GET /api/events: one server-sent event stream per page. ?product=ID (repeatable) subscribes to
@@ -20,8 +21,8 @@ const MAX_PRODUCTS = 50;
 const hubs = new WeakMap<AppDeps, LiveHub>();
 
 function renderer(deps: AppDeps) {
-  const { db, clock, gateway, metrics, config } = deps;
-  const games = { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
+  const { db } = deps;
+  const games = gameDepsOf(deps);
   return (topic: string): LiveMessage | null => {
     const [kind, id] = topic.split(':');
     if (kind === 'product') {

@@ -5,15 +5,18 @@ import { publicGame } from '../../domain/games/audit.ts';
 import { claimPrize, donatePrize } from '../../domain/games/prizes.ts';
 import { activeGames, competitionView, influencerList, userPlays, winners } from '../../domain/games/views.ts';
 import { ManualClock } from '../../domain/clock.ts';
-import type { AppContext, AppEnv } from '../../http/context.ts';
+import type { AppContext, AppDeps, AppEnv } from '../../http/context.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { entryPaymentBody, playBody, testClockBody } from '../../shared/schemas/games.ts';
 
-const gameDeps = (c: AppContext): GameDeps => {
-  const { db, clock, gateway, metrics, config } = c.var.deps;
+/** The game rules' dependencies out of the app's. */
+export function gameDepsOf(deps: AppDeps): GameDeps {
+  const { db, clock, gateway, metrics, config } = deps;
   return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
-};
+}
+
+const gameDeps = (c: AppContext): GameDeps => gameDepsOf(c.var.deps);
 
 function signedIn(c: AppContext): number {
   if (!c.var.user) throw new DomainError(401, 'Please login or register to place a play.');
