@@ -5,12 +5,10 @@ import { HTTPException } from 'hono/http-exception';
 import { DomainError } from './domain/errors.ts';
 import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
-import { productIdOf } from './domain/catalog.ts';
-import { gameFingerprint } from './domain/games/queries.ts';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { limitCardFailures, limitPublicForms, requireUserPage } from './http/guards.ts';
-import { cacheForVisitors, noteWrites } from './http/page-cache.ts';
+import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
 import { observeRequests, requestIds } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
@@ -106,13 +104,10 @@ export function createApp(deps: AppDeps) {
   app.use(csrfProtection(deps.config));
   app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
 
-  // Catalogue pages for signed-out visitors come from the page cache when they can.
+  // The catalogue's JSON for visitors comes from the page cache when it can (its pages too:
+  // their routes say how, with cachePages).
   app.use(noteWrites);
-  for (const path of ['/', '/products', '/api/products']) app.use(path, cacheForVisitors());
-  app.use(
-    '/product/:id',
-    cacheForVisitors((c) => gameFingerprint(c.var.deps.db, productIdOf(c.req.param('id')), c.var.deps.clock.now())),
-  );
+  app.use('/api/products', cacheJsonForVisitors());
   app.use(loadSession);
   app.use('/api/*', personalJsonIsPrivate);
 

@@ -24,23 +24,30 @@ function Item({ href, label, icon, active, badge }: { href: string; label: strin
   );
 }
 
+export type BottomBarTab = 'home' | 'coach' | 'cart' | 'scoreboard' | 'account' | null;
+
+/** Which item of the bottom bar a path marks as the current one (Profile when signed in, Login when not). */
+export function bottomBarTab(path: string): BottomBarTab {
+  const pathname = path.split('?')[0] ?? '/';
+  if (pathname === '/') return 'home';
+  if (pathname.startsWith('/coach')) return 'coach';
+  if (pathname === '/cart') return 'cart';
+  if (pathname === '/scoreboard') return 'scoreboard';
+  if (pathname.startsWith('/profile') || pathname.startsWith('/admin') || pathname === '/auth') return 'account';
+  return null;
+}
+
 /** Spec section 2, bottom bar: Home, Coach, Cart, Scoreboard, and Profile (signed in) or Login. */
 export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
-  const pathname = path.split('?')[0] ?? '/';
-  const profileActive = pathname.startsWith('/profile') || pathname.startsWith('/admin');
+  const tab = bottomBarTab(path);
+  const profileActive = tab === 'account';
   return (
     <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)] print:hidden">
       <div className="mx-auto max-w-xl flex items-stretch h-16">
-        <Item href="/" label="Home" icon={<HomeIcon />} active={pathname === '/'} />
-        <Item href="/coach" label="Coach" icon={<CoachIcon />} active={pathname.startsWith('/coach')} />
-        <Item
-          href="/cart"
-          label="Cart"
-          icon={<CartIcon />}
-          active={pathname === '/cart'}
-          badge={viewer.cartCount > 0 ? badgeText(viewer.cartCount) : undefined}
-        />
-        <Item href="/scoreboard" label="Scoreboard" icon={<TrophyIcon />} active={pathname === '/scoreboard'} />
+        <Item href="/" label="Home" icon={<HomeIcon />} active={tab === 'home'} />
+        <Item href="/coach" label="Coach" icon={<CoachIcon />} active={tab === 'coach'} />
+        <Item href="/cart" label="Cart" icon={<CartIcon />} active={tab === 'cart'} badge={viewer.cartCount > 0 ? badgeText(viewer.cartCount) : undefined} />
+        <Item href="/scoreboard" label="Scoreboard" icon={<TrophyIcon />} active={tab === 'scoreboard'} />
         {viewer.user ? (
           <div className="flex flex-1">
             <Menu
@@ -62,7 +69,7 @@ export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
             </Menu>
           </div>
         ) : (
-          <Item href="/auth" label="Login" icon={<LoginIcon />} active={pathname === '/auth'} />
+          <Item href="/auth" label="Login" icon={<LoginIcon />} active={tab === 'account'} />
         )}
       </div>
     </nav>

@@ -47,7 +47,7 @@ export function pageTitle(site: SiteInfo, title?: string): string {
   return title ? `${title} | ${site.siteName}` : site.siteName;
 }
 
-/** The HTML shell: per-route meta for sharing, the stylesheet, and island scripts when used. */
+/** The HTML shell: per-route meta for sharing and the stylesheet (the island scripts come with the viewer's tail). */
 export function Document({ meta, site, children }: { meta: PageMeta; site: SiteInfo; children: ReactNode }) {
   const { manifest } = useRenderState();
   const title = pageTitle(site, meta.title);
@@ -88,10 +88,7 @@ export function Document({ meta, site, children }: { meta: PageMeta; site: SiteI
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
         {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />}
       </head>
-      <body className="min-h-screen bg-sand text-ink font-sans antialiased">
-        {children}
-        <IslandScripts />
-      </body>
+      <body className="min-h-screen bg-sand text-ink font-sans antialiased">{children}</body>
     </html>
   );
 }
@@ -104,7 +101,7 @@ function absolute(site: SiteInfo, pathOrUrl: string): string {
  * Rendered last, so every island above has registered itself: a page without islands
  * ships no JavaScript at all.
  */
-function IslandScripts() {
+export function IslandScripts() {
   const { manifest, islandsUsed, needsImageFallback } = useRenderState();
   const fallback = needsImageFallback && manifest.imageFallback ? <script type="module" src={manifest.imageFallback} /> : null;
   if (islandsUsed.size === 0) return fallback;

@@ -25,8 +25,8 @@ export function Island<N extends IslandName>({ name, props, mode = 'load' }: { n
   if (!src) throw new Error(`Island ${name} is not in the asset manifest: run \`bun run build\``);
   state.islandsUsed.add(name);
   const index = state.pending.length;
-  const prefix = `i${index}-`;
-  const marker = `<!--island:${index}-->`;
+  const prefix = `${state.prefix}${index}-`;
+  const marker = `<!--island:${state.prefix}${index}-->`;
   state.pending.push({ marker, name, props, prefix });
   return (
     <div data-island={name} data-mode={mode} data-src={src} data-prefix={prefix} style={{ display: 'contents' }}>

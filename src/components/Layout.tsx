@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import type { ToastInput } from '../shared/toast.ts';
 import { BottomBar } from './BottomBar.tsx';
-import { Document, type PageMeta, type SiteInfo } from './Document.tsx';
+import { Document, IslandScripts, type PageMeta, type SiteInfo } from './Document.tsx';
+import { Slot } from './slots.tsx';
 import { Header } from './Header.tsx';
 import { Island } from './Island.tsx';
 import { useRenderState } from './render-context.ts';
@@ -10,14 +11,15 @@ import type { Viewer } from './viewer.ts';
 export interface LayoutProps {
   meta: PageMeta;
   site: SiteInfo;
-  viewer: Viewer;
-  backHref: string;
-  flash: ToastInput | null;
   children: ReactNode;
 }
 
-/** Every page: header, main content, bottom bar, and the toast viewport when something can toast. */
-export function Layout({ meta, site, viewer, backHref, flash, children }: LayoutProps) {
+/**
+ * Every page, as it is for everyone: the header and the tail (bottom bar, toaster, island
+ * scripts) are slots, filled per request with the viewer's own (`ViewerParts`), so the rest
+ * can be cached and shared by every visitor and shopper.
+ */
+export function Layout({ meta, site, children }: LayoutProps) {
   return (
     <Document meta={meta} site={site}>
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:bg-white focus:p-2 focus:rounded">
@@ -28,14 +30,38 @@ export function Layout({ meta, site, viewer, backHref, flash, children }: Layout
           Test mode: no real payments
         </p>
       )}
-      <Header viewer={viewer} path={meta.path} backHref={backHref} siteName={site.siteName} />
+      <Slot name="header" />
       <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-10">
         {children}
       </main>
       <Footer />
-      <BottomBar viewer={viewer} path={meta.path} />
-      <ToasterWhenNeeded flash={flash} />
+      <Slot name="tail" />
     </Document>
+  );
+}
+
+export interface ViewerPartsProps {
+  viewer: Viewer;
+  path: string;
+  backHref: string;
+  siteName: string;
+  flash: ToastInput | null;
+}
+
+/**
+ * The parts of a page that are the viewer's: the header, and the tail (bottom bar, toaster,
+ * island scripts), rendered as one tree with a split between them. Rendered after the page,
+ * with the page's islands already counted, so the tail loads the code of both.
+ */
+export function ViewerParts({ viewer, path, backHref, siteName, flash }: ViewerPartsProps) {
+  return (
+    <>
+      <Header viewer={viewer} path={path} backHref={backHref} siteName={siteName} />
+      <Slot name="split" />
+      <BottomBar viewer={viewer} path={path} />
+      <ToasterWhenNeeded flash={flash} />
+      <IslandScripts />
+    </>
   );
 }
 
@@ -71,7 +97,7 @@ function Footer() {
   );
 }
 
-/** Rendered after the page body, so it knows whether any island above could raise a toast. */
+/** Rendered after the page and the header, so it knows whether any island above could raise a toast. */
 function ToasterWhenNeeded({ flash }: { flash: ToastInput | null }) {
   const { islandsUsed } = useRenderState();
   if (!flash && islandsUsed.size === 0) return null;

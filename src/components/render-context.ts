@@ -14,6 +14,8 @@ export interface PendingIsland {
  */
 export interface RenderState {
   manifest: AssetManifest;
+  /** Island id prefixes of this render start with it (see `renderTree`). */
+  prefix: string;
   islandsUsed: Set<string>;
   pending: PendingIsland[];
   /** Set when the page shows an image from another site, which may break. */

@@ -4,10 +4,31 @@ import type { AssetManifest } from '../assets.ts';
 import { islands } from '../islands/registry.ts';
 import { RenderContext, type RenderState } from './render-context.ts';
 
-/** Renders a page to a complete HTML document, with each island's HTML rendered as its own root. */
-export function renderDocument(manifest: AssetManifest, page: ReactNode): string {
-  const state: RenderState = { manifest, islandsUsed: new Set(), pending: [], needsImageFallback: false };
-  let html = renderToString(<RenderContext.Provider value={state}>{page}</RenderContext.Provider>);
+export interface RenderedTree {
+  html: string;
+  /** The islands the tree uses, in the order they came (with those it started from). */
+  islandsUsed: Set<string>;
+  needsImageFallback: boolean;
+}
+
+export interface RenderTreeOptions {
+  /** Starts island id prefixes ('i0-', 'i1-', ...): trees rendered apart and shown on one page need their own. */
+  prefix?: string;
+  /** Islands already on the page this tree joins: the tree's scripts and toaster count them. */
+  islandsUsed?: Iterable<string>;
+  needsImageFallback?: boolean;
+}
+
+/** Renders a tree to HTML, with each island's HTML rendered as its own root. */
+export function renderTree(manifest: AssetManifest, tree: ReactNode, options: RenderTreeOptions = {}): RenderedTree {
+  const state: RenderState = {
+    manifest,
+    prefix: options.prefix ?? 'i',
+    islandsUsed: new Set(options.islandsUsed),
+    pending: [],
+    needsImageFallback: options.needsImageFallback ?? false,
+  };
+  let html = renderToString(<RenderContext.Provider value={state}>{tree}</RenderContext.Provider>);
   for (const island of state.pending) {
     const component = islands[island.name as keyof typeof islands] as ComponentType<Record<string, unknown>>;
     const islandHtml = renderToString(createElement(component, island.props as Record<string, unknown>), {
@@ -15,5 +36,10 @@ export function renderDocument(manifest: AssetManifest, page: ReactNode): string
     });
     html = html.replace(island.marker, () => islandHtml);
   }
-  return `<!doctype html>${html}`;
+  return { html, islandsUsed: state.islandsUsed, needsImageFallback: state.needsImageFallback };
+}
+
+/** A complete HTML document from a page tree (an `<html>` element). */
+export function renderDocument(manifest: AssetManifest, page: ReactNode): string {
+  return `<!doctype html>${renderTree(manifest, page).html}`;
 }

@@ -614,6 +614,17 @@ export const liveEvents = sqliteTable(
   (t) => [index('live_events_created_idx').on(t.createdAt)],
 );
 
+/**
+ * What the header shows a signed-in user (cart count, notifications, profile dot) changes
+ * whenever this row's version moves: triggers on cart_items, notifications and user_profiles
+ * (migration 0007) bump it in the transaction of the change, whichever process made it. The
+ * session lookup reads it, so a page's header from the viewer cache is never one change behind.
+ */
+export const viewerVersions = sqliteTable('viewer_versions', {
+  userId: integer('user_id').primaryKey(),
+  version: integer('version').notNull(),
+});
+
 /** Who runs the game jobs: one process holds the lease and renews it; another takes it once it expires. */
 export const jobLeases = sqliteTable('job_leases', {
   name: text('name').primaryKey(),

@@ -1,8 +1,8 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { eq, lt } from 'drizzle-orm';
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { createHash } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { sessions, users, type Session, type User } from '../db/schema.ts';
+import { sessions, users, viewerVersions, type Session, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
 export type { Session, User };
@@ -22,6 +22,8 @@ export interface SessionWithUser {
   user: User;
   /** True when the expiry moved, so the cookie must be written again. */
   renewed: boolean;
+  /** Moves whenever the user's cart, notifications or profile change (viewer_versions). */
+  viewerVersion: number;
 }
 
 export function generateSessionToken(): string {
@@ -31,7 +33,20 @@ export function generateSessionToken(): string {
 }
 
 export function sessionIdFromToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Every request of a signed-in user runs this lookup: prepared once per database. */
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+function prepareSessionLookup(db: Db) {
+  return db
+    .select({ session: sessions, user: users, viewerVersion: viewerVersions.version })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare();
 }
 
 export function createSession(db: Db, clock: Clock, token: string, userId: number): Session {
@@ -54,7 +69,12 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
 export function validateSessionToken(db: Db, clock: Clock, token: string): SessionWithUser | null {
   if (!/^[a-z2-7]{32}$/.test(token)) return null;
   const id = sessionIdFromToken(token);
-  const row = db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(sessions.userId, users.id)).where(eq(sessions.id, id)).get();
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const row = lookup.get({ id });
   if (!row) return null;
   const now = clock.now();
   if (now >= row.session.expiresAt) {
@@ -66,7 +86,7 @@ export function validateSessionToken(db: Db, clock: Clock, token: string): Sessi
     row.session.expiresAt = now + SESSION_LIFETIME_MS;
     db.update(sessions).set({ expiresAt: row.session.expiresAt }).where(eq(sessions.id, id)).run();
   }
-  return { ...row, renewed };
+  return { session: row.session, user: row.user, renewed, viewerVersion: row.viewerVersion ?? 0 };
 }
 
 export function invalidateSession(db: Db, sessionId: string): void {

@@ -10,6 +10,7 @@ import type { ShareCardStore } from '../domain/share-cards.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
 import type { MetricsSource } from '../domain/metrics.ts';
 import type { PageCache } from './page-cache.ts';
+import type { SharedPage } from './render.tsx';
 import type { Telemetry } from '../telemetry.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
@@ -39,6 +40,10 @@ export interface AppEnv {
     deps: AppDeps;
     user: User | null;
     session: Session | null;
+    /** The signed-in user's viewer version (viewer_versions), read with the session. */
+    viewerVersion: number;
+    /** The page the route rendered, for the page cache (render.tsx). */
+    renderedPage: SharedPage | undefined;
     requestId: string;
   };
 }

@@ -2,20 +2,27 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
 import type { AppContext, AppEnv } from './context.ts';
+import { sendPage, type SharedPage } from './render.tsx';
+import type { ViewerPieces } from './viewer-parts.tsx';
 
 /**
- * Rendered catalogue pages for signed-out visitors, by URL. The cache belongs to the version of
- * the storefront it was filled at (`storefrontVersion`, bumped by triggers on every write a
- * visitor's page shows, by any process); a lookup reads the version after this process wrote,
- * and at least every 250 ms otherwise, and drops everything when it moved: this process's own
- * changes show at once, another process's within 250 ms.
+ * Rendered catalogue pages by URL: the page as it is for everyone (shared by visitors and
+ * signed-in shoppers, whose header and tail are put in per request), and the visitors' JSON.
+ * The cache belongs to the version of the storefront it was filled at (`storefrontVersion`,
+ * bumped by triggers on every write a catalogue page shows, by any process); a lookup reads
+ * the version after this process wrote, and at least every 250 ms otherwise, and drops
+ * everything when it moved: this process's own changes show at once, another process's
+ * within 250 ms.
  */
-interface CachedPage {
+export interface CachedResponse {
+  kind: 'response';
   body: string;
   /** Compressed once when stored, so a hit costs no compression. */
   gzip: Uint8Array;
   contentType: string;
 }
+
+type CachedEntry = CachedResponse | SharedPage;
 
 /**
  * The finite views that are kept, by parameter and value. A key is built from these parsed
@@ -45,11 +52,20 @@ export interface PageCacheOptions {
   /** How often the storefront version is read when this process wrote nothing: another process's change shows within this time. */
   recheckMs?: number;
   maxEntries?: number;
+  /** Headers and tails kept for signed-in viewers (a few kilobytes each). */
+  maxViewerParts?: number;
   now?: () => number;
 }
 
 export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
+  private readonly entries = new Map<string, CachedEntry>();
+  /**
+   * Viewers' headers and tails by viewer, viewer version and page shape (viewer-parts.tsx).
+   * They show nothing of the storefront, so a new storefront version keeps them; a user's
+   * change moves their key. The oldest go first.
+   */
+  private readonly viewerPieces = new Map<string, ViewerPieces>();
+  private readonly maxViewerParts: number;
   private filledAt: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private wroteSinceCheck = true;
@@ -66,6 +82,7 @@ export class PageCache {
   ) {
     this.recheckMs = options.recheckMs ?? 250;
     this.maxEntries = options.maxEntries ?? 300;
+    this.maxViewerParts = options.maxViewerParts ?? 2000;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -97,12 +114,40 @@ export class PageCache {
   }
 
   set(key: string, body: string, contentType: string): void {
+    this.keep(key, { kind: 'response', body, gzip: Bun.gzipSync(body), contentType });
+  }
+
+  setPage(key: string, page: SharedPage): void {
+    // Compressed once now, so every hit joins compressed pieces (gzip-join.ts).
+    for (const piece of page.pieces) void piece.deflated;
+    this.keep(key, page);
+  }
+
+  private keep(key: string, entry: CachedEntry): void {
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { body, gzip: Bun.gzipSync(body), contentType });
+    this.entries.set(key, entry);
+  }
+
+  viewerParts(key: string): ViewerPieces | undefined {
+    const hit = this.viewerPieces.get(key);
+    if (hit) {
+      // Most recently used last: the oldest is the first one out.
+      this.viewerPieces.delete(key);
+      this.viewerPieces.set(key, hit);
+    }
+    return hit;
+  }
+
+  keepViewerParts(key: string, parts: ViewerPieces): void {
+    void parts.header.deflated;
+    void parts.tail.deflated;
+    if (this.viewerPieces.size >= this.maxViewerParts) this.viewerPieces.delete(this.viewerPieces.keys().next().value!);
+    this.viewerPieces.set(key, parts);
   }
 
   clear(): void {
     this.entries.clear();
+    this.viewerPieces.clear();
   }
 
   get size(): number {
@@ -120,24 +165,50 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
 };
 
+/** The cache key of a GET request for a finite view, or null when the URL is not one. */
+function cacheKey(c: AppContext, kind: string, fingerprint?: (c: AppContext) => string): string | null {
+  const url = new URL(c.req.url);
+  // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
+  // nobody can push pages out of the cache, or poison a key, with made-up URLs.
+  const query = cacheableQuery(url.searchParams);
+  if (query === null) return null;
+  return `${kind}:${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
+}
+
 /**
- * Serves a cached copy to visitors without a session or a pending toast; stores successful
- * answers. Signed-in pages carry the visitor's header, so they are always rendered.
- * `fingerprint` adds what else the page shows to the key (a product page's game state), so
- * a change there makes a new entry instead of a stale hit.
+ * Serves a catalogue page from the cache to everyone, visitor or shopper: the shared page
+ * comes from the cache, the viewer's header and tail from the viewer cache (render.tsx).
+ * A cached route's page may show the viewer only in those parts, or through `fingerprint`,
+ * which adds to the key what else the page shows (a product's game state; the shopper
+ * when the page marks their own entry), so a change there makes a new entry, never a stale
+ * or someone else's page.
  */
-export function cacheForVisitors(fingerprint?: (c: AppContext) => string): MiddlewareHandler<AppEnv> {
+export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.req.method !== 'GET' || getCookie(c, 'csa_session') || getCookie(c, 'csa_flash')) return next();
+    if (c.req.method !== 'GET') return next();
+    const key = cacheKey(c, 'page', fingerprint);
+    if (key === null) return next();
     const cache = c.var.deps.pageCache;
-    const url = new URL(c.req.url);
-    // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
-    // nobody can push pages out of the cache, or poison a key, with made-up URLs.
-    const query = cacheableQuery(url.searchParams);
-    if (query === null) return next();
-    const key = `${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
     const hit = cache.get(key);
-    if (hit) {
+    if (hit?.kind === 'page') return sendPage(c, hit);
+    await next();
+    const page = c.var.renderedPage;
+    if (page && page.status === 200 && c.res.status === 200) cache.setPage(key, page);
+  };
+}
+
+/**
+ * Serves cached JSON to visitors without a session; stores successful answers. A signed-in
+ * user's JSON may be personal, so it is always computed.
+ */
+export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
+    const key = cacheKey(c, 'json');
+    if (key === null) return next();
+    const cache = c.var.deps.pageCache;
+    const hit = cache.get(key);
+    if (hit?.kind === 'response') {
       c.header('Cache-Control', 'no-cache');
       c.header('Content-Type', hit.contentType);
       c.header('Vary', 'Accept-Encoding');
@@ -149,7 +220,7 @@ export function cacheForVisitors(fingerprint?: (c: AppContext) => string): Middl
     }
     await next();
     const contentType = c.res.headers.get('content-type') ?? '';
-    if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /text\/html|application\/json/.test(contentType)) {
+    if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /application\/json/.test(contentType)) {
       cache.set(key, await c.res.clone().text(), contentType);
     }
   };

@@ -1,28 +1,13 @@
 import type { ReactNode } from 'react';
 import { Layout } from '../components/Layout.tsx';
 import type { PageMeta } from '../components/Document.tsx';
-import { renderDocument } from '../components/render-document.tsx';
-import { anonymousViewer, type Viewer } from '../components/viewer.ts';
-import { publicUser } from '../domain/accounts.ts';
-import { cartCount } from '../domain/cart.ts';
-import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
-import { profileStatus } from '../domain/profile.ts';
+import { renderTree } from '../components/render-document.tsx';
+import { slotMarkup } from '../components/slots.tsx';
 import type { ToastInput } from '../shared/toast.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppDeps } from './context.ts';
 import { takeFlash } from './flash.ts';
-
-export function viewerOf(c: AppContext): Viewer {
-  const user = c.var.user;
-  if (!user) return anonymousViewer;
-  const { db } = c.var.deps;
-  return {
-    user: publicUser(user),
-    profileComplete: profileStatus(db, user.id).isComplete,
-    cartCount: cartCount(db, user.id),
-    unreadNotifications: unreadNotificationCount(db, user.id),
-    notifications: latestNotifications(db, user.id).map(notificationView),
-  };
-}
+import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
+import { viewerPartsFor } from './viewer-parts.tsx';
 
 export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
@@ -37,23 +22,73 @@ export interface RenderOptions {
   backHref?: string;
 }
 
-/** Renders a page inside the shared layout. HTML is never cached by the browser without revalidation. */
-export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
-  const { config, manifest } = c.var.deps;
-  const html = renderDocument(
+/**
+ * A page as it is for everyone who may see it, in three pieces around the viewer's header and
+ * tail. This is what the page cache keeps: the viewer's parts are put in per request.
+ */
+export interface SharedPage {
+  kind: 'page';
+  status: PageStatus;
+  /** Before the header, between the header and the tail, after the tail. */
+  pieces: readonly [Piece, Piece, Piece];
+  /** Path and query the page was rendered for (the header and bottom bar mark where you are). */
+  path: string;
+  backHref: string;
+  islandsUsed: readonly string[];
+  needsImageFallback: boolean;
+}
+
+export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode, status: PageStatus, backHref: string): SharedPage {
+  const { config, manifest } = deps;
+  const tree = renderTree(
     manifest,
-    <Layout
-      meta={meta}
-      site={{ siteName: config.siteName, publicUrl: config.publicUrl, testMode: config.testModeBanner }}
-      viewer={viewerOf(c)}
-      backHref={backHref}
-      flash={toast ?? takeFlash(c)}
-    >
+    <Layout meta={meta} site={{ siteName: config.siteName, publicUrl: config.publicUrl, testMode: config.testModeBanner }}>
       {body}
     </Layout>,
   );
+  const html = `<!doctype html>${tree.html}`;
+  const header = html.indexOf(slotMarkup('header'));
+  const tail = html.indexOf(slotMarkup('tail'));
+  if (header < 0 || tail < header) throw new Error('The layout lost its header or tail slot');
+  return {
+    kind: 'page',
+    status,
+    pieces: [
+      new Piece(html.slice(0, header)),
+      new Piece(html.slice(header + slotMarkup('header').length, tail)),
+      new Piece(html.slice(tail + slotMarkup('tail').length)),
+    ],
+    path: meta.path,
+    backHref,
+    islandsUsed: [...tree.islandsUsed],
+    needsImageFallback: tree.needsImageFallback,
+  };
+}
+
+/**
+ * Answers with a shared page and the viewer's header and tail put in, gzipped when the client
+ * takes gzip (without compressing the page again: see gzip-join.ts). HTML is never cached by
+ * the browser without revalidation.
+ */
+export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | null = takeFlash(c)) {
+  const parts = viewerPartsFor(c, page, toast);
+  const pieces = [page.pieces[0], parts.header, page.pieces[1], parts.tail, page.pieces[2]];
   c.header('Cache-Control', 'no-cache');
-  return c.html(html, status);
+  c.header('Content-Type', 'text/html; charset=UTF-8');
+  c.header('Vary', 'Accept-Encoding');
+  if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+    c.header('Content-Encoding', 'gzip');
+    return c.body(joinGzip(pieces), page.status);
+  }
+  return c.body(joinPlain(pieces), page.status);
+}
+
+/** Renders a page inside the shared layout, with the viewer's own header and tail. */
+export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
+  const page = renderSharedPage(c.var.deps, meta, body, status, backHref);
+  // The page cache (cachePages) keeps what the route rendered.
+  c.set('renderedPage', page);
+  return sendPage(c, page, toast ?? takeFlash(c));
 }
 
 /** Path and query of the current request, for canonical URLs. */

@@ -26,12 +26,14 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   c.set('user', null);
   c.set('session', null);
+  c.set('viewerVersion', 0);
   if (token) {
     const { db, clock } = c.var.deps;
     const found = validateSessionToken(db, clock, token);
     if (found) {
       c.set('user', found.user);
       c.set('session', found.session);
+      c.set('viewerVersion', found.viewerVersion);
       if (found.renewed) writeCookie(c, token, found.session.expiresAt);
     } else {
       deleteCookie(c, SESSION_COOKIE, { path: '/' });

@@ -74,6 +74,24 @@ export function gameFingerprint(db: Db, productId: number | null, now: number): 
 }
 
 /**
+ * Whether a user has an entry in a game the product's pages may show (the same games as
+ * `gameFingerprint`): only then does the competition panel mark a line 'You', so only then is
+ * the page theirs alone; everyone else shares one cached copy.
+ */
+export function hasEntryInShownGames(db: Db, productId: number, userId: number): boolean {
+  const row = db.$client
+    .query<{ found: number }, [number, number, number]>(
+      `select 1 as found from plays p join games g on g.id = p.game_id
+       where p.user_id = ? and g.product_id = ?
+         and (g.status in ('waiting', 'active')
+              or g.id = (select max(id) from games where product_id = ? and status = 'completed'))
+       limit 1`,
+    )
+    .get(userId, productId, productId);
+  return row !== null;
+}
+
+/**
  * The game the next entry joins: the product's oldest waiting game with room (a full one waits
  * for its hour and takes nobody). `afterFull` when a full game comes before it; null when a new
  * game would open.

@@ -5,6 +5,7 @@ import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
 import { gallerySorts, homeGalleries, listProducts, productTypeLabels, productTypes, type GallerySort, type ProductType } from '../../domain/catalog.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { cachePages } from '../../http/page-cache.ts';
 import { renderPage } from '../../http/render.tsx';
 
 function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
@@ -161,8 +162,8 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
 
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
-  .get('/', (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.var.deps.db)} />))
-  .get('/products', queryOf(galleryPageQuery), (c) => {
+  .get('/', cachePages(), (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.var.deps.db)} />))
+  .get('/products', cachePages(), queryOf(galleryPageQuery), (c) => {
     const { type, sort = 'featured', q = '' } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q };
     const products = listProducts(c.var.deps.db, query);

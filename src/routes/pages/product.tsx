@@ -5,6 +5,8 @@ import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
+import { gameFingerprint, hasEntryInShownGames } from '../../domain/games/queries.ts';
+import { cachePages } from '../../http/page-cache.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -186,8 +188,25 @@ function notFoundView(c: AppContext) {
   );
 }
 
+/**
+ * The signed-in shopper whose own entry the competition panel marks 'You', or null: the page
+ * is then the same for everyone and shared through the page cache.
+ */
+function markedViewer(c: AppContext, productId: number | null): number | null {
+  const user = c.var.user;
+  if (!user || productId === null || c.req.query('tab') !== 'competition') return null;
+  return hasEntryInShownGames(c.var.deps.db, productId, user.id) ? user.id : null;
+}
+
+/** What the product page shows besides the product: its games' state, and whose entry is marked. */
+function productPageFingerprint(c: AppContext): string {
+  const id = productIdOf(c.req.param('id') ?? '');
+  const viewer = markedViewer(c, id);
+  return gameFingerprint(c.var.deps.db, id, c.var.deps.clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
+}
+
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
-export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
+export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(productPageFingerprint), (c) => {
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
   if (!stored) return notFoundView(c);
@@ -212,7 +231,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', (c) => {
       competition={tab === 'competition' ? competitionView(c.var.deps, product.id) : null}
       now={c.var.deps.clock.now()}
       url={`${base}/product/${product.id}`}
-      viewerId={c.var.user?.id ?? null}
+      viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
     />,
     { backHref: `/products?type=${product.productType}` },
   );

@@ -1,0 +1,72 @@
+import { bottomBarTab } from '../components/BottomBar.tsx';
+import { ViewerParts } from '../components/Layout.tsx';
+import { renderTree } from '../components/render-document.tsx';
+import { slotMarkup } from '../components/slots.tsx';
+import { anonymousViewer, type Viewer } from '../components/viewer.ts';
+import { publicUser } from '../domain/accounts.ts';
+import { cartCount } from '../domain/cart.ts';
+import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
+import { profileStatus } from '../domain/profile.ts';
+import type { ToastInput } from '../shared/toast.ts';
+import type { AppContext } from './context.ts';
+import { Piece } from './gzip-join.ts';
+import type { SharedPage } from './render.tsx';
+
+export interface ViewerPieces {
+  header: Piece;
+  tail: Piece;
+}
+
+export function viewerOf(c: AppContext): Viewer {
+  const user = c.var.user;
+  if (!user) return anonymousViewer;
+  const { db } = c.var.deps;
+  return {
+    user: publicUser(user),
+    profileComplete: profileStatus(db, user.id).isComplete,
+    cartCount: cartCount(db, user.id),
+    unreadNotifications: unreadNotificationCount(db, user.id),
+    notifications: latestNotifications(db, user.id).map(notificationView),
+  };
+}
+
+/**
+ * Who is looking, as far as the header and tail show it. A signed-in user's key carries the
+ * viewer version the session lookup read (moved by triggers on every change of the cart,
+ * notifications or profile, by any process), so a cached header is never one change behind.
+ */
+function viewerKey(c: AppContext): string {
+  const user = c.var.user;
+  if (!user) return 'visitor';
+  return `${user.id}:${c.var.viewerVersion}:${user.isAdmin ? 'admin' : ''}:${user.username}`;
+}
+
+/** What else the viewer's parts depend on: where the page is, and what its islands need. */
+function shapeKey(page: SharedPage): string {
+  const where = page.path === '/' ? 'home' : `back=${page.backHref}`;
+  return `${where}|${bottomBarTab(page.path)}|${page.islandsUsed.join(',')}|${page.needsImageFallback ? 'img' : ''}`;
+}
+
+function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
+  const { config, manifest } = c.var.deps;
+  const { html } = renderTree(
+    manifest,
+    <ViewerParts viewer={viewerOf(c)} path={page.path} backHref={page.backHref} siteName={config.siteName} flash={toast} />,
+    // Their own island id prefix: they join a page whose islands were numbered apart.
+    { prefix: 'v', islandsUsed: page.islandsUsed, needsImageFallback: page.needsImageFallback },
+  );
+  const split = html.indexOf(slotMarkup('split'));
+  return { header: new Piece(html.slice(0, split)), tail: new Piece(html.slice(split + slotMarkup('split').length)) };
+}
+
+/** The viewer's header and tail for a page: from the viewer cache unless a toast makes them one-off. */
+export function viewerPartsFor(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
+  if (toast) return renderViewerParts(c, page, toast);
+  const key = `${viewerKey(c)}|${shapeKey(page)}`;
+  const cache = c.var.deps.pageCache;
+  const cached = cache.viewerParts(key);
+  if (cached) return cached;
+  const parts = renderViewerParts(c, page, null);
+  cache.keepViewerParts(key, parts);
+  return parts;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, test } from 'bun:test';
+import fc from 'fast-check';
+import { gunzipSync } from 'node:zlib';
+import { joinGzip, joinPlain, Piece } from '../../src/http/gzip-join.ts';
+
+describe('pages joined from pieces compressed apart', () => {
+  test('any pieces, compressed apart and joined, gunzip to the pieces in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 3000 }), { maxLength: 6 }), (texts) => {
+        const pieces = texts.map((text) => new Piece(text));
+        for (const piece of pieces) void piece.deflated;
+        const joined = joinGzip(pieces);
+        expect(gunzipSync(joined).toString('utf8')).toBe(texts.join(''));
+        expect(Buffer.from(joinPlain(pieces)).toString('utf8')).toBe(texts.join(''));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('a piece not compressed yet makes the page compressed in one go, with the same text', () => {
+    const cached = new Piece('<header>cached</header>'.repeat(40));
+    void cached.deflated;
+    const fresh = new Piece('<main>rendered for this request</main>'.repeat(40));
+    const body = joinGzip([cached, fresh]);
+    expect(fresh.isCompressed).toBe(false);
+    expect(gunzipSync(body).toString('utf8')).toBe(`${'<header>cached</header>'.repeat(40)}${'<main>rendered for this request</main>'.repeat(40)}`);
+  });
+
+  test('a large repetitive page still gunzips whole (lengths and checksums over 64 KiB)', () => {
+    const texts = ['<li>ü€😀</li>'.repeat(20_000), 'x'.repeat(70_000), ''];
+    const pieces = texts.map((text) => new Piece(text));
+    for (const piece of pieces) void piece.deflated;
+    expect(gunzipSync(joinGzip(pieces)).toString('utf8')).toBe(texts.join(''));
+  });
+});
