@@ -15,7 +15,7 @@ import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
-import { errorFields, log, setLogLevel } from './log.ts';
+import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/job-lease.ts';
 import { observedGateway } from './domain/payments/observed-gateway.ts';
@@ -196,7 +196,7 @@ export async function main(): Promise<void> {
     shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     db.$client.close();
     shutdownLog.info('shutdown: database closed');
-    log.flush();
+    flushLogs();
     process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
   };
   process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));

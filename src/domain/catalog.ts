@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
-import type { Db } from '../db/client.ts';
+import { readTogether, type Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
@@ -152,20 +152,34 @@ export function productIdOf(value: string | undefined): number | null {
   return id >= 1 ? id : null;
 }
 
+const newestOfTypeQueries = new WeakMap<Db, ReturnType<typeof prepareNewestOfType>>();
+
+function prepareNewestOfType(db: Db) {
+  return db
+    .select()
+    .from(products)
+    .where(eq(products.productType, sql.placeholder('type')))
+    .orderBy(...newestFirst)
+    .limit(6)
+    .prepare();
+}
+
 /**
  * Home (spec section 2): per type, the first 6 products (newest first, so new arrivals show),
  * of which up to 4 are shown, those in stock before those sold out.
  */
 export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
+  let newestOfType = newestOfTypeQueries.get(db);
+  if (!newestOfType) {
+    // Prepared once: building and preparing the four queries cost more than running them.
+    newestOfType = prepareNewestOfType(db);
+    newestOfTypeQueries.set(db, newestOfType);
+  }
+  const query = newestOfType;
+  const newest = readTogether(db, () => productTypes.map((type) => query.all({ type })));
   const result = {} as Record<ProductType, ProductView[]>;
-  for (const type of productTypes) {
-    const firstSix = db
-      .select()
-      .from(products)
-      .where(eq(products.productType, type))
-      .orderBy(...newestFirst)
-      .limit(6)
-      .all();
+  for (const [index, type] of productTypes.entries()) {
+    const firstSix = newest[index]!;
     const inStockFirst = [...firstSix].sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
     result[type] = inStockFirst.slice(0, 4).map(productView);
   }

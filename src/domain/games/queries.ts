@@ -52,11 +52,11 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
 }
 
 /**
- * A short text that changes whenever what the product page shows of its game changes: state,
- * entries, and for a live game the minute.
- * It is asked on every cached product page view, so it is one prepared statement.
+ * A short text that changes whenever what the product page shows of its games changes (state,
+ * entries), ending in ':live' while one is live. Every change it sees is a write to games or
+ * plays, which moves the storefront version, so the page cache keeps it until then.
  */
-export function gameFingerprint(db: Db, productId: number | null, now: number): string {
+export function shownGamesKey(db: Db, productId: number | null): string {
   if (productId === null) return '';
   // Every open game counts (a full game and the next one filling), and the last one to finish.
   const rows = db.$client
@@ -68,9 +68,13 @@ export function gameFingerprint(db: Db, productId: number | null, now: number): 
     )
     .all(productId, productId);
   if (rows.length === 0) return 'none';
-  // A live game's scores change every minute, so its pages are kept one minute at most.
   const live = rows.some((row) => row.status === 'active');
-  return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? `:${Math.floor(now / 60_000)}` : '');
+  return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? ':live' : '');
+}
+
+/** The page's key for its games: a live game's scores change every minute, so its pages are kept one minute at most. */
+export function gameFingerprint(shownGames: string, now: number): string {
+  return shownGames.endsWith(':live') ? `${shownGames}:${Math.floor(now / 60_000)}` : shownGames;
 }
 
 /**

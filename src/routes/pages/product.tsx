@@ -5,7 +5,7 @@ import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
-import { gameFingerprint, hasEntryInShownGames } from '../../domain/games/queries.ts';
+import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
 import { cachePages } from '../../http/page-cache.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
@@ -202,7 +202,9 @@ function markedViewer(c: AppContext, productId: number | null): number | null {
 function productPageFingerprint(c: AppContext): string {
   const id = productIdOf(c.req.param('id') ?? '');
   const viewer = markedViewer(c, id);
-  return gameFingerprint(c.var.deps.db, id, c.var.deps.clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
+  const { db, pageCache, clock } = c.var.deps;
+  const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
+  return gameFingerprint(games, clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
 }
 
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
