@@ -7,7 +7,7 @@ import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppDeps } from './context.ts';
 import { takeFlash } from './flash.ts';
 import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
-import { viewerPartsFor } from './viewer-parts.tsx';
+import { viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
 
 export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
@@ -36,6 +36,8 @@ export interface SharedPage {
   backHref: string;
   islandsUsed: readonly string[];
   needsImageFallback: boolean;
+  /** The gzip body a visitor gets, joined once: every visitor's header and tail are the same. */
+  visitorGzip?: { parts: ViewerPieces; body: Uint8Array<ArrayBuffer> };
 }
 
 export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode, status: PageStatus, backHref: string): SharedPage {
@@ -78,7 +80,9 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
   c.header('Vary', 'Accept-Encoding');
   if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
     c.header('Content-Encoding', 'gzip');
-    return c.body(joinGzip(pieces), page.status);
+    if (c.var.user) return c.body(joinGzip(pieces), page.status);
+    if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: joinGzip(pieces) };
+    return c.body(page.visitorGzip.body, page.status);
   }
   return c.body(joinPlain(pieces), page.status);
 }

@@ -86,6 +86,6 @@ describe('backup and restore', () => {
     const files = readdirSync(backups).filter((name) => /^store-\d{8}T\d{6}Z\.db$/.test(name));
     expect(files).toHaveLength(1);
     expect(existsSync(join(backups, 'uploads'))).toBe(true);
-    expect(server.output()).toContain('"job":"backup"');
+    expect(await server.outputContaining('"job":"backup"')).toContain('"job":"backup"');
   }, 30_000);
 });

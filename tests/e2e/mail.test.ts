@@ -153,8 +153,7 @@ describe('without SMTP_URL', () => {
       while (Date.now() < until && !(existsSync(dir) && readdirSync(dir).some((f) => f.endsWith('-business_application.eml')))) await Bun.sleep(100);
       const file = readdirSync(dir).find((f) => f.endsWith('-business_application.eml'))!;
       expect(file).toBeDefined();
-      await Bun.sleep(200);
-      expect(dev.output()).toContain(join(dir, file));
+      expect(await dev.outputContaining(join(dir, file))).toContain(join(dir, file));
     } finally {
       await dev.stop();
     }
@@ -179,7 +178,7 @@ describe('without SMTP_URL', () => {
       const off = await startServer({ env: { NODE_ENV: 'production', PAYMENTS: 'test', MAIL: 'off' } });
       try {
         expect((await fetch(`${off.url}/healthz`)).status).toBe(200);
-        expect(off.output()).toContain('MAIL=off');
+        expect(await off.outputContaining('MAIL=off')).toContain('MAIL=off');
       } finally {
         await off.stop();
       }

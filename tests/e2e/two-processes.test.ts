@@ -186,7 +186,7 @@ describe('two processes on one database', () => {
     expect(runners.value.filter((r) => r === 'this process')).toHaveLength(1);
     expect(runners.value.filter((r) => r === 'another process')).toHaveLength(1);
     const [holder, standby] = runners.value[0] === 'this process' ? [a, b] : [b, a];
-    expect(holder.output()).toContain('"event":"job_run"');
+    expect(await holder.outputContaining('"event":"job_run"')).toContain('"event":"job_run"');
     const standbyRunsBefore = standby.output().split('"event":"job_run"').length;
 
     holder.child.kill('SIGKILL');

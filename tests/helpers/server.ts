@@ -11,6 +11,11 @@ export interface RunningServer {
   /** The server process, to send it signals. */
   child: ReturnType<typeof Bun.spawn>;
   output: () => string;
+  /**
+   * The output once it contains `text`: the server writes its log lines in batches, at least
+   * every 250 ms (src/log.ts), so a line shows up shortly after what it reports.
+   */
+  outputContaining: (text: string, timeoutMs?: number) => Promise<string>;
   stop: () => Promise<void>;
 }
 
@@ -82,6 +87,11 @@ export async function startServer(
     dataDir,
     child,
     output: () => output,
+    outputContaining: async (text, timeoutMs = 3000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!output.includes(text) && Date.now() < deadline) await Bun.sleep(25);
+      return output;
+    },
     stop: async () => {
       child.kill();
       await child.exited;
