@@ -7,7 +7,7 @@ import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppDeps } from './context.ts';
 import { takeFlash } from './flash.ts';
 import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
-import { viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
+import { shapeKey, viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
 
 export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
@@ -36,7 +36,9 @@ export interface SharedPage {
   backHref: string;
   islandsUsed: readonly string[];
   needsImageFallback: boolean;
-  /** The gzip body a visitor gets, joined once: every visitor's header and tail are the same. */
+  /** What the viewer's parts depend on besides the viewer (viewer-parts.tsx), worked out once. */
+  shape: string;
+  /** The gzip body a visitor gets, made once: every visitor's header and tail are the same. */
   visitorGzip?: { parts: ViewerPieces; body: Uint8Array<ArrayBuffer> };
 }
 
@@ -52,9 +54,11 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
   const header = html.indexOf(slotMarkup('header'));
   const tail = html.indexOf(slotMarkup('tail'));
   if (header < 0 || tail < header) throw new Error('The layout lost its header or tail slot');
+  const shape = shapeKey({ path: meta.path, backHref, islandsUsed: [...tree.islandsUsed], needsImageFallback: tree.needsImageFallback });
   return {
     kind: 'page',
     status,
+    shape,
     pieces: [
       new Piece(html.slice(0, header)),
       new Piece(html.slice(header + slotMarkup('header').length, tail)),
@@ -81,7 +85,9 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
   if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
     c.header('Content-Encoding', 'gzip');
     if (c.var.user) return c.body(joinGzip(pieces), page.status);
-    if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: joinGzip(pieces) };
+    // Compressed whole, once: a sixth smaller than pieces compressed apart, which cannot point
+    // back at each other's repeated class names and icons.
+    if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: Bun.gzipSync(joinPlain(pieces)) as Uint8Array<ArrayBuffer> };
     return c.body(page.visitorGzip.body, page.status);
   }
   return c.body(joinPlain(pieces), page.status);

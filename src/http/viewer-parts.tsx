@@ -42,7 +42,7 @@ function viewerKey(c: AppContext): string {
 }
 
 /** What else the viewer's parts depend on: where the page is, and what its islands need. */
-function shapeKey(page: SharedPage): string {
+export function shapeKey(page: Pick<SharedPage, 'path' | 'backHref' | 'islandsUsed' | 'needsImageFallback'>): string {
   const where = page.path === '/' ? 'home' : `back=${page.backHref}`;
   return `${where}|${bottomBarTab(page.path)}|${page.islandsUsed.join(',')}|${page.needsImageFallback ? 'img' : ''}`;
 }
@@ -62,7 +62,7 @@ function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | 
 /** The viewer's header and tail for a page: from the viewer cache unless a toast makes them one-off. */
 export function viewerPartsFor(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
   if (toast) return renderViewerParts(c, page, toast);
-  const key = `${viewerKey(c)}|${shapeKey(page)}`;
+  const key = `${viewerKey(c)}|${page.shape}`;
   const cache = c.var.deps.pageCache;
   const cached = cache.viewerParts(key);
   if (cached) return cached;
