@@ -1,8 +1,9 @@
 import { productTitle, stockLabel, type ProductView, type StockLevel } from '../domain/catalog.ts';
 import { formatDollars } from '../shared/money.ts';
+import { Cached } from './Cached.tsx';
 import { ProductImage } from './ProductImage.tsx';
 
-/** The card cycles its purchase type by position (spec section 1): buy now, bid, bet. */
+/** The card cycles its purchase type by position (spec section 1): buy now, bid, bet (`position % 3` is in the card cache's key). */
 const purchaseTypes = ['Buy Now', 'Bid', 'Bet'] as const;
 
 export const stockClass: Record<StockLevel, string> = {
@@ -65,9 +66,16 @@ export function ProductCard({
 export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductView[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
   return (
     <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-      {products.map((product, index) => (
-        <ProductCard key={product.id} product={product} position={index} eager={index < eagerCount} headingLevel={headingLevel} />
-      ))}
+      {products.map((product, index) =>
+        index < eagerCount ? (
+          // An eager image is preloaded from the page's <head>, which a card rendered apart cannot do.
+          <ProductCard key={product.id} product={product} position={index} eager headingLevel={headingLevel} />
+        ) : (
+          <Cached key={product.id} cacheKey={`card|${headingLevel}|${index % 3}|${JSON.stringify(product)}`}>
+            <ProductCard product={product} position={index} headingLevel={headingLevel} />
+          </Cached>
+        ),
+      )}
     </div>
   );
 }

@@ -8,6 +8,18 @@ export interface PendingIsland {
   prefix: string;
 }
 
+/** A part of a page rendered before, and what rendering it told the page. */
+export interface RenderedFragment {
+  html: string;
+  needsImageFallback: boolean;
+}
+
+/** Where rendered fragments are kept between requests (the page cache's, src/http/page-cache.ts). */
+export interface FragmentStore {
+  get(key: string): RenderedFragment | undefined;
+  set(key: string, fragment: RenderedFragment): void;
+}
+
 /**
  * Per-request rendering state. Islands register here while the page renders; their HTML is
  * rendered afterwards as separate roots (see `renderDocument`), and only their code is shipped.
@@ -20,6 +32,10 @@ export interface RenderState {
   pending: PendingIsland[];
   /** Set when the page shows an image from another site, which may break. */
   needsImageFallback: boolean;
+  /** Kept fragments (`Cached`); none, and every fragment is rendered, when null. */
+  fragments: FragmentStore | null;
+  /** The HTML of the kept fragments this render placed, by their marker's index. */
+  placed: string[];
 }
 
 export const RenderContext = createContext<RenderState | null>(null);

@@ -2,7 +2,10 @@ import { createElement, type ComponentType, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { AssetManifest } from '../assets.ts';
 import { islands } from '../islands/registry.ts';
-import { RenderContext, type RenderState } from './render-context.ts';
+import { RenderContext, type FragmentStore, type RenderState } from './render-context.ts';
+
+/** Where `Cached` put a kept fragment (no page text can make one: React escapes every '<'). */
+const FRAGMENT_MARKER = /<csa-fragment data-i="(\d+)"><\/csa-fragment>/g;
 
 export interface RenderedTree {
   html: string;
@@ -17,6 +20,7 @@ export interface RenderTreeOptions {
   /** Islands already on the page this tree joins: the tree's scripts and toaster count them. */
   islandsUsed?: Iterable<string>;
   needsImageFallback?: boolean;
+  fragments?: FragmentStore | null;
 }
 
 /** Renders a tree to HTML, with each island's HTML rendered as its own root. */
@@ -27,6 +31,8 @@ export function renderTree(manifest: AssetManifest, tree: ReactNode, options: Re
     islandsUsed: new Set(options.islandsUsed),
     pending: [],
     needsImageFallback: options.needsImageFallback ?? false,
+    fragments: options.fragments ?? null,
+    placed: [],
   };
   let html = renderToString(<RenderContext.Provider value={state}>{tree}</RenderContext.Provider>);
   for (const island of state.pending) {
@@ -36,6 +42,7 @@ export function renderTree(manifest: AssetManifest, tree: ReactNode, options: Re
     });
     html = html.replace(island.marker, () => islandHtml);
   }
+  if (state.placed.length > 0) html = html.replace(FRAGMENT_MARKER, (_, index: string) => state.placed[Number(index)]!);
   return { html, islandsUsed: state.islandsUsed, needsImageFallback: state.needsImageFallback };
 }
 

@@ -81,7 +81,11 @@ export const products = sqliteTable(
     donateEnabled: integer('donate_enabled', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
   },
-  (t) => [index('products_type_idx').on(t.productType, t.id)],
+  (t) => [
+    index('products_type_idx').on(t.productType, t.id),
+    // The home galleries and the 'Newest' sort read a type newest first without sorting.
+    index('products_type_newest_idx').on(t.productType, t.createdAt, t.id),
+  ],
 );
 
 export const bids = sqliteTable('bids', {

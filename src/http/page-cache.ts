@@ -3,6 +3,7 @@ import { getCookie } from 'hono/cookie';
 import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { sendPage, type SharedPage } from './render.tsx';
+import type { RenderedFragment } from '../components/render-context.ts';
 import type { ViewerPieces } from './viewer-parts.tsx';
 
 /**
@@ -57,6 +58,30 @@ export interface PageCacheOptions {
   now?: () => number;
 }
 
+/** A map that forgets the least recently used entry when full. */
+class LruStore<T> {
+  private readonly entries = new Map<string, T>();
+  constructor(private readonly max: number) {}
+
+  get(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, value: T): void {
+    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
 export class PageCache {
   private readonly entries = new Map<string, CachedEntry>();
   private readonly remembered = new Map<string, string>();
@@ -65,8 +90,13 @@ export class PageCache {
    * They show nothing of the storefront, so a new storefront version keeps them; a user's
    * change moves their key. The oldest go first.
    */
-  private readonly viewerPieces = new Map<string, ViewerPieces>();
-  private readonly maxViewerParts: number;
+  private readonly viewerPieces: LruStore<ViewerPieces>;
+  /**
+   * Rendered fragments by their own key (a product card keyed by its product's row), kept
+   * across storefront versions: a game entry re-renders the pages, not the cards. The oldest
+   * go first.
+   */
+  readonly fragments = new LruStore<RenderedFragment>(1000);
   private filledAt: number | undefined;
   private checkedAt = Number.NEGATIVE_INFINITY;
   private wroteSinceCheck = true;
@@ -83,7 +113,7 @@ export class PageCache {
   ) {
     this.recheckMs = options.recheckMs ?? 250;
     this.maxEntries = options.maxEntries ?? 300;
-    this.maxViewerParts = options.maxViewerParts ?? 2000;
+    this.viewerPieces = new LruStore(options.maxViewerParts ?? 2000);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -151,19 +181,12 @@ export class PageCache {
   }
 
   viewerParts(key: string): ViewerPieces | undefined {
-    const hit = this.viewerPieces.get(key);
-    if (hit) {
-      // Most recently used last: the oldest is the first one out.
-      this.viewerPieces.delete(key);
-      this.viewerPieces.set(key, hit);
-    }
-    return hit;
+    return this.viewerPieces.get(key);
   }
 
   keepViewerParts(key: string, parts: ViewerPieces): void {
     void parts.header.deflated;
     void parts.tail.deflated;
-    if (this.viewerPieces.size >= this.maxViewerParts) this.viewerPieces.delete(this.viewerPieces.keys().next().value!);
     this.viewerPieces.set(key, parts);
   }
 
@@ -171,6 +194,7 @@ export class PageCache {
     this.entries.clear();
     this.remembered.clear();
     this.viewerPieces.clear();
+    this.fragments.clear();
   }
 
   get size(): number {

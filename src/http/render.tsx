@@ -49,6 +49,7 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
     <Layout meta={meta} site={{ siteName: config.siteName, publicUrl: config.publicUrl, testMode: config.testModeBanner }}>
       {body}
     </Layout>,
+    { fragments: deps.pageCache.fragments },
   );
   const html = `<!doctype html>${tree.html}`;
   const header = html.indexOf(slotMarkup('header'));
@@ -84,7 +85,8 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
   c.header('Vary', 'Accept-Encoding');
   if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
     c.header('Content-Encoding', 'gzip');
-    if (c.var.user) return c.body(joinGzip(pieces), page.status);
+    // A page rendered for this request alone is compressed once, fast (joinGzip).
+    if (c.var.user || !page.pieces[1].isCompressed) return c.body(joinGzip(pieces), page.status);
     // Compressed whole, once: a sixth smaller than pieces compressed apart, which cannot point
     // back at each other's repeated class names and icons.
     if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: Bun.gzipSync(joinPlain(pieces)) as Uint8Array<ArrayBuffer> };

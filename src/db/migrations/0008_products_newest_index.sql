@@ -1,0 +1,1 @@
+CREATE INDEX `products_type_newest_idx` ON `products` (`product_type`,`created_at`,`id`);
