@@ -22,6 +22,8 @@ const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
     ...process.env,
     NODE_ENV: 'production',
     MAIL: 'off',
+    PAYMENTS: 'test',
+    SEED_DEMO: '1',
     PORT: String(port),
     PUBLIC_URL: base,
     DATA_DIR: dataDir,
