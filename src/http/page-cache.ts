@@ -214,12 +214,13 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** The cache key of a GET request for a finite view, or null when the URL is not one. */
 function cacheKey(c: AppContext, kind: string, fingerprint?: (c: AppContext) => string): string | null {
-  const url = new URL(c.req.url);
+  const url = c.req.url;
+  const start = url.indexOf('?');
   // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
   // nobody can push pages out of the cache, or poison a key, with made-up URLs.
-  const query = cacheableQuery(url.searchParams);
+  const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
   if (query === null) return null;
-  return `${kind}:${url.pathname}?${query}#${fingerprint ? fingerprint(c) : ''}`;
+  return `${kind}:${c.req.path}?${query}#${fingerprint ? fingerprint(c) : ''}`;
 }
 
 /**
