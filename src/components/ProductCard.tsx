@@ -66,16 +66,14 @@ export function ProductCard({
 export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductView[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
   return (
     <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-      {products.map((product, index) =>
-        index < eagerCount ? (
-          // An eager image is preloaded from the page's <head>, which a card rendered apart cannot do.
-          <ProductCard key={product.id} product={product} position={index} eager headingLevel={headingLevel} />
-        ) : (
-          <Cached key={product.id} cacheKey={`card|${headingLevel}|${index % 3}|${JSON.stringify(product)}`}>
-            <ProductCard product={product} position={index} headingLevel={headingLevel} />
+      {products.map((product, index) => {
+        const eager = index < eagerCount;
+        return (
+          <Cached key={product.id} cacheKey={`card|${headingLevel}|${index % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(product)}`}>
+            <ProductCard product={product} position={index} eager={eager} headingLevel={headingLevel} />
           </Cached>
-        ),
-      )}
+        );
+      })}
     </div>
   );
 }

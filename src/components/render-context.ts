@@ -12,6 +12,8 @@ export interface PendingIsland {
 export interface RenderedFragment {
   html: string;
   needsImageFallback: boolean;
+  /** Images to preload from the page's <head> wherever the fragment shows. */
+  preloads: string[];
 }
 
 /** Where rendered fragments are kept between requests (the page cache's, src/http/page-cache.ts). */

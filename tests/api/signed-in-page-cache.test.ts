@@ -137,6 +137,16 @@ describe('catalogue pages from the cache for signed-in shoppers', () => {
     expect(await (await ctx.client().get('/')).text()).not.toContain('Saved for Alice');
   });
 
+  test("the home page's first two images are preloaded from <head>, whether their cards were rendered or kept", async () => {
+    const ctx = await seededStore();
+    for (const path of ['/?utm=first', '/?utm=second', '/']) {
+      const html = await (await ctx.client().get(path)).text();
+      const head = html.slice(0, html.indexOf('</head>'));
+      expect(head.match(/<link rel="preload"[^>]*as="image"[^>]*fetchPriority="high"/g)).toHaveLength(2);
+      expect(html.slice(html.indexOf('</head>')).match(/fetchPriority="high"/g)).toHaveLength(2);
+    }
+  });
+
   test('the gzip body is the page, joined from pieces compressed apart', async () => {
     const ctx = await seededStore();
     const alice = signedInUser(ctx, 'gzip_alice');
