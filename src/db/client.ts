@@ -43,7 +43,23 @@ function enableIncrementalVacuum(sqlite: Database): void {
   if (tables > 0) sqlite.exec('VACUUM;');
 }
 
-const readStatements = new WeakMap<Database, { begin: ReturnType<Database['prepare']>; commit: ReturnType<Database['prepare']> }>();
+/**
+ * `prepare(db)` run once per database and kept: for the statements every request runs, whose
+ * building and preparing cost more than running them.
+ */
+export function preparedPerDb<T>(prepare: (db: Db) => T): (db: Db) => T {
+  const kept = new WeakMap<Db, T>();
+  return (db) => {
+    let statements = kept.get(db);
+    if (statements === undefined) {
+      statements = prepare(db);
+      kept.set(db, statements);
+    }
+    return statements;
+  };
+}
+
+const readStatements = preparedPerDb((db) => ({ begin: db.$client.prepare('BEGIN DEFERRED'), commit: db.$client.prepare('COMMIT') }));
 
 /**
  * Several reads as one snapshot under one lock. In WAL mode a statement outside a transaction
@@ -52,13 +68,8 @@ const readStatements = new WeakMap<Database, { begin: ReturnType<Database['prepa
  * lock, which fails (SQLITE_BUSY_SNAPSHOT) when another process wrote in between.
  */
 export function readTogether<T>(db: Db, read: () => T): T {
-  const sqlite = db.$client;
-  if (sqlite.inTransaction) return read();
-  let statements = readStatements.get(sqlite);
-  if (!statements) {
-    statements = { begin: sqlite.prepare('BEGIN DEFERRED'), commit: sqlite.prepare('COMMIT') };
-    readStatements.set(sqlite, statements);
-  }
+  if (db.$client.inTransaction) return read();
+  const statements = readStatements(db);
   statements.begin.run();
   try {
     return read();

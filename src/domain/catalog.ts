@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
-import type { Db } from '../db/client.ts';
+import { preparedPerDb, type Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
@@ -152,13 +152,11 @@ export function productIdOf(value: string | undefined): number | null {
   return id >= 1 ? id : null;
 }
 
-const newestOfEachTypeQueries = new WeakMap<Db, ReturnType<typeof prepareNewestOfEachType>>();
-
 /**
  * The first 6 of every type in one statement (ids picked by the newest-first index): SQLite
  * answered it in a third of the time of four ordered queries.
  */
-function prepareNewestOfEachType(db: Db) {
+const newestOfEachType = preparedPerDb((db) => {
   const newestIds = (type: ProductType) =>
     db
       .select({ id: products.id })
@@ -171,20 +169,16 @@ function prepareNewestOfEachType(db: Db) {
     .from(products)
     .where(or(...productTypes.map((type) => inArray(products.id, newestIds(type)))))
     .prepare();
-}
+});
 
 /**
  * Home (spec section 2): per type, the first 6 products (newest first, so new arrivals show),
  * of which up to 4 are shown, those in stock before those sold out.
  */
 export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
-  let newestOfEachType = newestOfEachTypeQueries.get(db);
-  if (!newestOfEachType) {
-    // Prepared once: building and preparing the query cost more than running it.
-    newestOfEachType = prepareNewestOfEachType(db);
-    newestOfEachTypeQueries.set(db, newestOfEachType);
-  }
-  const newest = newestOfEachType.all().sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  const newest = newestOfEachType(db)
+    .all()
+    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
   const result = {} as Record<ProductType, ProductView[]>;
   for (const type of productTypes) {
     const firstSix = newest.filter((product) => product.productType === type);

@@ -84,7 +84,7 @@ class LruStore<T> {
 
 export class PageCache {
   private readonly entries = new Map<string, CachedEntry>();
-  private readonly remembered = new Map<string, string>();
+  private readonly remembered: LruStore<string>;
   /**
    * Viewers' headers and tails by viewer, viewer version and page shape (viewer-parts.tsx).
    * They show nothing of the storefront, so a new storefront version keeps them; a user's
@@ -114,6 +114,7 @@ export class PageCache {
     this.recheckMs = options.recheckMs ?? 250;
     this.maxEntries = options.maxEntries ?? 300;
     this.viewerPieces = new LruStore(options.maxViewerParts ?? 2000);
+    this.remembered = new LruStore(this.maxEntries);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -151,7 +152,6 @@ export class PageCache {
     let value = this.remembered.get(key);
     if (value === undefined) {
       value = compute();
-      if (this.remembered.size >= this.maxEntries) this.remembered.delete(this.remembered.keys().next().value!);
       this.remembered.set(key, value);
     }
     return value;

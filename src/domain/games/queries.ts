@@ -52,21 +52,26 @@ export function currentGame(db: Db, productId: number): GameSummary | null {
 }
 
 /**
+ * The games a product's pages may show, for `$product`: every open game (a full game and the
+ * next one filling) and the last one to finish.
+ */
+const SHOWN_GAME_IDS = `select id from games where product_id = $product and status in ('waiting', 'active')
+  union all
+  select * from (select id from games where product_id = $product and status = 'completed' order by id desc limit 1)`;
+
+/**
  * A short text that changes whenever what the product page shows of its games changes (state,
  * entries), ending in ':live' while one is live. Every change it sees is a write to games or
  * plays, which moves the storefront version, so the page cache keeps it until then.
  */
 export function shownGamesKey(db: Db, productId: number | null): string {
   if (productId === null) return '';
-  // Every open game counts (a full game and the next one filling), and the last one to finish.
   const rows = db.$client
-    .query<{ id: number; status: string; entries: number }, [number, number]>(
+    .query<{ id: number; status: string; entries: number }, { product: number }>(
       `select g.id, g.status, (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') as entries
-       from games g where g.product_id = ? and g.status in ('waiting', 'active')
-       union all
-       select * from (select g.id, g.status, 0 from games g where g.product_id = ? and g.status = 'completed' order by g.id desc limit 1)`,
+       from games g where g.id in (${SHOWN_GAME_IDS}) order by g.id`,
     )
-    .all(productId, productId);
+    .all({ product: productId });
   if (rows.length === 0) return 'none';
   const live = rows.some((row) => row.status === 'active');
   return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? ':live' : '');
@@ -78,20 +83,15 @@ export function gameFingerprint(shownGames: string, now: number): string {
 }
 
 /**
- * Whether a user has an entry in a game the product's pages may show (the same games as
- * `gameFingerprint`): only then does the competition panel mark a line 'You', so only then is
+ * Whether a user has an entry in a game the product's pages may show (`SHOWN_GAME_IDS`): only then does the competition panel mark a line 'You', so only then is
  * the page theirs alone; everyone else shares one cached copy.
  */
 export function hasEntryInShownGames(db: Db, productId: number, userId: number): boolean {
   const row = db.$client
-    .query<{ found: number }, [number, number, number]>(
-      `select 1 as found from plays p join games g on g.id = p.game_id
-       where p.user_id = ? and g.product_id = ?
-         and (g.status in ('waiting', 'active')
-              or g.id = (select max(id) from games where product_id = ? and status = 'completed'))
-       limit 1`,
+    .query<{ found: number }, { product: number; user: number }>(
+      `select 1 as found from plays where user_id = $user and game_id in (${SHOWN_GAME_IDS}) limit 1`,
     )
-    .get(userId, productId, productId);
+    .get({ product: productId, user: userId });
   return row !== null;
 }
 
