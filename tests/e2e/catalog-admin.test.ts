@@ -109,12 +109,14 @@ describe('a visitor browses the catalogue', () => {
     await page.goto(`${store.server.url}/products`);
     await page.getByText('Sort: Featured').click();
     await page.getByRole('link', { name: 'Price low to high' }).click();
-    await page.waitForURL(`${store.server.url}/products?sort=price-asc`);
+    await page.waitForURL(`${store.server.url}/products?sort=price-asc`, { waitUntil: 'load' });
     const ascending = await prices(page);
     expect(ascending.length).toBeGreaterThanOrEqual(24);
     expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
     await page.getByText('Sort: Price low to high').click();
     await page.getByRole('link', { name: 'Price high to low' }).click();
+    // Read the new page once it has loaded, not the old one or half of the new one.
+    await page.waitForURL(`${store.server.url}/products?sort=price-desc`, { waitUntil: 'load' });
     const descending = await prices(page);
     expect(descending).toEqual([...ascending].sort((a, b) => b - a));
     await screenshot(page, 'gallery-sorted');
