@@ -1,4 +1,4 @@
-import { productTitle, stockLabel, type ProductView, type StockLevel } from '../domain/catalog.ts';
+import { productTitle, stockLabel, type CardProduct, type StockLevel } from '../domain/catalog.ts';
 import { formatDollars } from '../shared/money.ts';
 import { Cached } from './Cached.tsx';
 import { ProductImage } from './ProductImage.tsx';
@@ -24,7 +24,7 @@ export function ProductCard({
   eager = false,
   headingLevel = 3,
 }: {
-  product: ProductView;
+  product: CardProduct;
   position: number;
   eager?: boolean;
   headingLevel?: 2 | 3;
@@ -62,14 +62,24 @@ export function ProductCard({
   );
 }
 
+/**
+ * Everything a card's HTML depends on, as the key it is kept under: what the card shows, not
+ * the whole row (a short key is hashed and compared on every page that shows the card).
+ */
+export function cardKey(product: CardProduct, position: number, eager: boolean, headingLevel: 2 | 3): string {
+  const { name, subtitle, badge } = productTitle(product);
+  const shown = [product.id, product.productType, name, subtitle, badge ?? '', product.model, product.price, stockLabel(product.quantity), product.imageUrl];
+  return `card|${headingLevel}|${position % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
+}
+
 /** Cards under a page's h1 are h2s; under a section's h2 (the home galleries) they are h3s. */
-export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: ProductView[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
+export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: CardProduct[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
   return (
     <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
       {products.map((product, index) => {
         const eager = index < eagerCount;
         return (
-          <Cached key={product.id} cacheKey={`card|${headingLevel}|${index % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(product)}`}>
+          <Cached key={product.id} cacheKey={cardKey(product, index, eager, headingLevel)}>
             <ProductCard product={product} position={index} eager={eager} headingLevel={headingLevel} />
           </Cached>
         );

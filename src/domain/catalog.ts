@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
 import { preparedPerDb, type Db } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
@@ -152,38 +152,62 @@ export function productIdOf(value: string | undefined): number | null {
   return id >= 1 ? id : null;
 }
 
+/** What a product card shows (src/components/ProductCard.tsx): a gallery reads no more. */
+export type CardProduct = Pick<ProductView, 'id' | 'productType' | 'brand' | 'model' | 'quantity' | 'price' | 'imageUrl' | 'description'>;
+
+interface CardRow {
+  id: number;
+  productType: ProductType;
+  brand: string;
+  model: string;
+  quantity: number;
+  priceCents: number;
+  imageUrl: string;
+  description: string | null;
+}
+
 /**
- * The first 6 of every type in one statement (ids picked by the newest-first index): SQLite
- * answered it in a third of the time of four ordered queries.
+ * The card columns of the first 6 of every type, newest first, in one statement that picks
+ * the ids by the newest-first index. Written in SQL because it runs on every home page
+ * rendered: with the type names as literals (the code's own constants, never input) SQLite
+ * answers in half the time it takes with bound parameters, and plain rows skip Drizzle's
+ * per-column mapping (83 µs to 24 µs for the demo store).
  */
-const newestOfEachType = preparedPerDb((db) => {
-  const newestIds = (type: ProductType) =>
-    db
-      .select({ id: products.id })
-      .from(products)
-      .where(eq(products.productType, type))
-      .orderBy(...newestFirst)
-      .limit(6);
-  return db
-    .select()
-    .from(products)
-    .where(or(...productTypes.map((type) => inArray(products.id, newestIds(type)))))
-    .prepare();
-});
+const newestOfEachType = preparedPerDb((db) =>
+  db.$client.prepare<CardRow, []>(
+    `select id, product_type as productType, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description
+     from products
+     where id in (${productTypes
+       .map((type) => `select id from (select id from products where product_type = '${type}' order by created_at desc, id desc limit 6)`)
+       .join(' union all ')})
+     order by created_at desc, id desc`,
+  ),
+);
+
+function cardProduct(row: CardRow): CardProduct {
+  return {
+    id: row.id,
+    productType: row.productType,
+    brand: row.brand,
+    model: row.model,
+    quantity: row.quantity,
+    price: centsToDollars(row.priceCents),
+    imageUrl: resolveImageUrl(row.imageUrl, row.productType),
+    description: row.description ?? '',
+  };
+}
 
 /**
  * Home (spec section 2): per type, the first 6 products (newest first, so new arrivals show),
  * of which up to 4 are shown, those in stock before those sold out.
  */
-export function homeGalleries(db: Db): Record<ProductType, ProductView[]> {
-  const newest = newestOfEachType(db)
-    .all()
-    .sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
-  const result = {} as Record<ProductType, ProductView[]>;
+export function homeGalleries(db: Db): Record<ProductType, CardProduct[]> {
+  const newest = newestOfEachType(db).all();
+  const result = {} as Record<ProductType, CardProduct[]>;
   for (const type of productTypes) {
     const firstSix = newest.filter((product) => product.productType === type);
-    const inStockFirst = [...firstSix].sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
-    result[type] = inStockFirst.slice(0, 4).map(productView);
+    const inStockFirst = firstSix.sort((a, b) => Number(b.quantity > 0) - Number(a.quantity > 0));
+    result[type] = inStockFirst.slice(0, 4).map(cardProduct);
   }
   return result;
 }

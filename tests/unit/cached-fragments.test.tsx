@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { createElement } from 'react';
-import { ProductGrid } from '../../src/components/ProductCard.tsx';
+import fc from 'fast-check';
+import { cardKey, ProductCard, ProductGrid } from '../../src/components/ProductCard.tsx';
 import type { RenderedFragment } from '../../src/components/render-context.ts';
 import { renderTree } from '../../src/components/render-document.tsx';
 import type { ProductView } from '../../src/domain/catalog.ts';
@@ -71,5 +72,48 @@ describe('product cards rendered once and reused', () => {
     const grid = createElement(ProductGrid, { products: [product(1, { imageUrl: 'https://cdn.example.com/p1.jpg' })] });
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
+  });
+
+  test('two cards with the same key are the same HTML, whatever the products (fast-check)', async () => {
+    const manifest = await testManifest();
+    const card = (p: ProductView, position: number, eager: boolean) =>
+      renderTree(manifest, createElement(ProductCard, { product: p, position, eager, headingLevel: 3 })).html;
+    // Tiny domains on purpose: equal keys (and separators, markers, near-equal values) come often.
+    const view = fc.record({
+      id: fc.constantFrom(1, 2),
+      productType: fc.constantFrom('sunglasses' as const, 'book' as const),
+      brand: fc.constantFrom('a', 'a|b', 'a"'),
+      model: fc.constantFrom('b', '|b', 'b;;'),
+      size: fc.constantFrom('', 'L'),
+      quantity: fc.constantFrom(0, 3, 5, 6, 10),
+      price: fc.constantFrom(1, 1.5),
+      imageUrl: fc.constantFrom('/a.svg', 'https://cdn.example.com/a.jpg'),
+      description: fc.constantFrom('', 'BADGE:New;;text', 'BADGE:New;;other', 'AUTHOR:Ann;;', 'AUTHOR:Ann|b;;', 'plain'),
+      bidEnabled: fc.boolean(),
+    });
+    const fields = ['id', 'productType', 'brand', 'model', 'size', 'quantity', 'price', 'imageUrl', 'description', 'bidEnabled'] as const;
+    let sameKeys = 0;
+    fc.assert(
+      // The second product is the first with one field from another: often the same card.
+      fc.property(
+        view,
+        view,
+        fc.constantFrom(...fields),
+        fc.integer({ min: 0, max: 5 }),
+        fc.integer({ min: 0, max: 5 }),
+        fc.boolean(),
+        (a, other, field, at, bt, eager) => {
+          const first = product(a.id, a);
+          const second = product(a.id, { ...a, [field]: other[field] });
+          if (cardKey(first, at, eager, 3) !== cardKey(second, bt, eager, 3)) return;
+          sameKeys++;
+          expect(card(second, bt, eager)).toBe(card(first, at, eager));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(sameKeys).toBeGreaterThan(300);
+    // What a card does not show shares one card: the size, the flags, the stock within its level.
+    expect(cardKey(product(1, { quantity: 12, size: 'L', bidEnabled: true }), 0, false, 3)).toBe(cardKey(product(1, { quantity: 10 }), 0, false, 3));
   });
 });
