@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Cached } from './Cached.tsx';
 import { serializeProps } from './Island.tsx';
 import { useRenderState } from './render-context.ts';
 
@@ -50,46 +51,58 @@ export function pageTitle(site: SiteInfo, title?: string): string {
 /** The HTML shell: per-route meta for sharing and the stylesheet (the island scripts come with the viewer's tail). */
 export function Document({ meta, site, children }: { meta: PageMeta; site: SiteInfo; children: ReactNode }) {
   const { manifest } = useRenderState();
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
+        {/* React puts the page's image preloads here, before the kept tags. */}
+        <Cached cacheKey={`head|${manifest.css}|${JSON.stringify(site)}|${JSON.stringify(meta)}`}>
+          <HeadTags meta={meta} site={site} stylesheet={manifest.css} />
+        </Cached>
+      </head>
+      <body className="min-h-screen bg-sand text-ink font-sans antialiased">{children}</body>
+    </html>
+  );
+}
+
+/** What a page tells browsers, crawlers and link previews: the same for every request of one page. */
+function HeadTags({ meta, site, stylesheet }: { meta: PageMeta; site: SiteInfo; stylesheet: string }) {
   const title = pageTitle(site, meta.title);
   const description = meta.description ?? DEFAULT_DESCRIPTION;
   const url = `${site.publicUrl}${meta.path}`;
   const shareImage = meta.image ?? DEFAULT_SHARE_IMAGE;
   const image = absolute(site, shareImage.url);
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
-        <title>{title}</title>
-        <meta name="description" content={description} />
-        <link rel="canonical" href={url} />
-        {meta.noindex && <meta name="robots" content="noindex" />}
-        <meta property="og:site_name" content={site.siteName} />
-        <meta property="og:title" content={title} />
-        <meta property="og:description" content={description} />
-        <meta property="og:image" content={image} />
-        <meta property="og:image:type" content={shareImage.type} />
-        <meta property="og:image:width" content={String(shareImage.width)} />
-        <meta property="og:image:height" content={String(shareImage.height)} />
-        <meta property="og:image:alt" content={shareImage.alt} />
-        <meta property="og:url" content={url} />
-        <meta property="og:type" content={meta.type ?? 'website'} />
-        {meta.price !== undefined && <meta property="product:price:amount" content={meta.price.toFixed(2)} />}
-        {meta.price !== undefined && <meta property="product:price:currency" content="USD" />}
-        <meta name="twitter:card" content="summary_large_image" />
-        <meta name="twitter:title" content={title} />
-        <meta name="twitter:description" content={description} />
-        <meta name="twitter:image" content={image} />
-        <meta name="twitter:image:alt" content={shareImage.alt} />
-        <meta name="theme-color" content="#0f2a44" />
-        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
-        <link rel="apple-touch-icon" href="/static/apple-touch-icon.png" />
-        <link rel="stylesheet" href={manifest.css} />
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
-        {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />}
-      </head>
-      <body className="min-h-screen bg-sand text-ink font-sans antialiased">{children}</body>
-    </html>
+    <>
+      <title>{title}</title>
+      <meta name="description" content={description} />
+      <link rel="canonical" href={url} />
+      {meta.noindex && <meta name="robots" content="noindex" />}
+      <meta property="og:site_name" content={site.siteName} />
+      <meta property="og:title" content={title} />
+      <meta property="og:description" content={description} />
+      <meta property="og:image" content={image} />
+      <meta property="og:image:type" content={shareImage.type} />
+      <meta property="og:image:width" content={String(shareImage.width)} />
+      <meta property="og:image:height" content={String(shareImage.height)} />
+      <meta property="og:image:alt" content={shareImage.alt} />
+      <meta property="og:url" content={url} />
+      <meta property="og:type" content={meta.type ?? 'website'} />
+      {meta.price !== undefined && <meta property="product:price:amount" content={meta.price.toFixed(2)} />}
+      {meta.price !== undefined && <meta property="product:price:currency" content="USD" />}
+      <meta name="twitter:card" content="summary_large_image" />
+      <meta name="twitter:title" content={title} />
+      <meta name="twitter:description" content={description} />
+      <meta name="twitter:image" content={image} />
+      <meta name="twitter:image:alt" content={shareImage.alt} />
+      <meta name="theme-color" content="#0f2a44" />
+      <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
+      <link rel="apple-touch-icon" href="/static/apple-touch-icon.png" />
+      <link rel="stylesheet" href={stylesheet} />
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: serializeProps escapes <, > and & so the JSON cannot close the script. */}
+      {meta.jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: serializeProps(meta.jsonLd) }} />}
+    </>
   );
 }
 

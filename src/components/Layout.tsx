@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { ToastInput } from '../shared/toast.ts';
 import { BottomBar } from './BottomBar.tsx';
+import { Cached } from './Cached.tsx';
 import { Document, IslandScripts, type PageMeta, type SiteInfo } from './Document.tsx';
 import { Slot } from './slots.tsx';
 import { Header } from './Header.tsx';
@@ -34,7 +35,9 @@ export function Layout({ meta, site, children }: LayoutProps) {
       <main id="main" className="mx-auto max-w-6xl px-4 pt-4 pb-10">
         {children}
       </main>
-      <Footer />
+      <Cached cacheKey="footer">
+        <Footer />
+      </Cached>
       <Slot name="tail" />
     </Document>
   );

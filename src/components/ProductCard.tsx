@@ -72,18 +72,26 @@ export function cardKey(product: CardProduct, position: number, eager: boolean, 
   return `card|${headingLevel}|${position % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
 }
 
-/** Cards under a page's h1 are h2s; under a section's h2 (the home galleries) they are h3s. */
+/**
+ * Cards under a page's h1 are h2s; under a section's h2 (the home galleries) they are h3s.
+ * The grid is kept whole under its cards' keys (a kept card's HTML depends on its key alone,
+ * so a grid's depends on theirs): a gallery costs one lookup, not one per card.
+ */
 export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: CardProduct[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
+  const cards = products.map((product, index) => {
+    const eager = index < eagerCount;
+    return { product, index, eager, key: cardKey(product, index, eager, headingLevel) };
+  });
+  // Card keys hold no newline (their JSON escapes it): joined by one, they stay apart.
   return (
-    <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-      {products.map((product, index) => {
-        const eager = index < eagerCount;
-        return (
-          <Cached key={product.id} cacheKey={cardKey(product, index, eager, headingLevel)}>
+    <Cached cacheKey={`grid|${cards.map((card) => card.key).join('\n')}`}>
+      <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
+        {cards.map(({ product, index, eager, key }) => (
+          <Cached key={product.id} cacheKey={key}>
             <ProductCard product={product} position={index} eager={eager} headingLevel={headingLevel} />
           </Cached>
-        );
-      })}
-    </div>
+        ))}
+      </div>
+    </Cached>
   );
 }
