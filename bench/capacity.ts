@@ -79,24 +79,32 @@ try {
     { what: 'signed-in /cart (rendered per request)', url: `${server.url}/cart`, headers: [cookie] },
     { what: 'checkout (POST /api/orders, buy now)', url: `${server.url}/api/orders`, script },
   ];
-  // Each is warmed up (JIT, caches) for 2 s before its measured run, so order does not matter.
-  const measure = (url: string, headers: string[] = [], script?: string): Row => {
-    Bun.spawnSync(['wrk', '-t1', '-c32', '-d2s', '-H', 'Accept-Encoding: gzip', ...headers.flatMap((h) => ['-H', h]), ...(script ? ['-s', script] : []), url], {
-      stdout: 'ignore',
-    });
+  // Each row is warmed up (JIT, caches) for 2 s before its measured run, so order does not
+  // matter; /ping, the same few lines each time, is warmed up once.
+  const measure = (url: string, headers: string[] = [], script?: string, warm = true): Row => {
+    if (warm)
+      Bun.spawnSync(
+        ['wrk', '-t1', '-c32', '-d2s', '-H', 'Accept-Encoding: gzip', ...headers.flatMap((h) => ['-H', h]), ...(script ? ['-s', script] : []), url],
+        {
+          stdout: 'ignore',
+        },
+      );
     return wrk(url, headers, script);
   };
-  // This machine's speed drifts by a third between minutes, so each round measures /ping next
-  // to every row, and the share of the round's /ping is the figure; the median of the rounds is
-  // reported.
+  // This machine's speed drifts by a third between minutes, so each round measures /ping
+  // before and after every row (one /ping between two rows serves both), and the row's share
+  // of the mean of the two is the figure; the median of the rounds is reported.
   const shares = targets.map(() => [] as { share: number; row: Row }[]);
   const pings: Row[] = [];
   for (let round = 0; round < rounds; round++) {
+    let before = measure(`${server.url}/ping`);
+    pings.push(before);
     for (const [index, target] of targets.entries()) {
-      const ping = measure(`${server.url}/ping`);
       const row = measure(target.url, target.headers, target.script);
-      pings.push(ping);
-      shares[index]!.push({ share: row.rps / ping.rps, row });
+      const after = measure(`${server.url}/ping`, [], undefined, false);
+      pings.push(after);
+      shares[index]!.push({ share: row.rps / ((before.rps + after.rps) / 2), row });
+      before = after;
     }
   }
   const median = <T>(values: T[], by: (value: T) => number) => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;

@@ -87,12 +87,12 @@ export function createApp(deps: AppDeps) {
       return error.getResponse();
     }
     log.error(
-      { event: 'request_failed', reqId: c.var.requestId, method: c.req.method, path: c.req.path, ...errorFields(error) },
+      { event: 'request_failed', reqId: c.get('requestId'), method: c.req.method, path: c.req.path, ...errorFields(error) },
       `${c.req.method} ${c.req.path} failed`,
     );
     const wantsPage = !c.req.path.startsWith('/api/') && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     if (wantsPage) return serverErrorPage(c);
-    return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.var.requestId }, 500);
+    return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.get('requestId') }, 500);
   });
 
   app.use(compress());

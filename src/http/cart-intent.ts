@@ -32,7 +32,7 @@ export function carryOutCartIntent(c: AppContext, userId: number, options: { qui
   const raw = getCookie(c, INTENT_COOKIE);
   if (!raw) return null;
   const productId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  const stored = productId === null ? undefined : findProduct(c.var.deps.db, productId);
+  const stored = productId === null ? undefined : findProduct(c.get('deps').db, productId);
   if (!stored) {
     deleteCookie(c, INTENT_COOKIE, { path: '/' });
     return null;
@@ -40,7 +40,7 @@ export function carryOutCartIntent(c: AppContext, userId: number, options: { qui
   const { name, subtitle } = productTitle(productView(stored));
   const label = `${name} ${subtitle}`;
   try {
-    addToCart(c.var.deps.db, c.var.deps.clock, userId, { productId: stored.id });
+    addToCart(c.get('deps').db, c.get('deps').clock, userId, { productId: stored.id });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error.extra?.code === 'PROFILE_INCOMPLETE') {

@@ -3,6 +3,6 @@ import type { AppContext } from './context.ts';
 
 /** The catalogue writer for this request. */
 export function catalogWriter(c: AppContext): CatalogWriter {
-  const { db, clock, images } = c.var.deps;
+  const { db, clock, images } = c.get('deps');
   return { db, clock, images };
 }

@@ -4,7 +4,7 @@ import type { AppContext } from './context.ts';
 
 /** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */
 export function checkoutDefaults(c: AppContext, userId: number) {
-  const profile = findProfile(c.var.deps.db, userId);
+  const profile = findProfile(c.get('deps').db, userId);
   const address = profile?.address;
   return {
     contact: {
@@ -16,7 +16,7 @@ export function checkoutDefaults(c: AppContext, userId: number) {
       state: address?.state ?? '',
       postalCode: address?.postalCode ?? '',
     },
-    config: cardConfig(c.var.deps.config),
+    config: cardConfig(c.get('deps').config),
     savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
   };
 }

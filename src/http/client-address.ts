@@ -36,7 +36,7 @@ function peerAddress(c: AppContext): string {
 /** The client's address: the peer, or the first untrusted address of X-Forwarded-For behind trusted proxies. */
 export function clientIp(c: AppContext): string {
   const peer = peerAddress(c);
-  const trust = trustOf(c.var.deps.config.trustProxy);
+  const trust = trustOf(c.get('deps').config.trustProxy);
   if (!trust(peer, 0)) return peer;
   const forwarded = c.req.header('x-forwarded-for');
   // proxy-addr reads a Node request; these are the two fields it looks at.
@@ -47,7 +47,7 @@ export function clientIp(c: AppContext): string {
 /** True when the browser's request came over https: to us, or to a trusted proxy that says so. */
 export function cameOverHttps(c: AppContext): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
-  if (!trustOf(c.var.deps.config.trustProxy)(peerAddress(c), 0)) return false;
+  if (!trustOf(c.get('deps').config.trustProxy)(peerAddress(c), 0)) return false;
   // A chain of proxies appends; the first value is what the browser used.
   const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https';

@@ -32,10 +32,10 @@ function problem(status: 400 | 409 | 422, message: string): Response {
 
 export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header('idempotency-key');
-  const user = c.var.user;
+  const user = c.get('user');
   if (key === undefined || !user) return next();
   if (!KEY_PATTERN.test(key)) return problem(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-  const { db, clock } = c.var.deps;
+  const { db, clock } = c.get('deps');
   const id: IdempotencyKey = { userId: user.id, scope: `${c.req.method} ${c.req.path}`, key };
   const requestHash = hashOf(await c.req.text());
 

@@ -42,19 +42,19 @@ export const observeRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
   } finally {
     const ms = performance.now() - started;
     const status = c.res.status;
-    c.var.deps.telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
+    c.get('deps').telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
     const path = c.req.path;
     const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
     if (requestLog.isLevelEnabled(level)) {
       requestLog[level](
         {
           event: 'request',
-          reqId: c.var.requestId,
+          reqId: c.get('requestId'),
           method: c.req.method,
           path,
           status,
           ms: Math.round(ms * 10) / 10,
-          userId: c.var.user?.id ?? null,
+          userId: c.get('user')?.id ?? null,
           ip: clientIp(c),
         },
         `${c.req.method} ${path} ${status}`,

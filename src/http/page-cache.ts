@@ -208,7 +208,7 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await next();
   } finally {
-    c.var.deps.pageCache.noteLocalWrite();
+    c.get('deps').pageCache.noteLocalWrite();
   }
 };
 
@@ -236,11 +236,11 @@ export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareH
     if (c.req.method !== 'GET') return next();
     const key = cacheKey(c, 'page', fingerprint);
     if (key === null) return next();
-    const cache = c.var.deps.pageCache;
+    const cache = c.get('deps').pageCache;
     const hit = cache.get(key);
     if (hit?.kind === 'page') return sendPage(c, hit);
     await next();
-    const page = c.var.renderedPage;
+    const page = c.get('renderedPage');
     if (page && page.status === 200 && c.res.status === 200) cache.setPage(key, page);
   };
 }
@@ -254,7 +254,7 @@ export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
     if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
     const key = cacheKey(c, 'json');
     if (key === null) return next();
-    const cache = c.var.deps.pageCache;
+    const cache = c.get('deps').pageCache;
     const hit = cache.get(key);
     if (hit?.kind === 'response') {
       c.header('Cache-Control', 'no-cache');

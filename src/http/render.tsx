@@ -86,7 +86,7 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
   if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
     c.header('Content-Encoding', 'gzip');
     // A page rendered for this request alone is compressed once, fast (joinGzip).
-    if (c.var.user || !page.pieces[1].isCompressed) return c.body(joinGzip(pieces), page.status);
+    if (c.get('user') || !page.pieces[1].isCompressed) return c.body(joinGzip(pieces), page.status);
     // Compressed whole, once: a sixth smaller than pieces compressed apart, which cannot point
     // back at each other's repeated class names and icons.
     if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: Bun.gzipSync(joinPlain(pieces)) as Uint8Array<ArrayBuffer> };
@@ -97,7 +97,7 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
 
 /** Renders a page inside the shared layout, with the viewer's own header and tail. */
 export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
-  const page = renderSharedPage(c.var.deps, meta, body, status, backHref);
+  const page = renderSharedPage(c.get('deps'), meta, body, status, backHref);
   // The page cache (cachePages) keeps what the route rendered.
   c.set('renderedPage', page);
   return sendPage(c, page, toast ?? takeFlash(c));

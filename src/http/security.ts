@@ -67,7 +67,7 @@ const PERSONAL_API = /^\/api\/(user|cart|checkout|orders|notifications|admin)(\/
  */
 export const personalJsonIsPrivate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  if (c.var.user || PERSONAL_API.test(c.req.path)) c.header('Cache-Control', 'private, no-store');
+  if (c.get('user') || PERSONAL_API.test(c.req.path)) c.header('Cache-Control', 'private, no-store');
 };
 
 /**

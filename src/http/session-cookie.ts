@@ -8,7 +8,7 @@ export const SESSION_COOKIE = 'csa_session';
 
 /** Secure whenever the store is public over https, or this request came over https (a TLS proxy's X-Forwarded-Proto counts when trusted). */
 function isSecure(c: AppContext): boolean {
-  return c.var.deps.config.publicUrl.startsWith('https://') || cameOverHttps(c);
+  return c.get('deps').config.publicUrl.startsWith('https://') || cameOverHttps(c);
 }
 
 function writeCookie(c: AppContext, token: string, expiresAt: number): void {
@@ -21,14 +21,14 @@ function writeCookie(c: AppContext, token: string, expiresAt: number): void {
   });
 }
 
-/** Loads the session named by the cookie into c.var.user / c.var.session, renewing the cookie when extended. */
+/** Loads the session named by the cookie into the context's user and session, renewing the cookie when extended. */
 export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = getCookie(c, SESSION_COOKIE);
   c.set('user', null);
   c.set('session', null);
   c.set('viewerVersion', 0);
   if (token) {
-    const { db, clock } = c.var.deps;
+    const { db, clock } = c.get('deps');
     const found = validateSessionToken(db, clock, token);
     if (found) {
       c.set('user', found.user);
@@ -44,15 +44,17 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** A new session for a user who just signed in (any earlier session of this browser is ended). */
 export function startSession(c: AppContext, userId: number): void {
-  const { db, clock } = c.var.deps;
-  if (c.var.session) invalidateSession(db, c.var.session.id);
+  const { db, clock } = c.get('deps');
+  const current = c.get('session');
+  if (current) invalidateSession(db, current.id);
   const token = generateSessionToken();
   const session = createSession(db, clock, token, userId);
   writeCookie(c, token, session.expiresAt);
 }
 
 export function endSession(c: AppContext): void {
-  if (c.var.session) invalidateSession(c.var.deps.db, c.var.session.id);
+  const current = c.get('session');
+  if (current) invalidateSession(c.get('deps').db, current.id);
   c.set('user', null);
   c.set('session', null);
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isSecure(c) });

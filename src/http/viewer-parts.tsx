@@ -18,9 +18,9 @@ export interface ViewerPieces {
 }
 
 export function viewerOf(c: AppContext): Viewer {
-  const user = c.var.user;
+  const user = c.get('user');
   if (!user) return anonymousViewer;
-  const { db } = c.var.deps;
+  const { db } = c.get('deps');
   return {
     user: publicUser(user),
     profileComplete: profileStatus(db, user.id).isComplete,
@@ -36,9 +36,9 @@ export function viewerOf(c: AppContext): Viewer {
  * notifications or profile, by any process), so a cached header is never one change behind.
  */
 function viewerKey(c: AppContext): string {
-  const user = c.var.user;
+  const user = c.get('user');
   if (!user) return 'visitor';
-  return `${user.id}:${c.var.viewerVersion}:${user.isAdmin ? 'admin' : ''}:${user.username}`;
+  return `${user.id}:${c.get('viewerVersion')}:${user.isAdmin ? 'admin' : ''}:${user.username}`;
 }
 
 /** What else the viewer's parts depend on: where the page is, and what its islands need. */
@@ -48,7 +48,7 @@ export function shapeKey(page: Pick<SharedPage, 'path' | 'backHref' | 'islandsUs
 }
 
 function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
-  const { config, manifest } = c.var.deps;
+  const { config, manifest } = c.get('deps');
   const { html } = renderTree(
     manifest,
     <ViewerParts viewer={viewerOf(c)} path={page.path} backHref={page.backHref} siteName={config.siteName} flash={toast} />,
@@ -63,7 +63,7 @@ function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | 
 export function viewerPartsFor(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
   if (toast) return renderViewerParts(c, page, toast);
   const key = `${viewerKey(c)}|${page.shape}`;
-  const cache = c.var.deps.pageCache;
+  const cache = c.get('deps').pageCache;
   const cached = cache.viewerParts(key);
   if (cached) return cached;
   const parts = renderViewerParts(c, page, null);

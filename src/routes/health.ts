@@ -15,21 +15,21 @@ export const healthRoutes = new Hono<AppEnv>()
   .get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     try {
-      checkDatabase(c.var.deps.db);
-      return c.json({ status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()), time: c.var.deps.clock.now() });
+      checkDatabase(c.get('deps').db);
+      return c.json({ status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()), time: c.get('deps').clock.now() });
     } catch (error) {
       return c.json({ status: 'error', database: String(error) }, 503);
     }
   })
   .get('/readyz', (c) => {
     c.header('Cache-Control', 'no-store');
-    const { db, jobsHolder } = c.var.deps;
+    const { db, jobsHolder } = c.get('deps');
     const readiness = checkReadiness(db, jobsHolder, Date.now());
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', ...readiness }, readiness.ready ? 200 : 503);
   })
   .get('/metrics', async (c) => {
     c.header('Cache-Control', 'no-store');
-    const { config, telemetry } = c.var.deps;
+    const { config, telemetry } = c.get('deps');
     if (config.metricsToken) {
       const given = c.req.header('authorization') ?? '';
       const expected = `Bearer ${config.metricsToken}`;

@@ -20,32 +20,32 @@ import {
  */
 export const accountApi = new Hono<AppEnv>()
   .post('/password-reset', jsonBody(passwordResetRequestSchema), (c) => {
-    const { db, clock, limits } = c.var.deps;
+    const { db, clock, limits } = c.get('deps');
     return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)) });
   })
   .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
-    await confirmPasswordReset(c.var.deps, c.req.valid('json'));
+    await confirmPasswordReset(c.get('deps'), c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
   })
   .post('/user/email/confirm', jsonBody(emailConfirmSchema), (c) => {
-    const { email } = confirmEmailChange(c.var.deps.db, c.var.deps.clock, c.req.valid('json').token);
+    const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, c.req.valid('json').token);
     return c.json({ message: `Your messages now go to ${email}.`, email });
   })
   .use('/user/password', requireUserApi)
   .use('/user/export', requireUserApi)
   .use('/user/delete', requireUserApi)
   .post('/user/password', jsonBody(passwordChangeSchema), async (c) => {
-    await changePassword(c.var.deps.db, c.var.user!.id, c.var.session!.id, c.req.valid('json'));
+    await changePassword(c.get('deps').db, c.get('user')!.id, c.get('session')!.id, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Other devices were signed out.' });
   })
   .get('/user/export', (c) => {
-    const data = exportAccountData(c.var.deps.db, c.var.user!.id, c.var.deps.clock.now());
-    c.header('Content-Disposition', `attachment; filename="my-data-${c.var.user!.username}.json"`);
+    const data = exportAccountData(c.get('deps').db, c.get('user')!.id, c.get('deps').clock.now());
+    c.header('Content-Disposition', `attachment; filename="my-data-${c.get('user')!.username}.json"`);
     c.header('Cache-Control', 'no-store');
     return c.json(data);
   })
   .post('/user/delete', jsonBody(accountDeleteSchema), async (c) => {
-    await deleteAccount(c.var.deps, c.var.user!.id, c.req.valid('json').password);
+    await deleteAccount(c.get('deps'), c.get('user')!.id, c.req.valid('json').password);
     endSession(c);
     return c.json({ message: 'Your account has been deleted.' });
   });

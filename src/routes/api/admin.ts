@@ -6,10 +6,11 @@ import { adminPinBody } from '../../shared/schemas/admin.ts';
 
 /** POST /api/admin/pin: unlocks admin actions for this session. */
 export const adminApi = new Hono<AppEnv>().post('/admin/pin', jsonBody(adminPinBody), (c) => {
-  const { user, session } = c.var;
+  const user = c.get('user');
+  const session = c.get('session');
   if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
-  const { db, clock, adminPin, limits } = c.var.deps;
+  const { db, clock, adminPin, limits } = c.get('deps');
   verifyAdminPin(db, clock, session.id, limits.pinFailuresByUser, String(user.id), c.req.valid('json').pin, adminPin);
   return c.json({ message: 'Access granted' });
 });

@@ -15,13 +15,13 @@ function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
   .post('/register', jsonBody(registerSchema), async (c) => {
-    const { db, clock, limits } = c.var.deps;
+    const { db, clock, limits } = c.get('deps');
     const user = await register(db, clock, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)), 201);
   })
   .post('/login', jsonBody(loginSchema), async (c) => {
-    const { db, limits } = c.var.deps;
+    const { db, limits } = c.get('deps');
     const user = await logIn(db, limits, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)));
@@ -31,14 +31,14 @@ export const authApi = new Hono<AppEnv>()
     return c.json({ message: 'Logged out' });
   })
   .post('/logout/everywhere', (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
-    const ended = invalidateAllSessions(c.var.deps.db, user.id);
+    const ended = invalidateAllSessions(c.get('deps').db, user.id);
     endSession(c);
     return c.json({ message: 'Signed out everywhere', sessionsEnded: ended });
   })
   .get('/user', (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     if (!user) return c.json({ message: 'Not logged in' }, 401);
     return c.json(publicUser(user));
   });

@@ -66,7 +66,8 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   const topics = new Set<string>(wanted.map((id) => `product:${Number(id)}`));
   if (c.req.query('scoreboard') === '1') topics.add('scoreboard');
   // A visitor's own topic comes from the session, never from the query: nobody subscribes to another user.
-  if (c.var.user) topics.add(`user:${c.var.user.id}`);
+  const user = c.get('user');
+  if (user) topics.add(`user:${user.id}`);
   if (topics.size === 0) return c.json({ message: 'Subscribe to a product (?product=ID) or the scoreboard (?scoreboard=1), or sign in.' }, 400);
   const lastId = lastEventIdOf(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
 
@@ -74,7 +75,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
   c.header('Cache-Control', 'no-store');
   c.header('X-Accel-Buffering', 'no');
-  const hub = liveHubOf(c.var.deps);
+  const hub = liveHubOf(c.get('deps'));
   return streamSSE(c, async (stream) => {
     const send = (id: number, messages: LiveMessage[]) => {
       for (const message of messages) void stream.writeSSE({ id: String(id), event: message.event, data: message.data }).catch(() => {});
@@ -89,7 +90,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
     await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
     send(first.id, first.messages);
     while (!closed) {
-      await stream.sleep(c.var.deps.config.liveHeartbeatMs);
+      await stream.sleep(c.get('deps').config.liveHeartbeatMs);
       if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
     }
   });

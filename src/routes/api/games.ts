@@ -16,16 +16,17 @@ export function gameDepsOf(deps: AppDeps): GameDeps {
   return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
 }
 
-const gameDeps = (c: AppContext): GameDeps => gameDepsOf(c.var.deps);
+const gameDeps = (c: AppContext): GameDeps => gameDepsOf(c.get('deps'));
 
 function signedIn(c: AppContext): number {
-  if (!c.var.user) throw new DomainError(401, 'Please login or register to place a play.');
-  return c.var.user.id;
+  const user = c.get('user');
+  if (!user) throw new DomainError(401, 'Please login or register to place a play.');
+  return user.id;
 }
 
 /** Spec section 7's game calls: influencers, plays, payments, competition, games, user plays. */
 export const gamesApi = new Hono<AppEnv>()
-  .get('/influencers', (c) => c.json(influencerList(c.var.deps.db, c.var.deps.metrics, c.var.deps.clock.now())))
+  .get('/influencers', (c) => c.json(influencerList(c.get('deps').db, c.get('deps').metrics, c.get('deps').clock.now())))
   .post('/plays', jsonBody(playBody), (c) => {
     const userId = signedIn(c);
     return c.json(createPlay(gameDeps(c), userId, c.req.valid('json')), 201);
@@ -45,24 +46,27 @@ export const gamesApi = new Hono<AppEnv>()
     return c.json(view.plays);
   })
   .get('/games/active', (c) => c.json(activeGames(gameDeps(c))))
-  .get('/games/winners', (c) => c.json(winners(c.var.deps.db)))
+  .get('/games/winners', (c) => c.json(winners(c.get('deps').db)))
   .get('/user/plays', (c) => {
-    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
-    return c.json(userPlays(gameDeps(c), c.var.user.id));
+    const user = c.get('user');
+    if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+    return c.json(userPlays(gameDeps(c), user.id));
   })
   .get('/games/:id', idFrom('Game'), (c) => {
-    const game = publicGame(c.var.deps.db, c.var.deps.clock, pathId(c));
+    const game = publicGame(c.get('deps').db, c.get('deps').clock, pathId(c));
     if (!game) return c.json({ message: 'Game not found' }, 404);
     return c.json(game);
   })
   .post('/games/:id/donate', idFrom('Game'), (c) => {
-    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
-    donatePrize(gameDeps(c), c.var.user.id, pathId(c));
+    const user = c.get('user');
+    if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+    donatePrize(gameDeps(c), user.id, pathId(c));
     return c.json({ message: 'Thank you! Your prize will be donated to charity.' });
   })
   .post('/games/:id/claim', idFrom('Game'), (c) => {
-    if (!c.var.user) return c.json({ message: 'Please log in to continue.' }, 401);
-    claimPrize(gameDeps(c), c.var.user.id, pathId(c));
+    const user = c.get('user');
+    if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+    claimPrize(gameDeps(c), user.id, pathId(c));
     return c.json({ message: 'Your prize is in your cart.' });
   });
 
@@ -71,11 +75,11 @@ export const gamesApi = new Hono<AppEnv>()
  * `advanceMs` or to `now`, runs every due job, then answers with the new time.
  */
 export const testClockApi = new Hono<AppEnv>().post('/test/clock', jsonBody(testClockBody), async (c) => {
-  const clock = c.var.deps.clock;
+  const clock = c.get('deps').clock;
   if (!(clock instanceof ManualClock)) return c.json({ message: 'Not found' }, 404);
   const input = c.req.valid('json');
   if ('now' in input) clock.set(input.now);
   else clock.advance(input.advanceMs);
-  await c.var.deps.runJobs();
+  await c.get('deps').runJobs();
   return c.json({ now: clock.now() });
 });

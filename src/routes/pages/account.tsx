@@ -229,7 +229,7 @@ export const accountPages = new Hono<AppEnv>()
     const input = passwordResetRequestSchema.safeParse(typed.includes('@') ? { email: typed } : { username: typed });
     try {
       if (!input.success || !typed) throw new DomainError(400, 'Enter the e-mail address or username of your account.');
-      const { db, clock, limits } = c.var.deps;
+      const { db, clock, limits } = c.get('deps');
       const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c));
       return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage sent={sent} />, { backHref: '/auth' });
     } catch (error) {
@@ -259,7 +259,7 @@ export const accountPages = new Hono<AppEnv>()
       });
     if (!checked.success) return page(fieldErrorsOf(checked.error));
     try {
-      await confirmPasswordReset(c.var.deps, checked.data);
+      await confirmPasswordReset(c.get('deps'), checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return page(error.fields ?? { token: error.message });
@@ -281,9 +281,9 @@ export const accountPages = new Hono<AppEnv>()
     private_(c);
     const token = (await fields(c)).token ?? '';
     try {
-      const { email } = confirmEmailChange(c.var.deps.db, c.var.deps.clock, token.slice(0, 200));
+      const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, token.slice(0, 200));
       setFlash(c, { title: 'E-mail changed', description: `Your messages now go to ${email}.` });
-      return c.redirect(c.var.user ? '/profile' : '/auth', 303);
+      return c.redirect(c.get('user') ? '/profile' : '/auth', 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return renderPage(
@@ -300,7 +300,7 @@ export const accountPages = new Hono<AppEnv>()
     const checked = passwordChangeSchema.safeParse(await fields(c));
     try {
       if (!checked.success) throw new DomainError(400, 'Check the passwords', fieldErrorsOf(checked.error));
-      await changePassword(c.var.deps.db, c.var.user!.id, c.var.session!.id, checked.data);
+      await changePassword(c.get('deps').db, c.get('user')!.id, c.get('session')!.id, checked.data);
       setFlash(c, { title: 'Password changed', description: 'Your password has been changed. Other devices were signed out.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -314,7 +314,7 @@ export const accountPages = new Hono<AppEnv>()
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Enter your password to delete your account');
       if (form.confirm !== 'yes') throw new DomainError(400, 'Tick the box to confirm that your account is deleted for good.');
-      await deleteAccount(c.var.deps, c.var.user!.id, checked.data.password);
+      await deleteAccount(c.get('deps'), c.get('user')!.id, checked.data.password);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Account not deleted', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });

@@ -55,14 +55,14 @@ async function formFields(c: AppContext): Promise<Record<string, string>> {
  */
 export const authPages = new Hono<AppEnv>()
   .get('/auth', (c) => {
-    if (c.var.user) return c.redirect('/', 302);
+    if (c.get('user')) return c.redirect('/', 302);
     return showAuth(c, tabOf(c.req.query('tab')));
   })
   .post('/auth/:tab{login|register}', async (c) => {
     const tab = tabOf(c.req.param('tab'));
     const next = safeNextPath(c.req.query('next'));
     const form = await formFields(c);
-    const { db, clock, limits } = c.var.deps;
+    const { db, clock, limits } = c.get('deps');
     // The same named schemas as POST /api/login and /api/register (plus the confirmation field).
     const checked = tab === 'login' ? loginSchema.safeParse(form) : registerFormSchema.safeParse(form);
     if (!checked.success) {

@@ -69,12 +69,12 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
     return (
       <div className="mx-auto max-w-md pt-10 text-center">
         <h1 className="m-0 text-2xl font-extrabold">Your cart is empty</h1>
-        <p className="mt-2 mb-6 text-slate-600">{c.var.user ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
+        <p className="mt-2 mb-6 text-slate-600">{c.get('user') ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
         <div className="flex justify-center gap-3">
           <a href="/products" className="rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
             Continue Shopping
           </a>
-          {!c.var.user && (
+          {!c.get('user') && (
             <a href="/auth?next=%2Fcart" className="rounded-full border border-slate-300 bg-white px-5 py-2.5 text-sm font-bold text-ink no-underline">
               Login
             </a>
@@ -83,7 +83,7 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
       </div>
     );
   }
-  const { contact, config, savedCard } = checkoutDefaults(c, c.var.user!.id);
+  const { contact, config, savedCard } = checkoutDefaults(c, c.get('user')!.id);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
@@ -162,9 +162,9 @@ function RemovePrizeStep({ line }: { line: CartLine }) {
 
 export const cartPages = new Hono<AppEnv>()
   .get('/cart', (c) => {
-    const user = c.var.user;
+    const user = c.get('user');
     if (user) {
-      const { db, clock } = c.var.deps;
+      const { db, clock } = c.get('deps');
       // Spec section 5: an incomplete profile cannot open the cart.
       if (!isProfileComplete(findProfile(db, user.id))) {
         noticeIncompleteProfile(db, clock, user.id);
@@ -176,19 +176,20 @@ export const cartPages = new Hono<AppEnv>()
         return c.redirect('/profile', 302);
       }
     }
-    const lines = user ? cartLines(c.var.deps.db, user.id) : [];
+    const lines = user ? cartLines(c.get('deps').db, user.id) : [];
     return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} />);
   })
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
     const { productId, next: wanted } = c.req.valid('form');
     const next = safeNextPath(wanted ?? `/product/${productId}`);
-    if (!c.var.user) {
+    const user = c.get('user');
+    if (!user) {
       rememberCartIntent(c, productId);
       setFlash(c, { title: 'Please log in', description: 'Log in or register and the product goes in your cart.' });
       return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
     }
     try {
-      addToCart(c.var.deps.db, c.var.deps.clock, c.var.user.id, { productId });
+      addToCart(c.get('deps').db, c.get('deps').clock, user.id, { productId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -197,9 +198,10 @@ export const cartPages = new Hono<AppEnv>()
     return c.redirect(next, 303);
   })
   .post('/cart/items/:id', idFrom('Cart item'), formBody(cartQuantityForm, refusedForm('Could not change the quantity', '/cart')), (c) => {
-    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    const user = c.get('user');
+    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
     try {
-      setCartQuantity(c.var.deps.db, c.var.user.id, pathId(c), c.req.valid('form').quantity);
+      setCartQuantity(c.get('deps').db, user.id, pathId(c), c.req.valid('form').quantity);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
@@ -208,15 +210,16 @@ export const cartPages = new Hono<AppEnv>()
   })
   .post('/cart/checkout', async (c) => {
     // The cart's checkout form without JavaScript: cash on delivery completes; a card needs the script.
-    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
+    const user = c.get('user');
+    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
     const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');
     if (text('paymentMethod') !== 'cod') {
       setFlash(c, { title: 'Checkout failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
       return c.redirect('/cart', 303);
     }
-    const { db, clock, gateway } = c.var.deps;
-    const lines = cartLines(db, c.var.user.id);
+    const { db, clock, gateway } = c.get('deps');
+    const lines = cartLines(db, user.id);
     const method = text('shippingMethod') === 'express' ? 'express' : 'standard';
     const checked = cartCheckoutBody.safeParse({
       paymentMethod: 'cod',
@@ -235,7 +238,7 @@ export const cartPages = new Hono<AppEnv>()
     });
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Check your shipping details.');
-      const { orderId } = await checkoutCart({ db, clock, gateway }, c.var.user.id, checked.data);
+      const { orderId } = await checkoutCart({ db, clock, gateway }, user.id, checked.data);
       setFlash(c, { title: 'Order placed', description: 'Thank you! Your order has been placed.' });
       return c.redirect(`/order-confirmation/${orderId}`, 303);
     } catch (error) {
@@ -245,15 +248,16 @@ export const cartPages = new Hono<AppEnv>()
     }
   })
   .post('/cart/items/:id/remove', idFrom('Cart item'), async (c) => {
-    if (!c.var.user) return c.redirect('/auth?next=%2Fcart', 303);
-    const line = cartLines(c.var.deps.db, c.var.user.id).find((l) => l.id === pathId(c));
+    const user = c.get('user');
+    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
+    const line = cartLines(c.get('deps').db, user.id).find((l) => l.id === pathId(c));
     const confirmed = (await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)).confirmed === 'yes';
     if (line?.type === 'play' && !confirmed) {
       // A prize asks first: removing it does not lose it, but the shopper should know where it goes.
       return renderPage(c, { title: 'Remove prize from cart?', path: '/cart', noindex: true }, <RemovePrizeStep line={line} />, { backHref: '/cart' });
     }
     try {
-      removeCartItem(c.var.deps.db, c.var.user.id, pathId(c));
+      removeCartItem(c.get('deps').db, user.id, pathId(c));
       setFlash(
         c,
         line?.type === 'play'

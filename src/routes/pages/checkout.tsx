@@ -19,9 +19,10 @@ export const checkoutPages = new Hono<AppEnv>()
       setFlash(c, { title: 'No product specified for checkout', description: 'Choose a product first.', variant: 'destructive' });
       return c.redirect('/', 302);
     }
-    if (!c.var.user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    const user = c.get('user');
+    if (!user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
     const id = productIdOf(raw);
-    const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+    const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
     if (!stored) {
       return renderPage(
         c,
@@ -38,7 +39,7 @@ export const checkoutPages = new Hono<AppEnv>()
     }
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c, c.var.user.id);
+    const { contact, config, savedCard } = checkoutDefaults(c, user.id);
     const soldOut = stored.quantity <= 0;
     return renderPage(
       c,
@@ -98,7 +99,7 @@ export const checkoutPages = new Hono<AppEnv>()
     return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
   .get('/order-confirmation/:id', (c) => {
-    const order = findOwnOrder(c.var.deps.db, c.var.user!.id, Number(c.req.param('id')));
+    const order = findOwnOrder(c.get('deps').db, c.get('user')!.id, Number(c.req.param('id')));
     if (!order) {
       return renderPage(
         c,

@@ -123,7 +123,7 @@ function OrderPage({ order }: { order: OrderDetail }) {
 }
 
 export const orderPages = new Hono<AppEnv>().get('/orders/:id', (c) => {
-  const order = orderDetail(c.var.deps.db, c.var.user!.id, Number(c.req.param('id')));
+  const order = orderDetail(c.get('deps').db, c.get('user')!.id, Number(c.req.param('id')));
   if (!order) {
     return renderPage(
       c,

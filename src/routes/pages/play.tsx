@@ -49,7 +49,7 @@ function notFoundView(c: AppContext) {
 
 /** Whether the player has consented, and the server's own words when they may not enter now. */
 function playStanding(c: AppContext, userId: number): { consented: boolean; blocked: string | null } {
-  const { db, clock, config } = c.var.deps;
+  const { db, clock, config } = c.get('deps');
   const consented = playerSettingsView(db, clock, userId, config.dailyEntryLimit).consented;
   try {
     requireMayPlay(db, clock, userId, config.dailyEntryLimit);
@@ -61,7 +61,7 @@ function playStanding(c: AppContext, userId: number): { consented: boolean; bloc
 }
 
 function playPage(c: AppContext) {
-  const { db, metrics, clock } = c.var.deps;
+  const { db, metrics, clock } = c.get('deps');
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(db, id);
   if (!stored) return notFoundView(c);
@@ -78,7 +78,7 @@ function playPage(c: AppContext) {
     live: current?.status === 'active',
     afterFull: taking?.afterFull ?? false,
   };
-  const user = c.var.user;
+  const user = c.get('user');
   const props: PlayGameProps = {
     product: {
       id: product.id,

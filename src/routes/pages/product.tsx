@@ -193,16 +193,16 @@ function notFoundView(c: AppContext) {
  * is then the same for everyone and shared through the page cache.
  */
 function markedViewer(c: AppContext, productId: number | null): number | null {
-  const user = c.var.user;
+  const user = c.get('user');
   if (!user || productId === null || c.req.query('tab') !== 'competition') return null;
-  return hasEntryInShownGames(c.var.deps.db, productId, user.id) ? user.id : null;
+  return hasEntryInShownGames(c.get('deps').db, productId, user.id) ? user.id : null;
 }
 
 /** What the product page shows besides the product: its games' state, and whose entry is marked. */
 function productPageFingerprint(c: AppContext): string {
   const id = productIdOf(c.req.param('id') ?? '');
   const viewer = markedViewer(c, id);
-  const { db, pageCache, clock } = c.var.deps;
+  const { db, pageCache, clock } = c.get('deps');
   const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
   return gameFingerprint(games, clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
 }
@@ -210,11 +210,11 @@ function productPageFingerprint(c: AppContext): string {
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
 export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(productPageFingerprint), (c) => {
   const id = productIdOf(c.req.param('id'));
-  const stored = id === null ? undefined : findProduct(c.var.deps.db, id);
+  const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
   if (!stored) return notFoundView(c);
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
-  const base = c.var.deps.config.publicUrl;
+  const base = c.get('deps').config.publicUrl;
   const { name, subtitle, text } = productTitle(product);
   return renderPage(
     c,
@@ -230,8 +230,8 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
     <ProductDetail
       product={product}
       tab={tab}
-      competition={tab === 'competition' ? competitionView(c.var.deps, product.id) : null}
-      now={c.var.deps.clock.now()}
+      competition={tab === 'competition' ? competitionView(c.get('deps'), product.id) : null}
+      now={c.get('deps').clock.now()}
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
     />,

@@ -20,8 +20,8 @@ const periods: { value: string; label: string }[] = [
 ];
 
 export function playSettingsOf(c: AppContext): PlayerSettingsView {
-  const { db, clock, config } = c.var.deps;
-  return playerSettingsView(db, clock, c.var.user!.id, config.dailyEntryLimit);
+  const { db, clock, config } = c.get('deps');
+  return playerSettingsView(db, clock, c.get('user')!.id, config.dailyEntryLimit);
 }
 
 export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
@@ -112,9 +112,9 @@ function fail(c: AppContext, error: unknown): Response {
 /** The Play tab's two forms. */
 export const profilePlayForms = new Hono<AppEnv>()
   .post('/profile/play-limit', formBody(playLimitForm, fail), (c) => {
-    const { db, clock, config } = c.var.deps;
+    const { db, clock, config } = c.get('deps');
     try {
-      const view = setDailyEntryLimit(db, clock, c.var.user!.id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
+      const view = setDailyEntryLimit(db, clock, c.get('user')!.id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
       setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
     } catch (error) {
       return fail(c, error);
@@ -127,9 +127,9 @@ export const profilePlayForms = new Hono<AppEnv>()
       setFlash(c, { title: 'Not saved', description: 'Please confirm that you understand this cannot be undone.', variant: 'destructive' });
       return back(c);
     }
-    const { db, clock, config } = c.var.deps;
+    const { db, clock, config } = c.get('deps');
     try {
-      selfExclude(db, clock, c.var.user!.id, form.period, config.dailyEntryLimit);
+      selfExclude(db, clock, c.get('user')!.id, form.period, config.dailyEntryLimit);
       setFlash(c, { title: 'Break started', description: 'You are excluded from games. Take care.' });
     } catch (error) {
       return fail(c, error);

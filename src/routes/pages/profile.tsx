@@ -151,7 +151,7 @@ function PaymentTab({ c, card, type }: { c: AppContext; card: { brand: string; l
           </a>
         </p>
       )}
-      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.var.deps.config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
+      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.get('deps').config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
     </>
   );
 }
@@ -226,8 +226,8 @@ function SignOutEverywhere() {
 }
 
 function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
-  const { db } = c.var.deps;
-  const userId = c.var.user!.id;
+  const { db } = c.get('deps');
+  const userId = c.get('user')!.id;
   const stored = findProfile(db, userId);
   const failed = failure !== undefined;
   const errors = failure?.errors ?? {};
@@ -237,9 +237,9 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
     <ProfilePage
       c={c}
       tab={tab}
-      profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.var.deps.clock, userId) ?? undefined, ...failure?.typed }}
+      profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.get('deps').clock, userId) ?? undefined, ...failure?.typed }}
       missing={missingProfileFields(stored)}
-      orders={tab === 'orders' ? userOrders(db, userId, c.var.deps.clock.now()) : []}
+      orders={tab === 'orders' ? userOrders(db, userId, c.get('deps').clock.now()) : []}
       errors={errors}
     />,
     failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
@@ -274,12 +274,12 @@ export const profilePages = new Hono<AppEnv>()
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     let saved: ProfileView;
     try {
-      saved = await updateProfile(c.var.deps, c.var.user!.id, checked.data);
+      saved = await updateProfile(c.get('deps'), c.get('user')!.id, checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
-    const intent = carryOutCartIntent(c, c.var.user!.id, { quietWhileIncomplete: true });
+    const intent = carryOutCartIntent(c, c.get('user')!.id, { quietWhileIncomplete: true });
     const emailWaits = saved.pendingEmail !== undefined && saved.pendingEmail.toLowerCase() === typed.email.trim().toLowerCase();
     setFlash(
       c,
@@ -290,7 +290,7 @@ export const profilePages = new Hono<AppEnv>()
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', (c) => {
-    invalidateAllSessions(c.var.deps.db, c.var.user!.id);
+    invalidateAllSessions(c.get('deps').db, c.get('user')!.id);
     endSession(c);
     setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });
     return c.redirect('/auth', 303);

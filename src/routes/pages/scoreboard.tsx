@@ -353,10 +353,10 @@ function parseTab(value: string | undefined): Tab {
 }
 
 function ScoreboardPage({ c, tab }: { c: AppContext; tab: Tab }) {
-  const { db, clock, gateway, metrics } = c.var.deps;
+  const { db, clock, gateway, metrics } = c.get('deps');
   const deps = { db, clock, gateway, metrics };
   const now = clock.now();
-  const user = c.var.user;
+  const user = c.get('user');
   const games = tab === 'active' ? activeGames(deps) : [];
   const plays = tab === 'my-games' && user ? userPlays(deps, user.id) : [];
   const list = tab === 'winners' ? winners(db) : [];

@@ -7,8 +7,8 @@ import type { AppContext } from '../../http/context.ts';
  * the operator finds the request's log lines.
  */
 export function serverErrorPage(c: AppContext): Response {
-  const { config, manifest } = c.var.deps;
-  const requestId = c.var.requestId;
+  const { config, manifest } = c.get('deps');
+  const requestId = c.get('requestId');
   const html = renderToStaticMarkup(
     <html lang="en">
       <head>

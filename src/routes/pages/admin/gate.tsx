@@ -73,13 +73,13 @@ export function showPinScreen(c: AppContext, next: string, failure?: { status: P
  * session passes the PIN. (Signed-out visitors were already sent to /auth.)
  */
 export const adminGate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const user = c.var.user!;
+  const user = c.get('user')!;
   if (!user.isAdmin) {
     return renderPage(c, { title: 'Access Denied', path: '/admin', noindex: true }, <AccessDenied />, { status: 403 });
   }
   if (c.req.path === '/admin/pin') return next();
-  if (sessionPassedPin(c.var.session, c.var.deps.clock)) {
-    touchPinUnlock(c.var.deps.db, c.var.session!, c.var.deps.clock);
+  if (sessionPassedPin(c.get('session'), c.get('deps').clock)) {
+    touchPinUnlock(c.get('deps').db, c.get('session')!, c.get('deps').clock);
     return next();
   }
   return showPinScreen(
