@@ -92,7 +92,14 @@ export const adminGameTools = new Hono<AppEnv>()
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         if (error.status === 404) return notFound(c, 'Influencer');
-        return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.get('deps').db, id).avatar, formStatus(error));
+        return showForm(
+          c,
+          `/admin/influencers/${id}`,
+          raw,
+          error.fields ?? { _: error.message },
+          findInfluencer(c.get('deps').db, id).avatar,
+          formStatus(error),
+        );
       }
     },
   )
