@@ -63,14 +63,17 @@ try {
     if (run.exitCode !== 0) throw new Error(`lighthouse failed for ${path}:\n${run.stderr.toString().slice(-2000)}`);
     const report = JSON.parse(run.stdout.toString()) as {
       categories: Record<string, { score: number | null }>;
-      audits: Record<string, { score: number | null; title: string; scoreDisplayMode: string }>;
+      audits: Record<string, { score: number | null; title: string; scoreDisplayMode: string; displayValue?: string }>;
     };
     const score = (key: string) => Math.round((report.categories[key]?.score ?? 0) * 100);
     rows.push(`| ${path} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${score('seo')} |`);
     const failing = Object.entries(report.audits)
       .filter(([, audit]) => audit.score !== null && audit.score < 1 && ['binary', 'numeric'].includes(audit.scoreDisplayMode))
       .map(([id, audit]) => `${id} (${Math.round((audit.score ?? 0) * 100)})`);
-    if (process.env.VERBOSE) console.log(`${path}: below 100: ${failing.join(', ')}`);
+    const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'speed-index', 'total-blocking-time', 'cumulative-layout-shift']
+      .map((id) => `${id} ${report.audits[id]?.displayValue ?? '?'}`)
+      .join(', ');
+    if (process.env.VERBOSE) console.log(`${path}: ${metrics}; below 100: ${failing.join(', ')}`);
   }
   console.log('Lighthouse, mobile (simulated throttling), NODE_ENV=production, seeded store\n');
   console.log('| page | Performance | Accessibility | Best Practices | SEO |');
