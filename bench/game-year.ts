@@ -26,6 +26,7 @@ import { createTelemetry } from '../src/telemetry.ts';
 import { PageCache } from '../src/http/page-cache.ts';
 import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -148,6 +149,7 @@ const app = createApp({
   manifest: await loadManifest(),
   adminPin: '246810',
   limits: createAccountLimits(db, clock, false),
+  passwords: argon2idHasher(TEST_PASSWORD_COST),
   images,
   shareCards: shareCardStore(join(dir, 'share-cards'), images),
   pageCache: new PageCache(() => storefrontVersion(db)),

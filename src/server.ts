@@ -24,6 +24,7 @@ import { storeJobs } from './jobs/index.ts';
 import { startMailPump } from './domain/mail/sender.ts';
 import { fileTransport, smtpTransport } from './domain/mail/transport.ts';
 import { startScheduler } from './jobs/scheduler.ts';
+import { argon2idHasher } from './domain/passwords.ts';
 
 /** `csa --healthcheck`: for container health checks, where no curl is installed. */
 async function healthcheck(): Promise<never> {
@@ -71,7 +72,8 @@ export async function main(): Promise<void> {
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
   const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
-  const { adminPin, generated } = await bootstrapAdmin(db, clock, config);
+  const passwords = argon2idHasher();
+  const { adminPin, generated } = await bootstrapAdmin({ db, clock, config, passwords });
   const manifest = await loadManifest();
 
   const pageCache = new PageCache(() => storefrontVersion(db));
@@ -118,6 +120,7 @@ export async function main(): Promise<void> {
     manifest,
     adminPin,
     limits: createAccountLimits(db, clock, config.rateLimit),
+    passwords,
     images,
     shareCards: shareCardStore(join(dataDir, 'share-cards'), images),
     pageCache,

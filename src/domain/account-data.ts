@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { accountTokens, cartItems, emailOutbox, games, notifications, orders, playerSettings, plays, sessions, userProfiles, users } from '../db/schema.ts';
-import { hashPassword } from './accounts.ts';
+import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { notificationView } from './notifications.ts';
@@ -62,11 +62,11 @@ export function exportAccountData(db: Db, userId: number, now: number) {
 }
 
 /** POST /api/user/delete: with the password, once nothing is in flight (an order to deliver, a game with a hold). */
-export async function deleteAccount(deps: { db: Db; clock: Clock }, userId: number, password: string): Promise<void> {
-  const { db, clock } = deps;
+export async function deleteAccount(deps: { db: Db; clock: Clock; passwords: PasswordHasher }, userId: number, password: string): Promise<void> {
+  const { db, clock, passwords } = deps;
   const user = db.select().from(users).where(eq(users.id, userId)).get();
   if (!user || user.deletedAt !== null) throw new DomainError(404, 'Account not found');
-  if (!(await Bun.password.verify(password, user.passwordHash))) {
+  if (!(await passwords.verify(password, user.passwordHash))) {
     throw new DomainError(400, 'Your password is not right.', { password: 'Your password is not right.' });
   }
   if (user.isAdmin) throw new DomainError(409, 'Admin accounts cannot be deleted here. Ask another admin to remove the admin role first.');
@@ -86,7 +86,7 @@ export async function deleteAccount(deps: { db: Db; clock: Clock }, userId: numb
     .get();
   if (openPlay) throw new DomainError(409, 'You have a game in progress with a $1 hold. You can delete your account once it has ended.');
   // Nobody can sign in with it again: a hash of random bytes nobody knows.
-  const unusable = await hashPassword(crypto.randomUUID() + crypto.randomUUID());
+  const unusable = await passwords.hash(crypto.randomUUID() + crypto.randomUUID());
   const now = clock.now();
   db.transaction((tx) => {
     tx.delete(sessions).where(eq(sessions.userId, userId)).run();

@@ -4,7 +4,8 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { accountTokens, sessions, userProfiles, users } from '../db/schema.ts';
 import type { PasswordResetRequest } from '../shared/schemas/account.ts';
-import { type AccountLimits, findUserByUsername, hashPassword } from './accounts.ts';
+import { type AccountLimits, findUserByUsername } from './accounts.ts';
+import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { composeEmail } from './mail/compose.ts';
@@ -91,7 +92,10 @@ export function requestPasswordReset(deps: { db: Db; clock: Clock; limits: Accou
 }
 
 /** POST /api/password-reset/confirm: sets the password once per link and signs the account out everywhere. */
-export async function confirmPasswordReset(deps: { db: Db; clock: Clock }, input: { token: string; password: string }): Promise<{ userId: number }> {
+export async function confirmPasswordReset(
+  deps: { db: Db; clock: Clock; passwords: PasswordHasher },
+  input: { token: string; password: string },
+): Promise<{ userId: number }> {
   const { db, clock } = deps;
   const hash = tokenHash(input.token);
   const now = clock.now();
@@ -101,7 +105,7 @@ export async function confirmPasswordReset(deps: { db: Db; clock: Clock }, input
     .where(and(eq(accountTokens.tokenHash, hash), eq(accountTokens.purpose, 'password_reset'), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
     .get();
   if (!found) throw new DomainError(400, RESET_LINK_INVALID, { token: RESET_LINK_INVALID });
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await deps.passwords.hash(input.password);
   const done = db.transaction((txn) => {
     const tx = txn as unknown as Db;
     // Single use, also when the same link is sent twice at once.
@@ -121,12 +125,18 @@ export async function confirmPasswordReset(deps: { db: Db; clock: Clock }, input
 }
 
 /** POST /api/user/password: the current password is required; every other session ends, this one stays. */
-export async function changePassword(db: Db, userId: number, currentSessionId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+export async function changePassword(
+  deps: { db: Db; passwords: PasswordHasher },
+  userId: number,
+  currentSessionId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const { db, passwords } = deps;
   const user = db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user || !(await Bun.password.verify(input.currentPassword, user.passwordHash))) {
+  if (!user || !(await passwords.verify(input.currentPassword, user.passwordHash))) {
     throw new DomainError(400, 'Your current password is not right.', { currentPassword: 'Your current password is not right.' });
   }
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await passwords.hash(input.newPassword);
   db.transaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
     tx.delete(sessions)

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { RateLimiter, minutesText } from './rate-limit.ts';
 import type { LoginInput, RegisterInput } from '../shared/schemas/auth.ts';
+import type { PasswordHasher } from './passwords.ts';
 
 /** What the browser may know about a user (spec section 3: the client reads id, username, isAdmin). */
 export interface PublicUser {
@@ -37,6 +38,14 @@ const MINUTE = 60_000;
 export const CARD_FAILURES_PER_WINDOW = 5;
 
 /** The limits, counted in the database so every process shares them. */
+/** What signing up and signing in need. */
+export interface AccountDeps {
+  db: Db;
+  clock: Clock;
+  limits: AccountLimits;
+  passwords: PasswordHasher;
+}
+
 export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): AccountLimits {
   return {
     failedLoginsByIp: new RateLimiter(db, 'login-ip', 10, 15 * MINUTE, clock, enabled),
@@ -52,13 +61,6 @@ export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): Acc
   };
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return Bun.password.hash(password, { algorithm: 'argon2id' });
-}
-
-// Verified against when the username is unknown, so both answers take the same time.
-let dummyHash: Promise<string> | undefined;
-
 export function findUserByUsername(db: Db, username: string): User | undefined {
   return db
     .select()
@@ -67,14 +69,15 @@ export function findUserByUsername(db: Db, username: string): User | undefined {
     .get();
 }
 
-export async function register(db: Db, clock: Clock, limits: AccountLimits, input: RegisterInput, ip: string): Promise<User> {
+export async function register(deps: AccountDeps, input: RegisterInput, ip: string): Promise<User> {
+  const { db, clock, limits, passwords } = deps;
   const wait = limits.registrationsByIp.attempt(ip);
   if (wait > 0) {
     throw new DomainError(429, `Too many registrations from this network. Please try again in ${minutesText(wait)}.`);
   }
   const { username, password } = input;
   if (findUserByUsername(db, username)) throw usernameTaken();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await passwords.hash(password);
   try {
     return db.insert(users).values({ username, passwordHash, createdAt: clock.now() }).returning().get();
   } catch (error) {
@@ -95,7 +98,8 @@ function usernameTaken(): DomainError {
  * back when it succeeds, in one synchronous step with the limit check: thirty attempts sent at
  * once are cut at the limit before any of them is verified.
  */
-export async function logIn(db: Db, limits: AccountLimits, input: LoginInput, ip: string): Promise<User> {
+export async function logIn(deps: Omit<AccountDeps, 'clock'>, input: LoginInput, ip: string): Promise<User> {
+  const { db, limits, passwords } = deps;
   const { username, password } = input;
   const usernameKey = username.toLowerCase();
   // One IMMEDIATE transaction: attempts sent at once to two processes are counted one after another.
@@ -110,8 +114,7 @@ export async function logIn(db: Db, limits: AccountLimits, input: LoginInput, ip
     throw new DomainError(429, `Too many failed login attempts. Please try again in ${minutesText(wait)}.`);
   }
   const user = findUserByUsername(db, username);
-  dummyHash ??= hashPassword('not-a-real-password');
-  const valid = await Bun.password.verify(password, user?.passwordHash ?? (await dummyHash));
+  const valid = await passwords.verify(password, user?.passwordHash);
   if (!user || !valid) throw new DomainError(401, 'Invalid username or password');
   limits.failedLoginsByIp.forgetLatest(ip);
   limits.failedLoginsByUsername.reset(usernameKey);

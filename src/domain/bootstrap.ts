@@ -3,7 +3,8 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { appSettings, users } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
-import { findUserByUsername, hashPassword } from './accounts.ts';
+import { findUserByUsername } from './accounts.ts';
+import type { PasswordHasher } from './passwords.ts';
 
 /** Secrets generated on a development machine's first start, to be printed once. */
 export interface GeneratedSecrets {
@@ -27,7 +28,13 @@ function randomPassword(): string {
  * Creates the bootstrap admin once, and settles the admin PIN: ADMIN_PIN when set, otherwise
  * the PIN generated on the first start (kept in app_settings so it survives restarts).
  */
-export async function bootstrapAdmin(db: Db, clock: Clock, config: Config): Promise<{ adminPin: string; generated: GeneratedSecrets }> {
+export async function bootstrapAdmin(deps: {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  passwords: PasswordHasher;
+}): Promise<{ adminPin: string; generated: GeneratedSecrets }> {
+  const { db, clock, config, passwords } = deps;
   const generated: GeneratedSecrets = {};
   if (!findUserByUsername(db, config.adminUsername)) {
     const password = config.adminPassword ?? randomPassword();
@@ -38,7 +45,7 @@ export async function bootstrapAdmin(db: Db, clock: Clock, config: Config): Prom
     db.insert(users)
       .values({
         username: config.adminUsername,
-        passwordHash: await hashPassword(password),
+        passwordHash: await passwords.hash(password),
         isAdmin: true,
         createdAt: clock.now(),
       })

@@ -5,6 +5,7 @@ import type { Db } from '../db/client.ts';
 import type { Session, User } from '../domain/sessions.ts';
 import type { AccountLimits } from '../domain/accounts.ts';
 import type { Clock } from '../domain/clock.ts';
+import type { PasswordHasher } from '../domain/passwords.ts';
 import type { ImageStore } from '../domain/images.ts';
 import type { ShareCardStore } from '../domain/share-cards.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
@@ -21,6 +22,7 @@ export interface AppDeps {
   manifest: AssetManifest;
   adminPin: string;
   limits: AccountLimits;
+  passwords: PasswordHasher;
   images: ImageStore;
   /** The PNG pictures of shared product links. */
   shareCards: ShareCardStore;

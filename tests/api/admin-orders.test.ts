@@ -98,7 +98,7 @@ const bigOrder = (ctx: Store, method: 'square' | 'cod') =>
   ]);
 
 async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   const admin = ctx.client();
   expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
   return admin;

@@ -47,7 +47,7 @@ async function setup({ seed = true } = {}): Promise<Ctx> {
 
 /** A signed-in admin (one "browser") who has not passed the PIN yet. */
 async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   const admin = ctx.client();
   expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
   return admin;

@@ -17,7 +17,7 @@ const PNG_1X1 = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFc
 
 /** A new admin session (one "browser"); the bootstrap admin is created on first use. */
 async function adminSession(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   const admin = ctx.client();
   const login = await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } });
   expect(login.status).toBe(200);

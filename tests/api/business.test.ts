@@ -54,7 +54,7 @@ async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestC
 }
 
 async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   const admin = ctx.client();
   expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
   return admin;

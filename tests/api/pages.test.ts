@@ -74,8 +74,9 @@ describe('shared navigation', () => {
   });
 
   test('admins also get the admin shortcut and Admin Panel', async () => {
-    const { client, db, clock, config } = await testApp();
-    await bootstrapAdmin(db, clock, config);
+    const ctx = await testApp();
+    const { client } = ctx;
+    await bootstrapAdmin(ctx);
     const c = client();
     const login = await c.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } });
     expect(login.status).toBe(200);

@@ -79,7 +79,7 @@ async function signedInShopper(ctx: Ctx): Promise<TestClient> {
 
 /** The bootstrap admin, signed in; with `pin` the session has also passed the admin PIN. */
 async function signedInAdmin(ctx: Ctx, { pin }: { pin: boolean }): Promise<TestClient> {
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   const admin = ctx.client();
   const login = await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } });
   expect(login.status).toBe(200);

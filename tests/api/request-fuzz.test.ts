@@ -112,7 +112,7 @@ describe('fuzz: bad bodies on every JSON endpoint', () => {
   test('600 generated requests: no 5xx, and no refused request changes a row', async () => {
     const ctx = await testApp();
     seedIfEmpty(ctx.db, ctx.clock);
-    await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+    await bootstrapAdmin(ctx);
     const shopper = ctx.client();
     expect((await shopper.post('/api/register', { json: { username: 'fuzzer', password: 'secret-pass' } })).status).toBe(201);
     const shopperId = ctx.db
@@ -189,7 +189,7 @@ describe('fuzz: bad form posts on every form route', () => {
   test('300 generated multipart posts (fields repeated, files as text, odd text): no 5xx, and no 4xx changes a row', async () => {
     const ctx = await testApp();
     seedIfEmpty(ctx.db, ctx.clock);
-    await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+    await bootstrapAdmin(ctx);
     const shopper = ctx.client();
     expect((await shopper.post('/api/register', { json: { username: 'formfuzz', password: 'secret-pass' } })).status).toBe(201);
     const admin = ctx.client();

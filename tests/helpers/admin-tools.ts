@@ -18,7 +18,7 @@ export async function seededStore(env: Record<string, string> = {}) {
   const ctx = await testApp(env);
   ctx.clock.set(T0);
   seedIfEmpty(ctx.db, ctx.clock);
-  await bootstrapAdmin(ctx.db, ctx.clock, ctx.config);
+  await bootstrapAdmin(ctx);
   return ctx;
 }
 export type Store = Awaited<ReturnType<typeof seededStore>>;

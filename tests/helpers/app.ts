@@ -17,6 +17,7 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -38,6 +39,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const images = imageStore(uploadsDir);
   const pageCache = new PageCache(() => storefrontVersion(db), { recheckMs: 0 });
   const gateway = createTestGateway();
+  const passwords = argon2idHasher(TEST_PASSWORD_COST);
   const app = createApp({
     db,
     config,
@@ -45,6 +47,7 @@ export async function testApp(env: Record<string, string> = {}) {
     manifest: await testManifest(),
     adminPin: TEST_PIN,
     limits: createAccountLimits(db, clock, config.rateLimit),
+    passwords,
     images,
     shareCards: shareCardStore(join(uploadsDir, 'share-cards'), images),
     pageCache,
@@ -54,7 +57,7 @@ export async function testApp(env: Record<string, string> = {}) {
     metrics: simulatedMetrics,
     runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),
   });
-  return { app, db, clock, config, images, uploadsDir, pageCache, gateway, client: () => new TestClient(app) };
+  return { app, db, clock, config, images, uploadsDir, pageCache, gateway, passwords, client: () => new TestClient(app) };
 }
 
 type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };

@@ -24,6 +24,7 @@ import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { COMPLETE_PROFILE } from './actors.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
 
 /*
  * The store in process on the real `square` gateway, pointed at the fake Square server: money
@@ -66,6 +67,7 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     manifest: await testManifest(),
     adminPin: TEST_PIN,
     limits: createAccountLimits(db, clock, false),
+    passwords: argon2idHasher(TEST_PASSWORD_COST),
     images,
     shareCards: shareCardStore(mkdtempSync(join(tmpdir(), 'csa-cards-')), images),
     pageCache: new PageCache(() => storefrontVersion(db)),

@@ -9,6 +9,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { projectRoot } from '../../src/runtime-files.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
 
 describe('seedIfEmpty', () => {
   test('fills an empty store with a realistic catalogue and influencers, once', async () => {
@@ -46,15 +47,16 @@ describe('seedIfEmpty', () => {
 });
 
 describe('bootstrapAdmin', () => {
+  const passwords = argon2idHasher(TEST_PASSWORD_COST);
   test('development: creates the admin once and generates a PIN that survives restarts', async () => {
     const db = await openMigratedDatabase();
     const clock = new ManualClock();
     const config = loadConfig({});
-    const first = await bootstrapAdmin(db, clock, config);
+    const first = await bootstrapAdmin({ db, clock, config, passwords });
     expect(first.generated.adminUsername).toBe('admin');
     expect(first.generated.adminPassword!.length).toBeGreaterThanOrEqual(12);
     expect(first.adminPin).toMatch(/^\d{6}$/);
-    const second = await bootstrapAdmin(db, clock, config);
+    const second = await bootstrapAdmin({ db, clock, config, passwords });
     expect(second.generated).toEqual({});
     expect(second.adminPin).toBe(first.adminPin);
     const admins = db.select().from(users).all();
@@ -66,7 +68,7 @@ describe('bootstrapAdmin', () => {
   test('configured secrets are used and nothing is generated', async () => {
     const db = await openMigratedDatabase();
     const config = loadConfig({ ADMIN_USERNAME: 'owner', ADMIN_PASSWORD: 'owner-pass', ADMIN_PIN: '9876' });
-    const result = await bootstrapAdmin(db, new ManualClock(), config);
+    const result = await bootstrapAdmin({ db, clock: new ManualClock(), config, passwords });
     expect(result).toEqual({ adminPin: '9876', generated: {} });
     const owner = db.select().from(users).get()!;
     expect(owner.username).toBe('owner');

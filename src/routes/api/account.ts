@@ -35,7 +35,7 @@ export const accountApi = new Hono<AppEnv>()
   .use('/user/export', requireUserApi)
   .use('/user/delete', requireUserApi)
   .post('/user/password', jsonBody(passwordChangeSchema), async (c) => {
-    await changePassword(c.get('deps').db, c.get('user')!.id, c.get('session')!.id, c.req.valid('json'));
+    await changePassword(c.get('deps'), c.get('user')!.id, c.get('session')!.id, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Other devices were signed out.' });
   })
   .get('/user/export', (c) => {

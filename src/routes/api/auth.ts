@@ -15,14 +15,12 @@ function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
   .post('/register', jsonBody(registerSchema), async (c) => {
-    const { db, clock, limits } = c.get('deps');
-    const user = await register(db, clock, limits, c.req.valid('json'), clientIp(c));
+    const user = await register(c.get('deps'), c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)), 201);
   })
   .post('/login', jsonBody(loginSchema), async (c) => {
-    const { db, limits } = c.get('deps');
-    const user = await logIn(db, limits, c.req.valid('json'), clientIp(c));
+    const user = await logIn(c.get('deps'), c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)));
   })

@@ -300,7 +300,7 @@ export const accountPages = new Hono<AppEnv>()
     const checked = passwordChangeSchema.safeParse(await fields(c));
     try {
       if (!checked.success) throw new DomainError(400, 'Check the passwords', fieldErrorsOf(checked.error));
-      await changePassword(c.get('deps').db, c.get('user')!.id, c.get('session')!.id, checked.data);
+      await changePassword(c.get('deps'), c.get('user')!.id, c.get('session')!.id, checked.data);
       setFlash(c, { title: 'Password changed', description: 'Your password has been changed. Other devices were signed out.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

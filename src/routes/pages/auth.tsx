@@ -62,7 +62,6 @@ export const authPages = new Hono<AppEnv>()
     const tab = tabOf(c.req.param('tab'));
     const next = safeNextPath(c.req.query('next'));
     const form = await formFields(c);
-    const { db, clock, limits } = c.get('deps');
     // The same named schemas as POST /api/login and /api/register (plus the confirmation field).
     const checked = tab === 'login' ? loginSchema.safeParse(form) : registerFormSchema.safeParse(form);
     if (!checked.success) {
@@ -75,7 +74,7 @@ export const authPages = new Hono<AppEnv>()
       return showAuth(c, tab, { status: 400, toast, errors, username: form.username });
     }
     try {
-      const user = tab === 'login' ? await logIn(db, limits, checked.data, clientIp(c)) : await register(db, clock, limits, checked.data, clientIp(c));
+      const user = tab === 'login' ? await logIn(c.get('deps'), checked.data, clientIp(c)) : await register(c.get('deps'), checked.data, clientIp(c));
       startSession(c, user.id);
       const intent = carryOutCartIntent(c, user.id);
       setFlash(
