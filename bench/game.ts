@@ -12,7 +12,8 @@ import { games, influencers, payments, plays, products, users } from '../src/db/
 import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
-import { HOUR_MS, runGameJobs, settleGame } from '../src/domain/games/lifecycle.ts';
+import { runGameJobs, settleGame } from '../src/domain/games/lifecycle.ts';
+import { HOUR_MS } from '../src/domain/games/schedule.ts';
 import { drawSeed, simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 

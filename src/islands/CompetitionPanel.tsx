@@ -4,6 +4,7 @@ import { formatCompactScore } from '../shared/format.ts';
 import { type CompetitionData, type CompetitionPlay, DEFAULT_REQUIRED_PARTICIPANTS } from '../shared/views/games.ts';
 import { apiRequest } from './lib/http.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
+import { GAME_LENGTH_MS } from '../shared/game-time.ts';
 
 /*
  * The product page's Social Competition tab (spec sections 2, 4 and 9): the game's state, a
@@ -20,7 +21,6 @@ export const POLL_ACTIVE_MS = 10_000;
 export const POLL_IDLE_MS = 30_000;
 /** Spec section 9: a leaderboard bar is at least 5% of the leader's. */
 export const MIN_BAR_PERCENT = 5;
-const GAME_LENGTH_MS = 60 * 60 * 1000;
 
 export interface PollIntervals {
   active: number;

@@ -4,16 +4,8 @@ import { cartItems, games, influencerMetrics, influencers, notifications, orderI
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { payForPlay, requiredParticipantsFor, type GameDeps } from '../../src/domain/games/entry.ts';
-import {
-  donatePrize,
-  expireStaleGames,
-  finalScores,
-  runGameJobs,
-  settleDueGames,
-  settleGame,
-  startDueGames,
-  topOfHourAtOrAfter,
-} from '../../src/domain/games/lifecycle.ts';
+import { donatePrize, expireStaleGames, finalScores, runGameJobs, settleDueGames, settleGame, startDueGames } from '../../src/domain/games/lifecycle.ts';
+import { topOfHourAtOrAfter } from '../../src/domain/games/schedule.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { expectedScore as scoreUnderSeed, seedOf } from '../helpers/games.ts';

@@ -4,7 +4,7 @@ import { games, influencerMetrics, influencers, notifications, payments, product
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { verifyGame } from '../../src/domain/games/audit.ts';
 import { createPlay, payForPlay, type GameDeps } from '../../src/domain/games/entry.ts';
-import { FEED_SETTLE_DEADLINE_MS } from '../../src/domain/games/lifecycle.ts';
+import { FEED_SETTLE_DEADLINE_MS } from '../../src/domain/games/schedule.ts';
 import { findRecord } from '../../src/domain/games/record.ts';
 import { createFeedSource } from '../../src/domain/metrics-feed.ts';
 import { minutePoints } from '../../src/domain/metrics.ts';

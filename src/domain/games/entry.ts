@@ -13,6 +13,7 @@ import { requireMayPlay } from './responsible-play.ts';
 import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { EntryPaymentBody, PlayBody } from '../../shared/schemas/games.ts';
+import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -32,7 +33,6 @@ export interface GameDeps {
 export const ENTRY_FEE_CENTS = 100;
 export { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 /** A play whose $1 was not authorized within this time never counts. */
-export const PENDING_PLAY_MS = 15 * 60 * 1000;
 
 /** DESIGN section 4: enough $1 entries to cover the price, and never fewer than two players. */
 export function requiredParticipantsFor(priceCents: number): number {
@@ -150,7 +150,7 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   const now = clock.now();
   const play = db.transaction((tx) => {
     const game = gameWithRoom(tx as unknown as Db, product, now, deps.metrics.name);
-    const startsAt = effectiveStart(tx as unknown as Db, game);
+    const startsAt = gameStart(tx as unknown as Db, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx
       .select()
@@ -176,24 +176,6 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
     createdAt: play.createdAt,
   };
 }
-
-/**
- * When a game starts: its startTime once active; for a waiting game that has filled, the top of
- * the hour after it filled (even before the tick that starts it has run); otherwise null.
- */
-export function effectiveStart(db: Db, game: typeof games.$inferSelect): number | null {
-  if (game.startTime !== null) return game.startTime;
-  const entries = db
-    .select({ at: plays.enteredAt })
-    .from(plays)
-    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
-    .orderBy(plays.enteredAt)
-    .all();
-  const filledAt = entries[game.requiredParticipants - 1]?.at;
-  return filledAt == null ? null : Math.ceil(filledAt / HOUR) * HOUR;
-}
-
-const HOUR = 60 * 60 * 1000;
 
 export function enteredCount(db: Db, gameId: number): number {
   return (
@@ -274,7 +256,7 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       game = next;
       play.gameId = next.id;
     }
-    const startsAt = effectiveStart(tx, game);
+    const startsAt = gameStart(tx, game);
     if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
       tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
       return { tooLate: true as const };
@@ -357,7 +339,7 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
     let game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
     // Another entry took the last place while this hold was asked for: the next game takes this one.
     if (play?.status === 'authorizing' && game?.status === 'waiting' && isFull(tx, game)) game = moveToGameWithRoom(deps, tx, play, now) ?? undefined;
-    const starts = game ? effectiveStart(tx, game) : null;
+    const starts = game ? gameStart(tx, game) : null;
     const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
     if (!open || !play || !game) {
       if (play)

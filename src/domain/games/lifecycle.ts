@@ -3,13 +3,14 @@ import type { Db } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, users, type Game, type Play, type Product } from '../../db/schema.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
-import { PRIZE_KEEP_MS, PRIZE_PRICE_CENTS } from './prizes.ts';
+import { PRIZE_PRICE_CENTS } from './prizes.ts';
 import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../notifications.ts';
-import { enteredCount, PENDING_PLAY_MS, type GameDeps } from './entry.ts';
+import { enteredCount, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
+import { entryTime, FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame, WAITING_GAME_LIFETIME_MS } from './schedule.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -18,16 +19,6 @@ import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
  * capture or release (holds.ts); the gateway is called after it commits, and whatever a crash
  * interrupts is finished by the reconciler. Jobs only decide when to call `runGameJobs`.
  */
-
-export const HOUR_MS = 60 * 60 * 1000;
-export const GAME_LENGTH_MS = HOUR_MS;
-/** Inside the card networks' 7-day window for a delayed capture. */
-export const WAITING_GAME_LIFETIME_MS = 6 * 24 * HOUR_MS;
-
-/** The top of the hour at or after `time`: a game that fills at 13:40 starts at 14:00. */
-export function topOfHourAtOrAfter(time: number): number {
-  return Math.ceil(time / HOUR_MS) * HOUR_MS;
-}
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
 
@@ -61,9 +52,8 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
   for (const game of db.select().from(games).where(eq(games.status, 'waiting')).all()) {
     const entries = enteredPlays(db, game.id);
     if (entries.length < game.requiredParticipants) continue;
-    const filledAt = [...entries].map((p) => p.enteredAt ?? p.createdAt).sort((a, b) => a - b)[game.requiredParticipants - 1]!;
-    const startTime = topOfHourAtOrAfter(filledAt);
-    if (startTime > now) continue;
+    const startTime = startOfFilledGame(entries.map(entryTime), game.requiredParticipants);
+    if (startTime === null || startTime > now) continue;
     // One transaction decides everything: the start (or the cancel), the holds to release, the notifications.
     const outcome = db.transaction((txn) => {
       const tx = txn as unknown as Db;
@@ -183,9 +173,6 @@ function usernames(db: Db, ids: number[]): Map<number, string> {
       .map((u) => [u.id, u.username]),
   );
 }
-
-/** How long after its end a feed game waits for missing minutes before it is voided. */
-export const FEED_SETTLE_DEADLINE_MS = 3 * HOUR_MS;
 
 /** Settles one ended game: scores, winner, frozen record, prize in the winner's cart, notifications, captures. */
 export async function settleGame(deps: GameDeps, gameId: number): Promise<boolean> {

@@ -7,6 +7,7 @@ import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { notify } from '../notifications.ts';
 import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
+import { PRIZE_KEEP_MS, PRIZE_REMINDER_BEFORE_MS } from './schedule.ts';
 
 /*
  * A won prize's life (games.prizeOutcome): settlement puts it in the winner's cart ('cart');
@@ -18,9 +19,6 @@ import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
  */
 
 export const PRIZE_PRICE_CENTS = 100;
-const DAY_MS = 24 * 60 * 60 * 1000;
-export const PRIZE_KEEP_MS = 7 * DAY_MS;
-export const PRIZE_REMINDER_BEFORE_MS = DAY_MS;
 
 export type PrizeState = 'to_claim' | 'in_cart' | 'paying' | 'bought' | 'delivered' | 'donated' | 'returned';
 

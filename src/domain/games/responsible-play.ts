@@ -4,6 +4,7 @@ import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
+import { DAY_MS } from './schedule.ts';
 
 /*
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older
@@ -17,7 +18,6 @@ export const SELF_EXCLUDED = 'SELF_EXCLUDED';
 export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
 /** The store's daily entry limit when configuration names none. */
 export const DEFAULT_DAILY_ENTRY_LIMIT = 10;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Far beyond any date: a permanent exclusion. */
 const FOREVER = 8_640_000_000_000_000;
 

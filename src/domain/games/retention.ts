@@ -1,6 +1,7 @@
 import { and, eq, gte, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { games } from '../../db/schema.ts';
+import { GAME_EVIDENCE_MS, SNAPSHOT_RETENTION_MS } from './schedule.ts';
 
 /*
  * Retention of the feed's raw snapshots. A settled game's result lives in its frozen record
@@ -8,10 +9,6 @@ import { games } from '../../db/schema.ts';
  * the hours of feed games that ended within GAME_EVIDENCE_MS: card disputes come up to about
  * 120 days after a charge, and verify-game can then recompute those games from the raw feed.
  */
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-export const SNAPSHOT_RETENTION_MS = 35 * DAY_MS;
-export const GAME_EVIDENCE_MS = 180 * DAY_MS;
 
 /** Rows deleted in one go at most, so a first prune of a big backlog never blocks the store for long. */
 export const PRUNE_BATCH = 2_000;

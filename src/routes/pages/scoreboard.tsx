@@ -4,7 +4,7 @@ import { Island } from '../../components/Island.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import type { ProductType } from '../../domain/catalog.ts';
-import { HOUR_MS } from '../../domain/games/lifecycle.ts';
+import { nextTopOfHour } from '../../domain/games/schedule.ts';
 import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -63,7 +63,7 @@ function PlayNowLink({ productId, name, className = '' }: { productId: number; n
 /** Spec section 2: games that need 1 more player, with a countdown to the next top of the hour. */
 function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: number; type: ProductType; now: number }) {
   const name = `${game.product.brand} ${game.product.model}`;
-  const nextHour = Math.floor(now / HOUR_MS) * HOUR_MS + HOUR_MS;
+  const nextHour = nextTopOfHour(now);
   return (
     <section aria-labelledby="next-game-heading" data-next-game="" className="rounded-3xl bg-ink p-5 text-white shadow-lg">
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -1,5 +1,13 @@
-import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, PENDING_PLAY_MS } from '../../../domain/games/entry.ts';
-import { FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
+import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY } from '../../../domain/games/entry.ts';
+import {
+  DAY_MS,
+  FEED_SETTLE_DEADLINE_MS,
+  GAME_LENGTH_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  PENDING_PLAY_MS,
+  WAITING_GAME_LIFETIME_MS,
+} from '../../../domain/games/schedule.ts';
 import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/games/responsible-play.ts';
 import { formatCents } from '../../../shared/pricing.ts';
 import { Section } from './shared.tsx';
@@ -33,7 +41,7 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
 
       <Section id="rules-entry" title="Entering">
         <p className="m-0">
-          {`Each entry costs ${entry}: pick exactly ${INFLUENCERS_PER_PLAY} influencers, then pay. Your ${entry} is held on your card, not charged, when you join. A pick that is not paid within ${PENDING_PLAY_MS / 60_000} minutes lapses. One entry per player per game.`}
+          {`Each entry costs ${entry}: pick exactly ${INFLUENCERS_PER_PLAY} influencers, then pay. Your ${entry} is held on your card, not charged, when you join. A pick that is not paid within ${PENDING_PLAY_MS / MINUTE_MS} minutes lapses. One entry per player per game.`}
         </p>
         <p className="m-0">
           A game needs as many players as the product's price in whole dollars (at least 2) and takes exactly that many entries. Once it is full, the next
@@ -90,7 +98,7 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
       <Section id="rules-holds" title="When your card is charged or released">
         <p className="m-0">{`When a game is decided, every entry's ${entry} hold is charged, whether the player won or not.`}</p>
         <p className="m-0">
-          {`Holds are released and nothing is charged when a game is canceled: it did not fill within ${WAITING_GAME_LIFETIME_MS / (24 * HOUR_MS)} days, the product sold out before the start, the store canceled it, or (with a live data feed) the metrics for the hour did not arrive within ${FEED_SETTLE_DEADLINE_MS / HOUR_MS} hours of its end.`}
+          {`Holds are released and nothing is charged when a game is canceled: it did not fill within ${WAITING_GAME_LIFETIME_MS / DAY_MS} days, the product sold out before the start, the store canceled it, or (with a live data feed) the metrics for the hour did not arrive within ${FEED_SETTLE_DEADLINE_MS / HOUR_MS} hours of its end.`}
         </p>
       </Section>
 

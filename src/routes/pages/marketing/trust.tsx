@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ENTRY_FEE_CENTS } from '../../../domain/games/entry.ts';
-import { PRIZE_KEEP_MS } from '../../../domain/games/prizes.ts';
+import { PRIZE_KEEP_MS } from '../../../domain/games/schedule.ts';
 import { formatCents, LOCAL_DELIVERY, shippingMethods, TAX_RATE } from '../../../shared/pricing.ts';
 import { Section } from './shared.tsx';
 

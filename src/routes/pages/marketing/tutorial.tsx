@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, requiredParticipantsFor } from '../../../domain/games/entry.ts';
-import { GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/lifecycle.ts';
+import { DAY_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/schedule.ts';
 import { formatCents, shippingMethods, TAX_RATE } from '../../../shared/pricing.ts';
 import { LOCAL_ZIP } from '../../../shared/schemas/profile.ts';
 import { ButtonLink } from './shared.tsx';
@@ -27,7 +27,7 @@ export const tutorialHref = (tab: TutorialTab) => (tab === 'how' ? '/tutorial' :
 const entry = formatCents(ENTRY_FEE_CENTS).replace('.00', '');
 const gameHours = GAME_LENGTH_MS / HOUR_MS;
 const gameLength = gameHours === 1 ? 'one hour' : `${gameHours} hours`;
-const expiryDays = WAITING_GAME_LIFETIME_MS / (24 * HOUR_MS);
+const expiryDays = WAITING_GAME_LIFETIME_MS / DAY_MS;
 const standard = shippingMethods.standard;
 const express = shippingMethods.express;
 const taxPercent = `${Math.round(TAX_RATE * 100)}%`;
