@@ -2,13 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { plays, type Game } from '../../db/schema.ts';
 import { GAME_LENGTH_MS } from '../../shared/game-time.ts';
+import { MINUTE_MS } from '../metrics.ts';
 
 /*
  * Game time, in one place (DESIGN section 4, the rules page): how long things last, when a
  * game filled and when it starts. Everything else (the jobs, entries, pages) asks here.
  */
 
-export const MINUTE_MS = 60 * 1000;
+export { MINUTE_MS };
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 
