@@ -1,11 +1,18 @@
 import { Database } from 'bun:sqlite';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
+import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
 import { rmSync } from 'node:fs';
 import { migrationsFolder, isEmbedded } from '../runtime-files.ts';
 import * as schema from './schema.ts';
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+/**
+ * The database or a transaction on it: what a read or write that may run inside a caller's
+ * transaction takes. (A transaction has no `$client`: what needs the raw connection takes `Db`.)
+ */
+export type Queryable = BaseSQLiteDatabase<'sync', void, typeof schema>;
 
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { accountTokens, cartItems, emailOutbox, games, notifications, orders, playerSettings, plays, sessions, userProfiles, users } from '../db/schema.ts';
 import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from './clock.ts';
@@ -16,7 +16,7 @@ import { findProfile, profileView } from './profile.ts';
  */
 
 /** GET /api/user/export: profile, orders with items, plays, notifications and cart; no secrets. */
-export function exportAccountData(db: Db, userId: number, now: number) {
+export function exportAccountData(db: Queryable, userId: number, now: number) {
   const user = db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw new DomainError(404, 'Account not found');
   const profile = profileView(findProfile(db, userId));

@@ -1,7 +1,7 @@
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { accountTokens, sessions, userProfiles, users } from '../db/schema.ts';
 import type { PasswordResetRequest } from '../shared/schemas/account.ts';
 import { type AccountLimits, findUserByUsername } from './accounts.ts';
@@ -33,7 +33,7 @@ export function newAccountToken(): string {
   return encodeBase64urlNoPadding(bytes);
 }
 
-function accountFor(db: Db, input: PasswordResetRequest) {
+function accountFor(db: Queryable, input: PasswordResetRequest) {
   if (input.username) return findUserByUsername(db, input.username);
   const email = input.email?.toLowerCase();
   if (!email) return undefined;
@@ -60,8 +60,7 @@ export function requestPasswordReset(deps: { db: Db; clock: Clock; limits: Accou
   if (limits.passwordResetsByAccount.attempt(String(user.id)) > 0) return RESET_REQUESTED;
   const token = newAccountToken();
   const now = clock.now();
-  db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  db.transaction((tx) => {
     // Only the newest link works.
     tx.update(accountTokens)
       .set({ usedAt: now })
@@ -106,8 +105,7 @@ export async function confirmPasswordReset(
     .get();
   if (!found) throw new DomainError(400, RESET_LINK_INVALID, { token: RESET_LINK_INVALID });
   const passwordHash = await deps.passwords.hash(input.password);
-  const done = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  const done = db.transaction((tx) => {
     // Single use, also when the same link is sent twice at once.
     const claimed = tx
       .update(accountTokens)

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { users, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -61,7 +61,7 @@ export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): Acc
   };
 }
 
-export function findUserByUsername(db: Db, username: string): User | undefined {
+export function findUserByUsername(db: Queryable, username: string): User | undefined {
   return db
     .select()
     .from(users)

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { orderItems, orders, orderStatuses, payments, products, users } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -100,16 +100,16 @@ function paymentState(rows: (typeof payments.$inferSelect)[]) {
 }
 
 /** Orders newest first (at most ADMIN_ORDER_LIMIT), optionally of one status, with customer, items and payment. */
-export function listOrdersForAdmin(db: Db, options: { status?: OrderStatus | null } = {}): AdminOrder[] {
+export function listOrdersForAdmin(db: Queryable, options: { status?: OrderStatus | null } = {}): AdminOrder[] {
   return adminOrders(db, options.status ? eq(orders.status, options.status) : undefined);
 }
 
 /** One order in the admin shape, or null. */
-export function findOrderForAdmin(db: Db, id: number): AdminOrder | null {
+export function findOrderForAdmin(db: Queryable, id: number): AdminOrder | null {
   return adminOrders(db, eq(orders.id, id))[0] ?? null;
 }
 
-function adminOrders(db: Db, where: SQL | undefined): AdminOrder[] {
+function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
   const rows = db
     .select({ order: orders, user: { id: users.id, username: users.username, fullName: users.fullName, email: users.email } })
     .from(orders)
@@ -234,7 +234,7 @@ const alreadyMoved: Record<string, (id: number) => string> = {
   failed: (id) => `Order #${id} failed at payment.`,
 };
 
-function notProcessing(db: Db, id: number): DomainError {
+function notProcessing(db: Queryable, id: number): DomainError {
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, id)).get()?.status;
   if (!status) return new DomainError(404, 'Order not found.');
   const said = alreadyMoved[status]?.(id) ?? `Order #${id} is ${status}.`;
@@ -269,7 +269,7 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
   const id = orderIdOf(orderId);
   const found = id === null ? undefined : db.select({ id: orders.id, userId: orders.userId }).from(orders).where(eq(orders.id, id)).get();
   if (!found) throw new DomainError(404, 'Order not found.');
-  const claim = (tx: Db, status: OrderStatusChange) =>
+  const claim = (tx: Queryable, status: OrderStatusChange) =>
     tx
       .update(orders)
       .set(status === 'completed' ? { status, deliveredAt: clock.now(), updatedAt: clock.now() } : { status, canceledAt: clock.now(), updatedAt: clock.now() })
@@ -278,8 +278,7 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
       .get();
 
   if (to === 'completed') {
-    const delivered = db.transaction((txn) => {
-      const tx = txn as unknown as Db;
+    const delivered = db.transaction((tx) => {
       const order = claim(tx, 'completed');
       if (!order) return false;
       notify(tx, clock, found.userId, {
@@ -297,8 +296,7 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
     return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} marked as delivered.` };
   }
 
-  const claimed = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  const claimed = db.transaction((tx) => {
     const order = claim(tx, 'canceled');
     if (!order) return null;
     const charge = tx

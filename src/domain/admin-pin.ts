@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -27,7 +27,7 @@ export function sessionPassedPin(session: Session | null, clock: Clock): boolean
 }
 
 /** An admin request of an unlocked session keeps the unlock alive (written at most once a minute). */
-export function touchPinUnlock(db: Db, session: Session, clock: Clock): void {
+export function touchPinUnlock(db: Queryable, session: Session, clock: Clock): void {
   const now = clock.now();
   if (now - (session.pinUsedAt ?? session.pinVerifiedAt ?? 0) < 60_000) return;
   db.update(sessions).set({ pinUsedAt: now }).where(eq(sessions.id, session.id)).run();
@@ -40,7 +40,15 @@ export function touchPinUnlock(db: Db, session: Session, clock: Clock): void {
  * also limits an admin account across sessions, since a new login would start a fresh count.
  * The PIN itself never leaves the server.
  */
-export function verifyAdminPin(db: Db, clock: Clock, sessionId: string, userFailures: RateLimiter, userKey: string, pin: unknown, expected: string): void {
+export function verifyAdminPin(
+  db: Queryable,
+  clock: Clock,
+  sessionId: string,
+  userFailures: RateLimiter,
+  userKey: string,
+  pin: unknown,
+  expected: string,
+): void {
   const now = clock.now();
   const current = db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
   if (!current) throw new DomainError(401, 'Please log in to continue.');

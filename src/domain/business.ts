@@ -1,5 +1,5 @@
 import { desc } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { businessApplications, type businessTypes as storedBusinessTypes } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
@@ -85,7 +85,7 @@ export function submitBusinessApplication(deps: { db: Db; clock: Clock }, input:
       .returning()
       .get();
     // The applicant has no account: the message goes to the address on the form, with the application.
-    queueEmail(tx as unknown as Db, deps.clock, {
+    queueEmail(tx, deps.clock, {
       userId: null,
       to: row.email,
       kind: 'business_application',
@@ -112,6 +112,6 @@ export function submitBusinessApplication(deps: { db: Db; clock: Clock }, input:
 }
 
 /** Every application, newest first (the admin's Applications tab and GET /api/business-applications). */
-export function listBusinessApplications(db: Db): BusinessApplicationView[] {
+export function listBusinessApplications(db: Queryable): BusinessApplicationView[] {
   return db.select().from(businessApplications).orderBy(desc(businessApplications.createdAt), desc(businessApplications.id)).all().map(businessApplicationView);
 }

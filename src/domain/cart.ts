@@ -1,5 +1,5 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { cartItems, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
@@ -16,7 +16,7 @@ import { returnPrizeFromCart } from './games/prizes.ts';
 export { PRIZE_PRICE_CENTS } from './games/prizes.ts';
 
 /** Number of units in the user's cart, for the header and bottom bar badges. */
-export function cartCount(db: Db, userId: number): number {
+export function cartCount(db: Queryable, userId: number): number {
   const row = db
     .select({ n: sum(cartItems.quantity) })
     .from(cartItems)
@@ -37,7 +37,7 @@ export interface CartLine {
   product: { id: number; brand: string; model: string; imageUrl: string; productType: string; stock: number };
 }
 
-export function cartLines(db: Db, userId: number): CartLine[] {
+export function cartLines(db: Queryable, userId: number): CartLine[] {
   return db
     .select({ item: cartItems, product: products })
     .from(cartItems)
@@ -82,7 +82,7 @@ function stockMessage(stock: number): string {
 }
 
 /** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
-export function addToCart(db: Db, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
+export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
   const { productId, quantity = 1 } = input;
   const product = db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
@@ -112,7 +112,7 @@ export function addToCart(db: Db, clock: Clock, userId: number, input: { product
     .get().id;
 }
 
-function ownLine(db: Db, userId: number, id: number) {
+function ownLine(db: Queryable, userId: number, id: number) {
   const line = Number.isSafeInteger(id)
     ? db
         .select()
@@ -126,7 +126,7 @@ function ownLine(db: Db, userId: number, id: number) {
 }
 
 /** PATCH /api/cart/{id}: at least 1, never above stock; a prize stays one unit. */
-export function setCartQuantity(db: Db, userId: number, id: number, quantity: number): void {
+export function setCartQuantity(db: Queryable, userId: number, id: number, quantity: number): void {
   const line = ownLine(db, userId, id);
   if (line.type === 'play' && quantity !== 1) throw new DomainError(409, 'A prize is one item.', { quantity: 'A prize is one item.' });
   const product = db.select().from(products).where(eq(products.id, line.productId)).get()!;
@@ -137,11 +137,11 @@ export function setCartQuantity(db: Db, userId: number, id: number, quantity: nu
 }
 
 /** Removes a line; a prize's line returns the prize to 'to claim' on My Games, never destroys it. */
-export function removeCartItem(db: Db, userId: number, id: number): void {
+export function removeCartItem(db: Queryable, userId: number, id: number): void {
   const line = ownLine(db, userId, id);
   if (line.type === 'play' && line.gameId !== null) {
     const gameId = line.gameId;
-    db.transaction((tx) => returnPrizeFromCart(tx as unknown as Db, userId, gameId));
+    db.transaction((tx) => returnPrizeFromCart(tx, userId, gameId));
     return;
   }
   db.delete(cartItems).where(eq(cartItems.id, line.id)).run();

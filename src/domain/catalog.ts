@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
-import { preparedPerDb, type Db } from '../db/client.ts';
+import { preparedPerDb, type Db, type Queryable } from '../db/client.ts';
 import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
@@ -123,7 +123,7 @@ export interface ProductQuery {
   sort?: GallerySort;
 }
 
-export function listProducts(db: Db, query: ProductQuery = {}): ProductView[] {
+export function listProducts(db: Queryable, query: ProductQuery = {}): ProductView[] {
   const conditions = [query.type ? eq(products.productType, query.type) : undefined, query.q ? searchCondition(query.q) : undefined];
   return db
     .select()
@@ -135,12 +135,12 @@ export function listProducts(db: Db, query: ProductQuery = {}): ProductView[] {
 }
 
 /** The admin list: one type, filtered by brand or model, case-insensitively. */
-export function adminProductList(db: Db, type: ProductType, q = ''): ProductView[] {
+export function adminProductList(db: Queryable, type: ProductType, q = ''): ProductView[] {
   const needle = q.trim().toLowerCase();
   return listProducts(db, { type, sort: 'newest' }).filter((p) => !needle || p.brand.toLowerCase().includes(needle) || p.model.toLowerCase().includes(needle));
 }
 
-export function findProduct(db: Db, id: number): Product | undefined {
+export function findProduct(db: Queryable, id: number): Product | undefined {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
   return db.select().from(products).where(eq(products.id, id)).get();
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { coachSignups } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { validationError } from './errors.ts';
@@ -20,7 +20,7 @@ export interface CoachSignupResult {
 }
 
 /** Records an address for the Coach launch e-mail; a repeat sign-up changes nothing. */
-export function signUpForCoach(db: Db, clock: Clock, email: unknown): CoachSignupResult {
+export function signUpForCoach(db: Queryable, clock: Clock, email: unknown): CoachSignupResult {
   const parsed = coachSignupSchema.safeParse({ email });
   if (!parsed.success) throw validationError(parsed.error);
   const address = parsed.data.email;

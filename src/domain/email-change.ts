@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, isNotNull } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { accountTokens, userProfiles, users } from '../db/schema.ts';
 import { newAccountToken, tokenHash } from './account-recovery.ts';
 import type { AccountLimits } from './accounts.ts';
@@ -21,7 +21,7 @@ export const EMAIL_LINK_INVALID = 'This confirmation link is invalid or has expi
 const masked = (address: string) => address.replace(/^(.)[^@]*(@.*)$/, '$1•••$2');
 
 /** The address waiting for confirmation, if any. */
-export function pendingEmailOf(db: Db, clock: Clock, userId: number): string | null {
+export function pendingEmailOf(db: Queryable, clock: Clock, userId: number): string | null {
   const row = db
     .select({ email: accountTokens.email })
     .from(accountTokens)
@@ -42,7 +42,14 @@ export function pendingEmailOf(db: Db, clock: Clock, userId: number): string | n
  * Starts the change inside the caller's transaction: only the newest link works; the link goes to
  * the new address, a warning to the current one.
  */
-export function requestEmailChange(tx: Db, clock: Clock, limits: AccountLimits, user: { id: number; username: string }, current: string, wanted: string): void {
+export function requestEmailChange(
+  tx: Queryable,
+  clock: Clock,
+  limits: AccountLimits,
+  user: { id: number; username: string },
+  current: string,
+  wanted: string,
+): void {
   const wait = limits.passwordResetsByAccount.attempt(`email-change:${user.id}`);
   if (wait > 0) {
     const message = `Too many e-mail changes. Please try again in ${minutesText(wait)}.`;
@@ -93,10 +100,9 @@ export function requestEmailChange(tx: Db, clock: Clock, limits: AccountLimits, 
 }
 
 /** Confirms once per link: the profile's address becomes the new one. */
-export function confirmEmailChange(db: Db, clock: Clock, token: string): { userId: number; email: string } {
+export function confirmEmailChange(db: Queryable, clock: Clock, token: string): { userId: number; email: string } {
   const now = clock.now();
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const claimed = tx
       .update(accountTokens)
       .set({ usedAt: now })

@@ -1,5 +1,5 @@
 import { sql, TransactionRollbackError } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import journal from '../db/migrations/meta/_journal.json' with { type: 'json' };
 import { leaseState } from './job-lease.ts';
 
@@ -7,7 +7,7 @@ import { leaseState } from './job-lease.ts';
 export const JOBS_HEARTBEAT_MAX_AGE_MS = 2 * 60_000;
 
 /** /healthz: the database answers a query; throws with the reason when it does not. */
-export function checkDatabase(db: Db): void {
+export function checkDatabase(db: Queryable): void {
   db.get(sql`select 1`);
 }
 
@@ -19,7 +19,7 @@ export interface Readiness {
 }
 
 /** Takes the write lock and writes inside a transaction that is rolled back: the file accepts writes. */
-function databaseWritable(db: Db): string {
+function databaseWritable(db: Queryable): string {
   try {
     db.transaction((tx) => {
       tx.run(sql`update change_counters set value = value where name = 'storefront'`);

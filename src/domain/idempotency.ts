@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
@@ -27,7 +27,7 @@ function whereKey(id: IdempotencyKey) {
 }
 
 /** One attempt to own the key: the first request claims it; a later one learns what became of the first. */
-export function claimIdempotencyKey(db: Db, clock: Clock, id: IdempotencyKey, requestHash: string): ClaimResult {
+export function claimIdempotencyKey(db: Queryable, clock: Clock, id: IdempotencyKey, requestHash: string): ClaimResult {
   for (;;) {
     const now = clock.now();
     const claimed = db
@@ -53,16 +53,16 @@ export function claimIdempotencyKey(db: Db, clock: Clock, id: IdempotencyKey, re
 }
 
 /** The first request's final answer, replayed to every duplicate. */
-export function recordIdempotentAnswer(db: Db, id: IdempotencyKey, status: number, body: string): void {
+export function recordIdempotentAnswer(db: Queryable, id: IdempotencyKey, status: number, body: string): void {
   db.update(idempotencyKeys).set({ responseStatus: status, responseBody: body }).where(whereKey(id)).run();
 }
 
 /** No final answer (a 5xx or a crash of the handler): the retry asks again. */
-export function forgetIdempotencyKey(db: Db, id: IdempotencyKey): void {
+export function forgetIdempotencyKey(db: Queryable, id: IdempotencyKey): void {
   db.delete(idempotencyKeys).where(whereKey(id)).run();
 }
 
-export function pruneIdempotencyKeys(db: Db, now: number): void {
+export function pruneIdempotencyKeys(db: Queryable, now: number): void {
   db.delete(idempotencyKeys)
     .where(lt(idempotencyKeys.createdAt, now - IDEMPOTENCY_KEY_LIFETIME_MS))
     .run();

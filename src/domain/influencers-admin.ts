@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { influencers, type Influencer } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError, validationError } from './errors.ts';
@@ -23,7 +23,7 @@ function checkInfluencerInput(raw: unknown): InfluencerInput {
   return result.data;
 }
 
-function handleTaken(db: Db, handle: string, exceptId?: number): boolean {
+function handleTaken(db: Queryable, handle: string, exceptId?: number): boolean {
   const row = db.select({ id: influencers.id }).from(influencers).where(sql`lower(${influencers.handle}) = ${handle.toLowerCase()}`).get();
   return row !== undefined && row.id !== exceptId;
 }
@@ -46,7 +46,7 @@ function writeOrForget<T>(images: ImageStore, newAvatar: string | null, write: (
   }
 }
 
-export async function createInfluencer(db: Db, clock: Clock, images: ImageStore, raw: unknown, avatar: File | null): Promise<Influencer> {
+export async function createInfluencer(db: Queryable, clock: Clock, images: ImageStore, raw: unknown, avatar: File | null): Promise<Influencer> {
   const input = checkInfluencerInput(raw);
   if (handleTaken(db, input.handle)) throw new DomainError(409, HANDLE_TAKEN, { handle: HANDLE_TAKEN });
   const url = avatar && avatar.size > 0 ? await images.save(avatar) : null;
@@ -59,7 +59,7 @@ export async function createInfluencer(db: Db, clock: Clock, images: ImageStore,
   );
 }
 
-export async function updateInfluencer(db: Db, images: ImageStore, id: number, raw: unknown, avatar: File | null): Promise<Influencer> {
+export async function updateInfluencer(db: Queryable, images: ImageStore, id: number, raw: unknown, avatar: File | null): Promise<Influencer> {
   const current = findInfluencer(db, id);
   const input = checkInfluencerInput(raw);
   if (handleTaken(db, input.handle, id)) throw new DomainError(409, HANDLE_TAKEN, { handle: HANDLE_TAKEN });
@@ -79,14 +79,14 @@ export async function updateInfluencer(db: Db, images: ImageStore, id: number, r
   return updated;
 }
 
-export function findInfluencer(db: Db, id: number): Influencer {
+export function findInfluencer(db: Queryable, id: number): Influencer {
   const row = Number.isSafeInteger(id) && id > 0 ? db.select().from(influencers).where(eq(influencers.id, id)).get() : undefined;
   if (!row) throw new DomainError(404, 'Influencer not found');
   return row;
 }
 
 /** Retire (no longer pickable) or bring back. */
-export function setRetired(db: Db, clock: Clock, id: number, retired: boolean): Influencer {
+export function setRetired(db: Queryable, clock: Clock, id: number, retired: boolean): Influencer {
   findInfluencer(db, id);
   return db
     .update(influencers)
@@ -96,6 +96,6 @@ export function setRetired(db: Db, clock: Clock, id: number, retired: boolean): 
     .get()!;
 }
 
-export function listInfluencersForAdmin(db: Db): Influencer[] {
+export function listInfluencersForAdmin(db: Queryable): Influencer[] {
   return db.select().from(influencers).orderBy(sql`${influencers.retiredAt} is not null`, asc(influencers.name)).all();
 }

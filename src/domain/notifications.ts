@@ -1,5 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { notifications } from '../db/schema.ts';
 import type { NotificationType, NotificationView } from '../shared/views/notifications.ts';
 import type { Clock } from './clock.ts';
@@ -28,14 +28,14 @@ export interface NewNotification {
  * Writes one notification; every flow that tells a user something goes through here. Pass the
  * transaction of the state change it reports (`tx`), so both are written or neither (an outbox).
  */
-export function notify(db: Db, clock: Clock, userId: number, notification: NewNotification): void {
+export function notify(db: Queryable, clock: Clock, userId: number, notification: NewNotification): void {
   db.insert(notifications)
     .values({ userId, ...notification, read: false, createdAt: clock.now() })
     .onConflictDoNothing()
     .run();
 }
 
-export function latestNotifications(db: Db, userId: number) {
+export function latestNotifications(db: Queryable, userId: number) {
   return db
     .select()
     .from(notifications)
@@ -61,7 +61,7 @@ export function notificationView(n: typeof notifications.$inferSelect): Notifica
   };
 }
 
-export function unreadNotificationCount(db: Db, userId: number): number {
+export function unreadNotificationCount(db: Queryable, userId: number): number {
   const row = db
     .select({ n: count() })
     .from(notifications)
@@ -71,7 +71,7 @@ export function unreadNotificationCount(db: Db, userId: number): number {
 }
 
 /** Marks one of the user's notifications read; false when it is not theirs. */
-export function markNotificationRead(db: Db, userId: number, id: number): boolean {
+export function markNotificationRead(db: Queryable, userId: number, id: number): boolean {
   const changed = db
     .update(notifications)
     .set({ read: true })
@@ -81,12 +81,12 @@ export function markNotificationRead(db: Db, userId: number, id: number): boolea
   return changed.length > 0;
 }
 
-export function markAllNotificationsRead(db: Db, userId: number): number {
+export function markAllNotificationsRead(db: Queryable, userId: number): number {
   return db.update(notifications).set({ read: true }).where(eq(notifications.userId, userId)).returning({ id: notifications.id }).all().length;
 }
 
 /** Tells a user once (while unread) that their profile must be completed before buying. */
-export function noticeIncompleteProfile(db: Db, clock: Clock, userId: number): void {
+export function noticeIncompleteProfile(db: Queryable, clock: Clock, userId: number): void {
   const pending = db
     .select({ id: notifications.id })
     .from(notifications)
@@ -102,7 +102,7 @@ export function noticeIncompleteProfile(db: Db, clock: Clock, userId: number): v
   });
 }
 
-export function clearIncompleteProfileNotice(db: Db, userId: number): void {
+export function clearIncompleteProfileNotice(db: Queryable, userId: number): void {
   db.update(notifications)
     .set({ read: true })
     .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { queueOrderConfirmation } from './mail/order-emails.ts';
@@ -22,7 +22,7 @@ export interface ChargeDeps {
 
 type PaymentRow = typeof payments.$inferSelect;
 
-function itemsOf(tx: Db, orderId: number) {
+function itemsOf(tx: Queryable, orderId: number) {
   return tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
 }
 
@@ -33,8 +33,7 @@ function prizeGames(items: (typeof orderItems.$inferSelect)[]): number[] {
 /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
 export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment): boolean {
   const { db, clock } = deps;
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const now = clock.now();
     const row = tx
       .update(payments)
@@ -76,7 +75,7 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
 }
 
 /** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
-export function restoreBuyNowStock(tx: Db, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
+export function restoreBuyNowStock(tx: Queryable, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
   for (const item of items) {
     if (item.purchaseType !== 'buy_now' || item.productId === null) continue;
     tx.update(products)
@@ -89,8 +88,7 @@ export function restoreBuyNowStock(tx: Db, items: { productId: number | null; qu
 /** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */
 export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: { code: string; detail: string }): boolean {
   const { db, clock } = deps;
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const now = clock.now();
     const row = tx
       .update(payments)

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { orderItems, orders, payments } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { queueRefundEmail } from './mail/order-emails.ts';
@@ -28,7 +28,7 @@ export interface RefundDeps {
 type PaymentRow = typeof payments.$inferSelect;
 
 /** Writes (or re-arms) the order's refund row in the caller's transaction. */
-export function startRefund(tx: Db, clock: Clock, charge: PaymentRow, orderId: number): PaymentRow {
+export function startRefund(tx: Queryable, clock: Clock, charge: PaymentRow, orderId: number): PaymentRow {
   const now = clock.now();
   const key = idempotencyKey('order', orderId, 'refund');
   const earlier = tx.select().from(payments).where(eq(payments.idempotencyKey, key)).get();
@@ -58,7 +58,7 @@ export function startRefund(tx: Db, clock: Clock, charge: PaymentRow, orderId: n
     .get();
 }
 
-function chargeOf(db: Db, orderId: number): PaymentRow | undefined {
+function chargeOf(db: Queryable, orderId: number): PaymentRow | undefined {
   return (
     db
       .select()
@@ -73,8 +73,7 @@ function chargeOf(db: Db, orderId: number): PaymentRow | undefined {
 /** The refund went through: everything that follows from it, once. */
 export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: number, gatewayRefundId: string): boolean {
   const { db, clock } = deps;
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const now = clock.now();
     const row = tx
       .update(payments)
@@ -103,8 +102,7 @@ export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: numbe
 /** The gateway refused the refund: the order is processing again and nothing else changed. */
 export function rollBackRefund(deps: { db: Db; clock: Clock }, refundRowId: number, failure: { code: string; detail: string }): boolean {
   const { db, clock } = deps;
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const row = tx
       .update(payments)
       .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })

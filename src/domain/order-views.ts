@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { orderItems, orders, payments, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
 import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
@@ -8,7 +8,7 @@ import { centsToDollars } from '../shared/money.ts';
 /* Orders as their owner sees them: the confirmation page, the order history, GET /api/orders/{id}. */
 
 /** An order as GET /api/orders/{id} and the order history show it (dollars, items with product). */
-export function orderView(db: Db, order: typeof orders.$inferSelect) {
+export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
   const items = db
     .select({ item: orderItems, product: products })
     .from(orderItems)
@@ -54,7 +54,7 @@ export function orderView(db: Db, order: typeof orders.$inferSelect) {
 export type OrderView = ReturnType<typeof orderView>;
 
 /** The owner's order, or null: anyone else's order answers like a missing one. */
-export function findOwnOrder(db: Db, userId: number, id: number): OrderView | null {
+export function findOwnOrder(db: Queryable, userId: number, id: number): OrderView | null {
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const order = db
     .select()
@@ -73,7 +73,7 @@ export type HistoryOrder = OrderView & { declinedAttempts: number };
  * went through after them, and a declined attempt nothing followed is shown for a day, then
  * hidden (it is still in the database, in the data export and in the admin's list).
  */
-export function userOrders(db: Db, userId: number, now: number = Date.now()): HistoryOrder[] {
+export function userOrders(db: Queryable, userId: number, now: number = Date.now()): HistoryOrder[] {
   const rows = db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.orderDate), desc(orders.id)).limit(200).all();
   const shown: HistoryOrder[] = [];
   const declinedByOrder = new Map<number, number>();
@@ -115,7 +115,7 @@ export interface TimelineStep {
 }
 
 /** Everything /orders/{id} shows: the order, its labels, and what happened to it, in order. */
-export function orderDetail(db: Db, userId: number, id: number) {
+export function orderDetail(db: Queryable, userId: number, id: number) {
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const order = db
     .select()

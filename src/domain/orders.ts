@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
@@ -78,14 +78,14 @@ export function linesFromCart(cart: CartLine[]): OrderLine[] {
 }
 
 /** The card to charge: a one-time token from the card form, else the card on file. */
-export function paymentSourceFor(db: Db, userId: number, token: unknown): { sourceId: string; customerId?: string | null } {
+export function paymentSourceFor(db: Queryable, userId: number, token: unknown): { sourceId: string; customerId?: string | null } {
   if (typeof token === 'string' && token.trim() !== '') return { sourceId: token.trim().slice(0, 500) };
   const profile = findProfile(db, userId);
   if (profile?.gatewayCardId) return { sourceId: profile.gatewayCardId, customerId: profile.gatewayCustomerId };
   throw new DomainError(400, 'Add a payment card to your profile, or enter a card.', { paymentToken: 'Add a payment card to your profile, or enter a card.' });
 }
 
-function reserveStock(tx: Db, line: OrderLine): void {
+function reserveStock(tx: Queryable, line: OrderLine): void {
   const taken = tx
     .update(products)
     .set({ quantity: sql`${products.quantity} - ${line.quantity}` })
@@ -100,7 +100,7 @@ function reserveStock(tx: Db, line: OrderLine): void {
 }
 
 /** A prize is bought or donated once: its game's prize moves from 'cart' to `to`, or the checkout is refused. */
-function claimPrize(tx: Db, gameId: number, to: 'buying' | 'bought'): void {
+function claimPrize(tx: Queryable, gameId: number, to: 'buying' | 'bought'): void {
   const claimed = tx
     .update(games)
     .set({ prizeOutcome: to })
@@ -113,7 +113,7 @@ function claimPrize(tx: Db, gameId: number, to: 'buying' | 'bought'): void {
   throw new DomainError(409, outcome === 'donated' ? 'This prize was donated.' : 'This prize was already bought.');
 }
 
-function checkCashOnDelivery(tx: Db, order: PlaceOrder): void {
+function checkCashOnDelivery(tx: Queryable, order: PlaceOrder): void {
   const units = order.lines.reduce((sum, line) => sum + line.quantity, 0);
   if (units > MAX_COD_UNITS) {
     const message = `Cash on delivery is limited to ${MAX_COD_UNITS} items per order. Please pay by card.`;
@@ -158,7 +158,7 @@ interface Claimed {
 export const FAILED_ORDER_WINDOW_MS = 15 * 60 * 1000;
 
 /** The same checkout's order that failed within the window, if any, and the number of this attempt on it. */
-function failedAttemptToRetry(tx: Db, order: PlaceOrder, now: number): { id: number; attempt: number } | undefined {
+function failedAttemptToRetry(tx: Queryable, order: PlaceOrder, now: number): { id: number; attempt: number } | undefined {
   const failed = tx
     .select({ id: orders.id })
     .from(orders)
@@ -187,8 +187,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
   const now = clock.now();
   const cashOnDelivery = order.payment.method === 'cod';
   try {
-    return db.transaction((txn) => {
-      const tx = txn as unknown as Db;
+    return db.transaction((tx) => {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
       const busy = tx
         .select({ id: orders.id })
@@ -277,7 +276,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
   }
 }
 
-function removeCartLines(tx: Db, userId: number, lines: OrderLine[]): void {
+function removeCartLines(tx: Queryable, userId: number, lines: OrderLine[]): void {
   const ids = lines.map((line) => line.cartItemId).filter((id): id is number => id !== undefined);
   if (ids.length)
     tx.delete(cartItems)
@@ -296,7 +295,7 @@ function declinedError(failure: PaymentFailure, orderId: number): DomainError {
 }
 
 /** What the shopper is told once the order's charge has ended, whoever ended it. */
-function answerFor(db: Db, orderId: number, failure: PaymentFailure | null): number {
+function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
   if (status === 'processing' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { REVIEW_ACTIONS } from '../shared/schemas/admin.ts';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { orders, payments, plays, users } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -86,7 +86,7 @@ function problemOf(row: typeof payments.$inferSelect, orderStatus: string | null
  * (the reconciler could not resolve them: the gateway is down or does not know), a refund still
  * unconfirmed after a retry, and unreviewed terminal problems.
  */
-export function paymentsNeedingAttention(db: Db, now: number, limit = 100): AttentionItem[] {
+export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100): AttentionItem[] {
   const stale = now - NOT_TAKEN_AFTER_MS;
   const rows = db
     .select({ payment: payments, username: users.username, orderStatus: orders.status, gameId: plays.gameId })

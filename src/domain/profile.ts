@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Queryable } from '../db/client.ts';
 import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -34,7 +34,7 @@ export interface ProfileView {
 
 const emptyAddress: ProfileAddress = { line1: '', city: '', state: '', postalCode: '', country: 'USA' };
 
-export function findProfile(db: Db, userId: number): StoredProfile | undefined {
+export function findProfile(db: Queryable, userId: number): StoredProfile | undefined {
   return db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
 }
 
@@ -82,7 +82,7 @@ export const PROFILE_INCOMPLETE = 'Please complete your profile information befo
  * Spec section 4's rule on every way to buy or play (cart, checkout, buy-now, plays), not only
  * on the /cart page: an incomplete profile gets 403 and the 'Complete Your Profile' notice.
  */
-export function requireCompleteProfile(db: Db, clock: Clock, userId: number): StoredProfile {
+export function requireCompleteProfile(db: Queryable, clock: Clock, userId: number): StoredProfile {
   const profile = findProfile(db, userId);
   const missing = missingProfileFields(profile);
   if (missing.length === 0) return profile!;
@@ -90,7 +90,7 @@ export function requireCompleteProfile(db: Db, clock: Clock, userId: number): St
   throw new DomainError(403, PROFILE_INCOMPLETE, undefined, { code: 'PROFILE_INCOMPLETE', missing });
 }
 
-export function profileStatus(db: Db, userId: number): { isComplete: boolean; missing: string[] } {
+export function profileStatus(db: Queryable, userId: number): { isComplete: boolean; missing: string[] } {
   const missing = missingProfileFields(findProfile(db, userId));
   return { isComplete: missing.length === 0, missing };
 }
@@ -134,8 +134,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   }
 
   const now = deps.clock.now();
-  deps.db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  deps.db.transaction((tx) => {
     if (existing) {
       tx.update(userProfiles)
         .set({ ...changes, updatedAt: now })
@@ -198,7 +197,7 @@ async function saveCard(
 }
 
 /** Spec section 4: connecting Apple Pay sets the payment type apple_pay and saves. */
-export function connectApplePay(db: Db, clock: Clock, userId: number): ProfileView {
+export function connectApplePay(db: Queryable, clock: Clock, userId: number): ProfileView {
   const existing = findProfile(db, userId);
   const paymentMethod: StoredPaymentMethod = { ...(existing?.paymentMethod ?? {}), type: 'apple_pay' };
   if (existing) db.update(userProfiles).set({ paymentMethod, updatedAt: clock.now() }).where(eq(userProfiles.userId, userId)).run();

@@ -1,7 +1,7 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
-import { preparedPerDb, readTogether, type Db } from '../db/client.ts';
+import { preparedPerDb, readTogether, type Db, type Queryable } from '../db/client.ts';
 import { sessions, users, viewerVersions, type Session, type User } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 
@@ -99,16 +99,16 @@ export function validateSessionToken(db: Db, clock: Clock, token: string): Sessi
   return { session, user, renewed, viewerVersion };
 }
 
-export function invalidateSession(db: Db, sessionId: string): void {
+export function invalidateSession(db: Queryable, sessionId: string): void {
   db.delete(sessions).where(eq(sessions.id, sessionId)).run();
 }
 
 /** 'Sign out everywhere': ends every session of the user, this one included; returns how many. */
-export function invalidateAllSessions(db: Db, userId: number): number {
+export function invalidateAllSessions(db: Queryable, userId: number): number {
   return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
 }
 
 /** Expired sessions can never be used again: the hourly retention job drops them. */
-export function pruneExpiredSessions(db: Db, now: number): void {
+export function pruneExpiredSessions(db: Queryable, now: number): void {
   db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
 }

@@ -1,5 +1,5 @@
 import { count, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { games, gameStatuses, inBetweenPaymentStatuses, orderStatuses, orders, payments } from '../db/schema.ts';
 
 /** What /metrics reports about the store's rows: how many orders, payments and games are in each state. */
@@ -11,7 +11,7 @@ export interface StoreCounts {
   reconcilerBacklog: number;
 }
 
-export function storeCounts(db: Db): StoreCounts {
+export function storeCounts(db: Queryable): StoreCounts {
   const ordersByStatus = db.select({ status: orders.status, count: count() }).from(orders).groupBy(orders.status).all();
   const paymentsByKindAndStatus = db
     .select({ kind: payments.kind, status: payments.status, count: count() })

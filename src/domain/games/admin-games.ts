@@ -1,5 +1,5 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
 
 /*
@@ -27,7 +27,7 @@ export interface AdminGame {
   holds: Record<string, number>;
 }
 
-export function listGamesForAdmin(db: Db): Record<GameStatus, AdminGame[]> {
+export function listGamesForAdmin(db: Queryable): Record<GameStatus, AdminGame[]> {
   const rows = (status: GameStatus, limit?: number) => {
     const query = db
       .select({ game: games, brand: products.brand, model: products.model })
@@ -86,7 +86,7 @@ export function listGamesForAdmin(db: Db): Record<GameStatus, AdminGame[]> {
 }
 
 /** The cancel page's game: its state and its product's name; null when there is no such game. */
-export function gameForCancel(db: Db, id: number): { id: number; status: GameStatus; productName: string | null } | null {
+export function gameForCancel(db: Queryable, id: number): { id: number; status: GameStatus; productName: string | null } | null {
   const row = db
     .select({ id: games.id, status: games.status, brand: products.brand, model: products.model })
     .from(games)

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { games, plays, products, users } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
 import type { Clock } from '../clock.ts';
@@ -83,7 +83,7 @@ function fromRecord(record: GameRecord, product: typeof products.$inferSelect | 
 }
 
 /** GET /api/games/{id}: null when no such game was ever recorded. */
-export function publicGame(db: Db, clock: Clock, gameId: number): PublicGame | null {
+export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicGame | null {
   const game = db.select().from(games).where(eq(games.id, gameId)).get();
   const record = findRecord(db, gameId);
   const product = db
@@ -149,7 +149,7 @@ export interface Verification {
  * points from the seed (or from the feed's snapshots while they are kept), every score, the
  * ranking and the winner, against the frozen record and the plays and games tables.
  */
-export function verifyGame(db: Db, gameId: number): Verification {
+export function verifyGame(db: Queryable, gameId: number): Verification {
   const lines: string[] = [];
   let ok = true;
   const check = (passed: boolean, text: string) => {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { games, influencers, payments, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -41,7 +41,7 @@ export function requiredParticipantsFor(priceCents: number): number {
 
 export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 
-function playableProduct(db: Db, id: number): Product {
+function playableProduct(db: Queryable, id: number): Product {
   const product = db.select().from(products).where(eq(products.id, id)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   if (!product.playEnabled) throw new DomainError(409, 'Games are not open for this product.');
@@ -49,7 +49,7 @@ function playableProduct(db: Db, id: number): Product {
   return product;
 }
 
-function requireCardOnFile(db: Db, userId: number) {
+function requireCardOnFile(db: Queryable, userId: number) {
   const profile = findProfile(db, userId);
   if (!profile?.gatewayCardId) {
     throw new DomainError(402, 'Add a payment card to your profile to play.', undefined, { code: PAYMENT_METHOD_REQUIRED });
@@ -58,7 +58,7 @@ function requireCardOnFile(db: Db, userId: number) {
 }
 
 /** The picks, already five distinct ids by the request schema, must be influencers still in the game. */
-function checkInfluencers(db: Db, numeric: number[]): string[] {
+function checkInfluencers(db: Queryable, numeric: number[]): string[] {
   const known = db
     .select({ id: influencers.id })
     .from(influencers)
@@ -76,7 +76,7 @@ function checkInfluencers(db: Db, numeric: number[]): string[] {
  * exactly `requiredParticipants` entries; a full game waits for its hour while the next
  * entrants fill the next one. Runs inside the caller's transaction.
  */
-function gameWithRoom(tx: Db, product: Product, now: number, metricsSource: MetricsSourceName) {
+function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSource: MetricsSourceName) {
   const waiting = tx
     .select()
     .from(games)
@@ -106,7 +106,7 @@ function gameWithRoom(tx: Db, product: Product, now: number, metricsSource: Metr
  * A play whose game filled while it was being paid moves to the product's next game with room,
  * unless the player already has a play there. Runs inside the caller's transaction.
  */
-function moveToGameWithRoom(deps: GameDeps, tx: Db, play: Play, now: number): Game | null {
+function moveToGameWithRoom(deps: GameDeps, tx: Queryable, play: Play, now: number): Game | null {
   const product = tx.select().from(products).where(eq(products.id, play.productId)).get();
   if (!product) return null;
   let game: Game;
@@ -125,7 +125,7 @@ function moveToGameWithRoom(deps: GameDeps, tx: Db, play: Play, now: number): Ga
   return game;
 }
 
-function isFull(db: Db, game: Game): boolean {
+function isFull(db: Queryable, game: Game): boolean {
   return enteredCount(db, game.id) >= game.requiredParticipants;
 }
 
@@ -149,8 +149,8 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const now = clock.now();
   const play = db.transaction((tx) => {
-    const game = gameWithRoom(tx as unknown as Db, product, now, deps.metrics.name);
-    const startsAt = gameStart(tx as unknown as Db, game);
+    const game = gameWithRoom(tx, product, now, deps.metrics.name);
+    const startsAt = gameStart(tx, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx
       .select()
@@ -177,7 +177,7 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   };
 }
 
-export function enteredCount(db: Db, gameId: number): number {
+export function enteredCount(db: Queryable, gameId: number): number {
   return (
     db
       .select({ n: count() })
@@ -230,8 +230,7 @@ export const ENTRY_IN_PROGRESS = 'Your $1 entry payment is already being process
 function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
   const { db, clock, gateway } = deps;
   const now = clock.now();
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const play = Number.isSafeInteger(productId)
       ? tx
           .select()
@@ -325,8 +324,7 @@ function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failu
  */
 export async function confirmHold(deps: GameDeps, paymentRowId: number, held: GatewayPayment): Promise<'entered' | 'released' | 'gone'> {
   const { db, clock } = deps;
-  const outcome = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  const outcome = db.transaction((tx) => {
     const now = clock.now();
     const row = tx
       .update(payments)
@@ -378,8 +376,7 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
 /** The hold was refused: no entry, the player is told. */
 export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { code: string; detail: string; declined?: boolean }): boolean {
   const { db, clock } = deps;
-  return db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  return db.transaction((tx) => {
     const row = tx
       .update(payments)
       .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
@@ -420,7 +417,7 @@ export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments
 }
 
 /** game_ready: tells the players when one entry is missing, and when the game is full. Runs in the caller's transaction. */
-function announceReadiness(tx: Db, clock: Clock, gameId: number, product: Product, required: number): void {
+function announceReadiness(tx: Queryable, clock: Clock, gameId: number, product: Product, required: number): void {
   const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
   const full = entries === required;

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, or, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { payments, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { alertAdmins } from '../payments/alerts.ts';
@@ -25,7 +25,7 @@ export interface HoldDeps {
 type HoldRow = typeof payments.$inferSelect;
 
 /** Marks a game's authorized holds (of some plays, or all) to be captured or voided. Runs in the caller's transaction. */
-export function markGameHolds(tx: Db, clock: Clock, gameId: number, to: 'capturing' | 'voiding', playIds?: number[]): void {
+export function markGameHolds(tx: Queryable, clock: Clock, gameId: number, to: 'capturing' | 'voiding', playIds?: number[]): void {
   const ofGame = tx
     .select({ id: plays.id })
     .from(plays)
@@ -37,7 +37,7 @@ export function markGameHolds(tx: Db, clock: Clock, gameId: number, to: 'capturi
 }
 
 /** A game's holds waiting for their gateway call. */
-export function holdsToMove(db: Db, gameId: number): HoldRow[] {
+export function holdsToMove(db: Queryable, gameId: number): HoldRow[] {
   const ofGame = db.select({ id: plays.id }).from(plays).where(eq(plays.gameId, gameId));
   return db
     .select()
@@ -47,7 +47,7 @@ export function holdsToMove(db: Db, gameId: number): HoldRow[] {
 }
 
 /** Every hold whose time has come (after a crash, or a backoff), for the reconciler. */
-export function dueHolds(db: Db, now: number, limit = 500): HoldRow[] {
+export function dueHolds(db: Queryable, now: number, limit = 500): HoldRow[] {
   return db
     .select()
     .from(payments)

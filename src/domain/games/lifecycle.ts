@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, users, type Game, type Play, type Product } from '../../db/schema.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
@@ -22,7 +22,7 @@ import { entryTime, FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, PENDING_PLAY_MS, PR
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
 
-function enteredPlays(db: Db, gameId: number) {
+function enteredPlays(db: Queryable, gameId: number) {
   return db
     .select()
     .from(plays)
@@ -31,7 +31,7 @@ function enteredPlays(db: Db, gameId: number) {
     .all();
 }
 
-function productOf(db: Db, productId: number): Product {
+function productOf(db: Queryable, productId: number): Product {
   return db.select().from(products).where(eq(products.id, productId)).get()!;
 }
 
@@ -55,8 +55,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     const startTime = startOfFilledGame(entries.map(entryTime), game.requiredParticipants);
     if (startTime === null || startTime > now) continue;
     // One transaction decides everything: the start (or the cancel), the holds to release, the notifications.
-    const outcome = db.transaction((txn) => {
-      const tx = txn as unknown as Db;
+    const outcome = db.transaction((tx) => {
       const claimed = tx
         .update(games)
         .set({ status: 'active', startTime, endTime: startTime + GAME_LENGTH_MS })
@@ -132,7 +131,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
 
 /** Tells every entered player of a game, once per game and event. Runs in the caller's transaction. */
 function tellPlayers(
-  tx: Db,
+  tx: Queryable,
   clock: Clock,
   gameId: number,
   productId: number,
@@ -145,12 +144,12 @@ function tellPlayers(
 }
 
 /** The picks' calibration: frozen at the start; for a game started before it was frozen, as the influencers stand. */
-function calibrationFor(db: Db, game: Game, entries: Play[]) {
+function calibrationFor(db: Queryable, game: Game, entries: Play[]) {
   return game.calibration ?? calibrationOf(db, [...new Set(entries.flatMap((p) => p.influencerIds.map(Number)))]);
 }
 
 /** Scores, ranking and winner of a game over its whole hour; `missing` > 0 while the feed has gaps. */
-export function finalScores(db: Db, game: Game) {
+export function finalScores(db: Queryable, game: Game) {
   const entries = enteredPlays(db, game.id);
   const calibration = calibrationFor(db, game, entries);
   const { points, missing } = gamePoints(db, game, game.endTime!, calibration);
@@ -162,7 +161,7 @@ export function finalScores(db: Db, game: Game) {
   return { ranked, points, calibration, missing };
 }
 
-function usernames(db: Db, ids: number[]): Map<number, string> {
+function usernames(db: Queryable, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
@@ -198,8 +197,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const now = clock.now();
   const winnerName = winner?.username ?? '';
   // The result, the record, the prize, every notification and the holds to capture: all or nothing.
-  const settled = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  const settled = db.transaction((tx) => {
     const claimed = tx
       .update(games)
       .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: winner ? 'cart' : null, calibration })
@@ -321,8 +319,7 @@ export async function cancelGame(
   why: { reason: string; message: (brand: string) => string; only?: 'waiting' | 'active' },
 ): Promise<boolean> {
   const { db, clock } = deps;
-  const claimed = db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  const claimed = db.transaction((tx) => {
     const before = tx.select().from(games).where(eq(games.id, gameId)).get();
     const from = why.only ? [why.only] : (['waiting', 'active'] as const);
     const won = tx
@@ -370,8 +367,7 @@ export function markLeftoverHolds(deps: GameDeps): void {
     .where(and(eq(payments.status, 'authorized'), inArray(games.status, ['completed', 'canceled'])))
     .all();
   for (const { gameId, status } of open) {
-    db.transaction((txn) => {
-      const tx = txn as unknown as Db;
+    db.transaction((tx) => {
       if (status === 'canceled') return markGameHolds(tx, clock, gameId, 'voiding');
       const entered = enteredPlays(tx, gameId).map((p) => p.id);
       if (entered.length) markGameHolds(tx, clock, gameId, 'capturing', entered);

@@ -1,6 +1,6 @@
 import { and, eq, isNull, notExists, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { gameRecords, games, plays, products, users } from '../../db/schema.ts';
 import { createFeedSource } from '../metrics-feed.ts';
 import type { MetricsSource } from '../metrics.ts';
@@ -9,7 +9,7 @@ import { calibrationOf, rank, storedPoints } from './scoring.ts';
 import { drawSeed, simulatedMetrics as simulatedSource } from './simulation.ts';
 
 /** The configured metrics source; games from before commit and reveal get a seed or a record now. */
-export function metricsFromConfig(db: Db, config: Pick<Config, 'metricsSource' | 'metricsFeed'>): MetricsSource {
+export function metricsFromConfig(db: Queryable, config: Pick<Config, 'metricsSource' | 'metricsFeed'>): MetricsSource {
   giveSeedsToOpenGames(db);
   recordGamesSettledBefore(db);
   if (config.metricsSource === 'feed') {
@@ -19,7 +19,7 @@ export function metricsFromConfig(db: Db, config: Pick<Config, 'metricsSource' |
 }
 
 /** Waiting and live games from before commit and reveal: each draws its seed (its hash is public from now on). */
-export function giveSeedsToOpenGames(db: Db): number {
+export function giveSeedsToOpenGames(db: Queryable): number {
   const open = db
     .select({ id: games.id })
     .from(games)
@@ -37,7 +37,7 @@ export function giveSeedsToOpenGames(db: Db): number {
  * Games settled before frozen records existed get one from what they stored then: the plays'
  * scores and the snapshots of their hour (no seed: they were not committed). Runs once each.
  */
-export function recordGamesSettledBefore(db: Db): number {
+export function recordGamesSettledBefore(db: Queryable): number {
   const old = db
     .select()
     .from(games)

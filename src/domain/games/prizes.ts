@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, plays, products, type Game } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -42,7 +42,7 @@ export interface PrizeStatus {
 }
 
 /** The prize of a settled game with a winner, as My Games and the audit page show it; null otherwise. */
-export function prizeStatusOf(db: Db, game: Pick<Game, 'id' | 'prizeOutcome' | 'settledAt' | 'endTime'>): PrizeStatus | null {
+export function prizeStatusOf(db: Queryable, game: Pick<Game, 'id' | 'prizeOutcome' | 'settledAt' | 'endTime'>): PrizeStatus | null {
   if (!game.prizeOutcome) return null;
   const order =
     game.prizeOutcome === 'bought' || game.prizeOutcome === 'buying'
@@ -70,7 +70,7 @@ export function prizeStatusOf(db: Db, game: Pick<Game, 'id' | 'prizeOutcome' | '
   };
 }
 
-function winnersGame(db: Db, userId: number, gameId: number): Game {
+function winnersGame(db: Queryable, userId: number, gameId: number): Game {
   const game = Number.isSafeInteger(gameId) ? db.select().from(games).where(eq(games.id, gameId)).get() : undefined;
   const winner = game?.winnerPlayId ? db.select({ userId: plays.userId }).from(plays).where(eq(plays.id, game.winnerPlayId)).get() : undefined;
   // Someone else's game answers like a missing one.
@@ -85,7 +85,7 @@ function refuseFor(outcome: Game['prizeOutcome']): never {
   throw new DomainError(409, 'This prize was already bought.');
 }
 
-function putInCart(tx: Db, clock: Clock, userId: number, game: Game): void {
+function putInCart(tx: Queryable, clock: Clock, userId: number, game: Game): void {
   const line = tx
     .select({ id: cartItems.id })
     .from(cartItems)
@@ -100,8 +100,7 @@ function putInCart(tx: Db, clock: Clock, userId: number, game: Game): void {
 /** POST /api/games/{id}/claim: the prize goes (back) into the winner's cart at $1. Claiming twice is harmless. */
 export function claimPrize(deps: { db: Db; clock: Clock }, userId: number, gameId: number): void {
   const game = winnersGame(deps.db, userId, gameId);
-  deps.db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  deps.db.transaction((tx) => {
     const moved = tx
       .update(games)
       .set({ prizeOutcome: 'cart' })
@@ -115,7 +114,7 @@ export function claimPrize(deps: { db: Db; clock: Clock }, userId: number, gameI
 }
 
 /** Removing a prize's cart line: the prize waits on My Games again ('unclaimed'). */
-export function returnPrizeFromCart(tx: Db, userId: number, gameId: number): void {
+export function returnPrizeFromCart(tx: Queryable, userId: number, gameId: number): void {
   const moved = tx
     .update(games)
     .set({ prizeOutcome: 'unclaimed' })
@@ -134,8 +133,7 @@ export function returnPrizeFromCart(tx: Db, userId: number, gameId: number): voi
 /** POST /api/games/{id}/donate: the winner gives the prize to charity, from My Games or from the cart. */
 export function donatePrize(deps: { db: Db; clock: Clock }, userId: number, gameId: number): void {
   const game = winnersGame(deps.db, userId, gameId);
-  deps.db.transaction((txn) => {
-    const tx = txn as unknown as Db;
+  deps.db.transaction((tx) => {
     const moved = tx
       .update(games)
       .set({ prizeOutcome: 'donated' })
@@ -149,7 +147,7 @@ export function donatePrize(deps: { db: Db; clock: Clock }, userId: number, game
   });
 }
 
-function winnerOf(tx: Db, game: Game): number | null {
+function winnerOf(tx: Queryable, game: Game): number | null {
   return game.winnerPlayId ? (tx.select({ userId: plays.userId }).from(plays).where(eq(plays.id, game.winnerPlayId)).get()?.userId ?? null) : null;
 }
 
@@ -186,8 +184,7 @@ export function expireUnclaimedPrizes(deps: { db: Db; clock: Clock }, now: numbe
     const deadline = (game.settledAt ?? 0) + PRIZE_KEEP_MS;
     const product = db.select().from(products).where(eq(products.id, game.productId)).get();
     const name = product ? `${product.brand} ${product.model}` : 'your prize';
-    db.transaction((txn) => {
-      const tx = txn as unknown as Db;
+    db.transaction((tx) => {
       const userId = winnerOf(tx, game);
       if (userId === null) return;
       if (now >= deadline) {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { games, plays } from '../../db/schema.ts';
 import { DEFAULT_REQUIRED_PARTICIPANTS } from '../../shared/views/games.ts';
 
@@ -18,7 +18,7 @@ export interface GameSummary {
  * The product's current game: the live one, else the oldest waiting one (a full game waiting for
  * its hour comes before the next one filling), else the last completed.
  */
-export function currentGame(db: Db, productId: number): GameSummary | null {
+export function currentGame(db: Queryable, productId: number): GameSummary | null {
   // Two indexed lookups with LIMIT 1 (Drizzle's get() alone would read every game of the product).
   const game =
     db
@@ -100,7 +100,7 @@ export function hasEntryInShownGames(db: Db, productId: number, userId: number):
  * for its hour and takes nobody). `afterFull` when a full game comes before it; null when a new
  * game would open.
  */
-export function gameTakingEntries(db: Db, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
+export function gameTakingEntries(db: Queryable, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
   const waiting = db
     .select({ id: games.id, requiredParticipants: games.requiredParticipants })
     .from(games)

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { gameRecords, type Game, type InfluencerCalibration, type MetricsSourceName, type Product } from '../../db/schema.ts';
 
 /*
@@ -79,14 +79,14 @@ export function buildRecord(
 }
 
 /** Stores the record in the caller's (settlement) transaction; a second settlement cannot overwrite it. */
-export function saveRecord(tx: Db, record: GameRecord): void {
+export function saveRecord(tx: Queryable, record: GameRecord): void {
   tx.insert(gameRecords)
     .values({ gameId: record.gameId, productId: record.product.id, record: record as unknown as Record<string, unknown>, createdAt: record.settledAt })
     .onConflictDoNothing()
     .run();
 }
 
-export function findRecord(db: Db, gameId: number): GameRecord | null {
+export function findRecord(db: Queryable, gameId: number): GameRecord | null {
   const row = db.select({ record: gameRecords.record }).from(gameRecords).where(eq(gameRecords.gameId, gameId)).get();
   return row ? (row.record as unknown as GameRecord) : null;
 }

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -23,11 +23,11 @@ const FOREVER = 8_640_000_000_000_000;
 
 export type ExclusionPeriod = (typeof EXCLUSION_PERIODS)[number];
 
-function settingsOf(db: Db, userId: number) {
+function settingsOf(db: Queryable, userId: number) {
   return db.select().from(playerSettings).where(eq(playerSettings.userId, userId)).get();
 }
 
-function upsert(db: Db, clock: Clock, userId: number, values: Partial<typeof playerSettings.$inferInsert>): void {
+function upsert(db: Queryable, clock: Clock, userId: number, values: Partial<typeof playerSettings.$inferInsert>): void {
   db.insert(playerSettings)
     .values({ userId, ...values, updatedAt: clock.now() })
     .onConflictDoUpdate({ target: playerSettings.userId, set: { ...values, updatedAt: clock.now() } })
@@ -35,7 +35,7 @@ function upsert(db: Db, clock: Clock, userId: number, values: Partial<typeof pla
 }
 
 /** Entries that count against the daily limit: paid or being paid, in the last 24 hours. */
-export function entriesInLastDay(db: Db, userId: number, now: number): number {
+export function entriesInLastDay(db: Queryable, userId: number, now: number): number {
   return (
     db
       .select({ n: count() })
@@ -62,7 +62,7 @@ export interface PlayerSettingsView {
   exclusionPeriod: ExclusionPeriod | null;
 }
 
-export function playerSettingsView(db: Db, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+export function playerSettingsView(db: Queryable, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   const row = settingsOf(db, userId);
   const now = clock.now();
   const excluded = row?.excludedUntil != null && row.excludedUntil > now;
@@ -79,13 +79,13 @@ export function playerSettingsView(db: Db, clock: Clock, userId: number, storeLi
 }
 
 /** POST /api/user/play-consent: both answers were an explicit true (playConsentBody). */
-export function recordPlayConsent(db: Db, clock: Clock, userId: number): PlayerSettingsView {
+export function recordPlayConsent(db: Queryable, clock: Clock, userId: number): PlayerSettingsView {
   if (settingsOf(db, userId)?.consentedAt == null) upsert(db, clock, userId, { consentedAt: clock.now() });
   return playerSettingsView(db, clock, userId);
 }
 
 /** PUT /api/user/play-limits: a whole number from 1 to the store's limit. */
-export function setDailyEntryLimit(db: Db, clock: Clock, userId: number, limit: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+export function setDailyEntryLimit(db: Queryable, clock: Clock, userId: number, limit: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > storeLimit) {
     const message = `Choose a daily entry limit from 1 to ${storeLimit}.`;
     throw new DomainError(400, message, { dailyEntryLimit: message });
@@ -103,7 +103,7 @@ function exclusionEnd(now: number, period: ExclusionPeriod): number {
 }
 
 /** POST /api/user/self-exclusion: starts at once; it can be lengthened, never shortened. */
-export function selfExclude(db: Db, clock: Clock, userId: number, period: ExclusionPeriod, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
+export function selfExclude(db: Queryable, clock: Clock, userId: number, period: ExclusionPeriod, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   const now = clock.now();
   const until = exclusionEnd(now, period);
   const current = settingsOf(db, userId)?.excludedUntil ?? 0;
@@ -114,7 +114,7 @@ export function selfExclude(db: Db, clock: Clock, userId: number, period: Exclus
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
 
 /** Refuses an entry (before any pick is stored or any card is touched) when the player may not play. */
-export function requireMayPlay(db: Db, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): void {
+export function requireMayPlay(db: Queryable, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): void {
   const view = playerSettingsView(db, clock, userId, storeLimit);
   if (view.excludedUntil !== null) {
     const until = view.permanentlyExcluded ? 'permanently' : `until ${dateFormat.format(view.excludedUntil)}`;

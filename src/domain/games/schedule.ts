@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { plays, type Game } from '../../db/schema.ts';
 import { GAME_LENGTH_MS } from '../../shared/game-time.ts';
 import { MINUTE_MS } from '../metrics.ts';
@@ -60,7 +60,7 @@ export function startOfFilledGame(entryTimes: readonly number[], required: numbe
  * When a game starts: its start once active; for a waiting game that has filled, the top of
  * the hour after it filled (even before the tick that starts it has run); otherwise null.
  */
-export function gameStart(db: Db, game: Pick<Game, 'id' | 'startTime' | 'requiredParticipants'>): number | null {
+export function gameStart(db: Queryable, game: Pick<Game, 'id' | 'startTime' | 'requiredParticipants'>): number | null {
   if (game.startTime !== null) return game.startTime;
   const entries = db
     .select({ enteredAt: plays.enteredAt, createdAt: plays.createdAt })

@@ -1,5 +1,5 @@
 import { and, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { influencerMetrics, influencers, type Game, type Influencer, type InfluencerCalibration } from '../../db/schema.ts';
 import { MINUTE_MS, minuteOf, roundPoints } from '../metrics.ts';
 import { simulatedPoints } from './simulation.ts';
@@ -11,7 +11,7 @@ import { simulatedPoints } from './simulation.ts';
  * the game's record (record.ts), so a finished game is never computed again.
  */
 
-export function influencersById(db: Db, ids: number[]): Map<number, Influencer> {
+export function influencersById(db: Queryable, ids: number[]): Map<number, Influencer> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
@@ -24,7 +24,7 @@ export function influencersById(db: Db, ids: number[]): Map<number, Influencer> 
 }
 
 /** What scoring needs of each influencer, as the influencers stand now. */
-export function calibrationOf(db: Db, ids: number[]): Record<string, InfluencerCalibration> {
+export function calibrationOf(db: Queryable, ids: number[]): Record<string, InfluencerCalibration> {
   const people = influencersById(db, ids);
   return Object.fromEntries(
     [...people.values()].map((p) => [String(p.id), { name: p.name, handle: p.handle, platforms: p.platforms, engagementRate: p.engagementRate }]),
@@ -46,7 +46,7 @@ const liveCache = new Map<string, GamePoints>();
  * `calibration` defaults to the one frozen at the start.
  */
 export function gamePoints(
-  db: Db,
+  db: Queryable,
   game: Pick<Game, 'id' | 'metricsSource' | 'seed' | 'startTime' | 'endTime' | 'calibration'>,
   until: number,
   calibration = game.calibration ?? {},
@@ -73,7 +73,7 @@ export function gamePoints(
 }
 
 /** The feed's stored points, and how many influencer-minutes are still missing. */
-function feedPoints(db: Db, calibration: Record<string, InfluencerCalibration>, from: number, to: number): GamePoints {
+function feedPoints(db: Queryable, calibration: Record<string, InfluencerCalibration>, from: number, to: number): GamePoints {
   const ids = Object.keys(calibration).map(Number);
   const points = storedPoints(db, ids, from, to);
   const minutes = Math.ceil((to - minuteOf(from)) / MINUTE_MS);
@@ -91,7 +91,7 @@ function feedPoints(db: Db, calibration: Record<string, InfluencerCalibration>, 
 }
 
 /** Each influencer's points in [from, to), added up from the stored snapshots. */
-export function storedPoints(db: Db, ids: number[], from: number, to: number): Map<number, number> {
+export function storedPoints(db: Queryable, ids: number[], from: number, to: number): Map<number, number> {
   const rows = ids.length
     ? db
         .select({ influencerId: influencerMetrics.influencerId, points: influencerMetrics.points })

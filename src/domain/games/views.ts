@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -116,7 +116,7 @@ export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metr
 }
 
 /** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
-function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
+function nextGameOf(db: Queryable, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
   const waiting = db
     .select()
     .from(games)
@@ -177,7 +177,7 @@ export function activeGames(deps: GameDeps) {
   return list.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
 }
 
-function usernames(db: Db, ids: number[]): Map<number, string> {
+function usernames(db: Queryable, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   return new Map(
     db
@@ -190,7 +190,7 @@ function usernames(db: Db, ids: number[]): Map<number, string> {
 }
 
 /** GET /api/games/winners: the latest settled games and who won them. */
-export function winners(db: Db, limit = 30) {
+export function winners(db: Queryable, limit = 30) {
   return db
     .select({ game: games, product: products, play: plays, username: users.username })
     .from(games)

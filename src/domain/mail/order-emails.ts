@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { orderItems, type orders } from '../../db/schema.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
@@ -38,7 +38,7 @@ export function addressLinesOf(order: OrderRow): string {
     .join(', ');
 }
 
-function receiptRows(tx: Db, order: OrderRow): Array<[string, string]> {
+function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   const items = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
   return [
     ...items.map((item): [string, string] => [
@@ -61,7 +61,7 @@ function greeting(order: OrderRow): string {
 }
 
 /** Placed (cash on delivery) or paid (card): the receipt. */
-export function queueOrderConfirmation(tx: Db, clock: Clock, order: OrderRow): void {
+export function queueOrderConfirmation(tx: Queryable, clock: Clock, order: OrderRow): void {
   const cash = order.paymentMethod === 'cod';
   queueEmail(tx, clock, {
     userId: order.userId,
@@ -87,7 +87,7 @@ export function queueOrderConfirmation(tx: Db, clock: Clock, order: OrderRow): v
   });
 }
 
-export function queueRefundEmail(tx: Db, clock: Clock, order: OrderRow, refundCents: number): void {
+export function queueRefundEmail(tx: Queryable, clock: Clock, order: OrderRow, refundCents: number): void {
   queueEmail(tx, clock, {
     userId: order.userId,
     to: order.customerEmail,
@@ -110,7 +110,7 @@ export function queueRefundEmail(tx: Db, clock: Clock, order: OrderRow, refundCe
 }
 
 /** Canceled without a charge to give back (cash on delivery). */
-export function queueCanceledEmail(tx: Db, clock: Clock, order: OrderRow): void {
+export function queueCanceledEmail(tx: Queryable, clock: Clock, order: OrderRow): void {
   queueEmail(tx, clock, {
     userId: order.userId,
     to: order.customerEmail,
@@ -125,7 +125,7 @@ export function queueCanceledEmail(tx: Db, clock: Clock, order: OrderRow): void 
   });
 }
 
-export function queueDeliveredEmail(tx: Db, clock: Clock, order: OrderRow): void {
+export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow): void {
   queueEmail(tx, clock, {
     userId: order.userId,
     to: order.customerEmail,

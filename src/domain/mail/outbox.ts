@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
 import { type EmailKind, emailOutbox, userProfiles, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { EmailBody } from './compose.ts';
@@ -31,7 +31,7 @@ export interface NewEmail {
 }
 
 /** Where mail for an account goes: the profile's e-mail, else the account's; none for a deleted account. */
-export function emailAddressOf(db: Db, userId: number): string | null {
+export function emailAddressOf(db: Queryable, userId: number): string | null {
   const row = db
     .select({ accountEmail: users.email, profileEmail: userProfiles.email, deletedAt: users.deletedAt })
     .from(users)
@@ -43,14 +43,14 @@ export function emailAddressOf(db: Db, userId: number): string | null {
 }
 
 /** Whether the account accepts messages that are not receipts or security messages. */
-export function wantsEmail(db: Db, userId: number): boolean {
+export function wantsEmail(db: Queryable, userId: number): boolean {
   const row = db.select({ on: userProfiles.emailNotifications }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
   return row?.on ?? true;
 }
 
 export type QueueResult = 'queued' | 'skipped' | 'no-address' | 'duplicate';
 
-export function queueEmail(db: Db, clock: Clock, email: NewEmail): QueueResult {
+export function queueEmail(db: Queryable, clock: Clock, email: NewEmail): QueueResult {
   const to = email.to?.trim() || (email.userId !== null ? emailAddressOf(db, email.userId) : null);
   if (!to) return 'no-address';
   const optedOut = !ESSENTIAL_EMAIL_KINDS.has(email.kind) && email.userId !== null && !wantsEmail(db, email.userId);

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, lte } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { emailOutbox } from '../../db/schema.ts';
 import { errorFields, log } from '../../log.ts';
 import type { Clock } from '../clock.ts';
@@ -107,7 +107,7 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
 }
 
 /** Messages waiting to go out (the backlog gauge). */
-export function pendingEmailCount(db: Db): number {
+export function pendingEmailCount(db: Queryable): number {
   return db.select({ n: count() }).from(emailOutbox).where(eq(emailOutbox.status, 'pending')).get()?.n ?? 0;
 }
 
