@@ -5,7 +5,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { payForPlay, requiredParticipantsFor, type GameDeps } from '../../src/domain/games/entry.ts';
 import { donatePrize, expireStaleGames, finalScores, runGameJobs, settleDueGames, settleGame, startDueGames } from '../../src/domain/games/lifecycle.ts';
-import { topOfHourAtOrAfter } from '../../src/domain/games/schedule.ts';
+import { isStarted, topOfHourAtOrAfter } from '../../src/domain/games/schedule.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { expectedScore as scoreUnderSeed, seedOf } from '../helpers/games.ts';
@@ -461,7 +461,9 @@ describe('scores: the sum of five influencers over [startTime, endTime)', () => 
 
     // Recomputing later (the clock has moved on) gives the same numbers.
     ctx.clock.set(END + 3 * HOUR);
-    const again = finalScores(ctx.db, gameRow(ctx, gameId)).ranked;
+    const settled = gameRow(ctx, gameId);
+    if (!isStarted(settled)) throw new Error('a settled game has its hour');
+    const again = finalScores(ctx.db, settled).ranked;
     expect(again.map((p) => p.id)).toEqual([winnerPlayId, winnerPlayId === alicePlay ? bobPlay : alicePlay]);
     expect(Object.fromEntries(again.map((p) => [p.id, p.score]))).toEqual({
       [alicePlay]: playRow(ctx, alicePlay).score!,

@@ -10,7 +10,17 @@ import { enteredCount, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
-import { entryTime, FEED_SETTLE_DEADLINE_MS, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame, WAITING_GAME_LIFETIME_MS } from './schedule.ts';
+import {
+  entryTime,
+  FEED_SETTLE_DEADLINE_MS,
+  isStarted,
+  type Started,
+  GAME_LENGTH_MS,
+  PENDING_PLAY_MS,
+  PRIZE_KEEP_MS,
+  startOfFilledGame,
+  WAITING_GAME_LIFETIME_MS,
+} from './schedule.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -149,10 +159,10 @@ function calibrationFor(db: Queryable, game: Game, entries: Play[]) {
 }
 
 /** Scores, ranking and winner of a game over its whole hour; `missing` > 0 while the feed has gaps. */
-export function finalScores(db: Queryable, game: Game) {
+export function finalScores(db: Queryable, game: Started<Game>) {
   const entries = enteredPlays(db, game.id);
   const calibration = calibrationFor(db, game, entries);
-  const { points, missing } = gamePoints(db, game, game.endTime!, calibration);
+  const { points, missing } = gamePoints(db, game, game.endTime, calibration);
   const names = usernames(
     db,
     entries.map((p) => p.userId),
@@ -177,7 +187,7 @@ function usernames(db: Queryable, ids: number[]): Map<number, string> {
 export async function settleGame(deps: GameDeps, gameId: number): Promise<boolean> {
   const { db, clock } = deps;
   const game = db.select().from(games).where(eq(games.id, gameId)).get();
-  if (game?.status !== 'active' || game.endTime === null || game.endTime > clock.now()) return false;
+  if (game?.status !== 'active' || !isStarted(game) || game.endTime > clock.now()) return false;
   const { ranked, points, calibration, missing } = finalScores(db, game);
   if (missing > 0) {
     if (clock.now() < game.endTime + FEED_SETTLE_DEADLINE_MS) {
@@ -204,7 +214,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
       .where(and(eq(games.id, gameId), eq(games.status, 'active')))
       .returning()
       .get();
-    if (!claimed) return false;
+    if (!claimed || !isStarted(claimed)) return false;
     saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner) {

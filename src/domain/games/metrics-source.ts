@@ -7,6 +7,7 @@ import type { MetricsSource } from '../metrics.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, rank, storedPoints } from './scoring.ts';
 import { drawSeed, simulatedMetrics as simulatedSource } from './simulation.ts';
+import { isStarted } from './schedule.ts';
 
 /** The configured metrics source; games from before commit and reveal get a seed or a record now. */
 export function metricsFromConfig(db: Queryable, config: Pick<Config, 'metricsSource' | 'metricsFeed'>): MetricsSource {
@@ -45,7 +46,7 @@ export function recordGamesSettledBefore(db: Queryable): number {
     .all();
   for (const game of old) {
     const product = db.select().from(products).where(eq(products.id, game.productId)).get();
-    if (!product || game.startTime === null || game.endTime === null) continue;
+    if (!product || !isStarted(game)) continue;
     const entries = db
       .select({ play: plays, username: users.username })
       .from(plays)

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { gameRecords, type Game, type InfluencerCalibration, type MetricsSourceName, type Product } from '../../db/schema.ts';
+import type { Started } from './schedule.ts';
 
 /*
  * The frozen scoring record of a settled game: everything needed to check the result later,
@@ -42,7 +43,7 @@ export interface GameRecord {
 }
 
 export function buildRecord(
-  game: Game,
+  game: Started<Game>,
   product: Pick<Product, 'id' | 'brand' | 'model' | 'productType'>,
   calibration: Record<string, InfluencerCalibration>,
   points: Map<number, number>,
@@ -57,8 +58,8 @@ export function buildRecord(
     metricsSource: game.metricsSource,
     seedHash: game.seedHash,
     seed: game.seed,
-    startTime: game.startTime!,
-    endTime: game.endTime!,
+    startTime: game.startTime,
+    endTime: game.endTime,
     settledAt,
     requiredParticipants: game.requiredParticipants,
     influencers: Object.entries(calibration)

@@ -56,6 +56,13 @@ export function startOfFilledGame(entryTimes: readonly number[], required: numbe
   return filled === null ? null : topOfHourAtOrAfter(filled);
 }
 
+/** A game whose hour is set: it started (active, completed, or canceled after the start). */
+export type Started<G extends Pick<Game, 'startTime' | 'endTime'>> = G & { startTime: number; endTime: number };
+
+export function isStarted<G extends Pick<Game, 'startTime' | 'endTime'>>(game: G): game is Started<G> {
+  return game.startTime !== null && game.endTime !== null;
+}
+
 /**
  * When a game starts: its start once active; for a waiting game that has filled, the top of
  * the hour after it filled (even before the tick that starts it has run); otherwise null.

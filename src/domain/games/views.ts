@@ -11,6 +11,7 @@ import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts
 import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS } from './queries.ts';
 import { findRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
+import { isStarted } from './schedule.ts';
 
 /*
  * What the game pages and the read APIs of spec section 7 show: influencers with their metrics,
@@ -54,8 +55,8 @@ function scoredEntries(deps: GameDeps, game: Game) {
   const record = game.status === 'completed' ? findRecord(db, game.id) : null;
   let points = new Map<number, number>();
   if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
-  else if (game.status === 'active' || game.status === 'completed')
-    points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime!).points;
+  else if ((game.status === 'active' || game.status === 'completed') && isStarted(game))
+    points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime).points;
   const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
   const scored = entries.map((play) => ({
     ...play,
