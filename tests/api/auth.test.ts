@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { sessions } from '../../src/db/schema.ts';
-import { testApp } from '../helpers/app.ts';
+import { TestClient, testApp } from '../helpers/app.ts';
 
 async function registered(env?: Record<string, string>) {
   const ctx = await testApp(env);
@@ -29,7 +29,10 @@ describe('POST /api/register', () => {
     expect(body.fields.username).toBe(body.message);
     const count = db.$client.query('select count(*) as n from users').get() as { n: number };
     expect(count.n).toBe(1);
-    expect(app).toBeDefined();
+    // The first account still signs in with its own password; the refused one's never worked.
+    const login = (password: string) => new TestClient(app).post('/api/login', { json: { username: 'shopper1', password } });
+    expect((await login('secret-pass')).status).toBe(200);
+    expect((await login('another-pass')).status).toBe(401);
   });
 
   test.each([

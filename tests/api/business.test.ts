@@ -259,10 +259,10 @@ describe('POST /api/business-applications', () => {
     expect(omitted.status).toBe(201);
     const blank = await apply(ctx.client(), { ...valid, website: '  ', instagramHandle: '' });
     expect(blank.status).toBe(201);
-    for (const row of rows(ctx)) {
-      expect(row.website).toBeNull();
-      expect(row.instagramHandle).toBeNull();
-    }
+    expect(rows(ctx).map((row) => [row.website, row.instagramHandle])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
   });
 
   test('a website without its scheme gets https://, a handle gets its @; text is trimmed', async () => {
