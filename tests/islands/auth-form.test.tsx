@@ -1,6 +1,7 @@
 import { registerDom, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { testApp } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 /*
  * The /auth page as the server renders it, hydrated under happy-dom by the real island
@@ -30,14 +31,6 @@ afterAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 20));
   await unregisterDom();
 });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function setField(form: HTMLFormElement, name: string, value: string) {
   (form.querySelector(`[name="${name}"]`) as HTMLInputElement).value = value;

@@ -1,6 +1,7 @@
 import { registerDom, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { testApp } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 /*
  * /business-portal as the server renders it, hydrated under happy-dom by the real island
@@ -32,14 +33,6 @@ afterAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 20));
   await unregisterDom();
 });
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const form = () => document.querySelector('form[action="/business-portal"]') as HTMLFormElement;
 const submitButton = () => form().querySelector('button[type="submit"]') as HTMLButtonElement;

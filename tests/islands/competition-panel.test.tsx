@@ -4,6 +4,7 @@ import { createElement, useEffect, useState } from 'react';
 import type { Root } from 'react-dom/client';
 import type { IslandComponent } from '../../src/islands/lib/hydrate.ts';
 import { formatCompactScore } from '../../src/shared/format.ts';
+import { until } from '../helpers/until.ts';
 
 /*
  * The CompetitionPanel island of the product page's Social Competition tab (spec sections 4
@@ -25,16 +26,6 @@ const unmounts: (() => void)[] = [];
 const roots: Root[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, what: string, timeoutMs = 1000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return;
-    await sleep(10);
-  }
-  if (check()) return;
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

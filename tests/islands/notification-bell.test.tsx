@@ -4,6 +4,7 @@ import { createElement, useState, type ComponentProps } from 'react';
 import type { Root } from 'react-dom/client';
 import type { NotificationView } from '../../src/domain/notifications.ts';
 import type { IslandComponent } from '../../src/islands/lib/hydrate.ts';
+import { until } from '../helpers/until.ts';
 
 /*
  * The NotificationBell island: server-rendered, hydrated under happy-dom by the real island
@@ -64,14 +65,6 @@ function twelve(now: number): NotificationView[] {
 
 function jsonResponse(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

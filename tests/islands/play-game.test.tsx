@@ -6,6 +6,7 @@ import { renderDocument } from '../../src/components/render-document.tsx';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { testApp, testManifest } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 /*
  * The Play Now page: first as the server renders it for a signed-out visitor, hydrated under
@@ -29,14 +30,6 @@ function islandProps(page: string): PlayGameProps {
 function bodyOf(page: string): string {
   const body = /<body[^>]*>([\s\S]*)<\/body>/.exec(page)?.[1] ?? page.replace('<!doctype html>', '');
   return body.replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link [^>]*\/?>/g, '');
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function hydrate(page: string, islandCount: number, keepStorage = false): Promise<void> {
