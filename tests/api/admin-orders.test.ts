@@ -2,9 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, notifications, orders, payments, products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
-import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
+import { testApp, type TestClient } from '../helpers/app.ts';
+import { adminWithPin, adminWithoutPin } from '../helpers/actors.ts';
 
 /*
  * Order management for admins: the Orders tab of the admin panel (/admin?tab=orders, form
@@ -96,19 +96,6 @@ const bigOrder = (ctx: Store, method: 'square' | 'cod') =>
     [aviator(ctx).id, 1],
     [wayfarer(ctx).id, 2],
   ]);
-
-async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx);
-  const admin = ctx.client();
-  expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
-  return admin;
-}
-
-async function adminWithPin(ctx: Ctx): Promise<TestClient> {
-  const admin = await adminWithoutPin(ctx);
-  expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
-  return admin;
-}
 
 /** The confirmation step's form post, as the browser sends it (the list's button first shows that step). */
 const postStatus = (client: TestClient, id: number, status: string, extra: Record<string, string> = {}) =>

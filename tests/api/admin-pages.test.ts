@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { products, type Product } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
 import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
+import { adminWithPin, adminWithoutPin } from '../helpers/actors.ts';
 
 /*
  * The server-rendered admin pages (spec section 2, "Admin panel" and "Admin product forms";
@@ -43,20 +43,6 @@ async function setup({ seed = true } = {}): Promise<Ctx> {
   const ctx = await testApp();
   if (seed) seedIfEmpty(ctx.db, ctx.clock);
   return ctx;
-}
-
-/** A signed-in admin (one "browser") who has not passed the PIN yet. */
-async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx);
-  const admin = ctx.client();
-  expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
-  return admin;
-}
-
-async function adminWithPin(ctx: Ctx): Promise<TestClient> {
-  const admin = await adminWithoutPin(ctx);
-  expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
-  return admin;
 }
 
 async function shopper(ctx: Ctx): Promise<TestClient> {

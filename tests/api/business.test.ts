@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { businessApplications } from '../../src/db/schema.ts';
-import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
-import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
+import { testApp, type TestClient } from '../helpers/app.ts';
+import { adminWithoutPin, adminWithPin, shopper as registeredShopper } from '../helpers/actors.ts';
 
 // ---------------------------------------------------------------- helpers
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
+
+/** These tests start from a shopper with no profile yet. */
+const shopper = (ctx: Ctx, username = 'shopper1') => registeredShopper(ctx, username, { withProfile: false });
 
 const MINUTE = 60 * 1000;
 
@@ -44,26 +47,6 @@ function without(key: string, from: Record<string, unknown>) {
   const copy = { ...from };
   delete copy[key];
   return copy;
-}
-
-async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
-  expect(response.status).toBe(201);
-  return { client, id: (await response.json()).id };
-}
-
-async function adminWithoutPin(ctx: Ctx): Promise<TestClient> {
-  await bootstrapAdmin(ctx);
-  const admin = ctx.client();
-  expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
-  return admin;
-}
-
-async function adminWithPin(ctx: Ctx): Promise<TestClient> {
-  const admin = await adminWithoutPin(ctx);
-  expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
-  return admin;
 }
 
 // ---------------------------------------------------------------- HTML helpers

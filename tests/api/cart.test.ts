@@ -2,21 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { completeProfile } from '../helpers/actors.ts';
+import { shopper } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
-
-async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
-  expect(response.status).toBe(201);
-  const id = (await response.json()).id;
-  completeProfile(ctx, id);
-  return { client, id };
-}
 
 /** A seeded store and one signed-in shopper. */
 async function store() {

@@ -1,40 +1,21 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
-import { cartItems, notifications, orderItems, orders, payments, products, userProfiles, users } from '../../src/db/schema.ts';
+import { cartItems, notifications, orderItems, orders, payments, products, userProfiles } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { placeOrder } from '../../src/domain/orders.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
-import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
+import { COMPLETE_PROFILE, quickShopper, shopper } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 
-async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
-  expect(response.status).toBe(201);
-  const id = (await response.json()).id;
-  completeProfile(ctx, id);
-  return { client, id };
-}
-
 /**
  * A signed-in shopper made straight in the database (no password hashing), for tests that
  * need many of them. The session is a real one, sent in the real cookie.
  */
-function quickShopper(ctx: Ctx, username: string): { client: TestClient; id: number } {
-  const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
-  const token = generateSessionToken();
-  createSession(ctx.db, ctx.clock, token, user.id);
-  completeProfile(ctx, user.id);
-  const client = ctx.client();
-  client.cookies.set('csa_session', token);
-  return { client, id: user.id };
-}
 
 /** A seeded store and one signed-in shopper. */
 async function store() {

@@ -3,21 +3,12 @@ import { eq } from 'drizzle-orm';
 import { notifications, userProfiles } from '../../src/db/schema.ts';
 import { notify } from '../../src/domain/notifications.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
-import { completeProfile } from '../helpers/actors.ts';
+import { shopper } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
-
-async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
-  expect(response.status).toBe(201);
-  const id = (await response.json()).id;
-  completeProfile(ctx, id);
-  return { client, id };
-}
 
 async function signedIn() {
   const ctx = await testApp();

@@ -3,17 +3,14 @@ import { eq } from 'drizzle-orm';
 import { userProfiles } from '../../src/db/schema.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
+import { shopper as registeredShopper } from '../helpers/actors.ts';
 
 // ---------------------------------------------------------------- helpers
 
 type Ctx = Awaited<ReturnType<typeof testApp>>;
 
-async function shopper(ctx: Ctx, username = 'shopper1'): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'secret-pass' } });
-  expect(response.status).toBe(201);
-  return { client, id: (await response.json()).id };
-}
+/** These tests start from a shopper with no profile yet. */
+const shopper = (ctx: Ctx, username = 'shopper1') => registeredShopper(ctx, username, { withProfile: false });
 
 async function signedIn() {
   const ctx = await testApp();

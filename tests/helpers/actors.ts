@@ -1,7 +1,19 @@
+import { expect } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { playerSettings, userProfiles } from '../../src/db/schema.ts';
+import { playerSettings, userProfiles, users } from '../../src/db/schema.ts';
+import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
 import type { Clock } from '../../src/domain/clock.ts';
+import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { TEST_PIN, type testApp, type TestClient } from './app.ts';
+
+/*
+ * The people of the tests, made one way each: a shopper who registered through the API, a
+ * shopper made straight in the database (no sign-up to go through), the bootstrap admin with
+ * and without the PIN; and what they may need (a complete profile, play consent, a buy-now body).
+ */
+
+type AppCtx = Awaited<ReturnType<typeof testApp>>;
 
 /** Personal details that pass every profile rule of spec section 5. */
 export const COMPLETE_PROFILE = {
@@ -68,4 +80,50 @@ export function buyNowBody(productId: number, priceCents: number) {
     },
     paymentMethod: 'square',
   };
+}
+
+/** A shopper who signed up through POST /api/register and is signed in; a complete profile with a card unless told otherwise. */
+export async function shopper(
+  ctx: AppCtx,
+  username = 'shopper1',
+  { withProfile = true, password = 'secret-pass' }: { withProfile?: boolean; password?: string } = {},
+): Promise<{ client: TestClient; id: number }> {
+  const client = ctx.client();
+  const response = await client.post('/api/register', { json: { username, password } });
+  expect(response.status).toBe(201);
+  const { id } = (await response.json()) as { id: number };
+  if (withProfile) completeProfile(ctx, id);
+  return { client, id };
+}
+
+/** A signed-in user made straight in the users and sessions tables: no password to hash, no sign-up to go through. */
+export function signedInUser(ctx: { db: Db; clock: Clock; client(): TestClient }, username: string): { client: TestClient; id: number } {
+  const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
+  const token = generateSessionToken();
+  createSession(ctx.db, ctx.clock, token, user.id);
+  const client = ctx.client();
+  client.cookies.set('csa_session', token);
+  return { client, id: user.id };
+}
+
+/** signedInUser with a complete profile and a card: ready to buy. */
+export function quickShopper(ctx: AppCtx, username: string): { client: TestClient; id: number } {
+  const made = signedInUser(ctx, username);
+  completeProfile(ctx, made.id);
+  return made;
+}
+
+/** The bootstrap admin (made now if it is not there yet), signed in, before the PIN. */
+export async function adminWithoutPin(ctx: AppCtx): Promise<TestClient> {
+  await bootstrapAdmin(ctx);
+  const admin = ctx.client();
+  expect((await admin.post('/api/login', { json: { username: 'admin', password: 'admin-secret' } })).status).toBe(200);
+  return admin;
+}
+
+/** The bootstrap admin, signed in, with the PIN passed. */
+export async function adminWithPin(ctx: AppCtx): Promise<TestClient> {
+  const admin = await adminWithoutPin(ctx);
+  expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
+  return admin;
 }

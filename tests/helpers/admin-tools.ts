@@ -1,9 +1,9 @@
 import { expect } from 'bun:test';
-import { users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
-import { completeProfile } from './actors.ts';
+import { completeProfile, signedInUser } from './actors.ts';
+
+export { signedInUser };
 import { TEST_PIN, testApp, type TestClient } from './app.ts';
 
 /*
@@ -34,16 +34,6 @@ export async function signedInAdmin(ctx: Store, pin = true): Promise<TestClient>
 /** After the clock moved by more than 30 minutes, the admin enters the PIN again. */
 export async function unlockAgain(admin: TestClient): Promise<void> {
   expect((await admin.post('/api/admin/pin', { json: { pin: TEST_PIN } })).status).toBe(200);
-}
-
-/** A signed-in user who is not an admin. */
-export function signedInUser(ctx: Store, username: string): { client: TestClient; id: number } {
-  const user = ctx.db.insert(users).values({ username, passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
-  const token = generateSessionToken();
-  createSession(ctx.db, ctx.clock, token, user.id);
-  const client = ctx.client();
-  client.cookies.set('csa_session', token);
-  return { client, id: user.id };
 }
 
 /** A user who may play: a complete profile with a card, and consent given the way the play page gives it. */
