@@ -13,9 +13,15 @@ describe("the README's route map", () => {
     const missing: string[] = [];
     for (const row of rows) {
       const [, , page, islands, api, domain, tests] = row.split('|').map((cell) => cell.trim());
-      const names = (cell: string) => cell.replace(/\([^)]*\)/g, '').split(',').map((name) => name.trim()).filter(Boolean);
+      const names = (cell: string) =>
+        cell
+          .replace(/\([^)]*\)/g, '')
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean);
       const check = (path: string) => existsSync(join(projectRoot, path)) || missing.push(path);
-      for (const name of names(page!)) check(name.includes('/') && !name.startsWith('admin/') && !name.startsWith('marketing/') ? `src/${name}` : `src/routes/pages/${name}`);
+      for (const name of names(page!))
+        check(name.includes('/') && !name.startsWith('admin/') && !name.startsWith('marketing/') ? `src/${name}` : `src/routes/pages/${name}`);
       for (const name of names(islands!)) check(`src/islands/${name}.tsx`);
       for (const name of names(api!)) check(`src/routes/api/${name}`);
       for (const name of names(domain!)) check(`src/domain/${name}`);
