@@ -10,6 +10,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
+import { productNotFound } from './not-found.tsx';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -23,20 +24,7 @@ export const checkoutPages = new Hono<AppEnv>()
     if (!user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
     const id = productIdOf(raw);
     const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
-    if (!stored) {
-      return renderPage(
-        c,
-        { title: 'Product Not Found', path: '/checkout', noindex: true },
-        <div className="mx-auto max-w-md pt-12 text-center">
-          <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
-          <p className="mt-3 mb-6 text-slate-600">We couldn't find the product you're looking for.</p>
-          <a href="/" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-            Return to Shop
-          </a>
-        </div>,
-        { status: 404 },
-      );
-    }
+    if (!stored) return productNotFound(c, 'checkout');
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
     const { contact, config, savedCard } = checkoutDefaults(c, user.id);

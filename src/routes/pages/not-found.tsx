@@ -1,6 +1,21 @@
 import type { AppContext } from '../../http/context.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 
+/** The card every 'not found' page shows: a heading, a line, and one way back. */
+function NotFoundCard({ heading, text, href, link }: { heading: string; text: string; href: string; link: string }) {
+  return (
+    <div className="mx-auto max-w-md pt-12 text-center">
+      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
+        <h1 className="m-0 text-2xl font-extrabold text-ink">{heading}</h1>
+        <p className="mt-3 mb-6 text-slate-600">{text}</p>
+        <a href={href} className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
+          {link}
+        </a>
+      </div>
+    </div>
+  );
+}
+
 /** Any unknown path: the spec's exact texts, status 404. API paths answer JSON instead. */
 export function notFound(c: AppContext) {
   if (c.req.path.startsWith('/api/')) return c.json({ message: 'Not found' }, 404);
@@ -8,15 +23,24 @@ export function notFound(c: AppContext) {
   return renderPage(
     c,
     { title: 'Page Not Found', path: currentPath(c), noindex: true },
-    <div className="mx-auto max-w-md pt-16 text-center">
-      <div className="rounded-2xl bg-white p-8 border border-slate-200 shadow-sm">
-        <h1 className="m-0 text-2xl font-extrabold text-ink">404 Page Not Found</h1>
-        <p className="mt-3 mb-6 text-slate-600">Did you forget to add the page to the router?</p>
-        <a href="/" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-          Back to Home
-        </a>
-      </div>
-    </div>,
+    <NotFoundCard heading="404 Page Not Found" text="Did you forget to add the page to the router?" href="/" link="Back to Home" />,
     { status: 404 },
+  );
+}
+
+/**
+ * A product that does not exist (or was removed), status 404: from its page and the play page
+ * back to the shop; from the checkout, with the checkout's own words (spec section 2).
+ */
+export function productNotFound(c: AppContext, from: 'product' | 'checkout' = 'product') {
+  const card =
+    from === 'checkout'
+      ? { text: "We couldn't find the product you're looking for.", href: '/', link: 'Return to Shop' }
+      : { text: "The product you're looking for doesn't exist or has been removed.", href: '/products', link: 'Go Back' };
+  return renderPage(
+    c,
+    { title: 'Product Not Found', path: from === 'checkout' ? '/checkout' : new URL(c.req.url).pathname, noindex: true },
+    <NotFoundCard heading="Product Not Found" {...card} />,
+    from === 'checkout' ? { status: 404 } : { status: 404, backHref: '/products' },
   );
 }

@@ -13,6 +13,7 @@ import { findProfile } from '../../domain/profile.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
+import { productNotFound } from './not-found.tsx';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
 function imageFor(product: ProductView): Pick<PlayGameProps['product'], 'imageUrl' | 'fallbackImageUrl'> {
@@ -28,23 +29,6 @@ function ImageFallback({ needed }: { needed: boolean }) {
   const state = useRenderState();
   if (needed) state.needsImageFallback = true;
   return null;
-}
-
-function notFoundView(c: AppContext) {
-  return renderPage(
-    c,
-    { title: 'Product Not Found', path: new URL(c.req.url).pathname, noindex: true },
-    <div className="mx-auto max-w-md pt-12 text-center">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
-        <p className="mt-3 mb-6 text-slate-600">The product you're looking for doesn't exist or has been removed.</p>
-        <a href="/products" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-          Go Back
-        </a>
-      </div>
-    </div>,
-    { status: 404, backHref: '/products' },
-  );
 }
 
 /** Whether the player has consented, and the server's own words when they may not enter now. */
@@ -64,7 +48,7 @@ function playPage(c: AppContext) {
   const { db, metrics, clock } = c.get('deps');
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(db, id);
-  if (!stored) return notFoundView(c);
+  if (!stored) return productNotFound(c);
   const product = productView(stored);
   const { name, subtitle } = productTitle(product);
   const image = imageFor(product);

@@ -11,6 +11,7 @@ import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { CompetitionData } from '../../shared/views/games.ts';
+import { productNotFound } from './not-found.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -171,23 +172,6 @@ function ProductDetail({
   );
 }
 
-function notFoundView(c: AppContext) {
-  return renderPage(
-    c,
-    { title: 'Product Not Found', path: new URL(c.req.url).pathname, noindex: true },
-    <div className="mx-auto max-w-md pt-12 text-center">
-      <div className="rounded-2xl border border-slate-200 bg-white p-8 shadow-sm">
-        <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
-        <p className="mt-3 mb-6 text-slate-600">The product you're looking for doesn't exist or has been removed.</p>
-        <a href="/products" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-          Go Back
-        </a>
-      </div>
-    </div>,
-    { status: 404, backHref: '/products' },
-  );
-}
-
 /**
  * The signed-in shopper whose own entry the competition panel marks 'You', or null: the page
  * is then the same for everyone and shared through the page cache.
@@ -211,7 +195,7 @@ function productPageFingerprint(c: AppContext): string {
 export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(productPageFingerprint), (c) => {
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
-  if (!stored) return notFoundView(c);
+  if (!stored) return productNotFound(c);
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
   const base = c.get('deps').config.publicUrl;
