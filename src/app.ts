@@ -7,7 +7,7 @@ import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { limitCardFailures, limitPublicForms, requireUserPage } from './http/guards.ts';
+import { limitCardFailures, limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
 import { observeRequests, requestIds } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
@@ -118,9 +118,6 @@ export function createApp(deps: AppDeps) {
 
   for (const path of ['/api/checkout', '/api/orders', '/api/payments', '/api/user/profile']) app.use(path, limitCardFailures);
   for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
-
-  // Protected pages: signed-out visitors go to /auth first (spec section 2).
-  for (const path of ['/profile', '/profile/*', '/order-confirmation/*', '/orders/*', '/admin', '/admin/*']) app.use(path, requireUserPage);
 
   app.route('/api', authApi);
   app.route('/api', accountApi);

@@ -3,7 +3,7 @@ import { addToCart } from '../domain/cart.ts';
 import { findProduct, productTitle, productView } from '../domain/catalog.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { ToastInput } from '../shared/toast.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 /*
  * A visitor's Add to Cart survives the sign-in it needs: the POST that found no session keeps
@@ -20,7 +20,7 @@ export interface IntentOutcome {
   next?: string;
 }
 
-export function rememberCartIntent(c: AppContext, productId: number): void {
+export function rememberCartIntent<E extends AppEnv>(c: AppContext<E>, productId: number): void {
   setCookie(c, INTENT_COOKIE, String(productId), { path: '/', httpOnly: true, sameSite: 'Lax', maxAge: KEEP_SECONDS });
 }
 
@@ -28,7 +28,7 @@ export function rememberCartIntent(c: AppContext, productId: number): void {
  * Adds the remembered product to the signed-in user's cart; null when nothing was waiting
  * (or, with `quietWhileIncomplete`, when it still waits for the profile).
  */
-export function carryOutCartIntent(c: AppContext, userId: number, options: { quietWhileIncomplete?: boolean } = {}): IntentOutcome | null {
+export function carryOutCartIntent<E extends AppEnv>(c: AppContext<E>, userId: number, options: { quietWhileIncomplete?: boolean } = {}): IntentOutcome | null {
   const raw = getCookie(c, INTENT_COOKIE);
   if (!raw) return null;
   const productId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;

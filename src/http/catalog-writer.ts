@@ -1,8 +1,8 @@
 import type { CatalogWriter } from '../domain/catalog-admin.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 /** The catalogue writer for this request. */
-export function catalogWriter(c: AppContext): CatalogWriter {
+export function catalogWriter<E extends AppEnv>(c: AppContext<E>): CatalogWriter {
   const { db, clock, images } = c.get('deps');
   return { db, clock, images };
 }

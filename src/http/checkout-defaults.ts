@@ -1,9 +1,9 @@
 import { findProfile } from '../domain/profile.ts';
 import { cardConfig, cardLabel } from './card-config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 /** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */
-export function checkoutDefaults(c: AppContext, userId: number) {
+export function checkoutDefaults<E extends AppEnv>(c: AppContext<E>, userId: number) {
   const profile = findProfile(c.get('deps').db, userId);
   const address = profile?.address;
   return {

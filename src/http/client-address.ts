@@ -1,7 +1,7 @@
 import proxyaddr from 'proxy-addr';
 import { getConnInfo } from 'hono/bun';
 import type { Config } from '../config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 /*
  * Who sent the request, behind a reverse proxy (docs/operations.md, "Behind a proxy").
@@ -25,7 +25,7 @@ function trustOf(setting: Config['trustProxy']): Trust {
 }
 
 /** The socket's peer; 'local' when there is none (app.request() in tests). */
-function peerAddress(c: AppContext): string {
+function peerAddress<E extends AppEnv>(c: AppContext<E>): string {
   try {
     return getConnInfo(c).remote.address ?? 'local';
   } catch {
@@ -34,7 +34,7 @@ function peerAddress(c: AppContext): string {
 }
 
 /** The client's address: the peer, or the first untrusted address of X-Forwarded-For behind trusted proxies. */
-export function clientIp(c: AppContext): string {
+export function clientIp<E extends AppEnv>(c: AppContext<E>): string {
   const peer = peerAddress(c);
   const trust = trustOf(c.get('deps').config.trustProxy);
   if (!trust(peer, 0)) return peer;
@@ -45,7 +45,7 @@ export function clientIp(c: AppContext): string {
 }
 
 /** True when the browser's request came over https: to us, or to a trusted proxy that says so. */
-export function cameOverHttps(c: AppContext): boolean {
+export function cameOverHttps<E extends AppEnv>(c: AppContext<E>): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
   if (!trustOf(c.get('deps').config.trustProxy)(peerAddress(c), 0)) return false;
   // A chain of proxies appends; the first value is what the browser used.

@@ -50,7 +50,12 @@ export interface AppEnv {
   };
 }
 
-export type AppContext = Context<AppEnv>;
+/**
+ * A request's context. Helpers take `AppContext<E>` with `E extends AppEnv`: Hono's Context is
+ * invariant in its env, and a route behind a sign-in guard has a context that knows more
+ * (guards.ts, SignedInEnv), which a plain Context<AppEnv> parameter would refuse.
+ */
+export type AppContext<E extends AppEnv = AppEnv> = Context<E>;
 
 export { clientIp } from './client-address.ts';
 export { safeNextPath } from '../shared/safe-next-path.ts';

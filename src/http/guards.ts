@@ -1,28 +1,43 @@
 import type { MiddlewareHandler } from 'hono';
 import { sessionPassedPin, touchPinUnlock } from '../domain/admin-pin.ts';
 import { minutesText } from '../domain/rate-limit.ts';
-import { clientIp, type AppEnv } from './context.ts';
+import type { Session, User } from '../domain/sessions.ts';
+import { type AppContext, clientIp, type AppEnv } from './context.ts';
 import { currentPath } from './render.tsx';
 
+/**
+ * What a route behind a sign-in guard knows: there is a user and a session. With the guard in
+ * the route's chain (`.use(path, guard)` before the routes, or `.get(path, guard, handler)`),
+ * Hono adds these to the handler's variables, so `c.get('user')` is a `User` there.
+ */
+export interface SignedInEnv {
+  Variables: { user: User; session: Session };
+}
+
+/** A guard that lets a request through only with a user and a session; `refuse` answers the others. */
+function signedIn(refuse: (c: AppContext) => Response): MiddlewareHandler<SignedInEnv> {
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!c.get('user') || !c.get('session')) return refuse(c);
+    await next();
+  };
+  // The check above is what makes SignedInEnv true for what runs after it: its one cast.
+  return guard as unknown as MiddlewareHandler<SignedInEnv>;
+}
+
 /** Pages for signed-in users: others go to /auth and come back after signing in. */
-export const requireUserPage: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('user')) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
-  await next();
-};
+export const requireUserPage = signedIn((c) => c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302));
 
 /** API calls for signed-in users. */
-export const requireUserApi: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('user')) return c.json({ message: 'Please log in to continue.' }, 401);
-  await next();
-};
+export const requireUserApi = signedIn((c) => c.json({ message: 'Please log in to continue.' }, 401));
 
 /** Catalogue writes: an admin whose session passed the PIN (401 signed out, 403 otherwise). */
 export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next) => {
   const user = c.get('user');
-  if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
+  const session = c.get('session');
+  if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
-  if (!sessionPassedPin(c.get('session'), c.get('deps').clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
-  touchPinUnlock(c.get('deps').db, c.get('session')!, c.get('deps').clock);
+  if (!sessionPassedPin(session, c.get('deps').clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
+  touchPinUnlock(c.get('deps').db, session, c.get('deps').clock);
   await next();
 };
 

@@ -213,7 +213,7 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The cache key of a GET request for a finite view, or null when the URL is not one. */
-function cacheKey(c: AppContext, kind: string, fingerprint?: (c: AppContext) => string): string | null {
+function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => string): string | null {
   const url = c.req.url;
   const start = url.indexOf('?');
   // Only the finite views are kept; a search, an unknown parameter or value is rendered, so

@@ -4,7 +4,7 @@ import type { PageMeta } from '../components/Document.tsx';
 import { renderTree } from '../components/render-document.tsx';
 import { slotMarkup } from '../components/slots.tsx';
 import type { ToastInput } from '../shared/toast.ts';
-import type { AppContext, AppDeps } from './context.ts';
+import type { AppContext, AppDeps, AppEnv } from './context.ts';
 import { takeFlash } from './flash.ts';
 import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
 import { shapeKey, viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
@@ -77,7 +77,7 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
  * takes gzip (without compressing the page again: see gzip-join.ts). HTML is never cached by
  * the browser without revalidation.
  */
-export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | null = takeFlash(c)) {
+export function sendPage<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null = takeFlash(c)) {
   const parts = viewerPartsFor(c, page, toast);
   const pieces = [page.pieces[0], parts.header, page.pieces[1], parts.tail, page.pieces[2]];
   c.header('Cache-Control', 'no-cache');
@@ -96,7 +96,7 @@ export function sendPage(c: AppContext, page: SharedPage, toast: ToastInput | nu
 }
 
 /** Renders a page inside the shared layout, with the viewer's own header and tail. */
-export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
+export function renderPage<E extends AppEnv>(c: AppContext<E>, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
   const page = renderSharedPage(c.get('deps'), meta, body, status, backHref);
   // The page cache (cachePages) keeps what the route rendered.
   c.set('renderedPage', page);
@@ -104,7 +104,7 @@ export function renderPage(c: AppContext, meta: PageMeta, body: ReactNode, { sta
 }
 
 /** Path and query of the current request, for canonical URLs. */
-export function currentPath(c: AppContext): string {
+export function currentPath<E extends AppEnv>(c: AppContext<E>): string {
   const url = new URL(c.req.url);
   return `${url.pathname}${url.search}`;
 }

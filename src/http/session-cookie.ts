@@ -7,11 +7,11 @@ import type { AppContext, AppEnv } from './context.ts';
 export const SESSION_COOKIE = 'csa_session';
 
 /** Secure whenever the store is public over https, or this request came over https (a TLS proxy's X-Forwarded-Proto counts when trusted). */
-function isSecure(c: AppContext): boolean {
+function isSecure<E extends AppEnv>(c: AppContext<E>): boolean {
   return c.get('deps').config.publicUrl.startsWith('https://') || cameOverHttps(c);
 }
 
-function writeCookie(c: AppContext, token: string, expiresAt: number): void {
+function writeCookie<E extends AppEnv>(c: AppContext<E>, token: string, expiresAt: number): void {
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -43,7 +43,7 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** A new session for a user who just signed in (any earlier session of this browser is ended). */
-export function startSession(c: AppContext, userId: number): void {
+export function startSession<E extends AppEnv>(c: AppContext<E>, userId: number): void {
   const { db, clock } = c.get('deps');
   const current = c.get('session');
   if (current) invalidateSession(db, current.id);
@@ -52,7 +52,7 @@ export function startSession(c: AppContext, userId: number): void {
   writeCookie(c, token, session.expiresAt);
 }
 
-export function endSession(c: AppContext): void {
+export function endSession<E extends AppEnv>(c: AppContext<E>): void {
   const current = c.get('session');
   if (current) invalidateSession(c.get('deps').db, current.id);
   c.set('user', null);

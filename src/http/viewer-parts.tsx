@@ -8,7 +8,7 @@ import { cartCount } from '../domain/cart.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
 import { profileStatus } from '../domain/profile.ts';
 import type { ToastInput } from '../shared/toast.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 import { Piece } from './gzip-join.ts';
 import type { SharedPage } from './render.tsx';
 
@@ -17,7 +17,7 @@ export interface ViewerPieces {
   tail: Piece;
 }
 
-export function viewerOf(c: AppContext): Viewer {
+export function viewerOf<E extends AppEnv>(c: AppContext<E>): Viewer {
   const user = c.get('user');
   if (!user) return anonymousViewer;
   const { db } = c.get('deps');
@@ -35,7 +35,7 @@ export function viewerOf(c: AppContext): Viewer {
  * viewer version the session lookup read (moved by triggers on every change of the cart,
  * notifications or profile, by any process), so a cached header is never one change behind.
  */
-function viewerKey(c: AppContext): string {
+function viewerKey<E extends AppEnv>(c: AppContext<E>): string {
   const user = c.get('user');
   if (!user) return 'visitor';
   return `${user.id}:${c.get('viewerVersion')}:${user.isAdmin ? 'admin' : ''}:${user.username}`;
@@ -47,7 +47,7 @@ export function shapeKey(page: Pick<SharedPage, 'path' | 'backHref' | 'islandsUs
   return `${where}|${bottomBarTab(page.path)}|${page.islandsUsed.join(',')}|${page.needsImageFallback ? 'img' : ''}`;
 }
 
-function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
+function renderViewerParts<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null): ViewerPieces {
   const { config, manifest } = c.get('deps');
   const { html } = renderTree(
     manifest,
@@ -60,7 +60,7 @@ function renderViewerParts(c: AppContext, page: SharedPage, toast: ToastInput | 
 }
 
 /** The viewer's header and tail for a page: from the viewer cache unless a toast makes them one-off. */
-export function viewerPartsFor(c: AppContext, page: SharedPage, toast: ToastInput | null): ViewerPieces {
+export function viewerPartsFor<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null): ViewerPieces {
   if (toast) return renderViewerParts(c, page, toast);
   const key = `${viewerKey(c)}|${page.shape}`;
   const cache = c.get('deps').pageCache;

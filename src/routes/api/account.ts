@@ -35,17 +35,17 @@ export const accountApi = new Hono<AppEnv>()
   .use('/user/export', requireUserApi)
   .use('/user/delete', requireUserApi)
   .post('/user/password', jsonBody(passwordChangeSchema), async (c) => {
-    await changePassword(c.get('deps'), c.get('user')!.id, c.get('session')!.id, c.req.valid('json'));
+    await changePassword(c.get('deps'), c.get('user').id, c.get('session').id, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Other devices were signed out.' });
   })
   .get('/user/export', (c) => {
-    const data = exportAccountData(c.get('deps').db, c.get('user')!.id, c.get('deps').clock.now());
-    c.header('Content-Disposition', `attachment; filename="my-data-${c.get('user')!.username}.json"`);
+    const data = exportAccountData(c.get('deps').db, c.get('user').id, c.get('deps').clock.now());
+    c.header('Content-Disposition', `attachment; filename="my-data-${c.get('user').username}.json"`);
     c.header('Cache-Control', 'no-store');
     return c.json(data);
   })
   .post('/user/delete', jsonBody(accountDeleteSchema), async (c) => {
-    await deleteAccount(c.get('deps'), c.get('user')!.id, c.req.valid('json').password);
+    await deleteAccount(c.get('deps'), c.get('user').id, c.req.valid('json').password);
     endSession(c);
     return c.json({ message: 'Your account has been deleted.' });
   });

@@ -16,9 +16,9 @@ export function gameDepsOf(deps: AppDeps): GameDeps {
   return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
 }
 
-const gameDeps = (c: AppContext): GameDeps => gameDepsOf(c.get('deps'));
+const gameDeps = <E extends AppEnv>(c: AppContext<E>): GameDeps => gameDepsOf(c.get('deps'));
 
-function signedIn(c: AppContext): number {
+function signedIn<E extends AppEnv>(c: AppContext<E>): number {
   const user = c.get('user');
   if (!user) throw new DomainError(401, 'Please login or register to place a play.');
   return user.id;

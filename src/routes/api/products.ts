@@ -22,7 +22,7 @@ function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
  * Spec section 7's body: JSON product fields (`productData`), or multipart (`productMultipart`)
  * with `data` (the same fields as JSON text), an `image` file and `keepExistingImage`.
  */
-async function productForm(c: AppContext): Promise<{ data: ProductData; image: Blob | null }> {
+async function productForm<E extends AppEnv>(c: AppContext<E>): Promise<{ data: ProductData; image: Blob | null }> {
   const type = c.req.header('content-type') ?? '';
   if (type.includes('application/json')) {
     const body = await c.req.json().catch(() => {
@@ -50,7 +50,7 @@ async function productForm(c: AppContext): Promise<{ data: ProductData; image: B
   return { data: checked(productData, data), image: image instanceof Blob ? image : null };
 }
 
-function idParam(c: AppContext): number {
+function idParam<E extends AppEnv>(c: AppContext<E>): number {
   const id = productIdOf(c.req.param('id'));
   if (id === null) throw new DomainError(404, 'Product not found');
   return id;

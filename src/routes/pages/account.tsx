@@ -9,6 +9,7 @@ import { renderPage } from '../../http/render.tsx';
 import { endSession } from '../../http/session-cookie.ts';
 import { accountDeleteSchema, passwordChangeSchema, passwordResetFormSchema, passwordResetRequestSchema } from '../../shared/schemas/account.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+import { requireUserPage } from '../../http/guards.ts';
 
 /*
  * Account recovery pages (/auth/forgot, /auth/reset) and the Account tab's forms. Plain forms
@@ -16,7 +17,7 @@ import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
  * the JSON API.
  */
 
-async function fields(c: AppContext): Promise<Record<string, string>> {
+async function fields<E extends AppEnv>(c: AppContext<E>): Promise<Record<string, string>> {
   const body = await c.req.parseBody().catch(() => ({}));
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) if (typeof value === 'string') out[key] = value;
@@ -24,7 +25,7 @@ async function fields(c: AppContext): Promise<Record<string, string>> {
 }
 
 /** A reset link is a key: the page never leaks it to another site or a cache. */
-function private_(c: AppContext) {
+function private_<E extends AppEnv>(c: AppContext<E>) {
   c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
 }
@@ -296,11 +297,11 @@ export const accountPages = new Hono<AppEnv>()
       );
     }
   })
-  .post('/profile/password', async (c) => {
+  .post('/profile/password', requireUserPage, async (c) => {
     const checked = passwordChangeSchema.safeParse(await fields(c));
     try {
       if (!checked.success) throw new DomainError(400, 'Check the passwords', fieldErrorsOf(checked.error));
-      await changePassword(c.get('deps'), c.get('user')!.id, c.get('session')!.id, checked.data);
+      await changePassword(c.get('deps'), c.get('user').id, c.get('session').id, checked.data);
       setFlash(c, { title: 'Password changed', description: 'Your password has been changed. Other devices were signed out.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -308,13 +309,13 @@ export const accountPages = new Hono<AppEnv>()
     }
     return c.redirect('/profile?tab=account', 303);
   })
-  .post('/profile/delete', async (c) => {
+  .post('/profile/delete', requireUserPage, async (c) => {
     const form = await fields(c);
     const checked = accountDeleteSchema.safeParse(form);
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Enter your password to delete your account');
       if (form.confirm !== 'yes') throw new DomainError(400, 'Tick the box to confirm that your account is deleted for good.');
-      await deleteAccount(c.get('deps'), c.get('user')!.id, checked.data.password);
+      await deleteAccount(c.get('deps'), c.get('user').id, checked.data.password);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Account not deleted', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });

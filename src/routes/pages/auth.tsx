@@ -28,7 +28,11 @@ function tabOf(value: string | undefined): AuthTab {
   return value === 'register' ? 'register' : 'login';
 }
 
-function showAuth(c: AppContext, tab: AuthTab, failure?: { status: PageStatus; toast: ToastInput; errors?: Record<string, string>; username?: string }) {
+function showAuth<E extends AppEnv>(
+  c: AppContext<E>,
+  tab: AuthTab,
+  failure?: { status: PageStatus; toast: ToastInput; errors?: Record<string, string>; username?: string },
+) {
   const next = safeNextPath(c.req.query('next'));
   return renderPage(
     c,
@@ -42,7 +46,7 @@ function showAuth(c: AppContext, tab: AuthTab, failure?: { status: PageStatus; t
   );
 }
 
-async function formFields(c: AppContext): Promise<Record<string, string>> {
+async function formFields<E extends AppEnv>(c: AppContext<E>): Promise<Record<string, string>> {
   const body = await c.req.parseBody().catch(() => ({}));
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(body)) if (typeof value === 'string') fields[key] = value;

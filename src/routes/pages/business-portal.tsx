@@ -16,7 +16,7 @@ const meta = {
   path: '/business-portal',
 };
 
-function showForm(c: AppContext, values: BusinessFormValues, failure?: DomainError) {
+function showForm<E extends AppEnv>(c: AppContext<E>, values: BusinessFormValues, failure?: DomainError) {
   return renderPage(
     c,
     meta,

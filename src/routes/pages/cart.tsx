@@ -64,12 +64,13 @@ function CartItem({ line }: { line: CartLine }) {
   );
 }
 
-function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
-  if (lines.length === 0) {
+/** A visitor's cart is empty: lines come with a user. */
+function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; userId: number | null; lines: CartLine[] }) {
+  if (lines.length === 0 || userId === null) {
     return (
       <div className="mx-auto max-w-md pt-10 text-center">
         <h1 className="m-0 text-2xl font-extrabold">Your cart is empty</h1>
-        <p className="mt-2 mb-6 text-slate-600">{c.get('user') ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
+        <p className="mt-2 mb-6 text-slate-600">{userId !== null ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
         <div className="flex justify-center gap-3">
           <a href="/products" className="rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
             Continue Shopping
@@ -83,7 +84,7 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
       </div>
     );
   }
-  const { contact, config, savedCard } = checkoutDefaults(c, c.get('user')!.id);
+  const { contact, config, savedCard } = checkoutDefaults(c, userId);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
@@ -124,7 +125,7 @@ function CartPage({ c, lines }: { c: AppContext; lines: CartLine[] }) {
   );
 }
 
-function back(c: AppContext, fallback: string) {
+function back<E extends AppEnv>(c: AppContext<E>, fallback: string) {
   return c.redirect(safeNextPath(c.req.query('next') ?? fallback), 303);
 }
 
@@ -177,7 +178,7 @@ export const cartPages = new Hono<AppEnv>()
       }
     }
     const lines = user ? cartLines(c.get('deps').db, user.id) : [];
-    return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} />);
+    return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} userId={user?.id ?? null} />);
   })
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
     const { productId, next: wanted } = c.req.valid('form');

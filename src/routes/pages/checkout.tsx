@@ -11,6 +11,7 @@ import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNotFound } from './not-found.tsx';
+import { requireUserPage } from '../../http/guards.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -86,8 +87,8 @@ export const checkoutPages = new Hono<AppEnv>()
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
     return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
-  .get('/order-confirmation/:id', (c) => {
-    const order = findOwnOrder(c.get('deps').db, c.get('user')!.id, Number(c.req.param('id')));
+  .get('/order-confirmation/:id', requireUserPage, (c) => {
+    const order = findOwnOrder(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
     if (!order) {
       return renderPage(
         c,

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 
 /** The card every 'not found' page shows: a heading, a line, and one way back. */
@@ -17,7 +17,7 @@ function NotFoundCard({ heading, text, href, link }: { heading: string; text: st
 }
 
 /** Any unknown path: the spec's exact texts, status 404. API paths answer JSON instead. */
-export function notFound(c: AppContext) {
+export function notFound<E extends AppEnv>(c: AppContext<E>) {
   if (c.req.path.startsWith('/api/')) return c.json({ message: 'Not found' }, 404);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return c.text('Not found', 404);
   return renderPage(
@@ -32,7 +32,7 @@ export function notFound(c: AppContext) {
  * A product that does not exist (or was removed), status 404: from its page and the play page
  * back to the shop; from the checkout, with the checkout's own words (spec section 2).
  */
-export function productNotFound(c: AppContext, from: 'product' | 'checkout' = 'product') {
+export function productNotFound<E extends AppEnv>(c: AppContext<E>, from: 'product' | 'checkout' = 'product') {
   const card =
     from === 'checkout'
       ? { text: "We couldn't find the product you're looking for.", href: '/', link: 'Return to Shop' }

@@ -4,6 +4,7 @@ import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../compon
 import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
+import { requireUserPage } from '../../http/guards.ts';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -122,8 +123,8 @@ function OrderPage({ order }: { order: OrderDetail }) {
   );
 }
 
-export const orderPages = new Hono<AppEnv>().get('/orders/:id', (c) => {
-  const order = orderDetail(c.get('deps').db, c.get('user')!.id, Number(c.req.param('id')));
+export const orderPages = new Hono<AppEnv>().get('/orders/:id', requireUserPage, (c) => {
+  const order = orderDetail(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
   if (!order) {
     return renderPage(
       c,

@@ -32,7 +32,7 @@ function ImageFallback({ needed }: { needed: boolean }) {
 }
 
 /** Whether the player has consented, and the server's own words when they may not enter now. */
-function playStanding(c: AppContext, userId: number): { consented: boolean; blocked: string | null } {
+function playStanding<E extends AppEnv>(c: AppContext<E>, userId: number): { consented: boolean; blocked: string | null } {
   const { db, clock, config } = c.get('deps');
   const consented = playerSettingsView(db, clock, userId, config.dailyEntryLimit).consented;
   try {
@@ -44,7 +44,7 @@ function playStanding(c: AppContext, userId: number): { consented: boolean; bloc
   }
 }
 
-function playPage(c: AppContext) {
+function playPage<E extends AppEnv>(c: AppContext<E>) {
   const { db, metrics, clock } = c.get('deps');
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(db, id);

@@ -176,14 +176,14 @@ function ProductDetail({
  * The signed-in shopper whose own entry the competition panel marks 'You', or null: the page
  * is then the same for everyone and shared through the page cache.
  */
-function markedViewer(c: AppContext, productId: number | null): number | null {
+function markedViewer<E extends AppEnv>(c: AppContext<E>, productId: number | null): number | null {
   const user = c.get('user');
   if (!user || productId === null || c.req.query('tab') !== 'competition') return null;
   return hasEntryInShownGames(c.get('deps').db, productId, user.id) ? user.id : null;
 }
 
 /** What the product page shows besides the product: its games' state, and whose entry is marked. */
-function productPageFingerprint(c: AppContext): string {
+function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
   const id = productIdOf(c.req.param('id') ?? '');
   const viewer = markedViewer(c, id);
   const { db, pageCache, clock } = c.get('deps');

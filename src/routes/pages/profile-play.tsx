@@ -5,6 +5,7 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { formBody } from '../../http/request.ts';
 import { playLimitForm, selfExclusionForm } from '../../shared/schemas/games.ts';
+import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
 
 /*
  * The profile's Play tab (responsible play, /rules): the daily entry limit and self-exclusion.
@@ -19,9 +20,9 @@ const periods: { value: string; label: string }[] = [
   { value: 'permanent', label: 'Permanently' },
 ];
 
-export function playSettingsOf(c: AppContext): PlayerSettingsView {
+export function playSettingsOf<E extends AppEnv & SignedInEnv>(c: AppContext<E>): PlayerSettingsView {
   const { db, clock, config } = c.get('deps');
-  return playerSettingsView(db, clock, c.get('user')!.id, config.dailyEntryLimit);
+  return playerSettingsView(db, clock, c.get('user').id, config.dailyEntryLimit);
 }
 
 export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
@@ -101,9 +102,9 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
   );
 }
 
-const back = (c: AppContext) => c.redirect('/profile?tab=play', 303);
+const back = <E extends AppEnv>(c: AppContext<E>) => c.redirect('/profile?tab=play', 303);
 
-function fail(c: AppContext, error: unknown): Response {
+function fail<E extends AppEnv>(c: AppContext<E>, error: unknown): Response {
   if (!(error instanceof DomainError)) throw error;
   setFlash(c, { title: 'Not saved', description: error.message, variant: 'destructive' });
   return back(c);
@@ -111,10 +112,11 @@ function fail(c: AppContext, error: unknown): Response {
 
 /** The Play tab's two forms. */
 export const profilePlayForms = new Hono<AppEnv>()
+  .use('/profile/*', requireUserPage)
   .post('/profile/play-limit', formBody(playLimitForm, fail), (c) => {
     const { db, clock, config } = c.get('deps');
     try {
-      const view = setDailyEntryLimit(db, clock, c.get('user')!.id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
+      const view = setDailyEntryLimit(db, clock, c.get('user').id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
       setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
     } catch (error) {
       return fail(c, error);
@@ -129,7 +131,7 @@ export const profilePlayForms = new Hono<AppEnv>()
     }
     const { db, clock, config } = c.get('deps');
     try {
-      selfExclude(db, clock, c.get('user')!.id, form.period, config.dailyEntryLimit);
+      selfExclude(db, clock, c.get('user').id, form.period, config.dailyEntryLimit);
       setFlash(c, { title: 'Break started', description: 'You are excluded from games. Take care.' });
     } catch (error) {
       return fail(c, error);

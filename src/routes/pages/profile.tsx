@@ -17,6 +17,7 @@ import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
 import { AccountSettings } from './account.tsx';
+import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
 
 type Tab = 'personal' | 'payment' | 'orders' | 'play' | 'account';
 const tabs: { key: Tab; label: string }[] = [
@@ -138,7 +139,15 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
 }
 
 /** The card form; opened from a game (next=/play/ID), it goes back there once the card is saved. */
-function PaymentTab({ c, card, type }: { c: AppContext; card: { brand: string; last4: string; expMonth: number; expYear: number } | null; type: string }) {
+function PaymentTab<E extends AppEnv>({
+  c,
+  card,
+  type,
+}: {
+  c: AppContext<E>;
+  card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
+  type: string;
+}) {
   const wanted = c.req.query('next');
   const returnTo = wanted ? safeNextPath(wanted) : '/';
   return (
@@ -156,7 +165,14 @@ function PaymentTab({ c, card, type }: { c: AppContext; card: { brand: string; l
   );
 }
 
-function ProfilePage(props: { c: AppContext; tab: Tab; profile: ProfileView; missing: string[]; orders: OrderView[]; errors: Record<string, string> }) {
+function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
+  c: AppContext<E>;
+  tab: Tab;
+  profile: ProfileView;
+  missing: string[];
+  orders: OrderView[];
+  errors: Record<string, string>;
+}) {
   const { tab, profile, missing, orders, errors, c } = props;
   const card = profile.paymentMethod.lastFourDigits
     ? {
@@ -225,9 +241,9 @@ function SignOutEverywhere() {
   );
 }
 
-function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
+function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
   const { db } = c.get('deps');
-  const userId = c.get('user')!.id;
+  const userId = c.get('user').id;
   const stored = findProfile(db, userId);
   const failed = failure !== undefined;
   const errors = failure?.errors ?? {};
@@ -248,6 +264,8 @@ function show(c: AppContext, tab: Tab, failure?: { errors: Record<string, string
 
 /** My Profile (spec section 2): tabs Personal, Payment, Orders and the completeness card. */
 export const profilePages = new Hono<AppEnv>()
+  .use('/profile', requireUserPage)
+  .use('/profile/*', requireUserPage)
   .get('/profile', (c) => {
     const requested = c.req.query('tab');
     return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account' ? requested : 'personal');
@@ -274,12 +292,12 @@ export const profilePages = new Hono<AppEnv>()
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     let saved: ProfileView;
     try {
-      saved = await updateProfile(c.get('deps'), c.get('user')!.id, checked.data);
+      saved = await updateProfile(c.get('deps'), c.get('user').id, checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
-    const intent = carryOutCartIntent(c, c.get('user')!.id, { quietWhileIncomplete: true });
+    const intent = carryOutCartIntent(c, c.get('user').id, { quietWhileIncomplete: true });
     const emailWaits = saved.pendingEmail !== undefined && saved.pendingEmail.toLowerCase() === typed.email.trim().toLowerCase();
     setFlash(
       c,
@@ -290,7 +308,7 @@ export const profilePages = new Hono<AppEnv>()
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', (c) => {
-    invalidateAllSessions(c.get('deps').db, c.get('user')!.id);
+    invalidateAllSessions(c.get('deps').db, c.get('user').id);
     endSession(c);
     setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });
     return c.redirect('/auth', 303);

@@ -352,7 +352,7 @@ function parseTab(value: string | undefined): Tab {
   return value === 'my-games' || value === 'winners' ? value : 'active';
 }
 
-function ScoreboardPage({ c, tab }: { c: AppContext; tab: Tab }) {
+function ScoreboardPage<E extends AppEnv>({ c, tab }: { c: AppContext<E>; tab: Tab }) {
   const { db, clock, gateway, metrics } = c.get('deps');
   const deps = { db, clock, gateway, metrics };
   const now = clock.now();

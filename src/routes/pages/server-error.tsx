@@ -1,12 +1,12 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
 
 /**
  * The page a visitor sees when a request failed on our side. It reads nothing from the
  * database (that may be what failed) and shows the request id, so a shopper can quote it and
  * the operator finds the request's log lines.
  */
-export function serverErrorPage(c: AppContext): Response {
+export function serverErrorPage<E extends AppEnv>(c: AppContext<E>): Response {
   const { config, manifest } = c.get('deps');
   const requestId = c.get('requestId');
   const html = renderToStaticMarkup(

@@ -16,7 +16,7 @@ import { InfluencerForm, influencerFormValues, type InfluencerFormValues } from 
  * game with its confirmation step. Mounted behind the admin gate (role and PIN) in index.tsx.
  */
 
-const idOf = (c: AppContext) => {
+const idOf = <E extends AppEnv>(c: AppContext<E>) => {
   const raw = c.req.param('id') ?? '';
   return /^\d{1,12}$/.test(raw) ? Number(raw) : 0;
 };
@@ -34,7 +34,14 @@ function formOf(post: InfluencerPost): { raw: InfluencerFormValues; avatar: File
 const influencerPost = (action: (c: AppContext) => string) =>
   formBody(influencerFormPost, (c, error) => showForm(c, action(c), {}, { _: error.message }, '', 400));
 
-function showForm(c: AppContext, action: string, values: InfluencerFormValues, errors: Record<string, string>, avatar: string, status: PageStatus = 200) {
+function showForm<E extends AppEnv>(
+  c: AppContext<E>,
+  action: string,
+  values: InfluencerFormValues,
+  errors: Record<string, string>,
+  avatar: string,
+  status: PageStatus = 200,
+) {
   return renderPage(
     c,
     { title: action.endsWith('/new') ? 'Add Influencer' : 'Edit Influencer', path: '/admin', noindex: true },
@@ -49,7 +56,7 @@ function showForm(c: AppContext, action: string, values: InfluencerFormValues, e
 /** As the product forms: a taken handle is 409, an oversize avatar 413, anything else the form's 400. */
 const formStatus = (error: DomainError): PageStatus => (error.status === 409 || error.status === 413 ? error.status : 400);
 
-function notFound(c: AppContext, what: string) {
+function notFound<E extends AppEnv>(c: AppContext<E>, what: string) {
   setFlash(c, { title: `${what} not found`, description: `There is no such ${what.toLowerCase()}.`, variant: 'destructive' });
   return c.redirect(`/admin?tab=${what === 'Game' ? 'games' : 'influencers'}`, 303);
 }

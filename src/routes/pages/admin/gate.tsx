@@ -3,6 +3,7 @@ import { sessionPassedPin, touchPinUnlock } from '../../../domain/admin-pin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { currentPath, renderPage, type PageStatus } from '../../../http/render.tsx';
 import type { ToastInput } from '../../../shared/toast.ts';
+import type { SignedInEnv } from '../../../http/guards.ts';
 
 function AccessDenied() {
   return (
@@ -61,7 +62,7 @@ function PinScreen({ next, error }: { next: string; error?: string }) {
   );
 }
 
-export function showPinScreen(c: AppContext, next: string, failure?: { status: PageStatus; error: string; toast: ToastInput }) {
+export function showPinScreen<E extends AppEnv>(c: AppContext<E>, next: string, failure?: { status: PageStatus; error: string; toast: ToastInput }) {
   return renderPage(c, { title: 'Admin Authentication', path: '/admin', noindex: true }, <PinScreen next={next} error={failure?.error} />, {
     status: failure?.status,
     toast: failure?.toast,
@@ -70,16 +71,16 @@ export function showPinScreen(c: AppContext, next: string, failure?: { status: P
 
 /**
  * Admin pages: signed-in non-admins see Access Denied; admins see the PIN screen until their
- * session passes the PIN. (Signed-out visitors were already sent to /auth.)
+ * session passes the PIN. Behind requireUserPage: signed-out visitors were sent to /auth.
  */
-export const adminGate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const user = c.get('user')!;
+export const adminGate: MiddlewareHandler<AppEnv & SignedInEnv> = async (c, next) => {
+  const user = c.get('user');
   if (!user.isAdmin) {
     return renderPage(c, { title: 'Access Denied', path: '/admin', noindex: true }, <AccessDenied />, { status: 403 });
   }
   if (c.req.path === '/admin/pin') return next();
   if (sessionPassedPin(c.get('session'), c.get('deps').clock)) {
-    touchPinUnlock(c.get('deps').db, c.get('session')!, c.get('deps').clock);
+    touchPinUnlock(c.get('deps').db, c.get('session'), c.get('deps').clock);
     return next();
   }
   return showPinScreen(

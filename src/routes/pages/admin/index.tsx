@@ -31,6 +31,7 @@ import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, formRoute } from './panel.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
+import { requireUserPage } from '../../../http/guards.ts';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -55,7 +56,7 @@ function formValues(post: Record<string, string | File | undefined>): { raw: For
   return { raw, image: post.image instanceof File ? post.image : null };
 }
 
-function adminNotFound(c: AppContext) {
+function adminNotFound<E extends AppEnv>(c: AppContext<E>) {
   return renderPage(
     c,
     { title: 'Product Not Found', path: '/admin', noindex: true },
@@ -71,7 +72,7 @@ function adminNotFound(c: AppContext) {
 }
 
 /** Resolves a form route to its type and product; null when the route names nothing. */
-function formTarget(c: AppContext) {
+function formTarget<E extends AppEnv>(c: AppContext<E>) {
   const kind = c.req.param('kind')!;
   const idParam = c.req.param('id');
   if (idParam === 'new') {
@@ -89,7 +90,7 @@ function formTarget(c: AppContext) {
 
 /** The admin panel, its PIN screen, the product forms and deletion, all without JavaScript. */
 /** The payments that need a person, with what the gateway says (never more than 2 s of waiting). */
-async function attentionRows(c: AppContext): Promise<AttentionRow[]> {
+async function attentionRows<E extends AppEnv>(c: AppContext<E>): Promise<AttentionRow[]> {
   const items = paymentsNeedingAttention(c.get('deps').db, c.get('deps').clock.now());
   if (items.length === 0) return [];
   const views = await gatewayViews(c.get('deps'), items, 2000);
@@ -97,8 +98,8 @@ async function attentionRows(c: AppContext): Promise<AttentionRow[]> {
 }
 
 export const adminPages = new Hono<AppEnv>()
-  .use('/admin', adminGate)
-  .use('/admin/*', adminGate)
+  .use('/admin', requireUserPage, adminGate)
+  .use('/admin/*', requireUserPage, adminGate)
   .route('/', adminGameTools)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
@@ -201,7 +202,7 @@ export const adminPages = new Hono<AppEnv>()
       const next = safeNextPath(body.next ?? '/admin');
       const { db, clock, adminPin, limits } = c.get('deps');
       try {
-        verifyAdminPin(db, clock, c.get('session')!.id, limits.pinFailuresByUser, String(c.get('user')!.id), body.pin, adminPin);
+        verifyAdminPin(db, clock, c.get('session').id, limits.pinFailuresByUser, String(c.get('user').id), body.pin, adminPin);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const locked = error.status === 429;

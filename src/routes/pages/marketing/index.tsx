@@ -14,7 +14,7 @@ import { isTutorialTab, TutorialPage, tutorialHref, tutorialTabs } from './tutor
 import { WelcomePage } from './welcome.tsx';
 import { trustPages, TrustPage } from './trust.tsx';
 
-function showCoach(c: AppContext, path: string, form: { subscribed: boolean; email?: string; error?: string }, status: PageStatus = 200) {
+function showCoach<E extends AppEnv>(c: AppContext<E>, path: string, form: { subscribed: boolean; email?: string; error?: string }, status: PageStatus = 200) {
   const platform = platformOf(path);
   return renderPage(
     c,
