@@ -25,7 +25,10 @@ const INCREMENTAL = 2;
  * SQLITE_BUSY_SNAPSHOT when it writes after reading.
  */
 export function openDatabase(filename: string): Db {
-  const sqlite = new Database(filename, { create: true, strict: true });
+  return withPragmas(new Database(filename, { create: true, strict: true }));
+}
+
+function withPragmas(sqlite: Database): Db {
   sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS};`);
   enableIncrementalVacuum(sqlite);
   sqlite.exec('PRAGMA journal_mode = WAL;');
@@ -94,9 +97,22 @@ export async function applyMigrations(db: Db): Promise<void> {
   }
 }
 
-/** A migrated in-memory database, for tests and tools. */
+let migratedImage: Promise<Uint8Array> | undefined;
+
+/**
+ * A migrated database, for tests and tools. In memory, the migrations run once per process and
+ * each database after that is a copy of the result (0.6 ms instead of 15: tests open hundreds).
+ */
 export async function openMigratedDatabase(filename = ':memory:'): Promise<Db> {
-  const db = openDatabase(filename);
-  await applyMigrations(db);
-  return db;
+  if (filename !== ':memory:') {
+    const db = openDatabase(filename);
+    await applyMigrations(db);
+    return db;
+  }
+  migratedImage ??= (async () => {
+    const db = openDatabase(':memory:');
+    await applyMigrations(db);
+    return db.$client.serialize();
+  })();
+  return withPragmas(Database.deserialize(await migratedImage, { strict: true }));
 }
