@@ -10,6 +10,9 @@ import { restoreBuyNowStock } from './order-charge.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
 
+/** A payment row: here, a refund recorded as started, to send after its transaction commits. */
+type PaymentRow = typeof payments.$inferSelect;
+
 /*
  * Order management for admins (Orders tab of the admin panel, /api/admin/orders).
  *
@@ -260,8 +263,23 @@ function orderIdOf(value: unknown): number | null {
  * 400 for another target status, 404 for an unknown order, 409 when the order is not
  * processing (or another admin moved it first), 502 when the refund failed.
  */
+/**
+ * PATCH /api/admin/orders/{id}/status: a processing order is delivered, or canceled (and its
+ * charge refunded). Steps: check the request; claim the order's move out of 'processing' with
+ * everything it decides, in one transaction (two admins at once: one wins, the other gets 409);
+ * for a canceled card order, send the refund after that commit (the reconciler sends it again,
+ * under the same key, if this process stops first).
+ */
 export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, to: unknown): Promise<StatusChangeResult> {
-  const { db, clock } = deps;
+  const order = orderToChange(deps.db, orderId, to);
+  if (order.to === 'completed') return markDelivered(deps, order);
+  const refund = claimCancel(deps, order);
+  if (!refund) return { order: findOrderForAdmin(deps.db, order.id)!, refundedCents: 0, message: `Order #${order.id} canceled.` };
+  return sendCancelRefund(deps, order, refund);
+}
+
+/** The order and the move asked for, or a 400/404 that changes nothing. */
+function orderToChange(db: Queryable, orderId: unknown, to: unknown): OrderToChange & { to: OrderStatusChange } {
   if (!isOrderStatusChange(to)) {
     const message = "Choose 'completed' (delivered) or 'canceled'.";
     throw new DomainError(400, message, { status: message });
@@ -269,66 +287,89 @@ export async function changeOrderStatus(deps: AdminOrderDeps, orderId: unknown, 
   const id = orderIdOf(orderId);
   const found = id === null ? undefined : db.select({ id: orders.id, userId: orders.userId }).from(orders).where(eq(orders.id, id)).get();
   if (!found) throw new DomainError(404, 'Order not found.');
-  const claim = (tx: Queryable, status: OrderStatusChange) =>
-    tx
-      .update(orders)
-      .set(status === 'completed' ? { status, deliveredAt: clock.now(), updatedAt: clock.now() } : { status, canceledAt: clock.now(), updatedAt: clock.now() })
-      .where(and(eq(orders.id, found.id), eq(orders.status, 'processing')))
-      .returning()
-      .get();
+  return { ...found, to };
+}
 
-  if (to === 'completed') {
-    const delivered = db.transaction((tx) => {
-      const order = claim(tx, 'completed');
-      if (!order) return false;
-      notify(tx, clock, found.userId, {
-        type: 'order_status',
-        eventKey: `order:${found.id}:delivered`,
-        title: 'Order delivered',
-        message: `Your order #${found.id} has been delivered. Enjoy!`,
-        actionUrl: `/orders/${found.id}`,
-        actionText: 'View Order',
-      });
-      queueDeliveredEmail(tx, clock, order);
-      return true;
+interface OrderToChange {
+  id: number;
+  userId: number;
+}
+
+/** Moves the order out of 'processing' (the claim: only one change wins), or returns undefined. */
+function claimMove(tx: Queryable, clock: Clock, order: OrderToChange, status: OrderStatusChange) {
+  const now = clock.now();
+  return tx
+    .update(orders)
+    .set(status === 'completed' ? { status, deliveredAt: now, updatedAt: now } : { status, canceledAt: now, updatedAt: now })
+    .where(and(eq(orders.id, order.id), eq(orders.status, 'processing')))
+    .returning()
+    .get();
+}
+
+/** Delivered: the claim, the shopper's notification and email, all or nothing. Nothing to undo with the gateway. */
+function markDelivered(deps: AdminOrderDeps, order: OrderToChange): StatusChangeResult {
+  const { db, clock } = deps;
+  const delivered = db.transaction((tx) => {
+    const moved = claimMove(tx, clock, order, 'completed');
+    if (!moved) return false;
+    notify(tx, clock, order.userId, {
+      type: 'order_status',
+      eventKey: `order:${order.id}:delivered`,
+      title: 'Order delivered',
+      message: `Your order #${order.id} has been delivered. Enjoy!`,
+      actionUrl: `/orders/${order.id}`,
+      actionText: 'View Order',
     });
-    if (!delivered) throw notProcessing(db, found.id);
-    return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} marked as delivered.` };
-  }
+    queueDeliveredEmail(tx, clock, moved);
+    return true;
+  });
+  if (!delivered) throw notProcessing(db, order.id);
+  return { order: findOrderForAdmin(db, order.id)!, refundedCents: 0, message: `Order #${order.id} marked as delivered.` };
+}
 
+/**
+ * Canceled: the claim and, in the same transaction, either the refund of a captured charge
+ * recorded as started (returned, to send after the commit) or, for cash on delivery, the whole
+ * cancel (stock back, notification, email; null returned).
+ */
+function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | null {
+  const { db, clock } = deps;
   const claimed = db.transaction((tx) => {
-    const order = claim(tx, 'canceled');
-    if (!order) return null;
+    const moved = claimMove(tx, clock, order, 'canceled');
+    if (!moved) return null;
     const charge = tx
       .select()
       .from(payments)
-      .where(and(eq(payments.orderId, found.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
+      .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
-    if (charge) return { refund: startRefund(tx, clock, charge, found.id) };
-    // Cash on delivery: nothing was charged, so the cancel is complete here.
-    restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, found.id)).all());
-    notify(tx, clock, found.userId, {
+    if (charge) return { refund: startRefund(tx, clock, charge, order.id) };
+    restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
+    notify(tx, clock, order.userId, {
       type: 'order_status',
-      eventKey: `order:${found.id}:canceled`,
+      eventKey: `order:${order.id}:canceled`,
       title: 'Order canceled',
-      message: `Your order #${found.id} was canceled.`,
-      actionUrl: `/orders/${found.id}`,
+      message: `Your order #${order.id} was canceled.`,
+      actionUrl: `/orders/${order.id}`,
       actionText: 'View Order',
     });
-    queueCanceledEmail(tx, clock, order);
+    queueCanceledEmail(tx, clock, moved);
     return { refund: null };
   });
-  if (!claimed) throw notProcessing(db, found.id);
-  if (!claimed.refund) return { order: findOrderForAdmin(db, found.id)!, refundedCents: 0, message: `Order #${found.id} canceled.` };
+  if (!claimed) throw notProcessing(db, order.id);
+  return claimed.refund;
+}
 
-  const sent = await sendRefund(deps, claimed.refund);
+/** Sends the started refund: refused is a 502 (the order stays canceled, the refund row says why); unknown is retried by the reconciler. */
+async function sendCancelRefund(deps: AdminOrderDeps, order: OrderToChange, refund: PaymentRow): Promise<StatusChangeResult> {
+  const { db } = deps;
+  const sent = await sendRefund(deps, refund);
   if (sent.outcome === 'refused') throw new DomainError(502, `The refund failed: ${sent.detail || sent.code}`, undefined, { code: sent.code });
   if (sent.outcome === 'unknown') {
     return {
-      order: findOrderForAdmin(db, found.id)!,
+      order: findOrderForAdmin(db, order.id)!,
       refundedCents: 0,
-      message: `Order #${found.id} canceled. The payment gateway did not confirm the refund yet; it is retried automatically with the same key, so the card is refunded once.`,
+      message: `Order #${order.id} canceled. The payment gateway did not confirm the refund yet; it is retried automatically with the same key, so the card is refunded once.`,
     };
   }
-  return { order: findOrderForAdmin(db, found.id)!, refundedCents: claimed.refund.amountCents, message: `Order #${found.id} canceled and refunded.` };
+  return { order: findOrderForAdmin(db, order.id)!, refundedCents: refund.amountCents, message: `Order #${order.id} canceled and refunded.` };
 }
