@@ -183,97 +183,126 @@ function failedAttemptToRetry(tx: Queryable, order: PlaceOrder, now: number): { 
 
 /** Step 1: lock, stock, prize, order and payment row, in one transaction. */
 function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
-  const { db, clock, gateway } = deps;
+  const { db, clock } = deps;
   const now = clock.now();
   const cashOnDelivery = order.payment.method === 'cod';
   try {
+    // All or nothing: a refusal at any step leaves no order, no reserved stock and no payment row.
     return db.transaction((tx) => {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
-      const busy = tx
-        .select({ id: orders.id })
-        .from(orders)
-        .where(and(eq(orders.checkoutKey, order.checkoutKey), eq(orders.status, 'pending')))
-        .get();
-      if (busy) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS', orderId: busy.id });
-      const fields: typeof orders.$inferInsert = {
-        userId: order.userId,
-        orderDate: now,
-        totalCents: order.totals.totalCents,
-        subtotalCents: order.totals.subtotalCents,
-        taxCents: order.totals.taxCents,
-        shippingCents: order.totals.shippingCents,
-        status: cashOnDelivery ? 'processing' : 'pending',
-        customerName: order.address.name,
-        customerEmail: order.address.email,
-        customerPhone: order.address.phone,
-        shippingAddress: order.address.line1,
-        shippingCity: order.address.city,
-        shippingState: order.address.state,
-        shippingZipCode: order.address.postalCode,
-        shippingCountry: order.address.country,
-        paymentMethod: order.payment.method,
-        shippingMethod: order.shippingMethod,
-        checkoutKey: order.checkoutKey,
-        updatedAt: now,
-      };
-      // A card refused again within the window retries the same failed order: one failed order per attempt window.
-      const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);
-      const created = retried
-        ? tx
-            .update(orders)
-            .set({ ...fields, notes: null })
-            .where(eq(orders.id, retried.id))
-            .returning({ id: orders.id })
-            .get()!
-        : tx.insert(orders).values(fields).returning({ id: orders.id }).get();
-      if (retried) tx.delete(orderItems).where(eq(orderItems.orderId, created.id)).run();
-      for (const line of order.lines) {
-        if (!line.stockReserved) reserveStock(tx, line);
-        if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
-        tx.insert(orderItems)
-          .values({
-            orderId: created.id,
-            productId: line.productId,
-            quantity: line.quantity,
-            priceCents: line.priceCents,
-            purchaseType: line.purchaseType,
-            productLabel: line.label,
-            cartItemId: line.cartItemId ?? null,
-            gameId: line.gameId ?? null,
-          })
-          .run();
-      }
-      // Each attempt on an order is its own charge at the gateway, under its own key.
-      const key = retried ? idempotencyKey('order', created.id, 'charge', retried.attempt) : idempotencyKey('order', created.id, 'charge');
+      refuseWhileInProgress(tx, order);
+      const { orderId, key } = writeOrder(tx, order, now);
+      writeLines(tx, orderId, order);
       if (cashOnDelivery) {
-        removeCartLines(tx, order.userId, order.lines);
-        queueOrderConfirmation(tx, clock, tx.select().from(orders).where(eq(orders.id, created.id)).get()!);
-        return { orderId: created.id, paymentRowId: null, key, createdAt: now };
+        completeCashOnDelivery(tx, clock, order, orderId);
+        return { orderId, paymentRowId: null, key, createdAt: now };
       }
-      const payment = tx
-        .insert(payments)
-        .values({
-          userId: order.userId,
-          kind: 'order_charge',
-          status: 'charging',
-          amountCents: order.totals.totalCents,
-          orderId: created.id,
-          gateway: gateway.name,
-          idempotencyKey: key,
-          attempts: 1,
-          nextAttemptAt: leaseUntil(clock),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: payments.id })
-        .get();
-      return { orderId: created.id, paymentRowId: payment.id, key, createdAt: now };
+      return { orderId, paymentRowId: recordCharge(deps, tx, order, orderId, key, now), key, createdAt: now };
     });
   } catch (error) {
     // Another process took the lock between our check and our insert.
     if (isUniqueViolation(error)) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     throw error;
   }
+}
+
+/** One checkout at a time: a second click while the first is being charged is a 409 naming it. */
+function refuseWhileInProgress(tx: Queryable, order: PlaceOrder): void {
+  const busy = tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.checkoutKey, order.checkoutKey), eq(orders.status, 'pending')))
+    .get();
+  if (busy) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS', orderId: busy.id });
+}
+
+/**
+ * The order row: new, or the failed order of a card refused again within the window (one
+ * failed order per attempt window), whose lines are written again. Each attempt is its own
+ * charge at the gateway, under its own key.
+ */
+function writeOrder(tx: Queryable, order: PlaceOrder, now: number): { orderId: number; key: string } {
+  const cashOnDelivery = order.payment.method === 'cod';
+  const fields: typeof orders.$inferInsert = {
+    userId: order.userId,
+    orderDate: now,
+    totalCents: order.totals.totalCents,
+    subtotalCents: order.totals.subtotalCents,
+    taxCents: order.totals.taxCents,
+    shippingCents: order.totals.shippingCents,
+    status: cashOnDelivery ? 'processing' : 'pending',
+    customerName: order.address.name,
+    customerEmail: order.address.email,
+    customerPhone: order.address.phone,
+    shippingAddress: order.address.line1,
+    shippingCity: order.address.city,
+    shippingState: order.address.state,
+    shippingZipCode: order.address.postalCode,
+    shippingCountry: order.address.country,
+    paymentMethod: order.payment.method,
+    shippingMethod: order.shippingMethod,
+    checkoutKey: order.checkoutKey,
+    updatedAt: now,
+  };
+  const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);
+  if (!retried) {
+    const created = tx.insert(orders).values(fields).returning({ id: orders.id }).get();
+    return { orderId: created.id, key: idempotencyKey('order', created.id, 'charge') };
+  }
+  tx.update(orders)
+    .set({ ...fields, notes: null })
+    .where(eq(orders.id, retried.id))
+    .run();
+  tx.delete(orderItems).where(eq(orderItems.orderId, retried.id)).run();
+  return { orderId: retried.id, key: idempotencyKey('order', retried.id, 'charge', retried.attempt) };
+}
+
+/** The lines: stock reserved (a failure gives it back: order-charge.ts), prizes claimed, items written. */
+function writeLines(tx: Queryable, orderId: number, order: PlaceOrder): void {
+  const cashOnDelivery = order.payment.method === 'cod';
+  for (const line of order.lines) {
+    if (!line.stockReserved) reserveStock(tx, line);
+    if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
+    tx.insert(orderItems)
+      .values({
+        orderId,
+        productId: line.productId,
+        quantity: line.quantity,
+        priceCents: line.priceCents,
+        purchaseType: line.purchaseType,
+        productLabel: line.label,
+        cartItemId: line.cartItemId ?? null,
+        gameId: line.gameId ?? null,
+      })
+      .run();
+  }
+}
+
+/** Cash on delivery is complete here: nothing to charge, the cart lines go, the confirmation is queued. */
+function completeCashOnDelivery(tx: Queryable, clock: Clock, order: PlaceOrder, orderId: number): void {
+  removeCartLines(tx, order.userId, order.lines);
+  queueOrderConfirmation(tx, clock, tx.select().from(orders).where(eq(orders.id, orderId)).get()!);
+}
+
+/** The 'charging' payment row, written before the gateway is called, under a lease the reconciler respects. */
+function recordCharge(deps: OrderDeps, tx: Queryable, order: PlaceOrder, orderId: number, key: string, now: number): number {
+  return tx
+    .insert(payments)
+    .values({
+      userId: order.userId,
+      kind: 'order_charge',
+      status: 'charging',
+      amountCents: order.totals.totalCents,
+      orderId,
+      gateway: deps.gateway.name,
+      idempotencyKey: key,
+      attempts: 1,
+      nextAttemptAt: leaseUntil(deps.clock),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: payments.id })
+    .get().id;
 }
 
 function removeCartLines(tx: Queryable, userId: number, lines: OrderLine[]): void {
