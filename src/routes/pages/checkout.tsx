@@ -10,7 +10,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
-import { productNotFound } from './not-found.tsx';
+import { productNotFound, orderNotFound } from './not-found.tsx';
 import { requireUserPage } from '../../http/guards.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
@@ -90,18 +90,7 @@ export const checkoutPages = new Hono<AppEnv>()
   .get('/order-confirmation/:id', requireUserPage, (c) => {
     const order = findOwnOrder(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
     if (!order) {
-      return renderPage(
-        c,
-        { title: 'Order Not Found', path: '/profile', noindex: true },
-        <div className="mx-auto max-w-md pt-12 text-center">
-          <h1 className="m-0 text-2xl font-extrabold">Order Not Found</h1>
-          <p className="mt-3 mb-6 text-slate-600">We couldn't find that order.</p>
-          <a href="/profile?tab=orders" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-            My Orders
-          </a>
-        </div>,
-        { status: 404 },
-      );
+      return orderNotFound(c);
     }
     const local = order.shippingMethod === 'local';
     return renderPage(

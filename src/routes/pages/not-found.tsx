@@ -44,3 +44,13 @@ export function productNotFound<E extends AppEnv>(c: AppContext<E>, from: 'produ
     from === 'checkout' ? { status: 404 } : { status: 404, backHref: '/products' },
   );
 }
+
+/** An order that is not there, or not this shopper's (the same answer for both), status 404. */
+export function orderNotFound<E extends AppEnv>(c: AppContext<E>) {
+  return renderPage(
+    c,
+    { title: 'Order Not Found', path: '/profile', noindex: true },
+    <NotFoundCard heading="Order Not Found" text="We couldn't find that order." href="/profile?tab=orders" link="My Orders" />,
+    { status: 404 },
+  );
+}

@@ -5,6 +5,7 @@ import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import { requireUserPage } from '../../http/guards.ts';
+import { orderNotFound } from './not-found.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -126,18 +127,7 @@ function OrderPage({ order }: { order: OrderDetail }) {
 export const orderPages = new Hono<AppEnv>().get('/orders/:id', requireUserPage, (c) => {
   const order = orderDetail(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
   if (!order) {
-    return renderPage(
-      c,
-      { title: 'Order Not Found', path: '/profile', noindex: true },
-      <div className="mx-auto max-w-md pt-12 text-center">
-        <h1 className="m-0 text-2xl font-extrabold">Order Not Found</h1>
-        <p className="mt-3 mb-6 text-slate-600">We couldn't find that order.</p>
-        <a href="/profile?tab=orders" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-          My Orders
-        </a>
-      </div>,
-      { status: 404 },
-    );
+    return orderNotFound(c);
   }
   return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
     backHref: '/profile?tab=orders',
