@@ -1,4 +1,4 @@
-import { LogoutIcon } from './icons.tsx';
+import { LogoutIcon } from '../shared/ui/icons.tsx';
 import type { Viewer } from './viewer.ts';
 
 const item = 'flex w-full items-center gap-2 rounded-lg px-3 py-2 text-sm text-ink no-underline hover:bg-slate-100 bg-transparent cursor-pointer text-left';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { AccountMenuItems } from './AccountMenu.tsx';
-import { CartIcon, CoachIcon, HomeIcon, LoginIcon, TrophyIcon, UserIcon } from './icons.tsx';
+import { CartIcon, CoachIcon, HomeIcon, LoginIcon, TrophyIcon, UserIcon } from '../shared/ui/icons.tsx';
 import { badgeText } from './Header.tsx';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';

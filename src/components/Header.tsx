@@ -1,4 +1,4 @@
-import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from './icons.tsx';
+import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from '../shared/ui/icons.tsx';
 import { AccountMenuItems } from './AccountMenu.tsx';
 import { Island } from './Island.tsx';
 import { Menu } from './Menu.tsx';

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { showDeviceNotification } from './lib/device-alerts.ts';
 import { toast } from './lib/toast.ts';
+import { BellIcon } from '../shared/ui/icons.tsx';
 
 /*
  * The games page's 'Enable game alerts' banner (spec sections 2 and 8). Local only: it asks the
@@ -26,26 +27,6 @@ function rememberDismissed(): void {
   } catch {
     // Storage can be unavailable (private modes); the banner then only hides for this visit.
   }
-}
-
-function BellIcon() {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className="h-5 w-5"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-      <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-    </svg>
-  );
 }
 
 export default function GameAlerts() {
@@ -98,7 +79,7 @@ export default function GameAlerts() {
   return (
     <section aria-labelledby="game-alerts-title" className="flex flex-wrap items-center gap-3 rounded-2xl border border-sea/30 bg-sea/10 p-4">
       <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-sea-dark text-white">
-        <BellIcon />
+        <BellIcon className="h-5 w-5" />
       </span>
       <div className="min-w-0 flex-1 basis-48">
         <h2 id="game-alerts-title" className="m-0 text-base font-bold text-ink">

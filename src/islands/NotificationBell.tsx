@@ -5,6 +5,7 @@ import { alertNewGameNotifications, markAlertsSeen } from './lib/device-alerts.t
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
+import { BellIcon } from '../shared/ui/icons.tsx';
 
 /*
  * The header's notification bell (spec sections 2, 4 and 9): a badge with the unread count
@@ -63,26 +64,6 @@ interface NotificationsResponse {
 
 const iconButton =
   'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none bg-transparent border-0 p-0';
-
-function BellIcon() {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className="w-6 h-6"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
-      <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
-    </svg>
-  );
-}
 
 /** The header's cart badge and label follow the live count (the header itself is server-rendered). */
 function showCartCount(count: number): void {

@@ -1,4 +1,5 @@
 import { toast } from './lib/toast.ts';
+import { ShareIcon } from '../shared/ui/icons.tsx';
 
 export interface ShareButtonProps {
   title: string;
@@ -30,22 +31,7 @@ export default function ShareButton({ title, text, url }: ShareButtonProps) {
       onClick={share}
       className="inline-flex items-center gap-2 rounded-full border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-ink cursor-pointer hover:border-ink"
     >
-      <svg
-        viewBox="0 0 24 24"
-        width="16"
-        height="16"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
-        <circle cx="18" cy="5" r="3" />
-        <circle cx="6" cy="12" r="3" />
-        <circle cx="18" cy="19" r="3" />
-        <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
-      </svg>
+      <ShareIcon className="h-4 w-4" />
       Share
     </button>
   );

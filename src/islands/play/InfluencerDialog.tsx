@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
 import { formatFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
-import { CloseIcon } from './icons.tsx';
+import { CloseIcon } from '../../shared/ui/icons.tsx';
 import { Avatar, platformName, SelectButton } from './parts.tsx';
 
 /*

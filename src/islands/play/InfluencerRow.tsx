@@ -1,5 +1,5 @@
 import type { InfluencerView } from '../../shared/views/games.ts';
-import { InfoIcon } from './icons.tsx';
+import { InfoIcon } from '../../shared/ui/icons.tsx';
 import { Avatar, platformName, SelectButton } from './parts.tsx';
 
 /** One influencer in the list: avatar, handle, platforms, last hour's score, details and (when open) Select. */

@@ -1,5 +1,5 @@
 import type { InfluencerView } from '../../shared/views/games.ts';
-import { CheckIcon } from './icons.tsx';
+import { CheckIcon } from '../../shared/ui/icons.tsx';
 
 /* Small pieces shared by the influencer rows and the detail dialog. */
 

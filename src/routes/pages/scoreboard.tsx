@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { TrophyIcon } from '../../components/icons.tsx';
+import { TrophyIcon } from '../../shared/ui/icons.tsx';
 import { Island } from '../../components/Island.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { formatDateTime } from '../../components/format.ts';

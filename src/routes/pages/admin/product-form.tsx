@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BackIcon } from '../../../components/icons.tsx';
+import { BackIcon } from '../../../shared/ui/icons.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
 import { parseDescription, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';

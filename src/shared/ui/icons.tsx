@@ -1,14 +1,17 @@
 import type { ReactNode } from 'react';
 
-/** Line icons (24px grid, lucide-style strokes), drawn inline so a page needs no icon font. */
-function Icon({ children, className = 'w-6 h-6' }: { children: ReactNode; className?: string }) {
+/**
+ * Line icons (24px grid, lucide-style strokes), drawn inline so a page needs no icon font: the
+ * one set for server components and islands alike.
+ */
+function Icon({ children, className = 'w-6 h-6', strokeWidth = 2 }: { children: ReactNode; className?: string; strokeWidth?: number }) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
       viewBox="0 0 24 24"
       fill="none"
       stroke="currentColor"
-      strokeWidth={2}
+      strokeWidth={strokeWidth}
       strokeLinecap="round"
       strokeLinejoin="round"
       className={className}
@@ -86,5 +89,29 @@ export const LoginIcon = (p: P) => (
 export const LogoutIcon = (p: P) => (
   <Icon {...p}>
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
+  </Icon>
+);
+export const CheckIcon = ({ className = 'h-4 w-4' }: P) => (
+  <Icon className={className} strokeWidth={3}>
+    <path d="M5 12.5l4.5 4.5L19 7.5" />
+  </Icon>
+);
+export const InfoIcon = ({ className = 'h-5 w-5' }: P) => (
+  <Icon className={className}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5M12 7.5v.5" />
+  </Icon>
+);
+export const CloseIcon = ({ className = 'h-5 w-5' }: P) => (
+  <Icon className={className}>
+    <path d="M6 6l12 12M18 6L6 18" />
+  </Icon>
+);
+export const ShareIcon = (p: P) => (
+  <Icon {...p}>
+    <circle cx="18" cy="5" r="3" />
+    <circle cx="6" cy="12" r="3" />
+    <circle cx="18" cy="19" r="3" />
+    <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
   </Icon>
 );
