@@ -1,4 +1,5 @@
 import { useId, useRef } from 'react';
+import { ConfirmDialog } from './lib/ConfirmDialog.tsx';
 
 export interface DeleteProductButtonProps {
   productId: number;
@@ -25,31 +26,18 @@ export default function DeleteProductButton({ productId, label }: DeleteProductB
       >
         Delete<span className="sr-only"> {label}</span>
       </a>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-text`}
-        className="w-[min(92vw,28rem)] rounded-2xl border-0 p-6 shadow-2xl backdrop:bg-black/50"
-      >
-        <h2 id={`${id}-title`} className="m-0 text-lg font-bold">
-          Are you sure?
-        </h2>
-        <p id={`${id}-text`} className="mt-2 text-sm text-slate-600">
-          This action cannot be undone. This will permanently delete the product.
-        </p>
-        <form method="post" action={action} className="mt-6 flex justify-end gap-3">
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold cursor-pointer"
-          >
-            Cancel
-          </button>
+      <ConfirmDialog
+        dialogRef={dialog}
+        id={id}
+        title="Are you sure?"
+        text="This action cannot be undone. This will permanently delete the product."
+        formAction={action}
+        action={
           <button type="submit" className="rounded-lg bg-red-600 px-4 py-2 text-sm font-bold text-white cursor-pointer hover:bg-red-700">
             Delete
           </button>
-        </form>
-      </dialog>
+        }
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { apiRequest } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
+import { ConfirmDialog } from './lib/ConfirmDialog.tsx';
 
 /*
  * A won game's prize on My Games (spec sections 1 and 8): claim it (it waits in the cart at
@@ -66,27 +67,13 @@ export default function PrizeActions({ gameId, productName, inCart = false }: Pr
       >
         Donate<span className="sr-only"> {productName}</span>
       </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-text`}
-        className="w-[min(92vw,28rem)] rounded-2xl border-0 p-6 shadow-2xl backdrop:bg-black/50"
-      >
-        <h2 id={`${id}-title`} className="m-0 text-lg font-bold">
-          Donate your prize?
-        </h2>
-        <p id={`${id}-text`} className="mt-2 text-sm text-slate-600">
-          {`${productName} will go to charity instead of being delivered to you. This cannot be undone.`}
-        </p>
-        <div className="mt-6 flex justify-end gap-3">
-          <button
-            type="button"
-            onClick={() => dialog.current?.close()}
-            disabled={busy}
-            className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold cursor-pointer"
-          >
-            Cancel
-          </button>
+      <ConfirmDialog
+        dialogRef={dialog}
+        id={id}
+        title="Donate your prize?"
+        text={`${productName} will go to charity instead of being delivered to you. This cannot be undone.`}
+        busy={busy}
+        action={
           <button
             type="button"
             onClick={donate}
@@ -95,8 +82,8 @@ export default function PrizeActions({ gameId, productName, inCart = false }: Pr
           >
             {busy ? 'Donating...' : 'Donate'}
           </button>
-        </div>
-      </dialog>
+        }
+      />
     </div>
   );
 }
