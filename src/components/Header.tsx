@@ -3,6 +3,7 @@ import { AccountMenuItems } from './AccountMenu.tsx';
 import { Island } from './Island.tsx';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
+import { SearchForm } from './SearchForm.tsx';
 
 const siteLinks: { href: string; label: string }[] = [
   { href: '/', label: 'Home' },
@@ -70,22 +71,13 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           placement="below-stretch"
           panelClassName="rounded-xl border border-slate-200 bg-white p-3 shadow-xl"
         >
-          <form method="get" action="/products" role="search" className="m-0 flex gap-2">
-            <label htmlFor="header-search" className="sr-only">
-              Search by brand, model or description
-            </label>
-            <input
-              id="header-search"
-              name="q"
-              type="search"
-              maxLength={100}
-              placeholder="Search brand, model or description"
-              className="h-10 flex-1 min-w-0 rounded-lg border border-slate-300 px-3 text-base"
-            />
-            <button type="submit" className="h-10 rounded-lg bg-ink px-3 text-sm font-bold text-white cursor-pointer">
-              Search
-            </button>
-          </form>
+          <SearchForm
+            id="header-search"
+            action="/products"
+            label="Search by brand, model or description"
+            placeholder="Search brand, model or description"
+            look="header"
+          />
         </Menu>
         <NotificationBell viewer={viewer} />
         <a href="/cart" className={iconButton} aria-label={`Cart, ${viewer.cartCount} ${viewer.cartCount === 1 ? 'item' : 'items'}`}>

@@ -7,6 +7,7 @@ import { gallerySorts, homeGalleries, listProducts, productTypeLabels, productTy
 import type { AppEnv } from '../../http/context.ts';
 import { cachePages } from '../../http/page-cache.ts';
 import { renderPage } from '../../http/render.tsx';
+import { SearchForm } from '../../components/SearchForm.tsx';
 
 function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
   return (
@@ -82,25 +83,15 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
           {products.length === 1 ? '1 product' : `${products.length} products`}
         </p>
       </div>
-      <form method="get" action="/products" role="search" className="flex gap-2 mb-4">
-        {query.type && <input type="hidden" name="type" value={query.type} />}
-        {query.sort !== 'featured' && <input type="hidden" name="sort" value={query.sort} />}
-        <label htmlFor="gallery-search" className="sr-only">
-          Search by brand, model or description
-        </label>
-        <input
-          id="gallery-search"
-          name="q"
-          type="search"
-          defaultValue={query.q}
-          maxLength={100}
-          placeholder="Search brand, model or description"
-          className="h-11 flex-1 min-w-0 rounded-lg border border-slate-300 bg-white px-3 text-base"
-        />
-        <button type="submit" className="h-11 rounded-lg bg-ink px-4 text-sm font-bold text-white cursor-pointer hover:bg-ink-light">
-          Search
-        </button>
-      </form>
+      <SearchForm
+        id="gallery-search"
+        action="/products"
+        label="Search by brand, model or description"
+        placeholder="Search brand, model or description"
+        defaultValue={query.q}
+        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined }}
+        look="gallery"
+      />
       <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
         <nav aria-label="Product type" className="flex gap-2 overflow-x-auto pb-1 -mx-1 px-1">
           <a href={galleryHref(query, { type: undefined })} className={pill(!query.type)} aria-current={!query.type ? 'page' : undefined}>

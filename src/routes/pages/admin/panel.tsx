@@ -12,6 +12,7 @@ import type { AdminGame, GameStatus } from '../../../domain/games/admin-games.ts
 import type { Influencer } from '../../../domain/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
+import { SearchForm } from '../../../components/SearchForm.tsx';
 
 export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
@@ -114,24 +115,15 @@ export function AdminPanel({
       {isProductTab ? (
         <section aria-label={productTypeLabels[tab].plural} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
           <div className="mb-4 flex flex-wrap items-center gap-3">
-            <form method="get" action="/admin" role="search" className="flex min-w-0 flex-[1_1_14rem] gap-2">
-              <input type="hidden" name="tab" value={tab} />
-              <label htmlFor="admin-search" className="sr-only">
-                Search by brand or model
-              </label>
-              <input
-                id="admin-search"
-                type="search"
-                name="q"
-                defaultValue={q}
-                maxLength={100}
-                placeholder="Search by brand or model"
-                className="h-10 min-w-0 flex-1 rounded-lg border border-slate-300 px-3"
-              />
-              <button type="submit" className="h-10 rounded-lg border border-slate-300 bg-white px-3 text-sm font-bold cursor-pointer">
-                Search
-              </button>
-            </form>
+            <SearchForm
+              id="admin-search"
+              action="/admin"
+              label="Search by brand or model"
+              placeholder="Search by brand or model"
+              defaultValue={q}
+              keep={{ tab }}
+              look="admin"
+            />
             <a href={newProductHref(tab)} className="h-10 rounded-lg bg-ink px-4 text-sm font-bold leading-10 text-white no-underline hover:bg-ink-light">
               {`Add ${productTypeLabels[tab].singular}`}
             </a>
