@@ -4,49 +4,21 @@
  * Usage: bun bench/load.ts [seconds=10]    Needs `apt-get install wrk`.
  * Targets (issue 3): `/` at no less than 25% of the ceiling's throughput, p99 under 50 ms.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { startServer } from '../tests/helpers/server.ts';
 
-const root = resolve(import.meta.dir, '..');
 const seconds = Number(process.argv[2] ?? 10);
 if (!Bun.which('wrk')) {
   console.error('wrk is not installed: apt-get install -y wrk');
   process.exit(1);
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'csa-load-'));
-const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-const port = probe.port!;
-probe.stop(true);
-const base = `http://127.0.0.1:${port}`;
-const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    MAIL: 'off',
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    ADMIN_PIN: '123456',
-    RATE_LIMIT: 'off',
-    PAYMENTS: 'test',
-    SEED_DEMO: '1',
-  },
-  stdout: 'ignore',
-  stderr: 'inherit',
+const server = await startServer({
+  quiet: true,
+  env: { NODE_ENV: 'production', MAIL: 'off', RATE_LIMIT: 'off', PAYMENTS: 'test', SEED_DEMO: '1' },
 });
+const base = server.url;
 
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error('server did not start');
-      await Bun.sleep(50);
-    }
-  }
   const products = (await (await fetch(`${base}/api/products`)).json()) as { id: number }[];
   const targets = ['/ping', '/', '/products', `/product/${products[0]!.id}`, '/api/products'];
 
@@ -76,7 +48,5 @@ try {
   const ok = home.rps >= ceiling * 0.25 && home.p99 < 50;
   console.log(`\nTarget for /: >= 25% of ceiling and p99 < 50 ms: ${ok ? 'met' : 'NOT met'}`);
 } finally {
-  server.kill();
-  await server.exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

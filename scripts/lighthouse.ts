@@ -4,45 +4,17 @@
  * and /scoreboard. Prints the four category scores per page.
  * Targets (issue 6): Performance >= 95; Accessibility, Best Practices and SEO 100.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startServer } from '../tests/helpers/server.ts';
 
 const root = resolve(import.meta.dir, '..');
 const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const flags = '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'csa-lighthouse-'));
-const probe = Bun.serve({ port: 0, fetch: () => new Response() });
-const port = probe.port!;
-probe.stop(true);
-const base = `http://localhost:${port}`;
-const server = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    MAIL: 'off',
-    PAYMENTS: 'test',
-    SEED_DEMO: '1',
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: 'lighthouse-pass',
-    ADMIN_PIN: '2468',
-  },
-  stdout: 'ignore',
-  stderr: 'inherit',
-});
+const server = await startServer({ quiet: true, env: { NODE_ENV: 'production', MAIL: 'off', PAYMENTS: 'test', SEED_DEMO: '1' } });
+const base = server.url;
 
 try {
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      if (i > 200) throw new Error('server did not start');
-      await Bun.sleep(50);
-    }
-  }
   const products = (await (await fetch(`${base}/api/products`)).json()) as { id: number; playEnabled: boolean }[];
   const pages = ['/', '/products', `/product/${products.find((p) => p.playEnabled)!.id}`, '/scoreboard'];
   const rows: string[] = [];
@@ -80,7 +52,5 @@ try {
   console.log('|---|---:|---:|---:|---:|');
   for (const row of rows) console.log(row);
 } finally {
-  server.kill();
-  await server.exited;
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }
