@@ -17,7 +17,7 @@ import {
 import { ApiError, apiRequest } from './lib/http.ts';
 import { toast } from './lib/toast.ts';
 import { ApplicationReceived } from '../shared/ui/ApplicationReceived.tsx';
-import { CheckMark } from '../shared/ui/CheckMark.tsx';
+import { TickIcon } from '../shared/ui/icons.tsx';
 
 export interface BusinessApplicationFormProps {
   /** The values typed before a refused form post (the server re-renders them). */
@@ -42,7 +42,7 @@ function Pitch() {
           (perk) => (
             <li key={perk} className="flex items-start gap-3">
               <span className="mt-0.5 flex h-5 w-5 shrink-0 items-center justify-center rounded-full bg-coral text-white" aria-hidden="true">
-                <CheckMark className="h-3 w-3" strokeWidth={3} />
+                <TickIcon className="h-3 w-3" strokeWidth={3} />
               </span>
               <span>{perk}</span>
             </li>

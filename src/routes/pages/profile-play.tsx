@@ -112,8 +112,7 @@ function fail<E extends AppEnv>(c: AppContext<E>, error: unknown): Response {
 
 /** The Play tab's two forms. */
 export const profilePlayForms = new Hono<AppEnv>()
-  .use('/profile/*', requireUserPage)
-  .post('/profile/play-limit', formBody(playLimitForm, fail), (c) => {
+  .post('/profile/play-limit', requireUserPage, formBody(playLimitForm, fail), (c) => {
     const { db, clock, config } = c.get('deps');
     try {
       const view = setDailyEntryLimit(db, clock, c.get('user').id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
@@ -123,7 +122,7 @@ export const profilePlayForms = new Hono<AppEnv>()
     }
     return back(c);
   })
-  .post('/profile/self-exclusion', formBody(selfExclusionForm, fail), (c) => {
+  .post('/profile/self-exclusion', requireUserPage, formBody(selfExclusionForm, fail), (c) => {
     const form = c.req.valid('form');
     if (!form.confirm) {
       setFlash(c, { title: 'Not saved', description: 'Please confirm that you understand this cannot be undone.', variant: 'destructive' });

@@ -264,14 +264,12 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
 
 /** My Profile (spec section 2): tabs Personal, Payment, Orders and the completeness card. */
 export const profilePages = new Hono<AppEnv>()
-  .use('/profile', requireUserPage)
-  .use('/profile/*', requireUserPage)
-  .get('/profile', (c) => {
+  .get('/profile', requireUserPage, (c) => {
     const requested = c.req.query('tab');
     return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account' ? requested : 'personal');
   })
   .route('/', profilePlayForms)
-  .post('/profile', async (c) => {
+  .post('/profile', requireUserPage, async (c) => {
     const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');
     const typed = {
@@ -307,7 +305,7 @@ export const profilePages = new Hono<AppEnv>()
     );
     return c.redirect('/profile', 303);
   })
-  .post('/profile/sign-out-everywhere', (c) => {
+  .post('/profile/sign-out-everywhere', requireUserPage, (c) => {
     invalidateAllSessions(c.get('deps').db, c.get('user').id);
     endSession(c);
     setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });

@@ -115,3 +115,9 @@ export const ShareIcon = (p: P) => (
     <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
   </Icon>
 );
+/** The business portal's tick (its perks and the received view), drawn at the weight its size needs. */
+export const TickIcon = ({ className, strokeWidth }: { className: string; strokeWidth: number }) => (
+  <Icon className={className} strokeWidth={strokeWidth}>
+    <path d="M20 6 9 17l-5-5" />
+  </Icon>
+);
