@@ -23,10 +23,14 @@ import { imageStore } from '../src/domain/images.ts';
 import { shareCardStore } from '../src/domain/share-cards.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { createTelemetry } from '../src/telemetry.ts';
+import { log } from '../src/log.ts';
 import { PageCache } from '../src/http/page-cache.ts';
 import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
+
+// A request log line per timed call would bury the figures.
+if (!process.env.LOG_LEVEL) log.level = 'warn';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
