@@ -83,6 +83,8 @@ describe('GET /api/games/{id} and /games/{id}', () => {
     // A copy: Bun's toMatchObject writes its asymmetric matchers into the object it checks.
     expect({ ...over }).toMatchObject({ status: 'completed', settledAt: END, seed: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(over.winner.playId).toBe(over.entries[0].playId);
+    expect(over.createdAt).toBeNumber();
+    expect(over.createdAt).toBe(waiting.createdAt);
     const page = await (await client.get(`/games/${gameId}`)).text();
     expect(page).toContain(`Winner: ${over.winner.username}`);
     expect(page).toContain(over.seed);
@@ -90,8 +92,14 @@ describe('GET /api/games/{id} and /games/{id}', () => {
     // The product goes; its game's record stays.
     ctx.db.delete(products).where(eq(products.id, productId)).run();
     const afterDelete = await (await client.get(`/api/games/${gameId}`)).json();
-    // The prize's state lived on the game row, which went with the product.
-    expect({ ...afterDelete, product: undefined, prize: undefined }).toEqual({ ...over, product: undefined, prize: undefined });
+    // The prize's state and the opening time lived on the game row, which went with the product.
+    expect({ ...afterDelete, product: undefined, prize: undefined, createdAt: undefined }).toEqual({
+      ...over,
+      product: undefined,
+      prize: undefined,
+      createdAt: undefined,
+    });
+    expect(afterDelete.createdAt).toBeNull();
     expect(afterDelete.product).toMatchObject({ id: productId, exists: false });
     expect((await client.get(`/games/${gameId}`)).status).toBe(200);
   });

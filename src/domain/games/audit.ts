@@ -93,7 +93,8 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
     .get();
   if (record) {
     const prize = game ? prizeStatusOf(db, game) : null;
-    return { ...fromRecord(record, product), prize: prize ? { state: prize.state, label: prize.label } : null };
+    // The record outlives its game row; while the row is there, it still knows when the game opened.
+    return { ...fromRecord(record, product), createdAt: game?.createdAt ?? null, prize: prize ? { state: prize.state, label: prize.label } : null };
   }
   if (!game || !product) return null;
   const started = game.startTime !== null;
