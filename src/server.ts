@@ -15,6 +15,7 @@ import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
+import { gameDepsOf } from './http/game-deps.ts';
 import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/job-lease.ts';
@@ -82,7 +83,7 @@ export async function main(): Promise<void> {
   const metrics = metricsFromConfig(db, config);
   const jobsHolder = leaseHolderId();
   const scheduler = startScheduler(
-    storeJobs(db, { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, { ...config, uploadsDir: join(dataDir, 'uploads') }),
+    storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }),
     clock,
     {
       lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },

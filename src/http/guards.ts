@@ -30,6 +30,9 @@ export const requireUserPage = signedIn((c) => c.redirect(`/auth?next=${encodeUR
 /** API calls for signed-in users. */
 export const requireUserApi = signedIn((c) => c.json({ message: 'Please log in to continue.' }, 401));
 
+/** Entering a game (POST /api/plays, /api/payments): the spec's words for a visitor who tries. */
+export const requirePlayerApi = signedIn((c) => c.json({ message: 'Please login or register to place a play.' }, 401));
+
 /** Catalogue writes: an admin whose session passed the PIN (401 signed out, 403 otherwise). */
 export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next) => {
   const user = c.get('user');

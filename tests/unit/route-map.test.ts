@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
 
@@ -28,5 +28,22 @@ describe("the README's route map", () => {
       for (const name of names(tests!)) check(`tests/${name}${name.startsWith('islands/') ? '.test.tsx' : '.test.ts'}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  test('names every page, island and API file', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Route map'), readme.indexOf('## Layout'));
+    const files = (folder: string, ending: string) =>
+      readdirSync(join(projectRoot, folder))
+        .filter((name) => name.endsWith(ending))
+        .map((name) => name.slice(0, name.length - ending.length));
+    // A whole name: admin-games.ts does not name games.ts, nor games/views.ts games.ts.
+    const named = (file: string) => new RegExp(`(?<![\\w/.-])${file.replaceAll('.', '\\.')}(?![\\w-])`).test(section);
+    const unnamed = [
+      ...files('src/routes/pages', '.tsx').filter((name) => !named(`${name}.tsx`)),
+      ...files('src/islands', '.tsx').filter((name) => !named(name)),
+      ...files('src/routes/api', '.ts').filter((name) => !named(`${name}.ts`)),
+    ];
+    expect(unnamed).toEqual([]);
   });
 });

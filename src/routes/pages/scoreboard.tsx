@@ -8,6 +8,7 @@ import { nextTopOfHour } from '../../domain/games/schedule.ts';
 import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
+import { gameDeps } from '../../http/game-deps.ts';
 import { formatCompactScore } from '../../shared/format.ts';
 
 /*
@@ -353,8 +354,8 @@ function parseTab(value: string | undefined): Tab {
 }
 
 function ScoreboardPage<E extends AppEnv>({ c, tab }: { c: AppContext<E>; tab: Tab }) {
-  const { db, clock, gateway, metrics } = c.get('deps');
-  const deps = { db, clock, gateway, metrics };
+  const { db, clock } = c.get('deps');
+  const deps = gameDeps(c);
   const now = clock.now();
   const user = c.get('user');
   const games = tab === 'active' ? activeGames(deps) : [];

@@ -6,6 +6,7 @@ import { cancelGame } from '../../../domain/games/lifecycle.ts';
 import { createInfluencer, findInfluencer, setRetired, updateInfluencer } from '../../../domain/influencers-admin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
+import { gameDeps } from '../../../http/game-deps.ts';
 import { formBody } from '../../../http/request.ts';
 import { influencerFormPost } from '../../../shared/schemas/influencer.ts';
 import { renderPage, type PageStatus } from '../../../http/render.tsx';
@@ -156,10 +157,10 @@ export const adminGameTools = new Hono<AppEnv>()
     );
   })
   .post('/admin/games/:id{[0-9]+}/cancel', async (c) => {
-    const { db, clock, gateway, metrics, config } = c.get('deps');
+    const { db } = c.get('deps');
     const id = idOf(c);
     if (!gameForCancel(db, id)) return notFound(c, 'Game');
-    const canceled = await cancelGame({ db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit }, id, {
+    const canceled = await cancelGame(gameDeps(c), id, {
       reason: 'Canceled by the store.',
       message: (brand) => `The store canceled the game for ${brand}. Your $1 hold was released; nothing was charged.`,
     });
