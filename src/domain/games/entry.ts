@@ -1,24 +1,21 @@
-import { and, count, desc, eq, gte, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, influencers, payments, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
+import { games, influencers, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
-import { notify } from '../notifications.ts';
-import { asPaymentFailure, idempotencyKey, paymentUnderKey, type GatewayPayment, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
-import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
 import { findProfile, requireCompleteProfile } from '../profile.ts';
-import { moveHolds } from './holds.ts';
 import { requireMayPlay } from './responsible-play.ts';
 import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
-import type { EntryPaymentBody, PlayBody } from '../../shared/schemas/games.ts';
-import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
+import type { PlayBody } from '../../shared/schemas/games.ts';
+import { gameStart } from './schedule.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
- * waiting game (opening one when there is none), then POST /api/payments authorizes $1 on the
- * card on file. Only then does the play count as an entry.
+ * waiting game (opening one when there is none, here), then POST /api/payments authorizes $1 on
+ * the card on file (entry-payment.ts). Only then does the play count as an entry.
  */
 
 export interface GameDeps {
@@ -32,7 +29,6 @@ export interface GameDeps {
 
 export const ENTRY_FEE_CENTS = 100;
 export { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
-/** A play whose $1 was not authorized within this time never counts. */
 
 /** DESIGN section 4: enough $1 entries to cover the price, and never fewer than two players. */
 export function requiredParticipantsFor(priceCents: number): number {
@@ -49,7 +45,7 @@ function playableProduct(db: Queryable, id: number): Product {
   return product;
 }
 
-function requireCardOnFile(db: Queryable, userId: number) {
+export function requireCardOnFile(db: Queryable, userId: number) {
   const profile = findProfile(db, userId);
   if (!profile?.gatewayCardId) {
     throw new DomainError(402, 'Add a payment card to your profile to play.', undefined, { code: PAYMENT_METHOD_REQUIRED });
@@ -106,7 +102,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
  * A play whose game filled while it was being paid moves to the product's next game with room,
  * unless the player already has a play there. Runs inside the caller's transaction.
  */
-function moveToGameWithRoom(deps: GameDeps, tx: Queryable, play: Play, now: number): Game | null {
+export function moveToGameWithRoom(deps: GameDeps, tx: Queryable, play: Play, now: number): Game | null {
   const product = tx.select().from(products).where(eq(products.id, play.productId)).get();
   if (!product) return null;
   let game: Game;
@@ -125,7 +121,7 @@ function moveToGameWithRoom(deps: GameDeps, tx: Queryable, play: Play, now: numb
   return game;
 }
 
-function isFull(db: Queryable, game: Game): boolean {
+export function isFull(db: Queryable, game: Game): boolean {
   return enteredCount(db, game.id) >= game.requiredParticipants;
 }
 
@@ -187,257 +183,4 @@ export function enteredCount(db: Queryable, gameId: number): number {
   );
 }
 
-/**
- * POST /api/payments ({ productId, amount: 1, type: 'play' }): authorizes the $1 entry of the
- * user's pending play for that product, in steps: claim (the play moves 'pending' ->
- * 'authorizing' with its payment row, so a second payment or a re-pick is refused while the
- * hold is asked for), authorize, then confirm or roll back. An unknown outcome is resolved by
- * asking the gateway, here or by the reconciler, never by guessing.
- */
-export async function payForPlay(deps: GameDeps, userId: number, input: EntryPaymentBody) {
-  const { db, clock, gateway } = deps;
-  const { productId } = input;
-  const profile = requireCardOnFile(db, userId);
-  requireCompleteProfile(db, clock, userId);
-  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
-  const claim = claimEntryPayment(deps, userId, productId);
-  if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
-  const { play, paymentRowId, key } = claim;
-  try {
-    const held = await gateway.authorize({
-      sourceId: profile.gatewayCardId!,
-      customerId: profile.gatewayCustomerId,
-      amountCents: ENTRY_FEE_CENTS,
-      idempotencyKey: key,
-      note: `CSA game #${play.gameId} entry`,
-    });
-    if (held.status === 'APPROVED') await confirmHold(deps, paymentRowId, held);
-  } catch (error) {
-    const failure = asPaymentFailure(error);
-    if (!failure.uncertain) rollBackHold(deps, paymentRowId, failure);
-    else {
-      const found = await paymentUnderKey(gateway, key, play.createdAt);
-      const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get();
-      if (row && found) await settleHoldFromGateway(deps, row, found);
-    }
-    return entryAnswer(deps, play.id, paymentRowId, failure);
-  }
-  return entryAnswer(deps, play.id, paymentRowId, null);
-}
-
 export const ENTRY_IN_PROGRESS = 'Your $1 entry payment is already being processed.';
-
-function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
-  const { db, clock, gateway } = deps;
-  const now = clock.now();
-  return db.transaction((tx) => {
-    const play = Number.isSafeInteger(productId)
-      ? tx
-          .select()
-          .from(plays)
-          .where(
-            and(
-              eq(plays.productId, productId),
-              eq(plays.userId, userId),
-              inArray(plays.status, ['pending', 'authorizing']),
-              gte(plays.createdAt, now - PENDING_PLAY_MS),
-            ),
-          )
-          .orderBy(desc(plays.createdAt))
-          .get()
-      : undefined;
-    if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
-    if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
-    if (game.status === 'waiting' && isFull(tx, game)) {
-      const next = moveToGameWithRoom(deps, tx, play, now);
-      if (!next) throw new DomainError(409, 'This game filled up while you were choosing. Pick your influencers again to join the next game.');
-      game = next;
-      play.gameId = next.id;
-    }
-    const startsAt = gameStart(tx, game);
-    if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
-      tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
-      return { tooLate: true as const };
-    }
-    const moved = tx
-      .update(plays)
-      .set({ status: 'authorizing' })
-      .where(and(eq(plays.id, play.id), eq(plays.status, 'pending')))
-      .returning({ id: plays.id })
-      .all();
-    if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    const key = idempotencyKey('play', play.id, 'auth', play.createdAt.toString(36));
-    const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
-    if (existing) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
-    const row = tx
-      .insert(payments)
-      .values({
-        userId,
-        kind: 'play_authorization',
-        status: 'authorizing',
-        amountCents: ENTRY_FEE_CENTS,
-        playId: play.id,
-        gateway: gateway.name,
-        idempotencyKey: key,
-        attempts: 1,
-        nextAttemptAt: leaseUntil(clock),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: payments.id })
-      .get();
-    return { tooLate: false as const, play, paymentRowId: row.id, key };
-  });
-}
-
-/** What the player is told once the entry's hold has ended, whoever ended it. */
-function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failure: PaymentFailure | null) {
-  const { db } = deps;
-  const play = db.select().from(plays).where(eq(plays.id, playId)).get()!;
-  const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
-  if (play.status === 'entered' && row.status === 'authorized') {
-    return { id: play.id, playId: play.id, paymentId: row.id, status: 'entered', gameId: play.gameId, productId: play.productId, amount: 1 };
-  }
-  if (row.status === 'authorizing') {
-    throw new DomainError(
-      502,
-      'We could not confirm your $1 hold with the card processor yet. You will not be charged twice; we will notify you as soon as your entry is confirmed.',
-      undefined,
-      { code: 'PAYMENT_UNCONFIRMED' },
-    );
-  }
-  if (row.status === 'failed') {
-    const declined = failure?.declined ?? row.errorCode === 'DECLINED';
-    const message = declined
-      ? 'Your card was declined, so you were not entered. Update your payment method and try again.'
-      : 'The payment could not be processed. Please try again.';
-    throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR' });
-  }
-  throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
-}
-
-/**
- * The hold went through: the play is entered when its game still takes entries (with the
- * payment_success and game_ready notifications in the same transaction); otherwise the play is
- * void and the hold is released at once.
- */
-export async function confirmHold(deps: GameDeps, paymentRowId: number, held: GatewayPayment): Promise<'entered' | 'released' | 'gone'> {
-  const { db, clock } = deps;
-  const outcome = db.transaction((tx) => {
-    const now = clock.now();
-    const row = tx
-      .update(payments)
-      .set({ status: 'authorized', gatewayPaymentId: held.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorizing')))
-      .returning()
-      .get();
-    if (!row?.playId) return 'gone' as const;
-    const play = tx.select().from(plays).where(eq(plays.id, row.playId)).get();
-    let game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
-    // Another entry took the last place while this hold was asked for: the next game takes this one.
-    if (play?.status === 'authorizing' && game?.status === 'waiting' && isFull(tx, game)) game = moveToGameWithRoom(deps, tx, play, now) ?? undefined;
-    const starts = game ? gameStart(tx, game) : null;
-    const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
-    if (!open || !play || !game) {
-      if (play)
-        tx.update(plays)
-          .set({ status: 'void' })
-          .where(and(eq(plays.id, play.id), inArray(plays.status, ['pending', 'authorizing'])))
-          .run();
-      tx.update(payments)
-        .set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock) })
-        .where(eq(payments.id, row.id))
-        .run();
-      return 'released' as const;
-    }
-    tx.update(plays).set({ status: 'entered', enteredAt: now, gameId: game.id }).where(eq(plays.id, play.id)).run();
-    const product = tx.select().from(products).where(eq(products.id, play.productId)).get()!;
-    notify(tx, clock, play.userId, {
-      type: 'payment_success',
-      eventKey: `payment:${row.id}:success`,
-      title: 'Payment Successful',
-      message: `Your payment of $1 for ${product.brand} game entry has been processed.`,
-      actionUrl: '/scoreboard?tab=my-games',
-      actionText: 'My Games',
-      productId: product.id,
-      gameId: game.id,
-    });
-    announceReadiness(tx, clock, game.id, product, game.requiredParticipants);
-    return 'entered' as const;
-  });
-  if (outcome === 'released') {
-    const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
-    await moveHolds(deps, [row]);
-  }
-  return outcome;
-}
-
-/** The hold was refused: no entry, the player is told. */
-export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { code: string; detail: string; declined?: boolean }): boolean {
-  const { db, clock } = deps;
-  return db.transaction((tx) => {
-    const row = tx
-      .update(payments)
-      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
-      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorizing')))
-      .returning()
-      .get();
-    if (!row?.playId) return false;
-    const play = tx
-      .update(plays)
-      .set({ status: 'void' })
-      .where(and(eq(plays.id, row.playId), eq(plays.status, 'authorizing')))
-      .returning()
-      .get();
-    const product = play ? tx.select().from(products).where(eq(products.id, play.productId)).get() : undefined;
-    if (play && product) {
-      notify(tx, clock, play.userId, {
-        type: 'payment_failed',
-        eventKey: `payment:${row.id}:failed`,
-        title: 'Payment Failed',
-        message: `There was an issue processing your payment for ${product.brand} game entry.`,
-        actionUrl: '/profile?tab=payment',
-        actionText: 'Update Payment Method',
-        productId: product.id,
-        gameId: play.gameId,
-      });
-    }
-    return true;
-  });
-}
-
-/** Ends a hold from what the gateway holds under our key (see settleChargeFromGateway). */
-export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments.$inferSelect, found: GatewayPayment | undefined): Promise<void> {
-  if (found?.status === 'APPROVED' || found?.status === 'COMPLETED') await confirmHold(deps, row.id, found);
-  else if (found?.status === 'FAILED' || found?.status === 'CANCELED')
-    rollBackHold(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
-  else if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS)
-    rollBackHold(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this hold.', declined: false });
-}
-
-/** game_ready: tells the players when one entry is missing, and when the game is full. Runs in the caller's transaction. */
-function announceReadiness(tx: Queryable, clock: Clock, gameId: number, product: Product, required: number): void {
-  const entries = enteredCount(tx, gameId);
-  if (entries !== required - 1 && entries !== required) return;
-  const full = entries === required;
-  const players = tx
-    .select({ userId: plays.userId })
-    .from(plays)
-    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered')))
-    .all();
-  for (const { userId } of players) {
-    notify(tx, clock, userId, {
-      type: 'game_ready',
-      eventKey: `game:${gameId}:${full ? 'full' : 'almost'}`,
-      title: full ? 'Game ready' : 'Almost ready',
-      message: full
-        ? `The game for ${product.brand} is full and starts at the top of the hour.`
-        : `Only needed 1 more player for the game for ${product.brand} to start.`,
-      actionUrl: '/scoreboard?tab=active',
-      actionText: 'View Game',
-      productId: product.id,
-      gameId,
-    });
-  }
-}

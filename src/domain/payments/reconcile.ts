@@ -1,6 +1,7 @@
 import { and, inArray, isNull, lte, or } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
-import { settleHoldFromGateway, type GameDeps } from '../games/entry.ts';
+import { settleHoldFromGateway } from '../games/entry-payment.ts';
+import type { GameDeps } from '../games/entry.ts';
 import { dueHolds, moveHolds } from '../games/holds.ts';
 import { markLeftoverHolds } from '../games/lifecycle.ts';
 import { settleChargeFromGateway } from '../order-charge.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { payForPlay } from '../../domain/games/entry.ts';
+import { payForPlay } from '../../domain/games/entry-payment.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { gameDeps } from '../../http/game-deps.ts';
 import { requirePlayerApi } from '../../http/guards.ts';
