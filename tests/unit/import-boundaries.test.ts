@@ -37,6 +37,7 @@ const probes: [string, string, boolean][] = [
   ['src/shared/schemas/probe-fields.ts', '../fields.ts', false],
   ['src/routes/pages/probe.tsx', 'drizzle-orm', true],
   ['src/routes/pages/probe-schema.tsx', '../../db/schema.ts', true],
+  ['src/routes/pages/probe-schema-area.tsx', '../../db/schema/games.ts', true],
   ['src/routes/pages/probe-island.tsx', '../../islands/CompetitionPanel.tsx', true],
   ['src/routes/pages/probe-domain.tsx', '../../domain/catalog.ts', false],
   ['src/components/probe-registry.tsx', '../islands/registry.ts', false],
