@@ -1,0 +1,52 @@
+import { TrophyIcon } from '../../../shared/ui/icons.tsx';
+import type { winners } from '../../../domain/games/views.ts';
+import { formatCompactScore } from '../../../shared/format.ts';
+import { competitionHref, EmptyCard, GameRecordLink, Thumb } from './parts.tsx';
+
+type Winner = ReturnType<typeof winners>[number];
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric' });
+
+/** Winners: the latest settled games and who won them. */
+export function WinnersTab({ list }: { list: Winner[] }) {
+  if (list.length === 0) {
+    return (
+      <EmptyCard>
+        <p className="m-0 text-slate-600">No winners yet. The first prize could be yours!</p>
+        <a href="/scoreboard" className="mt-3 inline-block font-semibold text-sea-dark">
+          See active games
+        </a>
+      </EmptyCard>
+    );
+  }
+  return (
+    <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 md:grid-cols-2">
+      {list.map((winner) => {
+        const [brand = winner.productName, ...rest] = winner.productName.split(' ');
+        return (
+          <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
+            <Thumb product={{ brand, model: rest.join(' '), imageUrl: winner.imageUrl }} type={winner.productType} />
+            <div className="min-w-0 flex-1">
+              <p className="m-0 flex items-center gap-2 font-bold">
+                <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
+                <span className="truncate">{winner.username}</span>
+              </p>
+              <a href={competitionHref(winner.productId)} className="block truncate text-sm text-slate-700 no-underline hover:underline">
+                {winner.productName}
+              </a>
+              <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
+                <span>
+                  {'Score '}
+                  <strong className="text-ink tabular-nums">{formatCompactScore(winner.score)}</strong>
+                </span>
+                {winner.date !== null && <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>}
+                {winner.donated && <span className="font-semibold text-emerald-700">Donated</span>}
+                <GameRecordLink gameId={winner.gameId} />
+              </p>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
