@@ -5,7 +5,7 @@ import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/s
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
-import { TextField } from './lib/TextField.tsx';
+import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface BuyNowCheckoutProps {
@@ -14,6 +14,30 @@ export interface BuyNowCheckoutProps {
   config: CardConfig;
   savedCard: string | null;
 }
+
+/** Buy-now's names for the shipping fields: those of its `customerInfo` (the address ones inside `address`). */
+const NAMES = {
+  fullName: 'name',
+  email: 'email',
+  phone: 'phone',
+  street: 'line1',
+  city: 'city',
+  state: 'state',
+  zip: 'postalCode',
+} as const satisfies ShippingNames;
+
+function customerInfoOf(values: ShippingValues) {
+  return {
+    name: values.fullName,
+    email: values.email,
+    phone: values.phone,
+    address: { line1: values.street, city: values.city, state: values.state, postalCode: values.zip.trim() },
+  };
+}
+
+/** Errors of the body (`address.line1`) under the field names (`line1`). */
+const fieldNamesOf = (errors: Record<string, string>) =>
+  Object.fromEntries(Object.entries(errors).map(([key, message]) => [key.replace(/^address\./, ''), message]));
 
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
@@ -28,20 +52,13 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
 
   function customerInfo(form: HTMLFormElement) {
-    const data = Object.fromEntries(new FormData(form)) as Record<string, string>;
-    const info = {
-      name: data.name,
-      email: data.email,
-      phone: data.phone,
-      address: { line1: data.line1, city: data.city, state: data.state, postalCode: (data.postalCode ?? '').trim() },
-    };
-    const checked = customerInfoSchema.safeParse(info);
+    const checked = customerInfoSchema.safeParse(customerInfoOf(readShipping(form, NAMES)));
     if (checked.success) {
       setErrors({});
       return checked.data;
     }
     const found = fieldErrorsOf(checked.error);
-    setErrors(Object.fromEntries(Object.entries(found).map(([key, message]) => [key.replace(/^address\./, ''), message])));
+    setErrors(fieldNamesOf(found));
     if (found['address.postalCode'] === localDeliveryMessage) {
       toast({ title: 'Local Delivery Only', description: 'We only deliver within the 92651 area code (Laguna Beach).', variant: 'destructive' });
     }
@@ -79,7 +96,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       window.location.assign(`/order-confirmation/${result.id}`);
     } catch (error) {
       setBusy(false);
-      if (error instanceof ApiError) setErrors(Object.fromEntries(Object.entries(error.fields).map(([k, v]) => [k.replace(/^address\./, ''), v])));
+      if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
       toast({
         title: 'Payment Failed',
         description: error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing',
@@ -88,10 +105,6 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
     }
   }
-
-  const input = (name: keyof BuyNowCheckoutProps['customer'], label: string, props: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'defaultValue'> = {}) => (
-    <TextField idPrefix={id} name={name} label={label} defaultValue={customer[name]} error={errors[name]} {...props} />
-  );
 
   return (
     // method and action: tapped before the island loaded, or without JavaScript, nothing personal goes in the URL.
@@ -106,22 +119,13 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       className="grid gap-6"
     >
       <input type="hidden" name="productId" value={product.id} />
-      <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
-        <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
-          Shipping details
-        </h2>
-        <p className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{`Delivery is only available within ${LOCAL_ZIP} (Laguna Beach).`}</p>
-        {input('name', 'Full name', { autoComplete: 'name' })}
-        <div className="grid gap-3 sm:grid-cols-2">
-          {input('email', 'Email', { type: 'email', autoComplete: 'email' })}
-          {input('phone', 'Phone', { type: 'tel', autoComplete: 'tel' })}
-        </div>
-        {input('line1', 'Street address', { autoComplete: 'street-address' })}
-        <div className="grid grid-cols-3 gap-3">
-          {input('city', 'City', { autoComplete: 'address-level2' })}
-          {input('state', 'State', { autoComplete: 'address-level1' })}
-          {input('postalCode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric' })}
-        </div>
+      <ShippingFields
+        idPrefix={id}
+        names={NAMES}
+        values={customer}
+        errors={errors}
+        notice={<p className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{`Delivery is only available within ${LOCAL_ZIP} (Laguna Beach).`}</p>}
+      >
         <div>
           <label htmlFor={`${id}-method`} className="text-sm font-medium">
             Shipping method
@@ -130,7 +134,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
             <option value="standard">Automatic Delivery - Free (within 2-3 hours)</option>
           </select>
         </div>
-      </section>
+      </ShippingFields>
       <section aria-labelledby={`${id}-payment`} className="grid gap-3">
         <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
           Payment

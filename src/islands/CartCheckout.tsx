@@ -5,7 +5,7 @@ import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
-import { TextField } from './lib/TextField.tsx';
+import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface CartCheckoutProps {
@@ -14,6 +14,29 @@ export interface CartCheckoutProps {
   config: CardConfig;
   /** 'Visa •••• 1111' when a card is on file. */
   savedCard: string | null;
+}
+
+/** The cart's names for the shipping fields: the spec's checkout form, sent as `customer` (and posted as such without JavaScript). */
+const NAMES = {
+  fullName: 'fullName',
+  email: 'email',
+  phone: 'phone',
+  street: 'address',
+  city: 'city',
+  state: 'state',
+  zip: 'zipCode',
+} as const satisfies ShippingNames;
+
+function cartCustomer(values: ShippingValues): CartCheckoutProps['customer'] {
+  return {
+    fullName: values.fullName,
+    email: values.email,
+    phone: values.phone,
+    address: values.street,
+    city: values.city,
+    state: values.state,
+    zipCode: values.zip,
+  };
 }
 
 /** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
@@ -34,9 +57,8 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>;
-    const checked = checkoutFormSchema.safeParse({ ...form, shippingMethod: method });
     const formElement = event.currentTarget;
+    const checked = checkoutFormSchema.safeParse({ ...cartCustomer(readShipping(formElement, NAMES)), shippingMethod: method });
     if (!checked.success) {
       showErrors(formElement, fieldErrorsOf(checked.error));
       return;
@@ -96,10 +118,6 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     });
   }
 
-  const input = (name: keyof CartCheckoutProps['customer'], label: string, props: Omit<React.InputHTMLAttributes<HTMLInputElement>, 'defaultValue'> = {}) => (
-    <TextField idPrefix={id} name={name} label={label} defaultValue={customer[name]} error={errors[name]} {...props} />
-  );
-
   return (
     // method and action: before the island has loaded, or without JavaScript, the form posts to the server; nothing goes in the URL.
     <form method="post" action="/cart/checkout" noValidate onSubmit={submit} className="grid gap-6">
@@ -117,22 +135,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
           </ul>
         </div>
       )}
-      <section aria-labelledby={`${id}-shipping`} className="grid gap-3">
-        <h2 id={`${id}-shipping`} className="m-0 text-lg font-bold">
-          Shipping details
-        </h2>
-        {input('fullName', 'Full name', { autoComplete: 'name' })}
-        <div className="grid gap-3 sm:grid-cols-2">
-          {input('email', 'Email', { type: 'email', autoComplete: 'email' })}
-          {input('phone', 'Phone', { type: 'tel', autoComplete: 'tel' })}
-        </div>
-        {input('address', 'Street address', { autoComplete: 'street-address' })}
-        <div className="grid grid-cols-3 gap-3">
-          {input('city', 'City', { autoComplete: 'address-level2' })}
-          {input('state', 'State', { autoComplete: 'address-level1' })}
-          {input('zipCode', 'ZIP code', { autoComplete: 'postal-code', inputMode: 'numeric' })}
-        </div>
-      </section>
+      <ShippingFields idPrefix={id} names={NAMES} values={customer} errors={errors} />
       <fieldset className="m-0 grid gap-2 border-0 p-0">
         <legend className="mb-2 text-lg font-bold">Shipping method</legend>
         {hasPrize && (
