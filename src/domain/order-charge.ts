@@ -26,8 +26,14 @@ function itemsOf(tx: Queryable, orderId: number) {
   return tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
 }
 
-function prizeGames(items: (typeof orderItems.$inferSelect)[]): number[] {
-  return items.filter((item) => item.purchaseType === 'play' && item.gameId !== null).map((item) => item.gameId!);
+/** The prizes among an order's lines leave 'buying': bought once paid, back in the winner's cart when not. */
+function settlePrizes(tx: Queryable, items: (typeof orderItems.$inferSelect)[], outcome: 'bought' | 'cart'): void {
+  const prizes = items.flatMap((item) => (item.purchaseType === 'play' && item.gameId !== null ? [item.gameId] : []));
+  if (prizes.length === 0) return;
+  tx.update(games)
+    .set({ prizeOutcome: outcome })
+    .where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying')))
+    .run();
 }
 
 /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
@@ -55,12 +61,7 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
       tx.delete(cartItems)
         .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
         .run();
-    const prizes = prizeGames(items);
-    if (prizes.length)
-      tx.update(games)
-        .set({ prizeOutcome: 'bought' })
-        .where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying')))
-        .run();
+    settlePrizes(tx, items, 'bought');
     notify(tx, clock, order.userId, {
       type: 'payment_success',
       eventKey: `order:${order.id}:paid`,
@@ -106,12 +107,7 @@ export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: 
     if (!order) return true;
     const items = itemsOf(tx, order.id);
     restoreBuyNowStock(tx, items);
-    const prizes = prizeGames(items);
-    if (prizes.length)
-      tx.update(games)
-        .set({ prizeOutcome: 'cart' })
-        .where(and(inArray(games.id, prizes), eq(games.prizeOutcome, 'buying')))
-        .run();
+    settlePrizes(tx, items, 'cart');
     notify(tx, clock, order.userId, {
       type: 'payment_failed',
       eventKey: `order:${order.id}:failed`,

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, games, payments, plays, products, users, type Game, type Play, type Product } from '../../db/schema.ts';
+import { cartItems, games, payments, plays, products, type Game, type Play, type Product } from '../../db/schema.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
@@ -8,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../notifications.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
+import { usernames } from './queries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import {
@@ -169,18 +170,6 @@ export function finalScores(db: Queryable, game: Started<Game>) {
   );
   const ranked = rank(entries.map((play) => ({ ...play, username: names.get(play.userId) ?? 'A player', score: playScore(play.influencerIds, points) })));
   return { ranked, points, calibration, missing };
-}
-
-function usernames(db: Queryable, ids: number[]): Map<number, string> {
-  if (ids.length === 0) return new Map();
-  return new Map(
-    db
-      .select({ id: users.id, username: users.username })
-      .from(users)
-      .where(inArray(users.id, ids))
-      .all()
-      .map((u) => [u.id, u.username]),
-  );
 }
 
 /** Settles one ended game: scores, winner, frozen record, prize in the winner's cart, notifications, captures. */

@@ -8,7 +8,7 @@ import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
 import type { MetricsSource } from '../metrics.ts';
 import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts';
-import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS } from './queries.ts';
+import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, usernames } from './queries.ts';
 import { findRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
@@ -176,18 +176,6 @@ export function activeGames(deps: GameDeps) {
   }
   const remaining = (g: (typeof list)[number]) => Math.max(0, g.requiredParticipants - g.participants);
   return list.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
-}
-
-function usernames(db: Queryable, ids: number[]): Map<number, string> {
-  if (ids.length === 0) return new Map();
-  return new Map(
-    db
-      .select({ id: users.id, username: users.username })
-      .from(users)
-      .where(inArray(users.id, ids))
-      .all()
-      .map((u) => [u.id, u.username]),
-  );
 }
 
 /** GET /api/games/winners: the latest settled games and who won them. */

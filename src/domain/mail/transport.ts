@@ -38,6 +38,19 @@ function messageIdFor(message: MailMessage, from: string): string {
   return `<outbox-${message.id}.${Date.now().toString(36)}@${domain}>`;
 }
 
+/** The one MIME shape of an outbox message, whichever transport carries it. */
+function envelope(message: MailMessage, from: string) {
+  return {
+    from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    messageId: messageIdFor(message, from),
+    headers: { 'X-CSA-Kind': message.kind },
+  };
+}
+
 export function smtpTransport(url: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
@@ -48,15 +61,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
   });
   return {
     async send(message) {
-      const info = await transporter.sendMail({
-        from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        messageId: messageIdFor(message, from),
-        headers: { 'X-CSA-Kind': message.kind },
-      });
+      const info = await transporter.sendMail(envelope(message, from));
       return { messageId: info.messageId };
     },
     close: () => transporter.close(),
@@ -68,15 +73,7 @@ export function fileTransport(dir: string, from: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transporter.sendMail({
-        from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        messageId: messageIdFor(message, from),
-        headers: { 'X-CSA-Kind': message.kind },
-      });
+      const info = await transporter.sendMail(envelope(message, from));
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const path = join(dir, `${stamp}-${message.id}-${message.kind}.eml`);
