@@ -1,23 +1,14 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { PlayGameProps } from '../shared/views/games.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
+import { ApiError } from './lib/http.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 import { HowItWorks } from './play/HowItWorks.tsx';
 import { InfluencerDialog } from './play/InfluencerDialog.tsx';
 import { InfluencerList } from './play/InfluencerList.tsx';
 import { JoinBar } from './play/JoinBar.tsx';
 import { ConsentDialog } from './play/ConsentDialog.tsx';
-import {
-  DAILY_LIMIT_REACHED,
-  PAYMENT_METHOD_REQUIRED,
-  PICKS,
-  PLAY_CONSENT_REQUIRED,
-  PlayError,
-  post,
-  savePicks,
-  SELF_EXCLUDED,
-  takeSavedPicks,
-} from './play/join.ts';
+import { DAILY_LIMIT_REACHED, PAYMENT_METHOD_REQUIRED, PICKS, PLAY_CONSENT_REQUIRED, post, savePicks, SELF_EXCLUDED, takeSavedPicks } from './play/join.ts';
 import { PaymentRequiredDialog } from './play/PaymentRequiredDialog.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
 
@@ -118,13 +109,13 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
       setBusy(false);
-      if (error instanceof PlayError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
-      if (error instanceof PlayError && error.status === 401) return goSignIn();
-      if (error instanceof PlayError && error.code === PLAY_CONSENT_REQUIRED) {
+      if (error instanceof ApiError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
+      if (error instanceof ApiError && error.status === 401) return goSignIn();
+      if (error instanceof ApiError && error.code === PLAY_CONSENT_REQUIRED) {
         consented.current = false;
         return consentDialog.current?.showModal();
       }
-      if (error instanceof PlayError && (error.code === SELF_EXCLUDED || error.code === DAILY_LIMIT_REACHED)) {
+      if (error instanceof ApiError && (error.code === SELF_EXCLUDED || error.code === DAILY_LIMIT_REACHED)) {
         setBlocked(error.message);
         return toast({ title: 'Play failed', description: error.message, variant: 'destructive' });
       }

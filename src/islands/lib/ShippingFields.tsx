@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { TextField } from './TextField.tsx';
+import { TextField } from '../../shared/ui/TextField.tsx';
 
 /*
  * The shipping details both checkouts ask for (the cart and the single-product checkout): one
@@ -61,7 +61,7 @@ export function ShippingFields<N extends string>({
   const field = (key: ShippingKey) => {
     const name = names[key];
     const { label, ...props } = FIELDS[key];
-    return <TextField idPrefix={idPrefix} name={name} label={label} defaultValue={values[name]} error={errors[name]} {...props} />;
+    return <TextField id={`${idPrefix}-${name}`} name={name} label={label} defaultValue={values[name]} error={errors[name]} {...props} />;
   };
   return (
     <section aria-labelledby={`${idPrefix}-shipping`} className="grid gap-3">

@@ -1,9 +1,13 @@
-/** A failed API call: the server's message (its `{ message, fields }` body) or 'status: text'. */
+/**
+ * A failed API call: the server's message (its `{ message, fields, code }` body) or 'status: text';
+ * `code` names the refusal when the island must act on it (e.g. PAYMENT_METHOD_REQUIRED).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly fields: Record<string, string> = {},
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -24,9 +28,9 @@ export async function apiRequest<T>(method: string, path: string, body?: unknown
     data = undefined;
   }
   if (!response.ok) {
-    const payload = (data ?? {}) as { message?: string; fields?: Record<string, string> };
+    const payload = (data ?? {}) as { message?: string; fields?: Record<string, string>; code?: string };
     const message = payload.message ?? `${response.status}: ${text || response.statusText}`;
-    throw new ApiError(response.status, message, payload.fields);
+    throw new ApiError(response.status, message, payload.fields, payload.code);
   }
   return data as T;
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../lib/http.ts';
+import { apiRequest } from '../lib/http.ts';
 
 /*
  * Placing a play, outside React: the rules' numbers, the POST helper that keeps the server's
@@ -13,37 +13,8 @@ export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
 export const SELF_EXCLUDED = 'SELF_EXCLUDED';
 export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
 
-/** A failed call with the server's error code (e.g. PAYMENT_METHOD_REQUIRED), which ApiError does not keep. */
-export class PlayError extends ApiError {
-  constructor(
-    status: number,
-    message: string,
-    readonly code: string | undefined,
-  ) {
-    super(status, message);
-  }
-}
-
-export async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  let data: unknown;
-  try {
-    data = text ? JSON.parse(text) : undefined;
-  } catch {
-    data = undefined;
-  }
-  if (!response.ok) {
-    const payload = (data ?? {}) as { message?: string; code?: string };
-    throw new PlayError(response.status, payload.message ?? `${response.status}: ${text || response.statusText}`, payload.code);
-  }
-  return data as T;
-}
+/** Placing a play or its payment: the refusal's `code` comes back on the ApiError. */
+export const post = <T>(path: string, body: unknown): Promise<T> => apiRequest<T>('POST', path, body);
 
 const picksKey = (productId: number) => `csa:play-picks:${productId}`;
 

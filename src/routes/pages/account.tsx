@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { TextField } from '../../shared/ui/TextField.tsx';
 import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount } from '../../domain/account-data.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -30,45 +31,8 @@ function private_<E extends AppEnv>(c: AppContext<E>) {
   c.header('Cache-Control', 'no-store');
 }
 
-function Field({
-  name,
-  label,
-  type,
-  error,
-  autoComplete,
-  value,
-}: {
-  name: string;
-  label: string;
-  type: string;
-  error?: string;
-  autoComplete: string;
-  value?: string;
-}) {
-  const id = `account-${name}`;
-  return (
-    <div>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        defaultValue={value}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`}
-      />
-      {error && (
-        <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+function Field({ name, error, value, ...input }: { name: string; label: string; type: string; error?: string; autoComplete: string; value?: string }) {
+  return <TextField id={`account-${name}`} name={name} defaultValue={value} required error={error} {...input} />;
 }
 
 const button = 'h-11 cursor-pointer rounded-lg border-0 bg-ink px-5 text-sm font-bold text-white';

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { TextField } from '../../shared/ui/TextField.tsx';
 import { pendingEmailOf } from '../../domain/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
@@ -57,15 +58,14 @@ function Completeness({ missing }: { missing: string[] }) {
   );
 }
 
-const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
+const _inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
 function Input({
   name,
-  label,
   value,
   errors,
   type = 'text',
-  autoComplete,
+  ...input
 }: {
   name: string;
   label: string;
@@ -74,30 +74,7 @@ function Input({
   type?: string;
   autoComplete?: string;
 }) {
-  const id = `profile-${name.replace('.', '-')}`;
-  const error = errors[name];
-  return (
-    <div>
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={value}
-        autoComplete={autoComplete}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={inputClass(error)}
-      />
-      {error && (
-        <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  return <TextField id={`profile-${name.replace('.', '-')}`} name={name} type={type} defaultValue={value} error={errors[name]} {...input} />;
 }
 
 function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Record<string, string> }) {

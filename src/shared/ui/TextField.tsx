@@ -1,18 +1,15 @@
 import type { InputHTMLAttributes } from 'react';
 
-/** A labelled text input with its error message under it, wired for screen readers. */
+/**
+ * A labelled text input with its error message under it, wired for screen readers: the one
+ * field of the server forms (sign-in help, password, profile) and the checkout islands.
+ */
 export function TextField({
-  idPrefix,
-  name,
+  id,
   label,
-  defaultValue,
   error,
-  ...props
-}: { idPrefix: string; name: string; label: string; defaultValue: string; error?: string } & Omit<
-  InputHTMLAttributes<HTMLInputElement>,
-  'id' | 'name' | 'defaultValue'
->) {
-  const id = `${idPrefix}-${name}`;
+  ...input
+}: { id: string; name: string; label: string; error?: string } & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
   return (
     <div>
       <label htmlFor={id} className="text-sm font-medium">
@@ -20,12 +17,10 @@ export function TextField({
       </label>
       <input
         id={id}
-        name={name}
-        defaultValue={defaultValue}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         className={`h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`}
-        {...props}
+        {...input}
       />
       {error && (
         <p id={`${id}-error`} className="m-0 mt-1 text-sm text-red-600">
