@@ -13,6 +13,20 @@ function dataDirOf(env: Record<string, string | undefined>): string {
   return resolve(env.DATA_DIR || './data');
 }
 
+/** Prints what `work` did (exit 0); a refusal (BackupError) is the operator's to read (exit 1); anything else is a bug and throws. */
+function report(work: () => string): number {
+  try {
+    console.log(work());
+    return 0;
+  } catch (error) {
+    if (error instanceof BackupError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 export function backupCommand(args: string[], env: Record<string, string | undefined> = process.env): number {
   const file = args[0];
   if (!file) {
@@ -28,15 +42,10 @@ export function backupCommand(args: string[], env: Record<string, string | undef
   // The live file, opened as the server opens it (migrations are the server's business).
   const db = openDatabase(database);
   try {
-    const made = backupDatabase(db, resolve(file), join(dataDir, 'uploads'));
-    console.log(`Backed up ${database} to ${made.file} (${made.bytes} bytes, integrity ok, ${made.uploadsCopied} new images, ${made.ms} ms)`);
-    return 0;
-  } catch (error) {
-    if (error instanceof BackupError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
+    return report(() => {
+      const made = backupDatabase(db, resolve(file), join(dataDir, 'uploads'));
+      return `Backed up ${database} to ${made.file} (${made.bytes} bytes, integrity ok, ${made.uploadsCopied} new images, ${made.ms} ms)`;
+    });
   } finally {
     db.$client.close();
   }
@@ -48,17 +57,10 @@ export function restoreCommand(args: string[], env: Record<string, string | unde
     console.error('Usage: restore FILE   (into an empty DATA_DIR, default ./data; images come from uploads/ beside FILE)');
     return 2;
   }
-  try {
+  return report(() => {
     const restored = restoreBackup(resolve(file), dataDirOf(env));
-    console.log(`Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images); start the store on this DATA_DIR.`);
-    return 0;
-  } catch (error) {
-    if (error instanceof BackupError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
+    return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images); start the store on this DATA_DIR.`;
+  });
 }
 
 if (import.meta.main) {
