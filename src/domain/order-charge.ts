@@ -36,24 +36,46 @@ function settlePrizes(tx: Queryable, items: (typeof orderItems.$inferSelect)[], 
     .run();
 }
 
+/**
+ * A charge ends once: its row leaves 'charging' (a second caller, the reconciler or a retry,
+ * finds nothing and stops: undefined), then its order leaves 'pending' (undefined when the
+ * order had already moved on, e.g. canceled meanwhile).
+ */
+function endCharge(
+  tx: Queryable,
+  paymentRowId: number,
+  payment: Partial<typeof payments.$inferInsert>,
+  order: Partial<typeof orders.$inferInsert>,
+): { order: typeof orders.$inferSelect | undefined } | undefined {
+  const row = tx
+    .update(payments)
+    .set(payment)
+    .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
+    .returning()
+    .get();
+  if (!row?.orderId) return undefined;
+  const moved = tx
+    .update(orders)
+    .set(order)
+    .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
+    .returning()
+    .get();
+  return { order: moved };
+}
+
 /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
 export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment): boolean {
   const { db, clock } = deps;
   return db.transaction((tx) => {
     const now = clock.now();
-    const row = tx
-      .update(payments)
-      .set({ status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
-      .returning()
-      .get();
-    if (!row?.orderId) return false;
-    const order = tx
-      .update(orders)
-      .set({ status: 'processing', paymentId: charged.id, cardBrand: charged.card?.brand ?? null, cardLast4: charged.card?.last4 ?? null, updatedAt: now })
-      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
-      .returning()
-      .get();
+    const ended = endCharge(
+      tx,
+      paymentRowId,
+      { status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now },
+      { status: 'processing', paymentId: charged.id, cardBrand: charged.card?.brand ?? null, cardLast4: charged.card?.last4 ?? null, updatedAt: now },
+    );
+    if (!ended) return false;
+    const { order } = ended;
     if (!order) return true;
     const items = itemsOf(tx, order.id);
     const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
@@ -91,19 +113,14 @@ export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: 
   const { db, clock } = deps;
   return db.transaction((tx) => {
     const now = clock.now();
-    const row = tx
-      .update(payments)
-      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
-      .returning()
-      .get();
-    if (!row?.orderId) return false;
-    const order = tx
-      .update(orders)
-      .set({ status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: now })
-      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
-      .returning()
-      .get();
+    const ended = endCharge(
+      tx,
+      paymentRowId,
+      { status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: now },
+      { status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: now },
+    );
+    if (!ended) return false;
+    const { order } = ended;
     if (!order) return true;
     const items = itemsOf(tx, order.id);
     restoreBuyNowStock(tx, items);

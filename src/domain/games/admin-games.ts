@@ -1,6 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
+import { timesOf } from './schedule.ts';
 
 /*
  * The admin's Games tab: every game by state with its entries, times and $1 holds. Open games
@@ -69,12 +70,7 @@ export function listGamesForAdmin(db: Queryable): Record<GameStatus, AdminGame[]
     product: { id: game.productId, name: `${brand} ${model}` },
     entries: entries.get(game.id) ?? 0,
     requiredParticipants: game.requiredParticipants,
-    createdAt: game.createdAt,
-    startTime: game.startTime,
-    endTime: game.endTime,
-    settledAt: game.settledAt,
-    canceledAt: game.canceledAt,
-    cancelReason: game.cancelReason,
+    ...timesOf(game),
     holds: holds.get(game.id) ?? {},
   });
   return {

@@ -8,6 +8,7 @@ import { findRecord, type GameRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { seedHashOf, simulatedPoints } from './simulation.ts';
 import { fairness } from './views.ts';
+import { timesOf } from './schedule.ts';
 
 /*
  * A game's public record (GET /api/games/{id}, the /games/{id} page) and its verification
@@ -115,12 +116,7 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
     id: game.id,
     product: { id: product.id, brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType), exists: true },
     status: game.status,
-    createdAt: game.createdAt,
-    startTime: game.startTime,
-    endTime: game.endTime,
-    settledAt: game.settledAt,
-    canceledAt: game.canceledAt,
-    cancelReason: game.cancelReason,
+    ...timesOf(game),
     requiredParticipants: game.requiredParticipants,
     participants: scored.length,
     ...fairness(game),

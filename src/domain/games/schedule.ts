@@ -76,3 +76,9 @@ export function gameStart(db: Queryable, game: Pick<Game, 'id' | 'startTime' | '
     .all();
   return startOfFilledGame(entries.map(entryTime), game.requiredParticipants);
 }
+
+/** A game's moments as its views show them: opened, started, ended, settled or canceled (and why). */
+export function timesOf(game: Game) {
+  const { createdAt, startTime, endTime, settledAt, canceledAt, cancelReason } = game;
+  return { createdAt, startTime, endTime, settledAt, canceledAt, cancelReason };
+}
