@@ -15,7 +15,7 @@ import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
-import { gameDepsOf } from './http/game-deps.ts';
+import { gameDepsOf } from './http/domain-deps.ts';
 import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/job-lease.ts';

@@ -5,6 +5,9 @@ import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
 import { findProfile, requireCompleteProfile } from './profile.ts';
+import type { Config } from '../config.ts';
+import type { Queryable } from '../db/client.ts';
+import { cardConfig, cardLabel } from './payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
 
 /*
@@ -127,4 +130,23 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody)
     checkoutKey: `buy:${userId}:${productId}`,
   });
   return { id };
+}
+
+/** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */
+export function checkoutDefaults(db: Queryable, config: Config, userId: number) {
+  const profile = findProfile(db, userId);
+  const address = profile?.address;
+  return {
+    contact: {
+      name: profile?.name ?? '',
+      email: profile?.email ?? '',
+      phone: profile?.phone ?? '',
+      line1: address?.line1 ?? '',
+      city: address?.city ?? '',
+      state: address?.state ?? '',
+      postalCode: address?.postalCode ?? '',
+    },
+    config: cardConfig(config),
+    savedCard: profile?.gatewayCardId ? cardLabel(profile.paymentMethod) : null,
+  };
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { competitionView } from '../../domain/games/views.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { gameDeps } from '../../http/game-deps.ts';
+import { gameDeps } from '../../http/domain-deps.ts';
 import { idFrom, pathId } from '../../http/request.ts';
 
 /** A product's game as its competition tab shows it: GET /api/products/{id}/competition and /plays. */

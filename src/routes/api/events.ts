@@ -5,7 +5,7 @@ import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
 import type { AppDeps, AppEnv } from '../../http/context.ts';
 import { type LiveConnection, LiveHub, type LiveMessage } from '../../http/live-hub.ts';
-import { gameDepsOf } from '../../http/game-deps.ts';
+import { gameDepsOf } from '../../http/domain-deps.ts';
 
 /*
  * GET /api/events: one server-sent event stream per page. ?product=ID (repeatable) subscribes to

@@ -3,7 +3,7 @@ import { publicGame } from '../../domain/games/audit.ts';
 import { claimPrize, donatePrize } from '../../domain/games/prizes.ts';
 import { activeGames, winners } from '../../domain/games/views.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { gameDeps } from '../../http/game-deps.ts';
+import { gameDeps } from '../../http/domain-deps.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idFrom, pathId } from '../../http/request.ts';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { payForPlay } from '../../domain/games/entry-payment.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { gameDeps } from '../../http/game-deps.ts';
+import { gameDeps } from '../../http/domain-deps.ts';
 import { requirePlayerApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';

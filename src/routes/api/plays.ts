@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { createPlay } from '../../domain/games/entry.ts';
 import { userPlays } from '../../domain/games/views.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { gameDeps } from '../../http/game-deps.ts';
+import { gameDeps } from '../../http/domain-deps.ts';
 import { requirePlayerApi, requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';
 import { playBody } from '../../shared/schemas/games.ts';

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { createProduct, deleteProduct, updateProduct } from '../../domain/catalog-admin.ts';
 import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
 import { DomainError, validationError } from '../../domain/errors.ts';
-import { catalogWriter } from '../../http/catalog-writer.ts';
+import { catalogWriter } from '../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { queryOf } from '../../http/request.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { cardConfig } from '../../http/card-config.ts';
+import { cardConfig } from '../../domain/payments/card-config.ts';
 import type { AppEnv } from '../../http/context.ts';
 
 /** GET /api/square/config: what the card form needs (the gateway's application and location, or the test form). */

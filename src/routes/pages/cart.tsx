@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { noticeIncompleteProfile } from '../../domain/notifications.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { findProfile, isProfileComplete } from '../../domain/profile.ts';
-import { checkoutDefaults } from '../../http/checkout-defaults.ts';
+import { checkoutDefaults } from '../../domain/checkout.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -84,7 +84,7 @@ function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; us
       </div>
     );
   }
-  const { contact, config, savedCard } = checkoutDefaults(c, userId);
+  const { contact, config, savedCard } = checkoutDefaults(c.get('deps').db, c.get('deps').config, userId);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">

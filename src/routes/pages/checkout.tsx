@@ -5,7 +5,7 @@ import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
 import { findOwnOrder } from '../../domain/order-views.ts';
 import { formatCents, totalsFor } from '../../shared/pricing.ts';
-import { checkoutDefaults } from '../../http/checkout-defaults.ts';
+import { checkoutDefaults } from '../../domain/checkout.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
@@ -28,7 +28,7 @@ export const checkoutPages = new Hono<AppEnv>()
     if (!stored) return productNotFound(c, 'checkout');
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c, user.id);
+    const { contact, config, savedCard } = checkoutDefaults(c.get('deps').db, c.get('deps').config, user.id);
     const soldOut = stored.quantity <= 0;
     return renderPage(
       c,

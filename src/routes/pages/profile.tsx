@@ -8,7 +8,7 @@ import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/order-views.ts';
 import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
-import { cardConfig } from '../../http/card-config.ts';
+import { cardConfig } from '../../domain/payments/card-config.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
-import { gameDeps } from '../../http/game-deps.ts';
+import { gameDeps } from '../../http/domain-deps.ts';
 import { renderPage } from '../../http/render.tsx';
 import { ActiveTab } from './scoreboard/active-tab.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';

@@ -6,7 +6,7 @@ import { cancelGame } from '../../../domain/games/lifecycle.ts';
 import { createInfluencer, findInfluencer, setRetired, updateInfluencer } from '../../../domain/influencers-admin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
-import { gameDeps } from '../../../http/game-deps.ts';
+import { gameDeps } from '../../../http/domain-deps.ts';
 import { formBody } from '../../../http/request.ts';
 import { influencerFormPost } from '../../../shared/schemas/influencer.ts';
 import { renderPage, type PageStatus } from '../../../http/render.tsx';

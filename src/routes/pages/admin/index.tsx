@@ -18,7 +18,7 @@ import {
 import { DomainError } from '../../../domain/errors.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
 import { PRODUCT_FLAGS, productFormPost } from '../../../shared/schemas/product.ts';
-import { catalogWriter } from '../../../http/catalog-writer.ts';
+import { catalogWriter } from '../../../http/domain-deps.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { currentPath, renderPage } from '../../../http/render.tsx';

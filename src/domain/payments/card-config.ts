@@ -1,5 +1,5 @@
-import type { Config } from '../config.ts';
-import type { CardConfig } from '../shared/card-config.ts';
+import type { Config } from '../../config.ts';
+import type { CardConfig } from '../../shared/card-config.ts';
 
 /** What the card form needs to know: the gateway, and Square's public ids when it is Square. */
 export function cardConfig(config: Config): CardConfig {

@@ -1,0 +1,18 @@
+import type { CatalogWriter } from '../domain/catalog-admin.ts';
+import type { GameDeps } from '../domain/games/entry.ts';
+import type { AppContext, AppDeps, AppEnv } from './context.ts';
+
+/* The domain's dependencies out of the app's, for a request (or, for the jobs, the process). */
+
+/** The game rules' dependencies: for the routes, the live stream and the process's jobs. */
+export function gameDepsOf({ db, clock, gateway, metrics, config }: Pick<AppDeps, 'db' | 'clock' | 'gateway' | 'metrics' | 'config'>): GameDeps {
+  return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
+}
+
+export const gameDeps = <E extends AppEnv>(c: AppContext<E>): GameDeps => gameDepsOf(c.get('deps'));
+
+/** The catalogue writer for this request. */
+export function catalogWriter<E extends AppEnv>(c: AppContext<E>): CatalogWriter {
+  const { db, clock, images } = c.get('deps');
+  return { db, clock, images };
+}
