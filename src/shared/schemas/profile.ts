@@ -19,15 +19,21 @@ const phone = z
     z.regex(/^[0-9+()\-.\s]+$/, 'Please enter a valid phone number'),
   );
 
+// An address's parts, the same rules in the profile and both checkouts (each names them its own way).
+const street = trimmed(5, 'Address is required', 200);
+const city = trimmed(2, 'City is required');
+const state = trimmed(2, 'State is required', 60);
+const postalCode = (message: string) => trimmed(5, message, 12);
+
 export const profileRules = {
   name: trimmed(2, 'Name must be at least 2 characters'),
   email,
   phone,
   address: z.object({
-    line1: trimmed(5, 'Address is required', 200),
-    city: trimmed(2, 'City is required'),
-    state: trimmed(2, 'State is required', 60),
-    postalCode: trimmed(5, 'Postal code is required', 12),
+    line1: street,
+    city,
+    state,
+    postalCode: postalCode('Postal code is required'),
     country: z._default(trimmed(2, 'Country is required', 60), 'USA'),
   }),
   paymentType: z.string({ error: 'Payment type is required' }).check(z.minLength(2, 'Payment type is required'), z.maxLength(20, 'Payment type is required')),
@@ -46,10 +52,10 @@ export const checkoutFormSchema = z.object({
   fullName: trimmed(2, 'Full name must be at least 2 characters'),
   email,
   phone,
-  address: trimmed(5, 'Address is required', 200),
-  city: trimmed(2, 'City is required'),
-  state: trimmed(2, 'State is required', 60),
-  zipCode: trimmed(5, 'ZIP code is required', 12),
+  address: street,
+  city,
+  state,
+  zipCode: postalCode('ZIP code is required'),
   shippingMethod: z.enum(['standard', 'express'], { error: 'Please choose a shipping method' }),
 });
 
