@@ -5,6 +5,8 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { adminWithPin, adminWithoutPin } from '../helpers/actors.ts';
+import { afterRedirect } from '../helpers/admin-tools.ts';
+import { all, count, mainOf, textOf } from '../helpers/html.ts';
 
 /*
  * Order management for admins: the Orders tab of the admin panel (/admin?tab=orders, form
@@ -103,51 +105,14 @@ const postStatus = (client: TestClient, id: number, status: string, extra: Recor
 
 const apiStatus = (client: TestClient, id: number | string, status: unknown) => client.post(`/api/admin/orders/${id}/status`, { json: { status } });
 
-function decode(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-}
-
-function mainOf(html: string): string {
-  const match = /<main\b[^>]*>([\s\S]*)<\/main>/.exec(html);
-  expect(match).not.toBeNull();
-  return match![1]!;
-}
-
-const textOf = (html: string) =>
-  decode(html.replace(/<script\b[\s\S]*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' '))
-    .replace(/\s+/g, ' ')
-    .trim();
-
-/** The toast the page opens with (the Toaster island's initial props), or null. */
-function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
-  const json = /data-island="Toaster"[^>]*><script type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
-  expect(json).toBeDefined();
-  return JSON.parse(json!).initial ?? null;
-}
-
-/** Each order on the Orders tab: its id, status and the text of its row. */
-function listedOrders(html: string): { id: number; status: string; html: string; text: string }[] {
-  return [...mainOf(html).matchAll(/<article [^>]*data-order-id="(\d+)" data-status="(\w+)"[^>]*>([\s\S]*?)<\/article>/g)].map(([, id, status, body]) => ({
-    id: Number(id),
-    status: status!,
-    html: body!,
-    text: textOf(body!),
+/** Each order on the Orders tab: its id, status, its row and the row's text. */
+function listedOrders(html: string): { id: number; status: string; row: Element; text: string }[] {
+  return all(mainOf(html), 'article[data-order-id][data-status]').map((row) => ({
+    id: Number(row.getAttribute('data-order-id')),
+    status: row.getAttribute('data-status')!,
+    row,
+    text: textOf(row),
   }));
-}
-
-/** Follows the form post's redirect like a browser: the Orders tab and its toast. */
-async function afterRedirect(admin: TestClient, response: Response) {
-  expect(response.status).toBe(303);
-  const location = response.headers.get('location')!;
-  const page = await admin.get(location);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  return { location, html, toast: toastOf(html) };
 }
 
 // ---------------------------------------------------------------- who may change a status
@@ -521,13 +486,13 @@ describe('the Orders tab', () => {
     expect(c.text).toContain('Cash on delivery');
 
     // Status pills in the spec's colours: completed green, processing blue.
-    expect(d.html).toMatch(/class="[^"]*bg-emerald-100[^"]*" data-status="completed">Delivered</);
-    expect(c.html).toMatch(/class="[^"]*bg-sky-100[^"]*" data-status="processing">Processing</);
+    expect(all(d.row, '.bg-emerald-100[data-status="completed"]').map(textOf)).toContain('Delivered');
+    expect(all(c.row, '.bg-sky-100[data-status="processing"]').map(textOf)).toContain('Processing');
 
     const forms = (o: (typeof listed)[number]) =>
-      [...o.html.matchAll(/<form\b([^>]*)>[\s\S]*?<\/form>/g)].map(([form, attrs]) => {
-        expect(attrs).toContain('method="post"');
-        return { action: /action="([^"]+)"/.exec(attrs!)?.[1], text: textOf(form) };
+      all(o.row, 'form').map((form) => {
+        expect(form.getAttribute('method')).toBe('post');
+        return { action: form.getAttribute('action') ?? undefined, text: textOf(form) };
       });
     expect(forms(d)).toEqual([]);
     expect(forms(c)).toEqual([
@@ -535,8 +500,8 @@ describe('the Orders tab', () => {
       { action: `/admin/orders/${cash.id}/status`, text: `Cancel Order (order #${cash.id})` },
     ]);
     expect(forms(k).map((f) => f.text)).toEqual([`Mark Delivered (order #${card.id})`, `Cancel Order & Refund (order #${card.id})`]);
-    expect(k.html).toContain('name="status" value="completed"');
-    expect(k.html).toContain('name="status" value="canceled"');
+    expect(count(k.row, '[name="status"][value="completed"]')).toBeGreaterThan(0);
+    expect(count(k.row, '[name="status"][value="canceled"]')).toBeGreaterThan(0);
   });
 
   test('filters by status, and a canceled card order shows its refund', async () => {
@@ -549,7 +514,7 @@ describe('the Orders tab', () => {
     const only = listedOrders(await (await admin.get('/admin?tab=orders&status=canceled')).text());
     expect(only.map((o) => o.id)).toEqual([canceled.id]);
     expect(only[0]!.text).toContain('Refunded $190.67');
-    expect(only[0]!.html).toMatch(/bg-pink-100[^"]*" data-status="canceled">Canceled</);
+    expect(all(only[0]!.row, '.bg-pink-100[data-status="canceled"]').map(textOf)).toContain('Canceled');
     expect(listedOrders(await (await admin.get('/admin?tab=orders&status=processing')).text()).map((o) => o.id)).toEqual([kept.id]);
     expect(textOf(mainOf(await (await admin.get('/admin?tab=orders&status=failed')).text()))).toContain('No payment failed orders.');
     // An unknown filter shows everything.

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { influencers, orders, payments, products } from '../../src/db/schema.ts';
 import { TestClient } from '../helpers/app.ts';
 import { squareStore, type SquareStore } from '../helpers/square-app.ts';
+import { textOf } from '../helpers/html.ts';
 
 /*
  * Issue 9, item 8: what the reconciler could not finish is listed for the admin with what
@@ -13,15 +14,6 @@ import { squareStore, type SquareStore } from '../helpers/square-app.ts';
  */
 
 const MINUTE = 60_000;
-/** The visible text of a page (tags and scripts dropped, the few entities React writes decoded). */
-const textOf = (html: string) =>
-  html
-    .replace(/<script\b[\s\S]*?<\/script>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/\s+/g, ' ');
 const CHARGE = { method: 'POST', path: '/v2/payments' };
 const LIST = { method: 'GET', path: '/v2/payments' };
 

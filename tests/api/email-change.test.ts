@@ -3,27 +3,16 @@ import { eq } from 'drizzle-orm';
 import { emailOutbox, userProfiles } from '../../src/db/schema.ts';
 import { EMAIL_LINK_INVALID } from '../../src/domain/email-change.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
-import { toastOf } from '../helpers/admin-tools.ts';
-import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
-import { testApp, type TestClient } from '../helpers/app.ts';
-import { parseHtml, textOf } from '../helpers/html.ts';
+import { COMPLETE_PROFILE, shopper } from '../helpers/actors.ts';
+import { testApp, type TestApp } from '../helpers/app.ts';
+import { parseHtml, textOf, toastOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
 
 /* Changing the e-mail of an account: the new address counts once its owner opens the link sent to it. */
 
-type Ctx = Awaited<ReturnType<typeof testApp>>;
 const OLD = COMPLETE_PROFILE.email;
 
-async function shopper(ctx: Ctx, username: string): Promise<{ client: TestClient; id: number }> {
-  const client = ctx.client();
-  const response = await client.post('/api/register', { json: { username, password: 'email-pass-1' } });
-  expect(response.status).toBe(201);
-  const { id } = (await response.json()) as { id: number };
-  completeProfile(ctx, id);
-  return { client, id };
-}
-
-const profileEmail = (ctx: Ctx, id: number) => ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, id)).get()!.email;
+const profileEmail = (ctx: TestApp, id: number) => ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, id)).get()!.email;
 
 const tokenIn = (mail: MailMessage | undefined) => /\/auth\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(mail?.text ?? '')?.[1];
 

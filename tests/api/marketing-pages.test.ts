@@ -1,25 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { partnerStore } from '../../src/routes/pages/marketing/shared.tsx';
 import { testApp } from '../helpers/app.ts';
-
-function meta(html: string, key: string): string | undefined {
-  return new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)"`).exec(html)?.[1];
-}
-
-function h1s(html: string): string[] {
-  return [...html.matchAll(/<h1[^>]*>([\s\S]*?)<\/h1>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ''));
-}
-
-/** The page's text with tags removed and entities the renderer uses decoded. */
-function text(html: string): string {
-  return html
-    .replace(/<!-- -->/g, '')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
+import { attribute, count, first, hrefsOf, links, metaContent, texts, textOf } from '../helpers/html.ts';
 
 async function page(path: string) {
   const { client } = await testApp();
@@ -31,35 +13,39 @@ describe('/welcome', () => {
   test('200 with its h1, title, description and canonical path', async () => {
     const { status, html } = await page('/welcome');
     expect(status).toBe(200);
-    expect(h1s(html)).toEqual(['The Competitive Shopping Association']);
+    expect(texts(html, 'h1')).toEqual(['The Competitive Shopping Association']);
     expect(html).toContain('<title>Welcome | CSA</title>');
-    expect(meta(html, 'description')).toContain('Laguna Beach');
-    expect(meta(html, 'og:url')).toBe('http://localhost/welcome');
+    expect(metaContent(html, 'description')).toContain('Laguna Beach');
+    expect(metaContent(html, 'og:url')).toBe('http://localhost/welcome');
   });
 
   test('the three hero buttons, and Play Now / Pay Now cards both leading to /scoreboard', async () => {
     const { html } = await page('/welcome');
-    expect(html).toMatch(/href="\/tutorial"[^>]*>Tutorial<\/a>/);
-    expect(html).toMatch(/href="\/business-portal"[^>]*>Business Portal<\/a>/);
-    expect(html).toMatch(/href="\/products"[^>]*>Start Shopping<\/a>/);
-    expect(html).toMatch(/href="\/scoreboard"[^>]*>Play Now<\/a>/);
-    expect(html).toMatch(/href="\/scoreboard"[^>]*>Pay Now<\/a>/);
-    const body = text(html);
+    for (const link of [
+      { href: '/tutorial', text: 'Tutorial' },
+      { href: '/business-portal', text: 'Business Portal' },
+      { href: '/products', text: 'Start Shopping' },
+      { href: '/scoreboard', text: 'Play Now' },
+      { href: '/scoreboard', text: 'Pay Now' },
+    ])
+      expect(links(html)).toContainEqual(link);
+    const body = textOf(html);
     expect(body).toContain('pick 5 social-media influencers');
     expect(body).toContain('Free delivery within 2-3 hours in Laguna Beach (92651)');
   });
 
   test('a collapsible partnership section with the address, phone and a link to /sunglass-gallery', async () => {
     const { html } = await page('/welcome');
-    const details = /<details id="partnership"[\s\S]*?<\/details>/.exec(html)?.[0] ?? '';
-    expect(details).toContain('<summary');
-    expect(details).toContain(partnerStore.name);
-    expect(details).toContain(partnerStore.street);
-    expect(details).toContain('Laguna Beach, CA 92651');
-    expect(details).toContain(`href="tel:+19495550135"`);
-    expect(details).toContain(partnerStore.phone);
-    expect(details).toContain('href="/sunglass-gallery"');
-    expect(text(details)).toContain('In business for 35 years, since 1988');
+    expect(count(html, 'details#partnership')).toBeGreaterThan(0);
+    const details = first(html, 'details#partnership')!;
+    expect(count(details, 'summary')).toBeGreaterThan(0);
+    expect(textOf(details)).toContain(partnerStore.name);
+    expect(textOf(details)).toContain(partnerStore.street);
+    expect(textOf(details)).toContain('Laguna Beach, CA 92651');
+    expect(hrefsOf(details)).toContain('tel:+19495550135');
+    expect(textOf(details)).toContain(partnerStore.phone);
+    expect(hrefsOf(details)).toContain('/sunglass-gallery');
+    expect(textOf(details)).toContain('In business for 35 years, since 1988');
   });
 
   test('ships no JavaScript', async () => {
@@ -72,44 +58,44 @@ describe('/tutorial', () => {
   test('How It Works is the default tab, marked with aria-current', async () => {
     const { status, html } = await page('/tutorial');
     expect(status).toBe(200);
-    expect(h1s(html)).toHaveLength(1);
+    expect(texts(html, 'h1')).toHaveLength(1);
     expect(html).toContain('<title>Tutorial | CSA</title>');
-    expect(meta(html, 'description')).toContain('$1');
-    expect(html).toMatch(/href="\/tutorial" aria-current="page"[^>]*>How It Works<\/a>/);
+    expect(metaContent(html, 'description')).toContain('$1');
+    expect(links(html, 'a[aria-current="page"]')).toContainEqual({ href: '/tutorial', text: 'How It Works' });
     for (const [tab, label] of [
       ['play', 'Play Option'],
       ['pay', 'Pay Option'],
       ['faqs', 'FAQs'],
     ]) {
       expect(html).toContain(`href="/tutorial?tab=${tab}"`);
-      expect(html).not.toMatch(new RegExp(`aria-current="page"[^>]*>${label}</a>`));
+      expect(texts(html, 'a[aria-current="page"]')).not.toContain(label);
     }
-    const body = text(html);
+    const body = textOf(html);
     expect(body).toContain('The game starts at the top of the hour');
     expect(body).toContain('price rounded up to whole dollars');
   });
 
   test('buttons to /scoreboard and /products', async () => {
     const { html } = await page('/tutorial');
-    expect(html).toMatch(/href="\/scoreboard"[^>]*>See Live Games<\/a>/);
-    expect(html).toMatch(/href="\/products"[^>]*>Start Shopping<\/a>/);
+    expect(links(html)).toContainEqual({ href: '/scoreboard', text: 'See Live Games' });
+    expect(links(html)).toContainEqual({ href: '/products', text: 'Start Shopping' });
   });
 
   test('?tab=play explains the play option', async () => {
     const { status, html } = await page('/tutorial?tab=play');
     expect(status).toBe(200);
-    expect(html).toMatch(/href="\/tutorial\?tab=play" aria-current="page"[^>]*>Play Option<\/a>/);
+    expect(links(html, 'a[aria-current="page"]')).toContainEqual({ href: '/tutorial?tab=play', text: 'Play Option' });
     expect(html).toContain('<title>Play Option - Tutorial | CSA</title>');
-    expect(meta(html, 'og:url')).toBe('http://localhost/tutorial?tab=play');
-    const body = text(html);
+    expect(metaContent(html, 'og:url')).toBe('http://localhost/tutorial?tab=play');
+    const body = textOf(html);
     expect(body).toContain('Choose exactly 5 influencers');
     expect(body).toContain('A $149.99 pair of sunglasses needs 150 players');
   });
 
   test('?tab=pay explains the pay option with delivery, shipping and tax', async () => {
     const { html } = await page('/tutorial?tab=pay');
-    expect(html).toMatch(/aria-current="page"[^>]*>Pay Option<\/a>/);
-    const body = text(html);
+    expect(texts(html, 'a[aria-current="page"]')).toContain('Pay Option');
+    const body = textOf(html);
     expect(body).toContain('Delivery is free and takes 2-3 hours. We deliver within 92651 (Laguna Beach) only.');
     expect(body).toContain('standard $5.99 (5-7 business days) or express $12.99 (2-3 business days)');
     expect(body).toContain('Tax is 8% of the subtotal');
@@ -117,9 +103,9 @@ describe('/tutorial', () => {
 
   test('?tab=faqs answers the real game rules, one <details> per question', async () => {
     const { html } = await page('/tutorial?tab=faqs');
-    expect(html).toMatch(/aria-current="page"[^>]*>FAQs<\/a>/);
-    expect((html.match(/<details/g) ?? []).length).toBeGreaterThanOrEqual(10);
-    const body = text(html);
+    expect(texts(html, 'a[aria-current="page"]')).toContain('FAQs');
+    expect(count(html, 'details')).toBeGreaterThanOrEqual(10);
+    const body = textOf(html);
     expect(body).toContain("The product's price rounded up to whole dollars, and never fewer than 2.");
     expect(body).toContain('a $1.50 item needs 2');
     expect(body).toContain('At the top of the hour once enough players have paid their entry.');
@@ -139,8 +125,8 @@ describe('/tutorial', () => {
   test('an unknown tab falls back to How It Works', async () => {
     const { status, html } = await page('/tutorial?tab=nope');
     expect(status).toBe(200);
-    expect(html).toMatch(/aria-current="page"[^>]*>How It Works<\/a>/);
-    expect(meta(html, 'og:url')).toBe('http://localhost/tutorial');
+    expect(texts(html, 'a[aria-current="page"]')).toContain('How It Works');
+    expect(metaContent(html, 'og:url')).toBe('http://localhost/tutorial');
   });
 });
 
@@ -148,10 +134,10 @@ describe('/sunglass-gallery', () => {
   test('200 with its h1, title, about text and brands', async () => {
     const { status, html } = await page('/sunglass-gallery');
     expect(status).toBe(200);
-    expect(h1s(html)).toEqual([partnerStore.name]);
+    expect(texts(html, 'h1')).toEqual([partnerStore.name]);
     expect(html).toContain('<title>Sunglass Gallery | CSA</title>');
-    expect(meta(html, 'description')).toContain('1988');
-    const body = text(html);
+    expect(metaContent(html, 'description')).toContain('1988');
+    const body = textOf(html);
     expect(body).toContain('About the gallery');
     for (const brand of ['Ray-Ban', 'Oakley', 'Persol', 'Maui Jim', 'Costa', 'Oliver Peoples', 'Tom Ford']) expect(html).toContain(`>${brand}</li>`);
   });
@@ -169,14 +155,16 @@ describe('/sunglass-gallery', () => {
 
   test('Directions opens a maps service in a new tab and says so; Shop Now goes to /scoreboard', async () => {
     const { html } = await page('/sunglass-gallery');
-    const directions = /<a href="(https:\/\/www\.google\.com\/maps\/search\/[^"]+)"([^>]*)>([\s\S]*?)<\/a>/.exec(html);
-    expect(directions).not.toBeNull();
-    expect(directions![1]).toBe('https://www.google.com/maps/search/?api=1&amp;query=228%20Forest%20Avenue%2C%20Laguna%20Beach%2C%20CA%2092651');
-    expect(directions![2]).toContain('target="_blank"');
-    expect(directions![2]).toContain('rel="noopener noreferrer"');
-    expect(text(directions![3]!)).toContain('Directions');
-    expect(directions![3]).toContain('(opens in a new tab)');
-    expect(html).toMatch(/href="\/scoreboard"[^>]*>Shop Now<\/a>/);
+    const directions = 'a[href^="https://www.google.com/maps/search/"]';
+    expect(count(html, directions)).toBeGreaterThan(0);
+    expect(attribute(html, directions, 'href')).toBe(
+      'https://www.google.com/maps/search/?api=1&query=228%20Forest%20Avenue%2C%20Laguna%20Beach%2C%20CA%2092651',
+    );
+    expect(attribute(html, directions, 'target')).toBe('_blank');
+    expect(attribute(html, directions, 'rel')).toBe('noopener noreferrer');
+    expect(textOf(first(html, directions)!)).toContain('Directions');
+    expect(textOf(first(html, directions)!)).toContain('(opens in a new tab)');
+    expect(links(html)).toContainEqual({ href: '/scoreboard', text: 'Shop Now' });
   });
 });
 
@@ -189,17 +177,17 @@ describe('coach pages', () => {
       const response = await client().get(path);
       expect(response.status).toBe(200);
       const html = await response.text();
-      expect(h1s(html)).toEqual(['Coach is coming soon']);
+      expect(texts(html, 'h1')).toEqual(['Coach is coming soon']);
       expect(html).toContain('<title>Coach | CSA</title>');
-      expect(meta(html, 'og:url')).toBe(`http://localhost${path}`);
-      expect(meta(html, 'description')).toContain('Coach is coming soon');
-      expect(html).toMatch(/href="\/products"[^>]*>Shop Now<\/a>/);
-      expect(html).toMatch(/<form [^>]*action="\/coach\/signup" method="post">/);
+      expect(metaContent(html, 'og:url')).toBe(`http://localhost${path}`);
+      expect(metaContent(html, 'description')).toContain('Coach is coming soon');
+      expect(links(html)).toContainEqual({ href: '/products', text: 'Shop Now' });
+      expect(count(html, 'form[action="/coach/signup"][method="post"]')).toBeGreaterThan(0);
       expect(html).toContain(`<input type="hidden" name="next" value="${path}"/>`);
       expect(html).toContain('<label for="coach-email"');
-      expect(html).toMatch(/<input id="coach-email" type="email" required=""[^>]*name="email"/);
+      expect(count(html, 'input#coach-email[type="email"][required][name="email"]')).toBeGreaterThan(0);
       expect(html).toContain('>Notify Me</button>');
-      expect(html).toMatch(/href="\/coach"[^>]*aria-current="page"/);
+      expect(count(html, '[href="/coach"][aria-current="page"]')).toBeGreaterThan(0);
       expect(html).not.toContain('data-island=');
     }
   });

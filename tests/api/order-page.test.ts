@@ -77,7 +77,7 @@ describe('/orders/{id}', () => {
     expect(html).toContain('data-step="Canceled"');
     expect(html).toContain('data-step="Refunded"');
     expect(textOf(html)).toContain(`$${total.toFixed(2)} to your Visa ending in 1111`);
-    expect(textOf(html)).toContain(`Refunded-$${total.toFixed(2)}`);
+    expect(textOf(html)).toContain(`Refunded -$${total.toFixed(2)}`);
     const refund = emailsOf(ctx).filter((m) => m.kind === 'order_refund');
     expect(refund.map((m) => m.eventKey)).toEqual([`order:${id}:refunded`]);
     expect(refund[0]?.textBody).toContain(`$${total.toFixed(2)} has been refunded`);

@@ -6,6 +6,7 @@ import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
+import { islandProps, links } from '../helpers/html.ts';
 
 /* The Play Now page at /play/{id} and /social-play/{id} (spec section 2), as the server renders it. */
 
@@ -16,12 +17,6 @@ async function seeded() {
   const ctx = await testApp();
   seedIfEmpty(ctx.db, ctx.clock);
   return ctx;
-}
-
-function islandProps(html: string): PlayGameProps {
-  const json = /data-island="PlayGame"[^>]*><script type="application\/json">([\s\S]*?)<\/script>/.exec(html);
-  if (!json) throw new Error('no PlayGame island on the page');
-  return JSON.parse(json[1]!) as PlayGameProps;
 }
 
 async function shopper(client: TestClient, username: string, withCard: boolean): Promise<void> {
@@ -55,7 +50,7 @@ describe('GET /play/{id} and /social-play/{id}', () => {
 
   test('the island gets the product, the game, every influencer and the visitor state', async () => {
     const { client } = await seeded();
-    const props = islandProps(await (await client().get(`/play/${PLAYABLE}`)).text());
+    const props = islandProps<PlayGameProps>(await (await client().get(`/play/${PLAYABLE}`)).text(), 'PlayGame');
     expect(props.product).toEqual({
       id: PLAYABLE,
       brand: 'The Old Man and the Sea',
@@ -81,17 +76,17 @@ describe('GET /play/{id} and /social-play/{id}', () => {
     const ctx = await seeded();
     const noCard = ctx.client();
     await shopper(noCard, 'nocard1', false);
-    expect(islandProps(await (await noCard.get(`/play/${PLAYABLE}`)).text())).toMatchObject({ signedIn: true, hasCard: false });
+    expect(islandProps<PlayGameProps>(await (await noCard.get(`/play/${PLAYABLE}`)).text(), 'PlayGame')).toMatchObject({ signedIn: true, hasCard: false });
 
     const player = ctx.client();
     await shopper(player, 'player1', true);
-    const before = islandProps(await (await player.get(`/play/${PLAYABLE}`)).text());
+    const before = islandProps<PlayGameProps>(await (await player.get(`/play/${PLAYABLE}`)).text(), 'PlayGame');
     expect(before).toMatchObject({ signedIn: true, hasCard: true });
     const influencerIds = before.influencers.slice(0, 5).map((p) => String(p.id));
     expect((await player.post('/api/plays', { json: { productId: PLAYABLE, influencerIds } })).status).toBe(201);
     expect((await player.post('/api/payments', { json: { productId: PLAYABLE, amount: 1, type: 'play' } })).status).toBe(201);
     const html = await (await player.get(`/social-play/${PLAYABLE}`)).text();
-    expect(islandProps(html).game).toEqual({ entries: 1, requiredParticipants: 2, live: false, afterFull: false });
+    expect(islandProps<PlayGameProps>(html, 'PlayGame').game).toEqual({ entries: 1, requiredParticipants: 2, live: false, afterFull: false });
     expect(html).toContain('1 of 2 players joined');
   });
 
@@ -102,7 +97,7 @@ describe('GET /play/{id} and /social-play/{id}', () => {
       expect(response.status).toBe(404);
       const html = await response.text();
       expect(html).toContain('Product Not Found');
-      expect(html).toMatch(/<a href="\/products"[^>]*>Go Back<\/a>/);
+      expect(links(html)).toContainEqual({ href: '/products', text: 'Go Back' });
       expect(html).not.toContain('data-island="PlayGame"');
     }
   });

@@ -7,6 +7,7 @@ import { fivePicks } from '../helpers/games.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
+import { allIslandProps, count, first, links, mainOf } from '../helpers/html.ts';
 
 /*
  * /scoreboard through app.request() (spec sections 2, 4 and 9): the three tabs, a game one
@@ -68,15 +69,14 @@ async function page(client: TestClient, path: string): Promise<string> {
   return response.text();
 }
 
-/** The text of the section the tab renders (between the tabs and the end of main). */
+/** The HTML of the section the tab renders: everything in main after the tabs' nav, as parsed. */
 function tabSection(html: string): string {
-  const main = /<main[^>]*>([\s\S]*?)<\/main>/.exec(html)![1]!;
-  return main.slice(main.indexOf('</nav>'));
-}
-
-function islandProps(html: string, name: string): Record<string, unknown>[] {
-  const pattern = new RegExp(`data-island="${name}"[^>]*><script type="application/json">([\\s\\S]*?)</script>`, 'g');
-  return [...html.matchAll(pattern)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+  const main = mainOf(html);
+  let section = '';
+  for (let node: Node | null = first(main, 'nav')!; node && node !== main; node = node.parentNode) {
+    for (let next = node.nextSibling; next; next = next.nextSibling) section += (next as Element).outerHTML ?? next.textContent ?? '';
+  }
+  return section;
 }
 
 describe('/scoreboard', () => {
@@ -85,31 +85,31 @@ describe('/scoreboard', () => {
     const html = await page(ctx.client(), '/scoreboard');
     expect(html).toContain('<title>Scoreboard | ');
     expect(html).toContain('<h1 class="m-0 text-2xl font-extrabold">Scoreboard</h1>');
-    expect(html).toMatch(/<a href="\/scoreboard" aria-current="page"[^>]*>Active Games<\/a>/);
-    expect(html).toMatch(/<a href="\/scoreboard\?tab=my-games"[^>]*>My Games<\/a>/);
-    expect(html).toMatch(/<a href="\/scoreboard\?tab=winners"[^>]*>Winners<\/a>/);
+    expect(links(html, 'a[aria-current="page"]')).toContainEqual({ href: '/scoreboard', text: 'Active Games' });
+    expect(links(html)).toContainEqual({ href: '/scoreboard?tab=my-games', text: 'My Games' });
+    expect(links(html)).toContainEqual({ href: '/scoreboard?tab=winners', text: 'Winners' });
     expect(html).toContain('data-island="GameAlerts"');
     expect(html).toContain('Enable game alerts');
     expect(tabSection(html)).toContain('No games are running right now.');
     expect(html).not.toContain('Next Game Starting');
 
     const active = await page(ctx.client(), '/scoreboard?tab=active');
-    expect(active).toMatch(/<a href="\/scoreboard" aria-current="page"/);
+    expect(count(active, 'a[href="/scoreboard"][aria-current="page"]')).toBeGreaterThan(0);
     // An unknown tab is the default one.
-    expect(await page(ctx.client(), '/scoreboard?tab=nope')).toMatch(/<a href="\/scoreboard" aria-current="page"/);
+    expect(count(await page(ctx.client(), '/scoreboard?tab=nope'), 'a[href="/scoreboard"][aria-current="page"]')).toBeGreaterThan(0);
   });
 
   test('My Games signed out asks to log in and comes back; Winners is empty before any game', async () => {
     const ctx = await store();
     const mine = await page(ctx.client(), '/scoreboard?tab=my-games');
-    expect(mine).toMatch(/<a href="\/scoreboard\?tab=my-games" aria-current="page"/);
+    expect(count(mine, 'a[href="/scoreboard?tab=my-games"][aria-current="page"]')).toBeGreaterThan(0);
     expect(mine).toContain('Log in to see your games.');
-    const login = /href="(\/auth\?next=[^"]+)"[^>]*>Log in<\/a>/.exec(mine)![1]!;
+    const login = links(mine).find((link) => link.href.startsWith('/auth?next=') && link.text === 'Log in')!.href;
     expect(new URL(login, 'http://x').searchParams.get('next')).toBe('/scoreboard?tab=my-games');
     expect(mine).toContain('<meta name="robots" content="noindex"/>');
 
     const winners = await page(ctx.client(), '/scoreboard?tab=winners');
-    expect(winners).toMatch(/<a href="\/scoreboard\?tab=winners" aria-current="page"/);
+    expect(count(winners, 'a[href="/scoreboard?tab=winners"][aria-current="page"]')).toBeGreaterThan(0);
     expect(tabSection(winners)).toContain('No winners yet.');
 
     const signedIn = await shopper(ctx, 'newbie');
@@ -133,7 +133,7 @@ describe('/scoreboard', () => {
     expect(section).toContain(`href="/product/${productId}?tab=competition"`);
     expect(section).toContain('1/2 players');
     // The countdown runs to the next top of the hour; its first render is the server's time.
-    const [next] = islandProps(html, 'GameCountdown');
+    const [next] = allIslandProps(html, 'GameCountdown');
     expect(next).toEqual({ target: START, now: T0, doneText: 'Game starting now!', className: expect.any(String) });
     expect(section).toContain('00:50:00');
 
@@ -153,7 +153,7 @@ describe('/scoreboard', () => {
     expect(section).toMatch(/<span aria-hidden="true" class="[^"]*"><\/span>Live<\/span>/);
     expect(section).toContain('Ends in ');
     expect(section).toContain('00:45:00');
-    expect(islandProps(html, 'GameCountdown')).toEqual([
+    expect(allIslandProps(html, 'GameCountdown')).toEqual([
       { target: START + HOUR, now: START + 15 * MINUTE, doneText: 'Ending now', className: expect.any(String) },
     ]);
     const [live] = (await (await ctx.client().get('/api/games/active')).json()) as { leaderUsername: string; highestScore: number }[];
@@ -184,7 +184,9 @@ describe('/scoreboard', () => {
     expect(winnerTab).toContain('href="/cart"');
     expect(winnerTab).toContain('Claim Prize');
     expect(winnerTab).toContain('Donate');
-    expect(islandProps(winnerHtml, 'PrizeActions')).toEqual([{ gameId: winner!.gameId, productName: 'The Old Man and the Sea BK-OLDMAN-001', inCart: true }]);
+    expect(allIslandProps(winnerHtml, 'PrizeActions')).toEqual([
+      { gameId: winner!.gameId, productName: 'The Old Man and the Sea BK-OLDMAN-001', inCart: true },
+    ]);
 
     const loserTab = tabSection(await page(lost.client, '/scoreboard?tab=my-games'));
     expect(loserTab).toContain('>Lost</span>');
@@ -206,7 +208,7 @@ describe('/scoreboard', () => {
     await join(alice.client, productId, picks(ctx, 0));
     const html = await page(ctx.client(), `/product/${productId}?tab=competition`);
     expect(html).toContain('>Social Competition</a>');
-    const [props] = islandProps(html, 'CompetitionPanel');
+    const [props] = allIslandProps(html, 'CompetitionPanel');
     expect(props).toMatchObject({ productId, now: T0, initial: { gameStatus: 'waiting', participants: 1, requiredParticipants: 2 } });
     expect(html).toContain('Waiting for 1 more participants. (1/2 entries)');
     expect(html).toContain(`Player ${alice.id}`);

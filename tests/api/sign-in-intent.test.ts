@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.ts';
-import { seededStore, toastOf, type Store } from '../helpers/admin-tools.ts';
+import { seededStore, type Store } from '../helpers/admin-tools.ts';
 import { completeProfile, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { TEST_ORIGIN, type TestClient } from '../helpers/app.ts';
-import { parseHtml } from '../helpers/html.ts';
+import { parseHtml, toastOf } from '../helpers/html.ts';
 
 /* What a visitor asked for before signing in is not lost: Add to Cart, and Add Payment Method from a game. */
 

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
+import { attribute, metaContent } from '../helpers/html.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
 setDefaultTimeout(120_000);
@@ -36,19 +37,19 @@ describe('the compiled binary', () => {
     expect(html).toContain('<title>CSA</title>');
     expect(html).toContain('Ray-Ban');
 
-    const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)![1]!;
+    const css = attribute(html, 'link[rel="stylesheet"]', 'href')!;
     const stylesheet = await fetch(`${server.url}${css}`);
     expect(stylesheet.status).toBe(200);
     expect(stylesheet.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
 
     const auth = await (await fetch(`${server.url}/auth`)).text();
-    const runtime = /<script type="module" src="([^"]+)"/.exec(auth)![1]!;
+    const runtime = attribute(auth, 'script[type="module"][src]', 'src')!;
     expect((await fetch(`${server.url}${runtime}`)).status).toBe(200);
     expect((await fetch(`${server.url}/static/images/og-default.png`)).status).toBe(200);
 
     // A product's share card is drawn by the WebAssembly renderer and fonts embedded in the binary.
     const product = await (await fetch(`${server.url}/product/1`)).text();
-    const cardUrl = /<meta property="og:image" content="([^"]+)"/.exec(product)![1]!;
+    const cardUrl = metaContent(product, 'og:image')!;
     const card = await fetch(cardUrl.replace(/^https?:\/\/[^/]+/, server.url));
     expect(card.status).toBe(200);
     expect(card.headers.get('content-type')).toBe('image/png');

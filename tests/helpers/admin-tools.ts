@@ -5,14 +5,15 @@ import { completeProfile, signedInUser } from './actors.ts';
 
 export { signedInUser };
 import { TEST_PIN, testApp, type TestClient } from './app.ts';
+import { T0 } from './games.ts';
+import { toastOf } from './html.ts';
+import { IMAGES } from './products.ts';
 
 /*
  * Shared by the admin Influencers and Games tab tests: a seeded store, an admin who passed the
  * PIN, players signed in straight through the session table (no password hashing, so tests stay
  * quick), and a browser-like form post that follows the redirect to read its toast.
  */
-
-export const T0 = Date.UTC(2026, 10, 21, 18, 10);
 
 export async function seededStore(env: Record<string, string> = {}) {
   const ctx = await testApp(env);
@@ -60,13 +61,6 @@ export function postForm(client: TestClient, path: string, fields: Record<string
   return client.request('POST', path, { body });
 }
 
-/** The toast a page opens with (the Toaster island's initial props), or null. */
-export function toastOf(html: string): { title: string; description?: string; variant?: string } | null {
-  const json = /data-island="Toaster"[^>]*><script type="application\/json">([^<]*)<\/script>/.exec(html)?.[1];
-  expect(json).toBeDefined();
-  return JSON.parse(json!).initial ?? null;
-}
-
 /** Follows a form post's 303 like a browser: where it went, that page and its toast. */
 export async function afterRedirect(client: TestClient, response: Response) {
   expect(response.status).toBe(303);
@@ -78,11 +72,6 @@ export async function afterRedirect(client: TestClient, response: Response) {
 }
 
 /** A 1×1 PNG, read by content like every upload. */
-export const png = (name = 'face.png') =>
-  new File(
-    [Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (ch) => ch.charCodeAt(0))],
-    name,
-    { type: 'image/png' },
-  );
+export const png = (name = 'face.png') => new File([IMAGES.png], name, { type: 'image/png' });
 /** What a browser sends for a file input left empty. */
 export const noFile = () => new File([], '', { type: 'application/octet-stream' });

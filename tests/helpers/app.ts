@@ -18,6 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { seedIfEmpty } from '../../src/db/seed.ts';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -58,6 +59,16 @@ export async function testApp(env: Record<string, string> = {}) {
     runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),
   });
   return { app, db, clock, config, images, uploadsDir, pageCache, gateway, passwords, client: () => new TestClient(app) };
+}
+
+/** What testApp gives a test: the app, its database, clock and stores, and a client maker. */
+export type TestApp = Awaited<ReturnType<typeof testApp>>;
+
+/** testApp with the seed catalogue in place: seven products of each type. */
+export async function seededApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const ctx = await testApp(env);
+  seedIfEmpty(ctx.db, ctx.clock);
+  return ctx;
 }
 
 type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createElement } from 'react';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { Island } from '../../src/components/Island.tsx';
-import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
 import { testManifest } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 /* The admin form's Saving... button and the delete confirmation dialog, hydrated under happy-dom. */
 
@@ -21,14 +22,11 @@ beforeAll(async () => {
     ]),
   );
   registerDom({ url: 'http://localhost/admin' });
-  document.body.innerHTML = html
-    .replace('<!doctype html>', '')
-    .replace(/<script type="module"[^>]*><\/script>/g, '')
-    .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  document.body.innerHTML = serverBody(html);
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
-  for (let i = 0; i < 100 && document.querySelectorAll('[data-hydrated="true"]').length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => document.querySelectorAll('[data-hydrated="true"]').length >= 2, 'both islands to hydrate');
 });
 
 afterAll(async () => {
@@ -42,8 +40,7 @@ describe('SubmitButton', () => {
     expect(button.textContent).toBe('Create T-Shirt');
     form.addEventListener('submit', (event) => event.preventDefault());
     form.dispatchEvent(new Event('submit', { cancelable: true, bubbles: true }));
-    await new Promise((r) => setTimeout(r, 10));
-    expect(button.textContent).toBe('Saving...');
+    await until(() => button.textContent === 'Saving...', 'the busy label');
     expect(button.getAttribute('aria-disabled')).toBe('true');
     const second = new MouseEvent('click', { cancelable: true, bubbles: true });
     button.dispatchEvent(second);

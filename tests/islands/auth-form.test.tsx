@@ -1,4 +1,4 @@
-import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { testApp } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
@@ -38,11 +38,7 @@ function setField(form: HTMLFormElement, name: string, value: string) {
 
 describe('AuthForm island', () => {
   test('hydrates over the server HTML without a mismatch', async () => {
-    const body = /<body[^>]*>([\s\S]*)<\/body>/
-      .exec(html)![1]!
-      .replace(/<script type="module"[^>]*><\/script>/g, '')
-      .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
-    document.body.innerHTML = body;
+    document.body.innerHTML = serverBody(html);
     const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
     const { islands } = await import('../../src/islands/registry.ts');
     startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);

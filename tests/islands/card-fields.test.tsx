@@ -3,7 +3,8 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { until } from '../helpers/until.ts';
 
 /* The card entry when Square is the gateway but its ids are missing: the shopper is told, and cannot pay. */
 
@@ -36,16 +37,16 @@ beforeAll(async () => {
     ]),
   );
   registerDom({ url: 'http://localhost/checkout?productId=1' });
-  document.body.innerHTML = html
-    .replace('<!doctype html>', '')
-    .replace(/<script type="module"[^>]*><\/script>/g, '')
-    .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  document.body.innerHTML = serverBody(html);
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
   // The toast and the inline message render in separate updates: wait for both.
-  const ready = () => document.querySelector('[data-toast]') && document.body.textContent?.includes('The card form could not load.');
-  for (let i = 0; i < 300 && !ready(); i++) await new Promise((r) => setTimeout(r, 10));
+  await until(
+    () => document.querySelector('[data-toast]') !== null && document.body.textContent!.includes('The card form could not load.'),
+    'the toast and the inline message',
+    3000,
+  );
 });
 
 afterAll(async () => {

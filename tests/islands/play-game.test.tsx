@@ -1,4 +1,4 @@
-import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, spyOn, test } from 'bun:test';
 import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
@@ -6,6 +6,7 @@ import { renderDocument } from '../../src/components/render-document.tsx';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { testApp, testManifest } from '../helpers/app.ts';
+import { islandProps } from '../helpers/html.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -21,22 +22,11 @@ const errors: unknown[] = [];
 const realFetch = globalThis.fetch;
 const originalError = console.error;
 
-function islandProps(page: string): PlayGameProps {
-  const json = /data-island="PlayGame"[^>]*><script type="application\/json">([\s\S]*?)<\/script>/.exec(page)![1]!;
-  return JSON.parse(json) as PlayGameProps;
-}
-
-/** What the browser would show, without the scripts (the test hydrates) and the stylesheet (not loaded here). */
-function bodyOf(page: string): string {
-  const body = /<body[^>]*>([\s\S]*)<\/body>/.exec(page)?.[1] ?? page.replace('<!doctype html>', '');
-  return body.replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link [^>]*\/?>/g, '');
-}
-
 async function hydrate(page: string, islandCount: number, keepStorage = false): Promise<void> {
   const { toasts } = await import('../../src/islands/lib/toast.ts');
   toasts.value = [];
   if (!keepStorage) sessionStorage.clear();
-  document.body.innerHTML = bodyOf(page);
+  document.body.innerHTML = serverBody(page);
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
@@ -93,7 +83,7 @@ beforeAll(async () => {
   const ctx = await testApp();
   seedIfEmpty(ctx.db, ctx.clock);
   html = await (await ctx.client().get(`/play/${PRODUCT_ID}`)).text();
-  pageProps = islandProps(html);
+  pageProps = islandProps<PlayGameProps>(html, 'PlayGame');
   registerDom({ url: `http://localhost/play/${PRODUCT_ID}`, width: 390, height: 844 });
   console.error = (...args: unknown[]) => {
     errors.push(args);

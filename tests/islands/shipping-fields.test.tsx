@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -72,10 +72,7 @@ beforeAll(async () => {
     errors.push(args);
     originalError(...args);
   };
-  document.body.innerHTML = html
-    .replace('<!doctype html>', '')
-    .replace(/<script type="module"[^>]*><\/script>/g, '')
-    .replace(/<link rel="modulepreload"[^>]*\/>/g, '');
+  document.body.innerHTML = serverBody(html);
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
