@@ -19,6 +19,8 @@ export interface FeedOptions {
   timeoutMs: number;
   /** Attempts per minute asked (network errors and 5xx are retried; 404 means 'not ready'). */
   attempts?: number;
+  /** The first pause before asking again (150 ms); each next one is four times longer. */
+  retryPauseMs?: number;
   /** Most minutes asked in one tick, so a long outage is caught up over several ticks. */
   maxMinutesPerTick?: number;
   log?: (line: string) => void;
@@ -47,6 +49,7 @@ const normalHandle = (handle: string) => handle.trim().replace(/^@/, '').toLower
 
 export function createFeedSource(options: FeedOptions): MetricsSource & { fetchMinute(minute: number): Promise<Answer> } {
   const attempts = options.attempts ?? 3;
+  const retryPauseMs = options.retryPauseMs ?? 150;
   const maxPerTick = options.maxMinutesPerTick ?? 60;
   const warn = options.log ?? ((line: string) => log.warn({ component: 'metrics-feed' }, line));
 
@@ -75,7 +78,7 @@ export function createFeedSource(options: FeedOptions): MetricsSource & { fetchM
       } catch (error) {
         detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       }
-      if (attempt < attempts) await Bun.sleep(150 * 4 ** (attempt - 1));
+      if (attempt < attempts) await Bun.sleep(retryPauseMs * 4 ** (attempt - 1));
     }
     return { kind: 'error', detail };
   }

@@ -39,7 +39,7 @@ async function world() {
   ctx.clock.set(T0);
   seedIfEmpty(ctx.db, ctx.clock);
   const logs: string[] = [];
-  const metrics = createFeedSource({ url: feed.url, key: 'feed-secret', timeoutMs: 300, log: (line) => logs.push(line) });
+  const metrics = createFeedSource({ url: feed.url, key: 'feed-secret', timeoutMs: 300, retryPauseMs: 20, log: (line) => logs.push(line) });
   const deps: GameDeps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics };
   const jobs = storeJobs(ctx.db, deps);
   /** One scheduler tick at the current time: every job in order, as the process runs them. */
@@ -130,7 +130,7 @@ describe('the metrics feed', () => {
     const minute = START;
     w.feed.minutes.set(minute, feedMinute(minute, [people(w)[0]!.handle]));
     w.feed.failNext(2, 503);
-    const source = createFeedSource({ url: w.feed.url, timeoutMs: 300, log: () => {} });
+    const source = createFeedSource({ url: w.feed.url, timeoutMs: 300, retryPauseMs: 20, log: () => {} });
     expect((await source.fetchMinute(minute)).kind).toBe('data');
     w.feed.latencyMs = 600;
     expect(await source.fetchMinute(minute)).toMatchObject({ kind: 'error', detail: expect.stringContaining('Timeout') });
