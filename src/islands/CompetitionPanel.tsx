@@ -246,12 +246,19 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
   useEffect(() => {
     if (interval === null || !polling) return;
     let stopped = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
     const poll = async () => {
-      if (document.hidden || busy.current) return;
+      if (stopped || document.hidden || busy.current) return;
       busy.current = true;
       try {
         const fresh = await apiRequest<CompetitionData>('GET', `/api/products/${productId}/competition`);
-        if (!stopped && isCompetitionData(fresh)) setData(fresh);
+        if (stopped || !isCompetitionData(fresh)) return;
+        // A completed game never changes again: stop now, not when React gets to the effect's clean-up.
+        if (pollIntervalFor(fresh.gameStatus, { active: activeMs, idle: idleMs }) === null) {
+          stopped = true;
+          clearInterval(timer);
+        }
+        setData(fresh);
       } catch {
         // Keep the last data; the next interval tries again.
       } finally {
@@ -262,12 +269,12 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
     // entries, not its scores), so live scores are re-read once at once, then every 10 s.
     if (live && !refreshedOnMount.current) void poll();
     refreshedOnMount.current = true;
-    const timer = setInterval(poll, interval);
+    timer = setInterval(poll, interval);
     return () => {
       stopped = true;
       clearInterval(timer);
     };
-  }, [productId, interval, live, polling]);
+  }, [productId, interval, live, polling, activeMs, idleMs]);
 
   return (
     <div data-game-status={data.gameStatus}>

@@ -1,3 +1,4 @@
+import { afterAll } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,3 +126,19 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
 
 export type SquareStore = Awaited<ReturnType<typeof squareStore>>;
 export type { FakeSquare };
+
+/**
+ * A store opener for a file whose tests run at once (describe.concurrent): each test opens its
+ * own store and fake Square, and every one of them is stopped when the file is done.
+ */
+export function squareStoresOfFile() {
+  const opened: SquareStore[] = [];
+  afterAll(() => {
+    for (const store of opened.splice(0)) store.stop();
+  });
+  return async (options: Parameters<typeof squareStore>[0] = {}) => {
+    const store = await squareStore(options);
+    opened.push(store);
+    return store;
+  };
+}

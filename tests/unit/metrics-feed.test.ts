@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from 'bun:test';
+import { afterAll, describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { games, influencerMetrics, influencers, notifications, payments, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
@@ -27,14 +27,15 @@ const T0 = Date.UTC(2026, 10, 21, 18, 10);
 const START = Date.UTC(2026, 10, 21, 19, 0);
 const END = START + HOUR;
 
-let feed: FakeFeed | undefined;
-afterEach(async () => {
-  await feed?.stop();
-  feed = undefined;
+// Each test has its own store and fake feed and mostly waits on the feed: the tests run at once.
+const feeds: FakeFeed[] = [];
+afterAll(async () => {
+  for (const feed of feeds.splice(0)) await feed.stop();
 });
 
 async function world() {
-  feed = await startFakeFeed();
+  const feed = await startFakeFeed();
+  feeds.push(feed);
   const ctx = await testApp();
   ctx.clock.set(T0);
   seedIfEmpty(ctx.db, ctx.clock);
@@ -95,7 +96,7 @@ function deliver(w: World, from: number, to: number) {
 const gameOf = (w: World, id: number) => w.db.select().from(games).where(eq(games.id, id)).get()!;
 const holdsOf = (w: World) => w.db.select().from(payments).where(eq(payments.kind, 'play_authorization')).all();
 
-describe('the metrics feed', () => {
+describe.concurrent('the metrics feed', () => {
   test('normal: every minute is fetched with the key, stored, and the game settles on the feed; verify-game matches', async () => {
     const w = await world();
     const { gameId, alice } = await feedGame(w);
@@ -130,9 +131,9 @@ describe('the metrics feed', () => {
     const minute = START;
     w.feed.minutes.set(minute, feedMinute(minute, [people(w)[0]!.handle]));
     w.feed.failNext(2, 503);
-    const source = createFeedSource({ url: w.feed.url, timeoutMs: 300, retryPauseMs: 20, log: () => {} });
+    const source = createFeedSource({ url: w.feed.url, timeoutMs: 150, retryPauseMs: 20, log: () => {} });
     expect((await source.fetchMinute(minute)).kind).toBe('data');
-    w.feed.latencyMs = 600;
+    w.feed.latencyMs = 400;
     expect(await source.fetchMinute(minute)).toMatchObject({ kind: 'error', detail: expect.stringContaining('Timeout') });
     w.feed.latencyMs = 0;
     w.feed.minutes.set(minute + MINUTE, { minute: minute, influencers: [] });
