@@ -1,5 +1,5 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, shows, toastText, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(60_000);
@@ -24,15 +24,15 @@ describe('a new visitor on a phone', () => {
     expect(await toastText(page)).toContain('Registration successful');
 
     const accountMenu = page.getByRole('button', { name: 'Account menu for e2e_shopper' });
-    await expect(accountMenu.isVisible()).resolves.toBe(true);
+    await shows(accountMenu);
     await page.getByRole('navigation', { name: 'Main' }).getByLabel('Profile menu').click();
     const profileMenu = page.locator('[data-menu="profile"]');
-    await expect(profileMenu.getByRole('link', { name: 'My Profile' }).isVisible()).resolves.toBe(true);
+    await shows(profileMenu.getByRole('link', { name: 'My Profile' }));
     await screenshot(page, 'home-signed-in-profile-menu');
     await profileMenu.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${store.server.url}/`);
     expect(await toastText(page)).toContain('You have been successfully logged out.');
-    await expect(page.locator('header').getByRole('link', { name: 'Login' }).isVisible()).resolves.toBe(true);
+    await shows(page.locator('header').getByRole('link', { name: 'Login' }));
 
     await page.goto(`${store.server.url}/auth`);
     await islandsReady(page);
@@ -69,8 +69,8 @@ describe('a new visitor on a phone', () => {
     await islandsReady(page);
     const login = page.locator('form[action^="/auth/login"]');
     await login.getByRole('button', { name: 'Login' }).click();
-    await expect(login.getByText('Username is required').isVisible()).resolves.toBe(true);
-    await expect(login.getByText('Password must be at least 6 characters').isVisible()).resolves.toBe(true);
+    await shows(login.getByText('Username is required'));
+    await shows(login.getByText('Password must be at least 6 characters'));
     await page.close();
   });
 });
@@ -86,8 +86,8 @@ describe('without JavaScript', () => {
     await register.getByLabel('Confirm Password').fill('beach-day-2');
     await register.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(`${store.server.url}/`);
-    await expect(page.getByText('Registration successful').isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('button', { name: 'Account menu for nojs_shopper' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByText('Registration successful'));
+    await shows(page.getByRole('button', { name: 'Account menu for nojs_shopper' }));
     await context.close();
   });
 });
@@ -97,8 +97,8 @@ describe('pages', () => {
     const page = await store.browser.newPage();
     const response = await page.goto(`${store.server.url}/this/does/not/exist`);
     expect(response?.status()).toBe(404);
-    await expect(page.getByRole('heading', { name: '404 Page Not Found' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Did you forget to add the page to the router?').isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('heading', { name: '404 Page Not Found' }));
+    await shows(page.getByText('Did you forget to add the page to the router?'));
     await page.close();
   });
 
@@ -120,7 +120,7 @@ describe('pages', () => {
       const image = (await meta('og:image'))!;
       expect(image).toBe(`${store.server.url}/static/images/og-default.png`);
       expect((await page.request.get(image)).status()).toBe(200);
-      await expect(page.getByRole('heading', { name: 'Sunglasses' }).isVisible()).resolves.toBe(true);
+      await shows(page.getByRole('heading', { name: 'Sunglasses' }));
       expect(await page.locator('main article').count()).toBe(16);
       expect(scripts).toEqual([]);
       const broken = await page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.src));

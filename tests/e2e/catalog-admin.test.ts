@@ -2,7 +2,7 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
-import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, toastText, watchErrors, shows } from '../helpers/browser.ts';
 import { E2E_ADMIN } from '../helpers/server.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
@@ -25,7 +25,7 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.waitForURL(`${store.server.url}/`);
 
     await page.goto(`${store.server.url}/admin`);
-    await expect(page.getByRole('heading', { name: 'Admin Authentication' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('heading', { name: 'Admin Authentication' }));
     await page.getByLabel('Admin PIN').fill('000000');
     await page.getByRole('button', { name: 'Verify PIN' }).click();
     // The wrong PIN is a form post: wait for the page it answers with, not the one it left.
@@ -57,15 +57,15 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const rows = page.locator('main li');
     expect(await rows.count()).toBe(1);
-    await expect(rows.first().textContent()).resolves.toContain('Laguna Test Tee');
+    expect(await rows.first().textContent()).toContain('Laguna Test Tee');
     const editHref = (await rows.first().getByRole('link', { name: /Edit/ }).getAttribute('href'))!;
     const id = Number(editHref.split('/').pop());
     expect(editHref).toBe(`/admin/tshirt/${id}`);
 
     await page.goto(`${store.server.url}/`);
-    await expect(page.locator('section[aria-labelledby="gallery-tshirt"]').getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
+    await shows(page.locator('section[aria-labelledby="gallery-tshirt"]').getByRole('heading', { name: 'Laguna Test Tee' }));
     await page.goto(`${store.server.url}/products?type=tshirt`);
-    await expect(page.getByRole('heading', { name: 'Laguna Test Tee' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('heading', { name: 'Laguna Test Tee' }));
     const image = page.locator(`a[href="/product/${id}"] img`).first();
     expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 
@@ -76,7 +76,7 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
     expect(await toastText(page)).toContain('T-Shirt updated');
     await page.goto(`${store.server.url}/product/${id}`);
-    await expect(page.getByText('$19.99').first().isVisible()).resolves.toBe(true);
+    await shows(page.getByText('$19.99').first());
     const imageAfterEdit = await page.locator('main img').first().getAttribute('src');
     expect(imageAfterEdit).toMatch(/^\/uploads\/[a-f0-9]{32}\.png/);
 
@@ -88,13 +88,13 @@ describe('an admin runs the catalogue from the browser', () => {
       .getByRole('link', { name: /Delete/ })
       .click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText('Are you sure?').isVisible()).resolves.toBe(true);
-    await expect(dialog.getByText('This action cannot be undone. This will permanently delete the product.').isVisible()).resolves.toBe(true);
+    await shows(dialog.getByText('Are you sure?'));
+    await shows(dialog.getByText('This action cannot be undone. This will permanently delete the product.'));
     await screenshot(page, 'admin-delete-dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
     expect(await toastText(page)).toContain('The product has been successfully deleted.');
-    await expect(page.getByText('Laguna Test Tee').count()).resolves.toBe(0);
+    expect(await page.getByText('Laguna Test Tee').count()).toBe(0);
     const gone = await page.goto(`${store.server.url}/product/${id}`);
     expect(gone?.status()).toBe(404);
     expect(errors).toEqual([]);
@@ -125,8 +125,8 @@ describe('a visitor browses the catalogue', () => {
     const brand = (await first.locator('h2').textContent())!;
     await first.locator('a').first().click();
     await page.waitForURL(/\/product\/\d+$/);
-    await expect(page.getByRole('heading', { level: 1, name: brand }).isVisible()).resolves.toBe(true);
-    await expect(page.getByText('Entry: $1').isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('heading', { level: 1, name: brand }));
+    await shows(page.getByText('Entry: $1'));
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(jsonLd['@type']).toBe('Product');
     expect(jsonLd.offers.priceCurrency).toBe('USD');
@@ -135,11 +135,11 @@ describe('a visitor browses the catalogue', () => {
     await page.goto(`${store.server.url}/products?q=wayfarer`);
     expect(await page.locator('main article').count()).toBeGreaterThan(0);
     await page.goto(`${store.server.url}/products?q=no-such-thing-anywhere`);
-    await expect(page.getByText('No products match').isVisible()).resolves.toBe(true);
+    await shows(page.getByText('No products match'));
 
     const missing = await page.goto(`${store.server.url}/product/987654`);
     expect(missing?.status()).toBe(404);
-    await expect(page.getByText("The product you're looking for doesn't exist or has been removed.").isVisible()).resolves.toBe(true);
+    await shows(page.getByText("The product you're looking for doesn't exist or has been removed."));
     await page.getByRole('link', { name: 'Go Back', exact: true }).click();
     await page.waitForURL(`${store.server.url}/products`);
     expect(errors).toEqual([]);

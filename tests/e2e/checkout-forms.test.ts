@@ -83,7 +83,7 @@ describe('with JavaScript', () => {
     const form = page.locator('form[action="/cart/checkout"]');
     await form.getByLabel('Full name').fill('');
     await form.getByRole('button', { name: 'Complete Purchase' }).click();
-    await expect(form.getByRole('alert').first().textContent()).resolves.toContain('Please fix this field');
+    expect(await form.getByRole('alert').first().textContent()).toContain('Please fix this field');
     await page.waitForFunction(() => (document.activeElement as HTMLInputElement | null)?.name === 'fullName');
 
     await form.getByLabel('Full name').fill(PROFILE.name);

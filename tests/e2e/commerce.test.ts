@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Page } from 'playwright-core';
-import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, shows, toastText, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(120_000);
@@ -65,14 +65,14 @@ describe('a new shopper pays for real with the test card', () => {
     await completeProfile(page);
 
     await saveTestCard(page);
-    await expect(page.getByText('Profile complete').isVisible()).resolves.toBe(true);
+    await shows(page.getByText('Profile complete'));
 
     const id = await productIdOf(page, 'Gift from the Sea');
     await page.goto(`${store.server.url}/product/${id}`);
     await page.getByRole('link', { name: 'Pay Now' }).click();
     await page.waitForURL(`${store.server.url}/checkout?productId=${id}`);
     await islandsReady(page);
-    await expect(page.getByLabel('Shipping method').locator('option').allTextContents()).resolves.toEqual(['Automatic Delivery - Free (within 2-3 hours)']);
+    expect(await page.getByLabel('Shipping method').locator('option').allTextContents()).toEqual(['Automatic Delivery - Free (within 2-3 hours)']);
     await page.getByLabel('ZIP code').fill('12345');
     await page.getByRole('button', { name: 'Pay $8.64' }).click();
     expect(await toastText(page)).toContain('Local Delivery Only');
@@ -82,12 +82,12 @@ describe('a new shopper pays for real with the test card', () => {
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     const orderId = page.url().split('/').pop();
     expect(await toastText(page)).toContain('Your order has been placed');
-    await expect(page.getByText(`Order #${orderId}`).first().isVisible()).resolves.toBe(true);
-    await expect(page.getByText(/Taking you to your orders in \d seconds?/).isVisible()).resolves.toBe(true);
+    await shows(page.getByText(`Order #${orderId}`).first());
+    await shows(page.getByText(/Taking you to your orders in \d seconds?/));
     await screenshot(page, 'order-confirmation');
     await page.waitForURL(`${store.server.url}/profile?tab=orders`, { timeout: 9000 });
-    await expect(page.getByRole('link', { name: `Order #${orderId}`, exact: true }).isVisible()).resolves.toBe(true);
-    await expect(page.locator('[data-status="processing"]').first().isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('link', { name: `Order #${orderId}`, exact: true }));
+    await shows(page.locator('[data-status="processing"]').first());
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -115,16 +115,16 @@ describe('a new shopper pays for real with the test card', () => {
       .click();
     await page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(page);
-    await expect(page.getByLabel('Qty').first().inputValue()).resolves.toBe('2');
-    await expect(page.locator('header a[href="/cart"]').textContent()).resolves.toContain('3');
+    expect(await page.getByLabel('Qty').first().inputValue()).toBe('2');
+    expect(await page.locator('header a[href="/cart"]').textContent()).toContain('3');
     await page.getByRole('tab', { name: 'Cash on Delivery' }).click();
     await screenshot(page, 'cart-cod');
     await page.getByRole('button', { name: 'Complete Purchase' }).click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
-    await expect(page.getByText('Cash on delivery').isVisible()).resolves.toBe(true);
+    await shows(page.getByText('Cash on delivery'));
     await page.goto(`${store.server.url}/cart`);
-    await expect(page.getByRole('heading', { name: 'Your cart is empty' }).isVisible()).resolves.toBe(true);
-    await expect(page.getByRole('link', { name: 'Continue Shopping' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('heading', { name: 'Your cart is empty' }));
+    await shows(page.getByRole('link', { name: 'Continue Shopping' }));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -149,7 +149,7 @@ describe('a new shopper pays for real with the test card', () => {
     const bell = page.getByRole('button', { name: /Notifications, \d+ unread/ });
     await bell.waitFor();
     await bell.click();
-    await expect(page.getByRole('dialog').getByText('Payment Failed').first().isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('dialog').getByText('Payment Failed').first());
     await screenshot(page, 'declined-bell');
     const stockAfter = await (await page.request.get(`${store.server.url}/api/products/${id}`)).json();
     expect(stockAfter.quantity).toBe(stockBefore.quantity);

@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { islandsReady, screenshot, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, watchErrors, shows } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(180_000);
@@ -86,7 +86,7 @@ describe('two people play a whole game from their phones', () => {
     expect(book.price).toBe(2);
 
     await join(alice, book.id, 0);
-    await expect(alice.page.getByText('Waiting for 1 more participants. (1/2 entries)').isVisible()).resolves.toBe(true);
+    await shows(alice.page.getByText('Waiting for 1 more participants. (1/2 entries)'));
     await join(bob, book.id, 5);
     await screenshot(bob.page, 'game-waiting');
 
@@ -94,8 +94,8 @@ describe('two people play a whole game from their phones', () => {
     for (const player of [alice, bob]) {
       await player.page.reload();
       await islandsReady(player.page);
-      await expect(player.page.getByText('LIVE', { exact: true }).isVisible()).resolves.toBe(true);
-      await expect(player.page.getByText(/Live competition in progress!/).isVisible()).resolves.toBe(true);
+      await shows(player.page.getByText('LIVE', { exact: true }));
+      await shows(player.page.getByText(/Live competition in progress!/));
     }
     await moveClock(alice.page, { advanceMs: 10 * MINUTE });
     await alice.page.reload();
@@ -117,13 +117,13 @@ describe('two people play a whole game from their phones', () => {
 
     await loser.page.reload();
     const loserBell = await openBell(loser.page);
-    await expect(loserBell.getByText('Game over').first().isVisible()).resolves.toBe(true);
-    await expect(loserBell.getByText('Play Again').first().isVisible()).resolves.toBe(true);
+    await shows(loserBell.getByText('Game over').first());
+    await shows(loserBell.getByText('Play Again').first());
 
     await winner.page.reload();
-    await expect(winner.page.getByText('Competition completed!').isVisible()).resolves.toBe(true);
+    await shows(winner.page.getByText('Competition completed!'));
     const winnerBell = await openBell(winner.page);
-    await expect(winnerBell.getByText('You won!').first().isVisible()).resolves.toBe(true);
+    await shows(winnerBell.getByText('You won!').first());
     await screenshot(winner.page, 'game-won-bell');
     await winnerBell
       .getByRole('link', { name: /You won!/ })
@@ -131,11 +131,11 @@ describe('two people play a whole game from their phones', () => {
       .click();
     await winner.page.waitForURL(`${store.server.url}/cart`);
     await islandsReady(winner.page);
-    await expect(winner.page.getByText('Prize · won for $1').isVisible()).resolves.toBe(true);
+    await shows(winner.page.getByText('Prize · won for $1'));
     await winner.page.getByRole('tab', { name: 'Cash on Delivery' }).click();
     await winner.page.getByRole('button', { name: 'Complete Purchase' }).click();
     await winner.page.waitForURL(/\/order-confirmation\/\d+$/);
-    await expect(winner.page.getByText('$1.00').first().isVisible()).resolves.toBe(true);
+    await shows(winner.page.getByText('$1.00').first());
 
     for (const player of [alice, bob]) {
       expect(player.errors).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
-import { islandsReady } from '../helpers/browser.ts';
+import { islandsReady, shows } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 import { Client } from '../helpers/http-client.ts';
 import { E2E_ADMIN } from '../helpers/server.ts';
@@ -96,7 +96,7 @@ describe('live updates by server-sent events', () => {
       timeout: 5000,
     });
     await bell.click();
-    await expect(page.getByRole('dialog').getByText('Order delivered').first().isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('dialog').getByText('Order delivered').first());
 
     await client.ok('POST', '/api/cart', { productId: product.id, quantity: 2 });
     await page.getByRole('link', { name: 'Cart, 2 items' }).waitFor({ timeout: 5000 });

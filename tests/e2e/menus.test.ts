@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Locator, Page } from 'playwright-core';
-import { islandsReady, screenshot } from '../helpers/browser.ts';
+import { islandsReady, screenshot, shows } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(90_000);
@@ -32,11 +32,11 @@ describe('menus close the way people expect', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     const site = page.getByRole('navigation', { name: 'Site' });
-    await expect(site.isVisible()).resolves.toBe(true);
+    await shows(site);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Home');
     await page.keyboard.press('Escape');
-    await expect(site.isVisible()).resolves.toBe(false);
+    expect(await site.isVisible()).toBe(false);
     expect(await focusedLabel(page)).toBe('Open menu');
     await page.context().close();
   });
@@ -49,31 +49,31 @@ describe('menus close the way people expect', () => {
     const site = page.getByRole('navigation', { name: 'Site' });
 
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await expect(site.isVisible()).resolves.toBe(true);
+    await shows(site);
     await page.getByRole('button', { name: 'Account menu for menu_outside' }).click();
-    await expect(account.isVisible()).resolves.toBe(true);
-    await expect(site.isVisible()).resolves.toBe(false);
+    await shows(account);
+    expect(await site.isVisible()).toBe(false);
     await screenshot(page, 'menu-account-390');
 
     await page.mouse.click(2, 300);
     expect(new URL(page.url()).pathname).toBe('/');
-    await expect(account.isVisible()).resolves.toBe(false);
+    expect(await account.isVisible()).toBe(false);
 
     // The bottom bar's Profile menu and the notification panel take turns with the others.
     await page.getByRole('button', { name: 'Profile menu' }).click();
     const profile = page.locator('[data-menu="profile"]');
-    await expect(profile.isVisible()).resolves.toBe(true);
+    await shows(profile);
     const box = await onScreen(page, profile);
     expect(box.left).toBeGreaterThanOrEqual(0);
     expect(box.right).toBeLessThanOrEqual(box.width);
     await page.getByRole('button', { name: /^Notifications/ }).click();
-    await expect(page.getByRole('dialog').isVisible()).resolves.toBe(true);
-    await expect(profile.isVisible()).resolves.toBe(false);
+    await shows(page.getByRole('dialog'));
+    expect(await profile.isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Search products' }).click();
-    await expect(page.getByRole('dialog').isVisible()).resolves.toBe(false);
-    await expect(page.getByRole('searchbox').isVisible()).resolves.toBe(true);
+    expect(await page.getByRole('dialog').isVisible()).toBe(false);
+    await shows(page.getByRole('searchbox'));
     await page.keyboard.press('Escape');
-    await expect(page.getByRole('searchbox').isVisible()).resolves.toBe(false);
+    expect(await page.getByRole('searchbox').isVisible()).toBe(false);
     await page.context().close();
   });
 });
@@ -85,7 +85,7 @@ describe('nothing opens off-screen on a phone', () => {
       await page.goto(`${store.server.url}/products`);
       await page.getByRole('button', { name: /^Sort: / }).click();
       const sort = page.locator('[data-menu="sort"]');
-      await expect(sort.getByRole('link', { name: 'Price high to low' }).isVisible()).resolves.toBe(true);
+      await shows(sort.getByRole('link', { name: 'Price high to low' }));
       for (const menu of [sort]) {
         const box = await onScreen(page, menu);
         expect(box.left).toBeGreaterThanOrEqual(0);
@@ -94,7 +94,7 @@ describe('nothing opens off-screen on a phone', () => {
       await screenshot(page, `menu-sort-${width}`);
       await sort.getByRole('link', { name: 'Price high to low' }).click();
       await page.waitForURL(/sort=price-desc/);
-      await expect(page.getByRole('button', { name: 'Sort: Price high to low' }).isVisible()).resolves.toBe(true);
+      await shows(page.getByRole('button', { name: 'Sort: Price high to low' }));
 
       for (const [button, panel] of [
         ['Search products', '[data-menu="search"]'],

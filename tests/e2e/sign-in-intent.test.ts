@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
-import { islandsReady, toastText } from '../helpers/browser.ts';
+import { islandsReady, toastText, shows } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(90_000);
@@ -34,7 +34,7 @@ describe('intent across login', () => {
     await login.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL(`${url}/product/${product.id}`);
     expect(await toastText(page)).toContain('Added to cart');
-    await expect(page.getByRole('link', { name: 'Cart, 1 item' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('link', { name: 'Cart, 1 item' }));
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
-import { islandsReady, screenshot, toastText, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, toastText, watchErrors, shows } from '../helpers/browser.ts';
 import { E2E_ADMIN } from '../helpers/server.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
@@ -27,7 +27,7 @@ describe('a local business applies to partner', () => {
       'Please provide a brief description of your business',
       'You must agree to the terms and conditions',
     ]) {
-      await expect(page.getByText(message).first().isVisible()).resolves.toBe(true);
+      await shows(page.getByText(message).first());
     }
     await screenshot(page, 'business-errors');
 
@@ -43,7 +43,7 @@ describe('a local business applies to partner', () => {
     await page.getByRole('button', { name: 'Submit Application' }).click();
     await page.getByRole('heading', { name: 'Application Received' }).waitFor();
     expect(await toastText(page)).toContain('Application submitted successfully');
-    await expect(page.getByRole('link', { name: 'Return to Home' }).isVisible()).resolves.toBe(true);
+    await shows(page.getByRole('link', { name: 'Return to Home' }));
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -53,7 +53,7 @@ describe('a fan signs up for Coach', () => {
   test('leaves an e-mail on a coach page and is thanked', async () => {
     const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${store.server.url}/coach/instagram`);
-    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coach' }).getAttribute('aria-current')).resolves.toBe('page');
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Coach' }).getAttribute('aria-current')).toBe('page');
     await page.getByLabel('Email address').fill('fan@example.com');
     await page.getByRole('button', { name: 'Notify Me' }).click();
     await page.locator('main').getByText("Thanks! We'll e-mail you when Coach launches.").waitFor();
@@ -116,18 +116,18 @@ describe('an admin delivers an order', () => {
     await admin.waitForURL(`${store.server.url}/admin?tab=orders`);
     await admin.getByRole('button', { name: `Mark Delivered (order #${orderId})` }).click();
     // Nothing changes on the first click: the admin reads who and where, then confirms.
-    await expect(admin.getByRole('heading', { name: `Mark Delivered: order #${orderId}?` }).isVisible()).resolves.toBe(true);
+    await shows(admin.getByRole('heading', { name: `Mark Delivered: order #${orderId}?` }));
     await admin.getByRole('button', { name: 'Yes, Mark Delivered' }).click();
     await admin.waitForURL(/\/admin\?tab=orders/);
     expect(await toastText(admin)).toContain(`Order #${orderId} marked as delivered.`);
     await screenshot(admin, 'admin-orders');
 
     await shopper.goto(`${store.server.url}/profile?tab=orders`);
-    await expect(shopper.locator('[data-status="completed"]').first().isVisible()).resolves.toBe(true);
-    await expect(shopper.getByText('Delivered').first().isVisible()).resolves.toBe(true);
+    await shows(shopper.locator('[data-status="completed"]').first());
+    await shows(shopper.getByText('Delivered').first());
     await islandsReady(shopper);
     await shopper.getByRole('button', { name: /^Notifications/ }).click();
-    await expect(shopper.getByRole('dialog').getByText('Order delivered').first().isVisible()).resolves.toBe(true);
+    await shows(shopper.getByRole('dialog').getByText('Order delivered').first());
     await admin.close();
     await customer.close();
   });

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
@@ -64,4 +64,12 @@ export async function toastText(page: Page): Promise<string> {
   const element = page.locator('[data-toast]');
   await element.waitFor({ state: 'visible' });
   return (await element.textContent()) ?? '';
+}
+
+/**
+ * Waits until what the locator finds is visible; the step timeout names it when it never is.
+ * (`isVisible()` answers at once, so after a click that navigates it can read the old page.)
+ */
+export async function shows(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'visible' });
 }
