@@ -1,10 +1,11 @@
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { notify } from '../../src/domain/notifications.ts';
 import { enter, player, seededStore, type Store } from '../helpers/admin-tools.ts';
 import { fivePicks } from '../helpers/games.ts';
 import { readEvents } from '../helpers/sse.ts';
+import { closeWhenFileEnds } from '../helpers/file-end.ts';
 
 /*
  * GET /api/events: what changes reaches the page within a second, a reconnect loses nothing, and
@@ -12,17 +13,13 @@ import { readEvents } from '../helpers/sse.ts';
  * the tests run at once.
  */
 
-const open: ReturnType<typeof readEvents>[] = [];
-afterAll(async () => {
-  for (const stream of open.splice(0)) await stream.close();
-});
+const keepOpen = closeWhenFileEnds((stream: ReturnType<typeof readEvents>) => stream.close());
 
 async function subscribe(client: { get: (path: string, options?: { headers?: Record<string, string> }) => Promise<Response> }, query: string, lastId?: string) {
   const response = await client.get(`/api/events${query}`, lastId ? { headers: { 'last-event-id': lastId } } : undefined);
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toStartWith('text/event-stream');
-  const stream = readEvents(response);
-  open.push(stream);
+  const stream = keepOpen(readEvents(response));
   const ready = await stream.next();
   expect(ready?.event).toBe('ready');
   return { stream, readyId: Number(ready!.id) };

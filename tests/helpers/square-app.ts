@@ -1,4 +1,3 @@
-import { afterAll } from 'bun:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { COMPLETE_PROFILE } from './actors.ts';
+import { closeWhenFileEnds } from './file-end.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
@@ -132,13 +132,6 @@ export type { FakeSquare };
  * own store and fake Square, and every one of them is stopped when the file is done.
  */
 export function squareStoresOfFile() {
-  const opened: SquareStore[] = [];
-  afterAll(() => {
-    for (const store of opened.splice(0)) store.stop();
-  });
-  return async (options: Parameters<typeof squareStore>[0] = {}) => {
-    const store = await squareStore(options);
-    opened.push(store);
-    return store;
-  };
+  const keep = closeWhenFileEnds((store: SquareStore) => store.stop());
+  return async (options: Parameters<typeof squareStore>[0] = {}) => keep(await squareStore(options));
 }

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { games, influencerMetrics, influencers, notifications, payments, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
@@ -13,6 +13,7 @@ import { storeJobs } from '../../src/jobs/index.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
 import { feedMinute, startFakeFeed, type FakeFeed } from '../helpers/fake-feed.ts';
+import { closeWhenFileEnds } from '../helpers/file-end.ts';
 import { giveConsent } from '../helpers/actors.ts';
 
 /*
@@ -28,14 +29,10 @@ const START = Date.UTC(2026, 10, 21, 19, 0);
 const END = START + HOUR;
 
 // Each test has its own store and fake feed and mostly waits on the feed: the tests run at once.
-const feeds: FakeFeed[] = [];
-afterAll(async () => {
-  for (const feed of feeds.splice(0)) await feed.stop();
-});
+const keepFeed = closeWhenFileEnds((feed: FakeFeed) => feed.stop());
 
 async function world() {
-  const feed = await startFakeFeed();
-  feeds.push(feed);
+  const feed = keepFeed(await startFakeFeed());
   const ctx = await testApp();
   ctx.clock.set(T0);
   seedIfEmpty(ctx.db, ctx.clock);
