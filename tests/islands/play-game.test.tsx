@@ -254,6 +254,8 @@ describe('PlayGame for a signed-in shopper', () => {
     const dialog = [...document.querySelectorAll('dialog')].find((d) => d.textContent!.includes('Payment method required'))!;
     await until(() => dialog.open, 'the payment dialog');
     expect(fetchMock).toHaveBeenCalledTimes(1);
+    // The button comes back in a render after the dialog's.
+    await until(() => joinButton().textContent === 'Join Game - $1', 'the Join button back');
     expect(joinButton().textContent).toBe('Join Game - $1');
     dialog.close();
   });
@@ -350,6 +352,8 @@ describe('PlayGame for a signed-in shopper', () => {
       expect(document.querySelector('[data-toast]')!.getAttribute('data-variant')).toBe('destructive');
       expect(told).toBe(1);
       expect(assign).not.toHaveBeenCalled();
+      // The button comes back in the render after the toast's.
+      await until(() => joinButton().textContent === 'Join Game - $1', 'the Join button back');
       expect(joinButton().textContent).toBe('Join Game - $1');
       const dialog = [...document.querySelectorAll('dialog')].find((d) => d.textContent!.includes('Payment method required'))!;
       expect(dialog.open).toBe(false);
