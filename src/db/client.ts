@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { drizzle, type BunSQLiteDatabase } from 'drizzle-orm/bun-sqlite';
 import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
-import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { rmSync } from 'node:fs';
 import { migrationsFolder, isEmbedded } from '../runtime-files.ts';
 import * as schema from './schema.ts';
@@ -88,10 +88,29 @@ export function readTogether<T>(db: Db, read: () => T): T {
   }
 }
 
+/**
+ * Applies the migrations not yet in `__drizzle_migrations` (drizzle's table and rule: a
+ * migration runs when it is newer than the last one applied). drizzle's own `migrate()` reads
+ * the last applied migration before its transaction, so two processes starting on an empty
+ * folder both apply the first one and the second crashes; here the read and the writes share
+ * one IMMEDIATE transaction, so the second process waits and then finds nothing to do.
+ */
 export async function applyMigrations(db: Db): Promise<void> {
   const folder = await migrationsFolder();
   try {
-    migrate(db, { migrationsFolder: folder });
+    const migrations = readMigrationFiles({ migrationsFolder: folder });
+    const sqlite = db.$client;
+    sqlite.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+    sqlite
+      .transaction(() => {
+        const last = sqlite.query<{ created_at: number }, []>('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1').get();
+        for (const migration of migrations) {
+          if (last && Number(last.created_at) >= migration.folderMillis) continue;
+          for (const statement of migration.sql) if (statement.trim()) sqlite.exec(statement);
+          sqlite.query('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)').run(migration.hash, migration.folderMillis);
+        }
+      })
+      .immediate();
   } finally {
     if (isEmbedded()) rmSync(folder, { recursive: true, force: true });
   }

@@ -14,11 +14,13 @@ const DAY = 24 * 60 * 60 * 1000;
  */
 export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: boolean } = {}): { seeded: boolean } {
   const demoProducts = options.demoProducts ?? true;
-  const existing = db.select({ n: count() }).from(products).get()?.n ?? 0;
-  const existingInfluencers = db.select({ n: count() }).from(influencers).get()?.n ?? 0;
-  if (existing > 0 || existingInfluencers > 0) return { seeded: false };
   const now = clock.now();
-  db.transaction((tx) => {
+  // The check and the inserts share one IMMEDIATE transaction: processes started together on an
+  // empty folder seed it once.
+  return db.transaction((tx) => {
+    const existing = tx.select({ n: count() }).from(products).get()?.n ?? 0;
+    const existingInfluencers = tx.select({ n: count() }).from(influencers).get()?.n ?? 0;
+    if (existing > 0 || existingInfluencers > 0) return { seeded: false };
     for (const p of demoProducts ? seedProducts : []) {
       tx.insert(products)
         .values({
@@ -49,6 +51,6 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
         })
         .run();
     }
+    return { seeded: true };
   });
-  return { seeded: true };
 }

@@ -27,6 +27,9 @@ function randomPassword(): string {
 /**
  * Creates the bootstrap admin once, and settles the admin PIN: ADMIN_PIN when set, otherwise
  * the PIN generated on the first start (kept in app_settings so it survives restarts).
+ * Processes started together on an empty folder may all get here: the inserts do nothing when
+ * another process was first (the unique username, the settings key), and only the process
+ * whose generated secrets were kept reports them.
  */
 export async function bootstrapAdmin(deps: {
   db: Db;
@@ -36,26 +39,33 @@ export async function bootstrapAdmin(deps: {
 }): Promise<{ adminPin: string; generated: GeneratedSecrets }> {
   const { db, clock, config, passwords } = deps;
   const generated: GeneratedSecrets = {};
-  if (!findUserByUsername(db, config.adminUsername)) {
-    const password = config.adminPassword ?? randomPassword();
-    if (!config.adminPassword) {
-      generated.adminUsername = config.adminUsername;
-      generated.adminPassword = password;
+  const password = config.adminPassword ?? randomPassword();
+  const passwordHash = findUserByUsername(db, config.adminUsername) ? null : await passwords.hash(password);
+  // The admin and the PIN in one transaction: whichever process creates the admin creates the
+  // PIN with it, so one process reports both.
+  return db.transaction((tx) => {
+    if (passwordHash !== null) {
+      const inserted = tx
+        .insert(users)
+        .values({ username: config.adminUsername, passwordHash, isAdmin: true, createdAt: clock.now() })
+        .onConflictDoNothing()
+        .returning({ id: users.id })
+        .all();
+      if (inserted.length > 0 && !config.adminPassword) {
+        generated.adminUsername = config.adminUsername;
+        generated.adminPassword = password;
+      }
     }
-    db.insert(users)
-      .values({
-        username: config.adminUsername,
-        passwordHash: await passwords.hash(password),
-        isAdmin: true,
-        createdAt: clock.now(),
-      })
-      .run();
-  }
-  if (config.adminPin) return { adminPin: config.adminPin, generated };
-  const stored = db.select().from(appSettings).where(eq(appSettings.key, 'admin_pin')).get();
-  if (stored) return { adminPin: stored.value, generated };
-  const adminPin = randomDigits(6);
-  db.insert(appSettings).values({ key: 'admin_pin', value: adminPin, updatedAt: clock.now() }).run();
-  generated.adminPin = adminPin;
-  return { adminPin, generated };
+    if (config.adminPin) return { adminPin: config.adminPin, generated };
+    const inserted = tx
+      .insert(appSettings)
+      .values({ key: 'admin_pin', value: randomDigits(6), updatedAt: clock.now() })
+      .onConflictDoNothing()
+      .returning({ value: appSettings.value })
+      .all();
+    if (inserted[0]) generated.adminPin = inserted[0].value;
+    const stored = tx.select().from(appSettings).where(eq(appSettings.key, 'admin_pin')).get();
+    if (!stored) throw new Error('the admin PIN is missing right after it was written');
+    return { adminPin: stored.value, generated };
+  });
 }
