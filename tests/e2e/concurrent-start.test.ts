@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedProducts } from '../../src/db/seed-products.ts';
+import { projectRoot } from '../../src/runtime-files.ts';
 import { Client } from '../helpers/http-client.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -35,10 +36,14 @@ function countsOf(dataDir: string) {
   }
 }
 
-async function startAtOnce(count: number, env: Record<string, string>): Promise<{ dataDir: string; servers: RunningServer[]; failures: string[] }> {
+async function startAtOnce(
+  count: number,
+  env: Record<string, string>,
+  binary?: string,
+): Promise<{ dataDir: string; servers: RunningServer[]; failures: string[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'csa-concurrent-'));
   folders.push(dataDir);
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer({ dataDir, env })));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer({ dataDir, env, binary, cwd: binary ? dataDir : undefined })));
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failures = started.flatMap((result) => (result.status === 'rejected' ? [String(result.reason)] : []));
   return { dataDir, servers, failures };
@@ -91,4 +96,23 @@ describe('processes started at once on an empty DATA_DIR', () => {
       await stopAll(servers);
     }
   }, 60_000);
+
+  test('the compiled binary, three at once from an empty folder: all serve, one admin, one seed', async () => {
+    const binary = join(projectRoot, 'dist', 'csa');
+    // `bun run test:all` builds it first; a bare `bun test` builds it here.
+    if (!existsSync(binary)) {
+      const build = Bun.spawnSync([process.execPath, 'run', 'build:binary'], { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit' });
+      expect(build.exitCode).toBe(0);
+    }
+    const { dataDir, servers, failures } = await startAtOnce(3, {}, binary);
+    try {
+      expect(failures).toEqual([]);
+      for (const server of servers) expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const counts = countsOf(dataDir);
+      expect(counts.admins).toBe(1);
+      expect(counts.products).toBe(seedProducts.length);
+    } finally {
+      await stopAll(servers);
+    }
+  }, 180_000);
 });
