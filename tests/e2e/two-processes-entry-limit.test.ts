@@ -79,7 +79,7 @@ describe('two processes on one database: the daily entry limit', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const userId = playerWithLimitOfOne(round);
       const clients = clientsFor(userId, round);
-      // Five picks on each product first (a pick is not an entry), then every $1 hold at once.
+      // The picks on each product first (a pick is not an entry), then every $1 hold at once.
       for (const [i, client] of clients.entries()) {
         const pick = await client.request('POST', '/api/plays', { productId: products[i], influencerIds: picks });
         if (pick.status !== 201) throw new Error(`pick ${pick.status} ${await pick.text()}`);
