@@ -69,7 +69,8 @@ describe('POST /api/payments: the $1 entry', () => {
       expect.objectContaining({ kind: 'play_authorization', status: 'authorized', amountCents: 100, playId: play.id }),
     ]);
     const view = await competition(ctx, productId);
-    expect(view).toMatchObject({ participants: 1, plays: [expect.objectContaining({ id: play.id, userId: alice.id, influencerIds: picks(ctx, 0) })] });
+    // The game waits: its picks stay hidden until it starts (waiting-game-picks.test.ts).
+    expect(view).toMatchObject({ participants: 1, plays: [expect.objectContaining({ id: play.id, userId: alice.id, influencerIds: null })] });
     const bell = await (await alice.client.get('/api/notifications')).json();
     const success = bell.notifications.filter((n: { type: string }) => n.type === 'payment_success');
     expect(success).toHaveLength(1);

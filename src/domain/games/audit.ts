@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import { findRecord, type GameRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { seedHashOf, simulatedPoints } from './simulation.ts';
-import { fairness } from './views.ts';
+import { fairness, picksArePublic, shownPicks } from './views.ts';
 import { timesOf } from './schedule.ts';
 
 /*
@@ -98,7 +98,7 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
     return { ...fromRecord(record, product), createdAt: game?.createdAt ?? null, prize: prize ? { state: prize.state, label: prize.label } : null };
   }
   if (!game || !product) return null;
-  const started = game.startTime !== null;
+  const started = picksArePublic(game);
   // A canceled game's entries were voided with it; a live or waiting game shows its entered plays.
   const statuses = game.status === 'canceled' ? (['entered', 'void'] as const) : (['entered'] as const);
   const rows = db
@@ -125,7 +125,7 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
       userId: p.userId,
       username: p.username,
       enteredAt: p.enteredAt,
-      influencerIds: started ? p.influencerIds : null,
+      influencerIds: shownPicks(game, p.influencerIds),
       score: live ? p.score : null,
       rank: live ? index + 1 : null,
     })),

@@ -32,7 +32,6 @@ export async function payForPlay(deps: GameDeps, userId: number, input: EntryPay
   const { productId } = input;
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
-  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const claim = claimEntryPayment(deps, userId, productId);
   if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
   const { play, paymentRowId, key } = claim;
@@ -62,6 +61,8 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
   const { db, clock, gateway } = deps;
   const now = clock.now();
   return db.transaction((tx) => {
+    // Inside the claim: another process's claim commits before this one begins, so its entry is counted here.
+    requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
     const play = Number.isSafeInteger(productId)
       ? tx
           .select()

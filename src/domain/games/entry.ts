@@ -142,9 +142,9 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   const influencerIds = checkInfluencers(db, input.influencerIds);
   requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
-  requireMayPlay(db, clock, userId, deps.dailyEntryLimit);
   const now = clock.now();
   const play = db.transaction((tx) => {
+    requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
     const game = gameWithRoom(tx, product, now, deps.metrics.name);
     const startsAt = gameStart(tx, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');

@@ -10,7 +10,8 @@ import { DAY_MS } from './schedule.ts';
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older
  * and accepts the official rules; each player has a daily entry limit (the store's default is
  * also its maximum) and may exclude themselves for 30 days, 6 months or for good. Every entry
- * path asks `requireMayPlay` before anything is picked or charged.
+ * path asks `requireMayPlay` inside the transaction that stores the pick or claims the hold
+ * (transactions begin IMMEDIATE), so two processes never both pass it on the same count.
  */
 
 export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
@@ -113,7 +114,7 @@ export function selfExclude(db: Queryable, clock: Clock, userId: number, period:
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
 
-/** Refuses an entry (before any pick is stored or any card is touched) when the player may not play. */
+/** Refuses an entry when the player may not play; runs in the caller's transaction, before any pick is stored or any card is touched. */
 export function requireMayPlay(db: Queryable, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): void {
   const view = playerSettingsView(db, clock, userId, storeLimit);
   if (view.excludedUntil !== null) {

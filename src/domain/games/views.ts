@@ -102,12 +102,27 @@ export function competitionView(deps: GameDeps, productId: number) {
     plays: ranked.map((play) => ({
       id: play.id,
       userId: play.userId,
-      influencerIds: play.influencerIds,
+      influencerIds: shownPicks(game, play.influencerIds),
       score: play.score,
       createdAt: play.enteredAt ?? play.createdAt,
     })),
     metrics: [...points].map(([influencerId, totalScore]) => ({ influencerId: String(influencerId), totalScore })),
   };
+}
+
+/**
+ * Whose picks anyone may read, the game record's rule for every view: nobody's until the game
+ * has started (a later entrant could copy or counter the leaders' picks), everyone's after.
+ * The player's own picks are in their own views (My Games, the data download), never here:
+ * these views are shared by every visitor, the live stream and the page cache.
+ */
+export function picksArePublic(game: Pick<Game, 'startTime'>): boolean {
+  return game.startTime !== null;
+}
+
+/** A play's picks as a shared view shows them: null until the game has started (picksArePublic). */
+export function shownPicks(game: Pick<Game, 'startTime'>, influencerIds: string[]): string[] | null {
+  return picksArePublic(game) ? influencerIds : null;
 }
 
 /** Commit and reveal: the hash from the start, the seed only once the game is over. */

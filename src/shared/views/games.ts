@@ -33,7 +33,8 @@ export interface InfluencerView {
 export interface CompetitionPlay {
   id: number;
   userId: number;
-  influencerIds: string[];
+  /** Null until the game has started: nobody's picks are public while it waits. */
+  influencerIds: string[] | null;
   score: number | null;
   createdAt: number;
 }
