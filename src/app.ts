@@ -7,7 +7,7 @@ import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
-import { limitCardFailures, limitPublicForms } from './http/guards.ts';
+import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
 import { observeRequests, requestIds } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
@@ -121,7 +121,6 @@ export function createApp(deps: AppDeps) {
   app.use(loadSession);
   app.use('/api/*', personalJsonIsPrivate);
 
-  for (const path of ['/api/checkout', '/api/orders', '/api/payments', '/api/user/profile']) app.use(path, limitCardFailures);
   for (const path of ['/api/business-applications', '/business-portal', '/api/coach/signups', '/coach/signup']) app.use(path, limitPublicForms);
 
   app.route('/api', authApi);

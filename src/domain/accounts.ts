@@ -26,16 +26,12 @@ export interface AccountLimits {
   pinFailuresByUser: RateLimiter;
   /** Public forms anyone may send (business applications, coach sign-ups), per IP. */
   publicFormsByIp: RateLimiter;
-  /** Card attempts the gateway refused (declines, unknown tokens), per user. */
-  cardFailuresByUser: RateLimiter;
   /** 'Forgot password?' requests per network, and reset e-mails per account (silently). */
   passwordResetsByIp: RateLimiter;
   passwordResetsByAccount: RateLimiter;
 }
 
 const MINUTE = 60_000;
-/** Refused card attempts a user may make in 15 minutes before card calls answer 429. */
-export const CARD_FAILURES_PER_WINDOW = 5;
 
 /** The limits, counted in the database so every process shares them. */
 /** What signing up and signing in need. */
@@ -55,7 +51,6 @@ export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): Acc
     // As many as one session gets: logging in again gives no fresh tries.
     pinFailuresByUser: new RateLimiter(db, 'pin-user', 5, 15 * MINUTE, clock, true),
     publicFormsByIp: new RateLimiter(db, 'public-form-ip', 20, 60 * MINUTE, clock, enabled),
-    cardFailuresByUser: new RateLimiter(db, 'card-failure-user', CARD_FAILURES_PER_WINDOW, 15 * MINUTE, clock, true),
     passwordResetsByIp: new RateLimiter(db, 'password-reset-ip', 10, 60 * MINUTE, clock, enabled),
     passwordResetsByAccount: new RateLimiter(db, 'password-reset-user', 3, 60 * MINUTE, clock, enabled),
   };

@@ -46,7 +46,7 @@ function addressFor(deps: OrderDeps, userId: number, f: CartCheckoutBody['custom
 }
 
 /** POST /api/checkout: pays for the whole cart. */
-export async function checkoutCart(deps: OrderDeps, userId: number, input: CartCheckoutBody): Promise<{ orderId: number }> {
+export async function checkoutCart(deps: OrderDeps, userId: number, input: CartCheckoutBody, clientAddress: string): Promise<{ orderId: number }> {
   const { paymentMethod } = input;
   const method = input.shipping.method;
 
@@ -91,12 +91,13 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
     address,
     payment,
     checkoutKey: `cart:${userId}`,
+    clientAddress,
   });
   return { orderId };
 }
 
 /** POST /api/orders: one product, delivered free in Laguna Beach. */
-export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody): Promise<{ id: number }> {
+export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string): Promise<{ id: number }> {
   const { productId, customerInfo: customer } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
@@ -128,6 +129,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody)
     },
     payment,
     checkoutKey: `buy:${userId}:${productId}`,
+    clientAddress,
   });
   return { id };
 }

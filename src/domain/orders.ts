@@ -6,6 +6,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { asPaymentFailure, idempotencyKey, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { type CardGate, withCardAttempt } from './payments/card-attempts.ts';
 import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from '../shared/pricing.ts';
@@ -144,6 +145,8 @@ export interface PlaceOrder {
   payment: OrderPayment;
   /** What is being paid for ('cart:{userId}', 'buy:{userId}:{productId}'): one attempt at a time. */
   checkoutKey: string;
+  /** The client's address: card attempts are limited per user and per address (card-attempts.ts). */
+  clientAddress: string;
 }
 
 interface Claimed {
@@ -334,17 +337,19 @@ function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | nul
 }
 
 /** Steps 2 and 3: the charge, then confirm, roll back, or leave it to the reconciler. */
-async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: number }, order: PlaceOrder): Promise<number> {
+async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: number }, order: PlaceOrder, gate: CardGate): Promise<number> {
   const { db, gateway } = deps;
   const payment = order.payment as Exclude<OrderPayment, { method: 'cod' }>;
   try {
-    const charged = await gateway.charge({
-      sourceId: payment.sourceId,
-      customerId: payment.customerId,
-      amountCents: order.totals.totalCents,
-      idempotencyKey: claimed.key,
-      note: `CSA order #${claimed.orderId}`,
-    });
+    const charged = await gate.call(() =>
+      gateway.charge({
+        sourceId: payment.sourceId,
+        customerId: payment.customerId,
+        amountCents: order.totals.totalCents,
+        idempotencyKey: claimed.key,
+        note: `CSA order #${claimed.orderId}`,
+      }),
+    );
     if (charged.status === 'COMPLETED') confirmCharge(deps, claimed.paymentRowId, charged);
     return answerFor(db, claimed.orderId, null);
   } catch (error) {
@@ -363,7 +368,11 @@ async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: n
 
 /** Places an order and pays for it; resolves to the order id, or throws a DomainError. */
 export async function placeOrder(deps: OrderDeps, order: PlaceOrder): Promise<number> {
-  const claimed = claimCheckout(deps, order);
-  if (claimed.paymentRowId === null) return claimed.orderId;
-  return chargeOrder(deps, { ...claimed, paymentRowId: claimed.paymentRowId }, order);
+  if (order.payment.method === 'cod') return claimCheckout(deps, order).orderId;
+  // A card order takes its card slot before anything is written: a 429 leaves no order behind.
+  return withCardAttempt(deps, { userId: order.userId, address: order.clientAddress }, async (gate) => {
+    const claimed = claimCheckout(deps, order);
+    if (claimed.paymentRowId === null) return claimed.orderId;
+    return chargeOrder(deps, { ...claimed, paymentRowId: claimed.paymentRowId }, order, gate);
+  });
 }

@@ -7,6 +7,7 @@ import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
 import type { AccountLimits } from './accounts.ts';
 import { pendingEmailOf, requestEmailChange } from './email-change.ts';
+import { withCardAttempt } from './payments/card-attempts.ts';
 
 import type { ProfilePatch } from '../shared/schemas/profile.ts';
 
@@ -108,7 +109,7 @@ export interface ProfileDeps {
  * `token`) becomes a card on file with the gateway; only its id, brand, last four digits and
  * expiry are kept.
  */
-export async function updateProfile(deps: ProfileDeps, userId: number, patch: ProfilePatch): Promise<ProfileView> {
+export async function updateProfile(deps: ProfileDeps, userId: number, patch: ProfilePatch, clientAddress: string): Promise<ProfileView> {
   const existing = findProfile(deps.db, userId);
   const changes: Partial<StoredProfile> = {};
   if (patch.name !== undefined) changes.name = patch.name;
@@ -126,7 +127,10 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
 
   const token = patch.paymentMethod?.sourceId || patch.paymentMethod?.token;
   if (token) {
-    const card = await saveCard(deps, userId, existing, token, changes.email ?? existing?.email, patch.name ?? existing?.name);
+    const client = { userId, address: clientAddress };
+    const card = await withCardAttempt(deps, client, (gate) =>
+      gate.call(() => saveCard(deps, userId, existing, token, changes.email ?? existing?.email, patch.name ?? existing?.name)),
+    );
     Object.assign(changes, card);
   } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== (existing?.paymentMethod?.type ?? 'card')) {
     // The preferred way to pay; a card still has to be saved before the profile is complete.

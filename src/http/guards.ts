@@ -55,21 +55,3 @@ export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
-
-/**
- * Card calls (checkout, buy now, the $1 entry, saving a card): after 5 attempts the gateway
- * refused in 15 minutes, a user waits, so a script with a bad token cannot write failed orders,
- * payment rows and notifications without end.
- */
-export const limitCardFailures: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const user = c.get('user');
-  if (!user || c.req.method === 'GET') return next();
-  const limiter = c.get('deps').limits.cardFailuresByUser;
-  const key = String(user.id);
-  const wait = limiter.retryAfter(key);
-  if (wait > 0) {
-    return c.json({ message: `Too many card attempts were declined. Please try again in ${minutesText(wait)}.` }, 429);
-  }
-  await next();
-  if (c.res.status === 402 || c.res.status === 502) limiter.record(key);
-};

@@ -7,8 +7,9 @@ import type { AppEnv } from './context.ts';
  * `Idempotency-Key` on POST /api/checkout, /api/orders and /api/payments (docs/decisions.md
  * "Money"): the same key from the same user on the same route returns the first answer again
  * and does nothing more. A duplicate sent while the first is still running waits for its
- * answer. Only final answers are kept: a 5xx (the outcome is not known yet) is forgotten, so
- * the retry asks again, and the money paths' own locks keep that retry from paying twice.
+ * answer. Only final answers are kept: a 5xx (the outcome is not known yet) and a 429 (try
+ * later: nothing was done) are forgotten, so the retry asks again, and the money paths' own
+ * locks keep that retry from paying twice.
  */
 
 /** How long a duplicate waits for the first answer before it is told to try later. */
@@ -55,7 +56,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
     forgetIdempotencyKey(db, id);
     throw error;
   }
-  if (c.res.status >= 500) {
+  if (c.res.status >= 500 || c.res.status === 429) {
     forgetIdempotencyKey(db, id);
     return;
   }

@@ -77,6 +77,7 @@ describe('POST /api/checkout: 50 shoppers for the last unit', () => {
       },
       payment: { method: 'square', sourceId: 'cnon:card-nonce-ok' },
       checkoutKey: `cart:${ctx.userId}`,
+      clientAddress: '192.0.2.1',
     });
     const error = await attempt.then(
       () => null,

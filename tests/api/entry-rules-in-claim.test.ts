@@ -86,7 +86,7 @@ describe('the entry rules run inside the claim transaction', () => {
     expect(ctx.db.select().from(plays).where(eq(plays.userId, alice.id)).all()).toEqual([]);
   });
 
-  test('daily limit 1, six holds at once on six products while the gateway is slow: the holds still waiting count; one entry, five 403s', async () => {
+  test('daily limit 1, six holds at once on six products while the gateway is slow: the holds still waiting count; one entry, the rest refused', async () => {
     const ctx = await gameStore();
     const alice = await limitOfOne(ctx, 'alice');
     const products = ctx.db
@@ -124,7 +124,11 @@ describe('the entry rules run inside the claim transaction', () => {
         return response.status;
       }),
     );
-    expect(statuses.sort()).toEqual([201, 403, 403, 403, 403, 403]);
+    // One entry; the others are refused by the daily limit, or (the sixth, while five card slots
+    // are in flight) by the card-attempt limit, which takes its slot before the claim.
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status !== 201).every((status) => status === 403 || status === 429)).toBe(true);
+    expect(statuses.filter((status) => status === 403).length).toBeGreaterThanOrEqual(4);
     expect(entriesOf(ctx, alice.id)).toHaveLength(1);
   });
 });

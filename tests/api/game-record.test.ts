@@ -43,7 +43,7 @@ async function twoPlayerGame(db: GameDeps['db'], clock: ManualClock, deps: GameD
     completeProfile({ db, clock }, user.id);
     giveConsent({ db, clock }, user.id);
     gameId = createPlay(deps, user.id, { productId: product.id, influencerIds: ids.slice(i * 5, i * 5 + 5).map(Number) }).gameId;
-    await payForPlay(deps, user.id, { productId: product.id, amount: 1, type: 'play' });
+    await payForPlay(deps, user.id, { productId: product.id, amount: 1, type: 'play' }, '192.0.2.1');
   }
   return { gameId, productId: product.id };
 }

@@ -211,7 +211,8 @@ describe('one payment attempt at a time, against Square with 400 ms of latency',
     s.fake.setLatency(LATENCY, PAYMENTS_PATH);
     const answers = await Promise.all(Array.from({ length: 50 }, () => pay(client, product.id)));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
-    expect(answers.filter((a) => a.status === 409)).toHaveLength(49);
+    // The others meet the entry's lock (409) or, past the card-attempt limit, find no slot (429).
+    expect(answers.filter((a) => a.status === 409 || a.status === 429)).toHaveLength(49);
     expect(approved(s)).toHaveLength(1);
     expect(notificationsOf(s, id, 'payment_success')).toHaveLength(1);
   });

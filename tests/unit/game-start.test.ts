@@ -186,7 +186,7 @@ describe('a game starts at the top of the hour after it filled', () => {
       .run();
     ctx.db.update(games).set({ status: 'active', startTime: START, endTime: END }).where(eq(games.id, gameId)).run();
     ctx.clock.set(START + MINUTE);
-    const error = await payForPlay(ctx.deps, carol.id, { productId, amount: 1, type: 'play' }).catch((e) => e);
+    const error = await payForPlay(ctx.deps, carol.id, { productId, amount: 1, type: 'play' }, '192.0.2.1').catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ status: 409 });
     expect(playRow(ctx, pending.id).status).toBe('void');

@@ -63,7 +63,7 @@ async function feedGame(w: World) {
       .slice(index * 5, index * 5 + 5)
       .map((p) => p.id);
     createPlay(w.deps, user.id, { productId, influencerIds: picks });
-    await payForPlay(w.deps, user.id, { productId, amount: 1, type: 'play' });
+    await payForPlay(w.deps, user.id, { productId, amount: 1, type: 'play' }, '192.0.2.1');
     ids.push(user.id);
   }
   const game = w.db.select().from(games).where(eq(games.productId, productId)).get()!;

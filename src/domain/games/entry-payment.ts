@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../notifications.ts';
 import { asPaymentFailure, idempotencyKey, paymentUnderKey, type GatewayPayment, type PaymentFailure } from '../payments/gateway.ts';
+import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { requireCompleteProfile } from '../profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
@@ -27,22 +28,30 @@ import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
  * hold is asked for), authorize, then confirm or roll back. An unknown outcome is resolved by
  * asking the gateway, here or by the reconciler, never by guessing.
  */
-export async function payForPlay(deps: GameDeps, userId: number, input: EntryPaymentBody) {
-  const { db, clock, gateway } = deps;
+export async function payForPlay(deps: GameDeps, userId: number, input: EntryPaymentBody, clientAddress: string) {
+  const { db, clock } = deps;
   const { productId } = input;
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
+  // The card slot comes before the claim: a 429 leaves the play pending and writes no payment row.
+  return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, productId, profile, gate));
+}
+
+async function holdEntry(deps: GameDeps, userId: number, productId: number, profile: ReturnType<typeof requireCardOnFile>, gate: CardGate) {
+  const { db, gateway } = deps;
   const claim = claimEntryPayment(deps, userId, productId);
   if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
   const { play, paymentRowId, key } = claim;
   try {
-    const held = await gateway.authorize({
-      sourceId: profile.gatewayCardId!,
-      customerId: profile.gatewayCustomerId,
-      amountCents: ENTRY_FEE_CENTS,
-      idempotencyKey: key,
-      note: `CSA game #${play.gameId} entry`,
-    });
+    const held = await gate.call(() =>
+      gateway.authorize({
+        sourceId: profile.gatewayCardId!,
+        customerId: profile.gatewayCustomerId,
+        amountCents: ENTRY_FEE_CENTS,
+        idempotencyKey: key,
+        note: `CSA game #${play.gameId} entry`,
+      }),
+    );
     if (held.status === 'APPROVED') await confirmHold(deps, paymentRowId, held);
   } catch (error) {
     const failure = asPaymentFailure(error);

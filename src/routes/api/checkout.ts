@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { checkoutCart } from '../../domain/checkout.ts';
-import type { AppEnv } from '../../http/context.ts';
+import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
@@ -10,6 +10,6 @@ import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
 export const checkoutApi = new Hono<AppEnv>()
   .use('/checkout', requireUserApi)
   .post('/checkout', jsonBody(cartCheckoutBody, { formAt: 'customer' }), idempotent, async (c) => {
-    const { orderId } = await checkoutCart(c.get('deps'), c.get('user').id, c.req.valid('json'));
+    const { orderId } = await checkoutCart(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
     return c.json({ orderId, id: orderId }, 201);
   });

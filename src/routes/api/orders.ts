@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { buyNow } from '../../domain/checkout.ts';
 import { findOwnOrder, userOrders } from '../../domain/order-views.ts';
-import type { AppEnv } from '../../http/context.ts';
+import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
@@ -14,7 +14,7 @@ export const ordersApi = new Hono<AppEnv>()
   .use('/user/orders', requireUserApi)
   .get('/user/orders', (c) => c.json(userOrders(c.get('deps').db, c.get('user').id, c.get('deps').clock.now())))
   .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotent, async (c) => {
-    const { id } = await buyNow(c.get('deps'), c.get('user').id, c.req.valid('json'));
+    const { id } = await buyNow(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {

@@ -7,7 +7,7 @@ import { noticeIncompleteProfile } from '../../domain/notifications.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { findProfile, isProfileComplete } from '../../domain/profile.ts';
 import { checkoutDefaults } from '../../domain/checkout.ts';
-import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
+import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
@@ -239,7 +239,7 @@ export const cartPages = new Hono<AppEnv>()
     });
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Check your shipping details.');
-      const { orderId } = await checkoutCart({ db, clock, gateway }, user.id, checked.data);
+      const { orderId } = await checkoutCart({ db, clock, gateway }, user.id, checked.data, clientIp(c));
       setFlash(c, { title: 'Order placed', description: 'Thank you! Your order has been placed.' });
       return c.redirect(`/order-confirmation/${orderId}`, 303);
     } catch (error) {

@@ -9,7 +9,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/order-views.ts';
 import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
 import { cardConfig } from '../../domain/payments/card-config.ts';
-import type { AppContext, AppEnv } from '../../http/context.ts';
+import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { endSession } from '../../http/session-cookie.ts';
@@ -267,7 +267,7 @@ export const profilePages = new Hono<AppEnv>()
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     let saved: ProfileView;
     try {
-      saved = await updateProfile(c.get('deps'), c.get('user').id, checked.data);
+      saved = await updateProfile(c.get('deps'), c.get('user').id, checked.data, clientIp(c));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
