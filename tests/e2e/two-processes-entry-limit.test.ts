@@ -93,7 +93,13 @@ describe('two processes on one database: the daily entry limit', () => {
       );
       rounds.push({ entered: countedEntries(userId), answers: answers.sort() });
     }
-    const expected = ['201 entered', ...Array.from({ length: ENTRIES - 1 }, () => '403 DAILY_LIMIT_REACHED')];
-    expect(rounds.filter((r) => r.entered !== 1 || JSON.stringify(r.answers) !== JSON.stringify(expected))).toEqual([]);
+    // One entry a round; every other hold is refused by the daily limit, or by the card-attempt
+    // limit when five of the user's card slots happen to be in flight at once (a 429).
+    const refused = (answer: string) => answer === '403 DAILY_LIMIT_REACHED' || answer.startsWith('429 ');
+    const wrong = rounds.filter(
+      (r) =>
+        r.entered !== 1 || r.answers.filter((a) => a === '201 entered').length !== 1 || r.answers.filter((a) => a !== '201 entered').some((a) => !refused(a)),
+    );
+    expect(wrong).toEqual([]);
   }, 90_000);
 });
