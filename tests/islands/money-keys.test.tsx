@@ -5,6 +5,7 @@ import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
 import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
+import type { IslandName } from '../../src/islands/registry.ts';
 
 /*
  * Issue 25, row 1: no money request leaves an island without an Idempotency-Key. One key per
@@ -31,7 +32,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const keysOf = (calls: FetchCall[]) => calls.map(([, init]) => init.headers['Idempotency-Key']);
 const button = (pattern: RegExp) => [...document.querySelectorAll('button')].find((b) => pattern.test(b.textContent ?? ''))!;
 
-async function mount(name: string, props: Record<string, unknown>): Promise<void> {
+async function mount(name: IslandName, props: Record<string, unknown>): Promise<void> {
   const { toasts } = await import('../../src/islands/lib/toast.ts');
   toasts.value = [];
   const page = renderDocument(
