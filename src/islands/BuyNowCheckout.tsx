@@ -14,6 +14,8 @@ export interface BuyNowCheckoutProps {
   customer: { name: string; email: string; phone: string; line1: string; city: string; state: string; postalCode: string };
   config: CardConfig;
   savedCard: string | null;
+  /** This shopper paid for this product a moment ago ('2 minutes'): said again next to Pay, where Back brings them. */
+  boughtAgo?: { text: string; orderId: number } | null;
 }
 
 /** Buy-now's names for the shipping fields: those of its `customerInfo` (the address ones inside `address`). */
@@ -43,7 +45,7 @@ const fieldNamesOf = (errors: Record<string, string>) =>
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
-export default function BuyNowCheckout({ product, customer, config, savedCard }: BuyNowCheckoutProps) {
+export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null }: BuyNowCheckoutProps) {
   const id = useId();
   const cardRef = useRef<CardHandle>(null);
   const [useSaved, setUseSaved] = useState(savedCard !== null);
@@ -178,6 +180,15 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
         )}
         <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
       </section>
+      {boughtAgo && (
+        <p data-bought-again="" className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {`You bought this ${boughtAgo.text} ago (`}
+          <a href={`/orders/${boughtAgo.orderId}`} className="font-semibold text-amber-900">
+            {`order #${boughtAgo.orderId}`}
+          </a>
+          {'). Pay again only if you want another one.'}
+        </p>
+      )}
       <button
         type="submit"
         disabled={busy || (!useSaved && !cardReady)}

@@ -33,6 +33,7 @@ export const checkoutPages = new Hono<AppEnv>()
     const soldOut = stored.quantity <= 0;
     const { db, clock } = c.get('deps');
     const bought = recentPurchaseOf(db, user.id, stored.id, clock.now());
+    const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const page = renderPage(
       c,
       { title: 'Checkout', path: '/checkout', noindex: true },
@@ -41,12 +42,12 @@ export const checkoutPages = new Hono<AppEnv>()
           <h1 id="checkout-title" className="m-0 mb-5 text-2xl font-extrabold">
             Checkout
           </h1>
-          {bought && (
+          {boughtAgo && (
             <div data-recent-purchase="" className="mb-5 rounded-xl border border-sea/40 bg-sea/5 p-4 text-sm">
-              <p className="m-0 font-bold">{`You bought this ${elapsedText(clock.now() - bought.at)} ago.`}</p>
+              <p className="m-0 font-bold">{`You bought this ${boughtAgo.text} ago.`}</p>
               <p className="m-0 mt-1 text-slate-700">
-                <a href={`/orders/${bought.orderId}`} className="font-semibold text-sea-dark">
-                  {`See order #${bought.orderId}`}
+                <a href={`/orders/${boughtAgo.orderId}`} className="font-semibold text-sea-dark">
+                  {`See order #${boughtAgo.orderId}`}
                 </a>
                 {soldOut ? '' : ', or buy it again below.'}
               </p>
@@ -62,6 +63,7 @@ export const checkoutPages = new Hono<AppEnv>()
                 customer: contact,
                 config,
                 savedCard,
+                boughtAgo,
               }}
             />
           )}
