@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { orderItems, orders, payments, products } from '../db/schema.ts';
 import { resolveImageUrl } from './catalog.ts';
@@ -161,3 +161,29 @@ export function orderDetail(db: Queryable, userId: number, id: number) {
 }
 
 export type OrderDetail = NonNullable<ReturnType<typeof orderDetail>>;
+
+/** How far back the checkout page looks for the same product bought already. */
+export const RECENT_PURCHASE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The shopper's latest paid order holding this product within RECENT_PURCHASE_MS: a shopper
+ * back on a checkout they just paid (Back, refresh, a second tab) is told before paying again.
+ */
+export function recentPurchaseOf(db: Queryable, userId: number, productId: number, now: number): { orderId: number; at: number } | null {
+  const found = db
+    .select({ orderId: orders.id, at: orders.orderDate })
+    .from(orders)
+    .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(
+      and(
+        eq(orders.userId, userId),
+        eq(orderItems.productId, productId),
+        inArray(orders.status, ['processing', 'completed']),
+        gte(orders.orderDate, now - RECENT_PURCHASE_MS),
+      ),
+    )
+    .orderBy(desc(orders.orderDate), desc(orders.id))
+    .limit(1)
+    .get();
+  return found ?? null;
+}

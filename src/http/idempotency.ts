@@ -4,12 +4,15 @@ import { claimIdempotencyKey, forgetIdempotencyKey, type IdempotencyKey, recordI
 import type { AppEnv } from './context.ts';
 
 /*
- * `Idempotency-Key` on POST /api/checkout, /api/orders and /api/payments (docs/decisions.md
- * "Money"): the same key from the same user on the same route returns the first answer again
+ * `Idempotency-Key` on every money request: POST /api/checkout (the cart and bought prizes),
+ * /api/orders, /api/payments and the card save, PATCH /api/user/profile (docs/decisions.md
+ * "Money"). The same key from the same user on the same route returns the first answer again
  * and does nothing more. A duplicate sent while the first is still running waits for its
  * answer. Only final answers are kept: a 5xx (the outcome is not known yet) and a 429 (try
  * later: nothing was done) are forgotten, so the retry asks again, and the money paths' own
- * locks keep that retry from paying twice.
+ * locks keep that retry from paying twice. A 5xx that names the order it left behind (a payment
+ * not confirmed yet) is kept, though: that order is the attempt's answer, and a retry after the
+ * order was settled must find it, not start a second one.
  */
 
 /** How long a duplicate waits for the first answer before it is told to try later. */
@@ -27,8 +30,17 @@ function replay(answer: { status: number; body: string }): Response {
   });
 }
 
-function problem(status: 400 | 409 | 422, message: string): Response {
-  return new Response(JSON.stringify({ message }), { status, headers: { 'content-type': 'application/json; charset=UTF-8' } });
+function problem(status: 400 | 409 | 422, message: string, code?: string): Response {
+  return new Response(JSON.stringify({ message, ...(code ? { code } : {}) }), { status, headers: { 'content-type': 'application/json; charset=UTF-8' } });
+}
+
+/** A 5xx whose body names the order it made: { orderId: 12, ... }. */
+function namesAnOrder(body: string): boolean {
+  try {
+    return typeof (JSON.parse(body) as { orderId?: unknown }).orderId === 'number';
+  } catch {
+    return false;
+  }
 }
 
 export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
@@ -46,7 +58,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
     if (claim.kind === 'claimed') break;
     if (claim.kind === 'different-request') return problem(422, 'This Idempotency-Key was already used with a different request.');
     if (claim.kind === 'answered') return replay(claim);
-    if (Date.now() > deadline) return problem(409, 'A request with this Idempotency-Key is still in progress.');
+    if (Date.now() > deadline) return problem(409, 'A request with this Idempotency-Key is still in progress.', 'IDEMPOTENCY_KEY_IN_PROGRESS');
     await Bun.sleep(100);
   }
 
@@ -56,9 +68,10 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
     forgetIdempotencyKey(db, id);
     throw error;
   }
-  if (c.res.status >= 500 || c.res.status === 429) {
+  const body = await c.res.clone().text();
+  if ((c.res.status >= 500 && !namesAnOrder(body)) || c.res.status === 429) {
     forgetIdempotencyKey(db, id);
     return;
   }
-  recordIdempotentAnswer(db, id, c.res.status, await c.res.clone().text());
+  recordIdempotentAnswer(db, id, c.res.status, body);
 });

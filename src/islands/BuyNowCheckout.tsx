@@ -4,7 +4,8 @@ import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
-import { ApiError, apiRequest } from './lib/http.ts';
+import { ApiError } from './lib/http.ts';
+import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
@@ -13,6 +14,8 @@ export interface BuyNowCheckoutProps {
   customer: { name: string; email: string; phone: string; line1: string; city: string; state: string; postalCode: string };
   config: CardConfig;
   savedCard: string | null;
+  /** This shopper paid for this product a moment ago ('2 minutes'): said again next to Pay, where Back brings them. */
+  boughtAgo?: { text: string; orderId: number } | null;
 }
 
 /** Buy-now's names for the shipping fields: those of its `customerInfo` (the address ones inside `address`). */
@@ -42,13 +45,19 @@ const fieldNamesOf = (errors: Record<string, string>) =>
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
-export default function BuyNowCheckout({ product, customer, config, savedCard }: BuyNowCheckoutProps) {
+export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null }: BuyNowCheckoutProps) {
   const id = useId();
   const cardRef = useRef<CardHandle>(null);
   const [useSaved, setUseSaved] = useState(savedCard !== null);
   const [cardReady, setCardReady] = useState(config.gateway === 'test');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  /** Why the last try did not end in an order, next to the button as well as in the toast. */
+  const [failure, setFailure] = useState<string | null>(null);
+  /** One attempt per page load: its key goes with every try (lib/money.ts). */
+  const [attempt] = useState(() => new MoneyAttempt());
+  /** Set at once, before React re-renders the button disabled: a double click pays once. */
+  const paying = useRef(false);
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
 
   function customerInfo(form: HTMLFormElement) {
@@ -66,21 +75,27 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
   }
 
   async function pay(form: HTMLFormElement, applePay: boolean) {
-    const info = customerInfo(form);
-    if (!info) return;
+    if (paying.current) return;
+    // A try whose answer was lost is sent again as it was: nothing new is read or tokenized.
+    const resend = attempt.unresolved;
+    const info = resend ? null : customerInfo(form);
+    if (!resend && !info) return;
+    paying.current = true;
     setBusy(true);
+    setFailure(null);
     let paymentToken: string | undefined;
     try {
-      if (applePay) paymentToken = await applePayToken(config, totals.totalCents);
-      else if (!useSaved) paymentToken = await cardRef.current!.tokenize();
+      if (!resend && applePay) paymentToken = await applePayToken(config, totals.totalCents);
+      else if (!resend && !useSaved) paymentToken = await cardRef.current!.tokenize();
     } catch (error) {
+      paying.current = false;
       setBusy(false);
       if (applePay) toast({ title: 'Apple Pay Not Available', description: 'Apple Pay is not supported on this device or browser', variant: 'destructive' });
       else toast({ title: 'Payment Failed', description: (error as Error).message || 'An error occurred during payment processing', variant: 'destructive' });
       return;
     }
     try {
-      const result = await apiRequest<{ id: number }>('POST', '/api/orders', {
+      const result = await attempt.send<{ id: number }>('POST', '/api/orders', {
         productId: product.id,
         quantity: 1,
         shipping: 0,
@@ -95,13 +110,17 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       toastAfterNavigation({ title: 'Success!', description: 'Your order has been placed' });
       window.location.assign(`/order-confirmation/${result.id}`);
     } catch (error) {
+      paying.current = false;
       setBusy(false);
+      if (error instanceof OutcomeUnknownError) {
+        setFailure(error.message);
+        toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
+        return;
+      }
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
-      toast({
-        title: 'Payment Failed',
-        description: error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing',
-        variant: 'destructive',
-      });
+      const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
+      setFailure(message);
+      toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
       window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
     }
   }
@@ -161,6 +180,15 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
         )}
         <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
       </section>
+      {boughtAgo && (
+        <p data-bought-again="" className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          {`You bought this ${boughtAgo.text} ago (`}
+          <a href={`/orders/${boughtAgo.orderId}`} className="font-semibold text-amber-900">
+            {`order #${boughtAgo.orderId}`}
+          </a>
+          {'). Pay again only if you want another one.'}
+        </p>
+      )}
       <button
         type="submit"
         disabled={busy || (!useSaved && !cardReady)}
@@ -168,6 +196,11 @@ export default function BuyNowCheckout({ product, customer, config, savedCard }:
       >
         {busy ? 'Processing...' : `Pay ${formatCents(totals.totalCents)}`}
       </button>
+      {failure && (
+        <p role="alert" className="m-0 rounded-xl border border-red-300 bg-red-50 p-3 text-sm font-semibold text-red-800">
+          {failure}
+        </p>
+      )}
     </form>
   );
 }

@@ -4,7 +4,8 @@ import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
-import { ApiError, apiRequest } from './lib/http.ts';
+import { ApiError } from './lib/http.ts';
+import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
@@ -51,34 +52,44 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   const [busy, setBusy] = useState(false);
   /** A decline or payment error, shown next to the button as well as in the toast. */
   const [failure, setFailure] = useState<string | null>(null);
+  /** One attempt per page load: its key goes with every try (lib/money.ts). */
+  const [attempt] = useState(() => new MoneyAttempt());
+  /** Set at once, before React re-renders the button disabled: a double click pays once. */
+  const paying = useRef(false);
   const totals = totalsFor(lines, cartShippingCents(lines, method));
   const onlyPrizes = lines.every((line) => line.type === 'play');
   const hasPrize = lines.some((line) => line.type === 'play');
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (paying.current) return;
     const formElement = event.currentTarget;
+    // A try whose answer was lost is sent again as it was: nothing new is read or tokenized.
+    const resend = attempt.unresolved;
     const checked = checkoutFormSchema.safeParse({ ...cartCustomer(readShipping(formElement, NAMES)), shippingMethod: method });
-    if (!checked.success) {
+    if (!resend && !checked.success) {
       showErrors(formElement, fieldErrorsOf(checked.error));
       return;
     }
+    paying.current = true;
     setFailure(null);
     setErrors({});
     setBusy(true);
     let paymentToken: string | undefined;
-    if (payment === 'square' && !useSaved) {
+    if (!resend && payment === 'square' && !useSaved) {
       try {
         paymentToken = await cardRef.current!.tokenize();
       } catch (error) {
         toast({ title: 'Payment Error', description: (error as Error).message || 'Failed to process your card. Please try again.', variant: 'destructive' });
+        paying.current = false;
         setBusy(false);
         return;
       }
     }
     try {
-      const { fullName, email, phone, address, city, state, zipCode } = checked.data;
-      const result = await apiRequest<{ orderId: number }>('POST', '/api/checkout', {
+      const customer = checked.data ?? cartCustomer(readShipping(formElement, NAMES));
+      const { fullName, email, phone, address, city, state, zipCode } = customer;
+      const result = await attempt.send<{ orderId: number }>('POST', '/api/checkout', {
         paymentMethod: payment,
         paymentToken,
         items: lines.map((line) => ({ id: line.id, productId: line.productId, quantity: line.quantity, price: line.priceCents / 100, type: line.type })),
@@ -89,7 +100,13 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
       toastAfterNavigation({ title: 'Order placed', description: 'Thank you! Your order has been placed.' });
       window.location.assign(`/order-confirmation/${result.orderId}`);
     } catch (error) {
+      paying.current = false;
       setBusy(false);
+      if (error instanceof OutcomeUnknownError) {
+        setFailure(error.message);
+        toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
+        return;
+      }
       if (error instanceof ApiError && error.status === 409) {
         toastAfterNavigation({ title: 'Checkout failed', description: error.message, variant: 'destructive' });
         window.location.reload();

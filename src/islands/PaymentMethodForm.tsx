@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { ApiError, apiRequest } from './lib/http.ts';
+import { MoneyAttempt } from './lib/money.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 import { safeNextPath } from '../shared/safe-next-path.ts';
 import type { ToastInput } from '../shared/toast.ts';
@@ -26,12 +27,18 @@ export default function PaymentMethodForm({ config, card, type, returnTo = null 
   const [ready, setReady] = useState(config.gateway === 'test');
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(!card);
+  /** Saving a card checks it at the gateway: one key per attempt, kept across its tries (lib/money.ts). */
+  const [attempt] = useState(() => new MoneyAttempt());
+  const saving = useRef(false);
 
   async function saveCard() {
+    if (saving.current) return;
+    saving.current = true;
     setBusy(true);
     try {
-      const token = await cardRef.current!.tokenize();
-      const saved = await apiRequest<{ notice?: ToastInput }>('PATCH', '/api/user/profile', { paymentMethod: { type: 'card', sourceId: token } });
+      // A save whose answer was lost is sent again with its first token, not a new one.
+      const token = attempt.unresolved ? '' : await cardRef.current!.tokenize();
+      const saved = await attempt.send<{ notice?: ToastInput }>('PATCH', '/api/user/profile', { paymentMethod: { type: 'card', sourceId: token } });
       toastAfterNavigation(
         saved?.notice ??
           (returnTo
@@ -42,6 +49,7 @@ export default function PaymentMethodForm({ config, card, type, returnTo = null 
     } catch (error) {
       const message = error instanceof ApiError ? error.message : 'Could not update your profile. Please try again.';
       toast({ title: 'Error', description: error instanceof ApiError ? message : (error as Error).message || message, variant: 'destructive' });
+      saving.current = false;
       setBusy(false);
     }
   }

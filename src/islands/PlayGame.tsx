@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { PlayGameProps } from '../shared/views/games.ts';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError } from './lib/http.ts';
+import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 import { HowItWorks } from './play/HowItWorks.tsx';
 import { InfluencerDialog } from './play/InfluencerDialog.tsx';
@@ -35,6 +36,10 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   const picksRef = useRef<number[]>([]);
   const [detailId, setDetailId] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
+  /** The $1 entry's attempt: its key goes with every try of the payment (lib/money.ts). */
+  const [entry] = useState(() => new MoneyAttempt());
+  /** Set at once, before React re-renders the button disabled: a double click joins once. */
+  const joining = useRef(false);
 
   const open = product.playEnabled && product.quantity > 0;
   const detail = detailId === null ? undefined : influencers.find((person) => person.id === detailId);
@@ -90,7 +95,9 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   }
 
   async function join() {
-    if (busy) return;
+    if (busy || joining.current) return;
+    // An entry payment whose answer was lost is asked about again before anything else.
+    if (entry.unresolved) return pay();
     const chosen = picksRef.current;
     if (chosen.length !== PICKS) {
       toast({ title: 'Selection incomplete', description: 'Please select exactly 5 influencers.', variant: 'destructive' });
@@ -99,34 +106,52 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     if (!signedIn) return goSignIn();
     if (!hasCard) return askForCard();
     if (!consented.current) return consentDialog.current?.showModal();
+    joining.current = true;
     setBusy(true);
-    let stage: 'play' | 'payment' = 'play';
     try {
       await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String) });
-      stage = 'payment';
-      await post('/api/payments', { productId: product.id, amount: 1, type: 'play' });
+    } catch (error) {
+      return refused(error, false);
+    }
+    return pay();
+  }
+
+  /** The $1 hold that turns the play into an entry. */
+  async function pay() {
+    joining.current = true;
+    setBusy(true);
+    try {
+      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play' });
       toastAfterNavigation({ title: "You're in!", description: 'Your $1 entry is held on your card until the game ends.' });
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
-      setBusy(false);
-      if (error instanceof ApiError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
-      if (error instanceof ApiError && error.status === 401) return goSignIn();
-      if (error instanceof ApiError && error.code === PLAY_CONSENT_REQUIRED) {
-        consented.current = false;
-        return consentDialog.current?.showModal();
-      }
-      if (error instanceof ApiError && (error.code === SELF_EXCLUDED || error.code === DAILY_LIMIT_REACHED)) {
-        setBlocked(error.message);
-        return toast({ title: 'Play failed', description: error.message, variant: 'destructive' });
-      }
-      toast({
-        title: 'Play failed',
-        description: error instanceof Error ? error.message : 'The play could not be placed. Please try again.',
-        variant: 'destructive',
-      });
-      // A failed payment writes a 'Payment Failed' notification: let the bell show it now.
-      if (stage === 'payment') window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+      refused(error, true);
     }
+  }
+
+  function refused(error: unknown, paying: boolean) {
+    joining.current = false;
+    setBusy(false);
+    if (error instanceof OutcomeUnknownError) {
+      return toast({ title: 'Entry not confirmed yet', description: error.message, variant: 'destructive' });
+    }
+    if (error instanceof ApiError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
+    if (error instanceof ApiError && error.status === 401) return goSignIn();
+    if (error instanceof ApiError && error.code === PLAY_CONSENT_REQUIRED) {
+      consented.current = false;
+      return consentDialog.current?.showModal();
+    }
+    if (error instanceof ApiError && (error.code === SELF_EXCLUDED || error.code === DAILY_LIMIT_REACHED)) {
+      setBlocked(error.message);
+      return toast({ title: 'Play failed', description: error.message, variant: 'destructive' });
+    }
+    toast({
+      title: 'Play failed',
+      description: error instanceof Error ? error.message : 'The play could not be placed. Please try again.',
+      variant: 'destructive',
+    });
+    // A failed payment writes a 'Payment Failed' notification: let the bell show it now.
+    if (paying) window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
   }
 
   async function confirmConsent() {

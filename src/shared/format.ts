@@ -32,3 +32,11 @@ export function formatFollowers(count: number): string {
   }
   return String(count);
 }
+
+/** How long ago, in words: 'less than a minute', '1 minute', '12 minutes', '1 hour', '5 hours', '2 days'. */
+export function elapsedText(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'less than a minute';
+  const [count, unit] = minutes < 60 ? [minutes, 'minute'] : minutes < 48 * 60 ? [Math.floor(minutes / 60), 'hour'] : [Math.floor(minutes / 1440), 'day'];
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}

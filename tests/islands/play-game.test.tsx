@@ -327,6 +327,8 @@ describe('PlayGame for a signed-in shopper', () => {
       expect(play.influencerIds.every((id) => typeof id === 'string')).toBe(true);
       expect(JSON.parse(String(calls[1]![1].body))).toEqual({ productId: PRODUCT_ID, amount: 1, type: 'play' });
       expect(calls[1]![1].credentials).toBe('include');
+      // The $1 entry is money: it carries the attempt's Idempotency-Key (issue 25).
+      expect((calls[1]![1].headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
       const flash = decodeURIComponent(/csa_flash=([^;]+)/.exec(document.cookie)![1]!);
       expect(JSON.parse(flash)).toEqual({ title: "You're in!", description: 'Your $1 entry is held on your card until the game ends.' });
     } finally {

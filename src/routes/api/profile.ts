@@ -3,6 +3,7 @@ import { findProfile, connectApplePay, profileStatus, profileView, updateProfile
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
+import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 
@@ -12,7 +13,7 @@ export const profileApi = new Hono<AppEnv>()
   .use('/user/profile/*', requireUserApi)
   .use('/user/profile-status', requireUserApi)
   .get('/user/profile', (c) => c.json(profileView(findProfile(c.get('deps').db, c.get('user').id))))
-  .patch('/user/profile', jsonBody(profilePatchBody), async (c) => {
+  .patch('/user/profile', jsonBody(profilePatchBody), idempotent, async (c) => {
     const profile = await updateProfile(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
     // A visitor's Add to Cart waiting for this profile to be complete goes in now.
     const intent = carryOutCartIntent(c, c.get('user').id, { quietWhileIncomplete: true });

@@ -3,7 +3,8 @@ import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
-import { findOwnOrder } from '../../domain/order-views.ts';
+import { findOwnOrder, recentPurchaseOf } from '../../domain/order-views.ts';
+import { elapsedText } from '../../shared/format.ts';
 import { formatCents, totalsFor } from '../../shared/pricing.ts';
 import { checkoutDefaults } from '../../domain/checkout.ts';
 import type { AppEnv } from '../../http/context.ts';
@@ -30,7 +31,10 @@ export const checkoutPages = new Hono<AppEnv>()
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
     const { contact, config, savedCard } = checkoutDefaults(c.get('deps').db, c.get('deps').config, user.id);
     const soldOut = stored.quantity <= 0;
-    return renderPage(
+    const { db, clock } = c.get('deps');
+    const bought = recentPurchaseOf(db, user.id, stored.id, clock.now());
+    const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
+    const page = renderPage(
       c,
       { title: 'Checkout', path: '/checkout', noindex: true },
       <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
@@ -38,6 +42,17 @@ export const checkoutPages = new Hono<AppEnv>()
           <h1 id="checkout-title" className="m-0 mb-5 text-2xl font-extrabold">
             Checkout
           </h1>
+          {boughtAgo && (
+            <div data-recent-purchase="" className="mb-5 rounded-xl border border-sea/40 bg-sea/5 p-4 text-sm">
+              <p className="m-0 font-bold">{`You bought this ${boughtAgo.text} ago.`}</p>
+              <p className="m-0 mt-1 text-slate-700">
+                <a href={`/orders/${boughtAgo.orderId}`} className="font-semibold text-sea-dark">
+                  {`See order #${boughtAgo.orderId}`}
+                </a>
+                {soldOut ? '' : ', or buy it again below.'}
+              </p>
+            </div>
+          )}
           {soldOut ? (
             <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
           ) : (
@@ -48,6 +63,7 @@ export const checkoutPages = new Hono<AppEnv>()
                 customer: contact,
                 config,
                 savedCard,
+                boughtAgo,
               }}
             />
           )}
@@ -79,6 +95,9 @@ export const checkoutPages = new Hono<AppEnv>()
       </div>,
       { backHref: `/product/${product.id}` },
     );
+    // A page for one signed-in shopper, and what it says changes with each purchase: never kept by a cache, nor by Back.
+    page.headers.set('Cache-Control', 'private, no-store');
+    return page;
   })
   .post('/checkout/submit', async (c) => {
     // Reached only without JavaScript (or before the island loaded): card and Apple Pay need the payment form's script.
