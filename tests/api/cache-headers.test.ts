@@ -41,7 +41,16 @@ const cacheControl = async (client: TestClient, path: string, headers: Record<st
 
 describe('Cache-Control of pages', () => {
   test('the pages of a signed-in shopper are private, no-store: profile, order, checkout, cart and the catalogue', async () => {
-    for (const path of ['/profile', `/orders/${orderId}`, `/checkout?productId=${productId}`, '/cart', '/', '/products', '/products?type=book', `/product/${productId}`]) {
+    for (const path of [
+      '/profile',
+      `/orders/${orderId}`,
+      `/checkout?productId=${productId}`,
+      '/cart',
+      '/',
+      '/products',
+      '/products?type=book',
+      `/product/${productId}`,
+    ]) {
       expect({ path, cacheControl: await cacheControl(shopper, path) }).toEqual({ path, cacheControl: 'private, no-store' });
     }
   });
@@ -69,7 +78,7 @@ describe('Cache-Control of pages', () => {
 describe('Accept-Encoding by q-value', () => {
   const encodingOf = async (client: TestClient, path: string, acceptEncoding: string) =>
     (await client.get(path, { headers: { accept: 'text/html', 'accept-encoding': acceptEncoding } })).headers.get('content-encoding');
-  const refusing = ['gzip;q=0', 'gzip; q=0.0, identity', 'identity', '*;q=0', 'br', 'gzip;q=0, *;q=0.5'.replace('*;q=0.5', 'identity;q=1')];
+  const refusing = ['gzip;q=0', 'gzip; q=0.0, identity', 'identity', '*;q=0', 'br', 'gzip;q=0, identity;q=1', 'gzip;q=0, *'];
   const taking = ['gzip', 'gzip;q=0.5', 'deflate, gzip;q=0.1', '*', 'x-gzip', 'GZIP;Q=1'];
 
   test('a page, for a visitor (cached, whole) and a shopper (joined pieces)', async () => {
