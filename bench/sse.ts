@@ -4,7 +4,9 @@
  * the time for one change (an entry) to reach every connection.
  * Usage: bun bench/sse.ts [connections=5000]
  * Bun's fetch keeps at most 256 requests open at once unless BUN_CONFIG_MAX_HTTP_REQUESTS says
- * more, and a stream stays open: the script runs itself again with a higher limit.
+ * more, and a stream stays open: the script runs itself again with a higher limit. The store
+ * takes at most 20 streams from one client address, so each connection is another shopper
+ * behind a proxy on this machine (TRUST_PROXY=loopback, its own X-Forwarded-For).
  */
 import { COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
@@ -21,7 +23,16 @@ if (Number(process.env.BUN_CONFIG_MAX_HTTP_REQUESTS ?? 0) < connections + 100) {
 }
 const server = await startServer({
   quiet: true,
-  env: { NODE_ENV: 'production', MAIL: 'off', SEED_DEMO: '1', PAYMENTS: 'test', RATE_LIMIT: 'off', ADMIN_PASSWORD: 'bench-admin-pass', ADMIN_PIN: '123456' },
+  env: {
+    NODE_ENV: 'production',
+    MAIL: 'off',
+    SEED_DEMO: '1',
+    PAYMENTS: 'test',
+    RATE_LIMIT: 'off',
+    ADMIN_PASSWORD: 'bench-admin-pass',
+    ADMIN_PIN: '123456',
+    TRUST_PROXY: 'loopback',
+  },
 });
 const rssOf = async () => {
   const status = await Bun.file(`/proc/${server.child.pid}/status`).text();
@@ -43,7 +54,8 @@ try {
   for (let i = 0; i < connections; i++) {
     opened.push(
       (async () => {
-        const response = await fetch(`${server.url}/api/events?product=${product.id}`);
+        const shopper = `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+        const response = await fetch(`${server.url}/api/events?product=${product.id}`, { headers: { 'x-forwarded-for': shopper } });
         const reader = response.body!.getReader();
         readers.push(reader);
         const decoder = new TextDecoder();

@@ -13,6 +13,7 @@ import { observeRequests, requestIds } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
+import { refuseBadHosts } from './http/host-header.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
@@ -161,6 +162,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', marketingPages);
 
   app.notFound(notFound);
+  // Before the router: every path and URL above comes from a URL that parses (host-header.ts).
+  refuseBadHosts(app, deps);
   return app;
 }
 

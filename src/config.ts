@@ -83,6 +83,23 @@ const envSchema = z
         });
       }
     }
+    // A hop count trusts whoever connects first, so any client could write its own X-Forwarded-For.
+    if (trust.kind === 'hops' && env.NODE_ENV === 'production') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: `in production name your proxies by address (loopback, 10.0.0.5, 10.0.0.0/8, a comma list), not by a hop count: TRUST_PROXY=${trust.hops} would believe X-Forwarded-For from any client`,
+      });
+    }
+    // Served over https, the store sits behind a proxy, where "this machine" means the proxy: only a token keeps /metrics private.
+    if (/^https:/i.test(env.PUBLIC_URL ?? '') && !env.METRICS_TOKEN) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_TOKEN'],
+        message:
+          'METRICS_TOKEN is required when PUBLIC_URL is https (behind a proxy only a token keeps /metrics private): set a long random value and scrape with Authorization: Bearer <token>',
+      });
+    }
     const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
     if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL)
       ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
@@ -154,12 +171,12 @@ export interface Config {
   paymentTimeoutMs: number;
   /** The address Bun.serve binds: 127.0.0.1 unless said (the Docker image says 0.0.0.0). */
   host: string;
-  /** Which peers may speak for the client in X-Forwarded-For/-Proto: none, the nearest N hops, or these addresses. */
+  /** Which peers may speak for the client in X-Forwarded-For/-Proto: none, these addresses, or (never in production) the nearest N hops. */
   trustProxy: { kind: 'off' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
   /** How long the jobs lease lasts without renewal: another process takes the jobs over at most this long (plus a third) after the holder dies. */
   jobsLeaseMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** When set, GET /metrics needs `Authorization: Bearer <token>`; otherwise it answers loopback clients only. */
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; otherwise it answers this machine only. Required when PUBLIC_URL is https. */
   metricsToken: string | undefined;
   /** Rotating online backups (BACKUP_DIR); off when dir is undefined. */
   backup: { dir: string | undefined; everyMs: number; keep: number };

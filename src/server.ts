@@ -155,6 +155,13 @@ export async function main(): Promise<void> {
     );
   if (config.mail.mode === 'file') log.info({ event: 'mail_to_files', dir: mailDir }, `No SMTP_URL: e-mails are written as .eml files to ${mailDir}`);
   if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (receipts and password resets stay in the outbox).');
+  if (config.env === 'production' && /^https:/i.test(config.publicUrl) && config.trustProxy.kind === 'off') {
+    // https means a proxy in front, and without TRUST_PROXY every shopper has its address.
+    log.warn(
+      { event: 'trust_proxy_off' },
+      'PUBLIC_URL is https but TRUST_PROXY is off: every shopper shares the proxy address and its sign-in limits. Set TRUST_PROXY to the proxy address (loopback for one on this machine).',
+    );
+  }
   if (config.testModeBanner) log.warn({ event: 'test_payments' }, 'PAYMENTS=test in production: no real payments are taken, and every page says so.');
   if (generated.adminPassword || generated.adminPin) {
     // Development only (production requires both): shown once, so the operator can sign in.

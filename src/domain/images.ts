@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomainError } from './errors.ts';
+import { imageSize, isDecodableSize, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-dimensions.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const UPLOAD_URL = /^\/uploads\/([a-f0-9]{32}\.(?:jpg|png|webp|gif))$/;
@@ -45,6 +46,16 @@ export function imageStore(uploadsDir: string): ImageStore {
       if (!kind || bytes.length === 0) {
         const message = 'The image must be a JPEG, PNG, WebP or GIF file.';
         throw new DomainError(415, message, { image: message });
+      }
+      // Read from the header, before anything decodes it: a small file can declare a huge picture.
+      const size = imageSize(bytes, kind);
+      if (!size) {
+        const message = 'The image could not be read: its header is damaged. Save it again as a JPEG, PNG, WebP or GIF file.';
+        throw new DomainError(422, message, { image: message });
+      }
+      if (!isDecodableSize(size)) {
+        const message = `The image is ${size.width} × ${size.height} pixels; it must be at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`;
+        throw new DomainError(422, message, { image: message });
       }
       const name = `${Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex')}.${kind}`;
       await Bun.write(join(uploadsDir, name), bytes);

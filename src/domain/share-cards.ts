@@ -4,6 +4,7 @@ import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { projectFile } from '../runtime-files.ts';
 import { defaultImageFor, productTitle, productTypeLabels } from './catalog.ts';
 import { detectImageKind, type ImageStore } from './images.ts';
+import { imageSize, isDecodableSize } from './image-dimensions.ts';
 import type { ProductType } from '../db/schema.ts';
 
 /*
@@ -96,15 +97,18 @@ export function wrapText(text: string, perLine: number, maxLines: number): strin
   return kept;
 }
 
-type SourceImage = { kind: 'svg'; text: string } | { kind: 'jpeg' | 'png'; bytes: Uint8Array };
+export type SourceImage = { kind: 'svg'; text: string } | { kind: 'jpeg' | 'png'; bytes: Uint8Array };
 
 const STATIC_IMAGE = /^\/static\/images\/[\w-]+(?:\/[\w-]+)*\.(?:svg|png|jpe?g)$/;
 
 /**
- * The product's own image when this process has it and resvg can read it (SVG, PNG, JPEG);
- * otherwise (a WebP or GIF upload, an outside URL, a missing file) the type's illustration.
+ * The product's own image when this process has it and resvg can read it (SVG, PNG, JPEG) at a
+ * size it may decode; otherwise (a WebP or GIF upload, an outside URL, a missing file, a photo
+ * whose header declares more than 8000 pixels a side or 40 megapixels, or no size at all) the
+ * type's illustration. resvg decodes a photo whole into WebAssembly memory, which never shrinks
+ * again: a 20000 × 20000 upload from before sizes were checked took the process to 2.1 GB.
  */
-async function sourceImage(product: ShareCardProduct, images: ImageStore): Promise<SourceImage> {
+export async function shareCardSource(product: ShareCardProduct, images: ImageStore): Promise<SourceImage> {
   const url = product.imageUrl;
   let bytes: Uint8Array | null = null;
   if (STATIC_IMAGE.test(url)) bytes = (await projectFile(url.slice(1))?.bytes()) ?? null;
@@ -117,7 +121,10 @@ async function sourceImage(product: ShareCardProduct, images: ImageStore): Promi
   }
   if (bytes) {
     const kind = detectImageKind(bytes);
-    if (kind === 'png' || kind === 'jpg') return { kind: kind === 'jpg' ? 'jpeg' : 'png', bytes };
+    if (kind === 'png' || kind === 'jpg') {
+      const size = imageSize(bytes, kind);
+      if (size && isDecodableSize(size)) return { kind: kind === 'jpg' ? 'jpeg' : 'png', bytes };
+    }
     if (url.endsWith('.svg')) return { kind: 'svg', text: new TextDecoder().decode(bytes) };
   }
   const fallback = await projectFile(defaultImageFor(product.productType).slice(1))!.text();
@@ -176,7 +183,7 @@ export function shareCardSvg(product: ShareCardProduct, image: string): string {
 
 export async function renderShareCard(product: ShareCardProduct, images: ImageStore): Promise<Uint8Array> {
   const fontBuffers = await loadRenderer();
-  const svg = shareCardSvg(product, placedImage(await sourceImage(product, images), 40, 40, 550));
+  const svg = shareCardSvg(product, placedImage(await shareCardSource(product, images), 40, 40, 550));
   const resvg = new Resvg(svg, {
     font: { fontBuffers, loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans', sansSerifFamily: 'DejaVu Sans', serifFamily: 'DejaVu Serif' },
   });

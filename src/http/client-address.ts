@@ -6,8 +6,9 @@ import type { AppContext, AppEnv } from './context.ts';
 /*
  * Who sent the request, behind a reverse proxy (docs/operations.md, "Behind a proxy").
  * X-Forwarded-For and X-Forwarded-Proto are believed only from the peers TRUST_PROXY names
- * (the nearest N hops, or these addresses), through Express's `proxy-addr`; without
- * TRUST_PROXY both headers are ignored, so nobody can choose their own address.
+ * (these addresses; outside production also the nearest N hops, whoever they are), through
+ * Express's `proxy-addr`; without TRUST_PROXY both headers are ignored, so nobody can choose
+ * their own address.
  */
 
 type Trust = (address: string, hop: number) => boolean;
@@ -24,8 +25,8 @@ function trustOf(setting: Config['trustProxy']): Trust {
   return trust;
 }
 
-/** The socket's peer; 'local' when there is none (app.request() in tests). */
-function peerAddress<E extends AppEnv>(c: AppContext<E>): string {
+/** The socket's peer, whatever any header says; 'local' when there is none (app.request() in tests). */
+export function peerAddress<E extends AppEnv>(c: AppContext<E>): string {
   try {
     return getConnInfo(c).remote.address ?? 'local';
   } catch {
@@ -56,4 +57,15 @@ export function cameOverHttps<E extends AppEnv>(c: AppContext<E>): boolean {
 /** True for requests from this machine itself (the /metrics default). */
 export function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/**
+ * A request made on this machine for itself: the socket's peer is loopback (never an address a
+ * header names, which anyone can write) and no proxy forwarded it. A proxy on this machine is a
+ * loopback peer too, but it passes on someone else's request and says so in X-Forwarded-For.
+ */
+export function isFromThisMachine<E extends AppEnv>(c: AppContext<E>): boolean {
+  const peer = peerAddress(c);
+  if (peer !== 'local' && !isLoopback(peer)) return false;
+  return c.req.header('x-forwarded-for') === undefined && c.req.header('forwarded') === undefined && c.req.header('x-real-ip') === undefined;
 }

@@ -102,3 +102,34 @@ export class LiveHub {
     this.connections.clear();
   }
 }
+
+/**
+ * Open streams by client address, so one client cannot hold thousands of them and slow every
+ * page (issue 25, row 14: 2,000 streams from one client made an unrelated page take 8 s). Per
+ * process: each process holds its own streams.
+ */
+export class StreamSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly perClient: number) {}
+
+  /** Takes a slot for this address: a release function, or null when it holds them all. */
+  take(address: string): (() => void) | null {
+    const held = this.open.get(address) ?? 0;
+    if (held >= this.perClient) return null;
+    this.open.set(address, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.open.get(address) ?? 1) - 1;
+      if (left > 0) this.open.set(address, left);
+      else this.open.delete(address);
+    };
+  }
+
+  /** Streams this address holds now. */
+  held(address: string): number {
+    return this.open.get(address) ?? 0;
+  }
+}

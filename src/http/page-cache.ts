@@ -5,6 +5,7 @@ import type { AppContext, AppEnv } from './context.ts';
 import { sendPage, type SharedPage } from './render.tsx';
 import type { RenderedFragment } from '../components/render-context.ts';
 import type { ViewerPieces } from './viewer-parts.tsx';
+import { acceptsGzip } from './accept-encoding.ts';
 
 /**
  * Rendered catalogue pages by URL: the page as it is for everyone (shared by visitors and
@@ -260,7 +261,7 @@ export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
       c.header('Cache-Control', 'no-cache');
       c.header('Content-Type', hit.contentType);
       c.header('Vary', 'Accept-Encoding');
-      if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+      if (acceptsGzip(c.req.header('accept-encoding'))) {
         c.header('Content-Encoding', 'gzip');
         return c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200);
       }

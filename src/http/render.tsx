@@ -8,6 +8,7 @@ import type { AppContext, AppDeps, AppEnv } from './context.ts';
 import { takeFlash } from './flash.ts';
 import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
 import { shapeKey, viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
+import { acceptsGzip } from './accept-encoding.ts';
 
 export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
@@ -74,16 +75,18 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
 
 /**
  * Answers with a shared page and the viewer's header and tail put in, gzipped when the client
- * takes gzip (without compressing the page again: see gzip-join.ts). HTML is never cached by
- * the browser without revalidation.
+ * takes gzip (without compressing the page again: see gzip-join.ts). A visitor's page is never
+ * used by a browser without revalidation; a signed-in user's page (their name in the header,
+ * their orders, profile or checkout) is never kept at all, by the browser or anything between
+ * (the server-side page cache keeps only the shared parts, see page-cache.ts).
  */
 export function sendPage<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null = takeFlash(c)) {
   const parts = viewerPartsFor(c, page, toast);
   const pieces = [page.pieces[0], parts.header, page.pieces[1], parts.tail, page.pieces[2]];
-  c.header('Cache-Control', 'no-cache');
+  c.header('Cache-Control', c.get('user') ? 'private, no-store' : 'no-cache');
   c.header('Content-Type', 'text/html; charset=UTF-8');
   c.header('Vary', 'Accept-Encoding');
-  if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+  if (acceptsGzip(c.req.header('accept-encoding'))) {
     c.header('Content-Encoding', 'gzip');
     // A page rendered for this request alone is compressed once, fast (joinGzip).
     if (c.get('user') || !page.pieces[1].isCompressed) return c.body(joinGzip(pieces), page.status);

@@ -3,6 +3,7 @@ import { defaultImageFor, findProduct, isProductType, productView } from '../dom
 import { shareCardKey, shareCardPath } from '../domain/share-cards.ts';
 import type { AppEnv } from '../http/context.ts';
 import { projectFile } from '../runtime-files.ts';
+import { acceptsGzip } from '../http/accept-encoding.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const STATIC = 'public, max-age=86400';
@@ -32,7 +33,7 @@ const gzippedAssets = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
 async function assetResponse(c: Context<AppEnv>, relative: string, file: Blob): Promise<Response> {
   const compressible = /\.(js|css|svg|json)$/.test(relative);
-  if (!compressible || !/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) return fileResponse(file, IMMUTABLE);
+  if (!compressible || !acceptsGzip(c.req.header('accept-encoding'))) return fileResponse(file, IMMUTABLE);
   let gzip = gzippedAssets.get(relative);
   if (!gzip) {
     gzip = file.bytes().then((bytes) => Bun.gzipSync(bytes) as Uint8Array<ArrayBuffer>);

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { checkDatabase, checkReadiness } from '../domain/health.ts';
-import { clientIp, isLoopback } from '../http/client-address.ts';
+import { isFromThisMachine } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /**
@@ -35,9 +35,8 @@ export const healthRoutes = new Hono<AppEnv>()
       const expected = `Bearer ${config.metricsToken}`;
       const same = given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
       if (!same) return c.json({ message: 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).' }, 401);
-    } else {
-      const ip = clientIp(c);
-      if (ip !== 'local' && !isLoopback(ip)) return c.json({ message: 'Metrics answer this machine only; set METRICS_TOKEN to scrape from elsewhere.' }, 403);
+    } else if (!isFromThisMachine(c)) {
+      return c.json({ message: 'Metrics answer this machine only; set METRICS_TOKEN to scrape from elsewhere.' }, 403);
     }
     c.header('Content-Type', telemetry.registry.contentType);
     return c.body(await telemetry.scrape());

@@ -142,7 +142,7 @@ describe('sessions and logout', () => {
   });
 
   test('the cookie is Secure when the store is served over https', async () => {
-    const { client } = await testApp({ PUBLIC_URL: 'https://shop.example' });
+    const { client } = await testApp({ PUBLIC_URL: 'https://shop.example', METRICS_TOKEN: 'scrape-token' });
     const response = await client().post('/api/register', { json: { username: 'secure', password: 'secret-pass' } });
     expect(response.headers.getSetCookie().join('\n')).toContain('Secure');
   });

@@ -20,7 +20,7 @@ describe('loadConfig', () => {
 
   test('PORT moves the default public URL; PUBLIC_URL loses its trailing slash', () => {
     expect(loadConfig({ PORT: '4100' }).publicUrl).toBe('http://localhost:4100');
-    expect(loadConfig({ PUBLIC_URL: 'https://shop.example/' }).publicUrl).toBe('https://shop.example');
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example/', METRICS_TOKEN: 't' }).publicUrl).toBe('https://shop.example');
   });
 
   test('Square becomes the gateway when an access token is set, unless PAYMENTS says otherwise', () => {
@@ -117,13 +117,49 @@ describe('loadConfig', () => {
 
     test('development without SMTP_URL writes files; MAIL_FROM and PUBLIC_URL shape the sender', () => {
       expect(loadConfig({}).mail.mode).toBe('file');
-      expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com', SITE_NAME: 'Shop "X"' }).mail.from).toBe('"Shop X" <no-reply@shop.example.com>');
+      expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com', METRICS_TOKEN: 't', SITE_NAME: 'Shop "X"' }).mail.from).toBe(
+        '"Shop X" <no-reply@shop.example.com>',
+      );
       expect(loadConfig({ MAIL_FROM: 'Orders <orders@example.com>' }).mail.from).toBe('Orders <orders@example.com>');
     });
 
     test('SMTP_URL must be an smtp or smtps URL', () => {
       expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL must look like/);
       expect(() => loadConfig({ MAIL: 'maybe' })).toThrow(/MAIL/);
+    });
+  });
+
+  describe('behind a proxy (issue 25, row 12)', () => {
+    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' };
+
+    test('production refuses a hop count for TRUST_PROXY, in one line that says what to set', () => {
+      let message = '';
+      try {
+        loadConfig({ ...prod, TRUST_PROXY: '1' });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe(
+        'Invalid configuration: TRUST_PROXY: in production name your proxies by address (loopback, 10.0.0.5, 10.0.0.0/8, a comma list), not by a hop count: TRUST_PROXY=1 would believe X-Forwarded-For from any client',
+      );
+      expect(message).not.toContain('\n');
+    });
+
+    test('production takes proxies named by address, CIDR range or loopback; development may keep a hop count', () => {
+      expect(loadConfig({ ...prod, TRUST_PROXY: 'loopback' }).trustProxy).toEqual({ kind: 'addresses', addresses: ['loopback'] });
+      expect(loadConfig({ ...prod, TRUST_PROXY: '10.0.0.5, 10.1.0.0/16' }).trustProxy).toEqual({ kind: 'addresses', addresses: ['10.0.0.5', '10.1.0.0/16'] });
+      expect(loadConfig({ ...prod, TRUST_PROXY: 'off' }).trustProxy).toEqual({ kind: 'off' });
+      expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
+    });
+
+    test('an https PUBLIC_URL needs METRICS_TOKEN, in every environment', () => {
+      const message =
+        'Invalid configuration: METRICS_TOKEN: METRICS_TOKEN is required when PUBLIC_URL is https (behind a proxy only a token keeps /metrics private): set a long random value and scrape with Authorization: Bearer <token>';
+      expect(() => loadConfig({ PUBLIC_URL: 'https://shop.example' })).toThrow(message);
+      expect(() => loadConfig({ ...prod, PUBLIC_URL: 'HTTPS://shop.example', TRUST_PROXY: 'loopback' })).toThrow(message);
+      expect(loadConfig({ ...prod, PUBLIC_URL: 'https://shop.example', METRICS_TOKEN: 'a-long-random-token' }).metricsToken).toBe('a-long-random-token');
+      expect(loadConfig({ PUBLIC_URL: 'http://shop.example' }).metricsToken).toBeUndefined();
     });
   });
 });

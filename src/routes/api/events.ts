@@ -4,7 +4,8 @@ import { cartCount } from '../../domain/cart.ts';
 import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
 import type { AppDeps, AppEnv } from '../../http/context.ts';
-import { type LiveConnection, LiveHub, type LiveMessage } from '../../http/live-hub.ts';
+import { clientIp } from '../../http/client-address.ts';
+import { type LiveConnection, LiveHub, type LiveMessage, StreamSlots } from '../../http/live-hub.ts';
 import { gameDepsOf } from '../../http/domain-deps.ts';
 
 /*
@@ -16,9 +17,22 @@ import { gameDepsOf } from '../../http/domain-deps.ts';
  */
 
 const MAX_PRODUCTS = 50;
+/** Streams one client address may hold open at once (a page holds one; 20 tabs is a lot). */
+export const MAX_STREAMS_PER_CLIENT = 20;
 
 /** One hub per app (its deps), created on the first stream. */
 const hubs = new WeakMap<AppDeps, LiveHub>();
+const slots = new WeakMap<AppDeps, StreamSlots>();
+
+/** The open streams of one app by client address. */
+function streamSlotsOf(deps: AppDeps): StreamSlots {
+  let found = slots.get(deps);
+  if (!found) {
+    found = new StreamSlots(MAX_STREAMS_PER_CLIENT);
+    slots.set(deps, found);
+  }
+  return found;
+}
 
 function renderer(deps: AppDeps) {
   const { db } = deps;
@@ -71,6 +85,15 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   if (topics.size === 0) return c.json({ message: 'Subscribe to a product (?product=ID) or the scoreboard (?scoreboard=1), or sign in.' }, 400);
   const lastId = lastEventIdOf(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
 
+  const release = streamSlotsOf(c.get('deps')).take(clientIp(c));
+  if (!release) {
+    c.header('Retry-After', '30');
+    return c.json(
+      { message: `Too many live updates are open from your address (at most ${MAX_STREAMS_PER_CLIENT}). Close some tabs of the store and reload.` },
+      429,
+    );
+  }
+
   // Bun closes a connection idle for 10 s by default; this one is quiet for up to 25 s.
   (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
   c.header('Cache-Control', 'no-store');
@@ -81,17 +104,24 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
       for (const message of messages) void stream.writeSSE({ id: String(id), event: message.event, data: message.data }).catch(() => {});
     };
     const connection: LiveConnection = { topics, deliver: send };
-    const first = hub.connect(connection, lastId);
     let closed = false;
+    // The slot is given back when the client goes away, and whatever else ends the stream.
     stream.onAbort(() => {
       closed = true;
       hub.disconnect(connection);
+      release();
     });
-    await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
-    send(first.id, first.messages);
-    while (!closed) {
-      await stream.sleep(c.get('deps').config.liveHeartbeatMs);
-      if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
+    try {
+      const first = hub.connect(connection, lastId);
+      await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
+      send(first.id, first.messages);
+      while (!closed) {
+        await stream.sleep(c.get('deps').config.liveHeartbeatMs);
+        if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
+      }
+    } finally {
+      hub.disconnect(connection);
+      release();
     }
   });
 });
