@@ -342,7 +342,7 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
       .from(payments)
       .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
-    if (charge) return { refund: startRefund(tx, clock, charge, order.id) };
+    if (charge) return { refund: startRefund(tx, deps, charge, order.id) };
     restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
     notify(tx, clock, order.userId, {
       type: 'order_status',

@@ -56,7 +56,7 @@ function squareHarness(fake: FakeSquare, maxRetries = 0): Harness {
       fake
         .payments()
         .filter((p) => p.status !== 'FAILED')
-        .map((p) => ({ id: p.id, status: p.status, amountCents: p.amount_money.amount })),
+        .map((p) => ({ id: p.id, status: p.status, amountCents: p.amount_money.amount, currency: p.amount_money.currency })),
     stop: () => fake.stop(),
   };
 }
