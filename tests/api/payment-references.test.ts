@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { notifications, orders, payments, products } from '../../src/db/schema.ts';
+import { influencers, notifications, orders, payments, plays, products } from '../../src/db/schema.ts';
 import { gatewayKeyPrefix } from '../../src/domain/payments/keys.ts';
 import { log } from '../../src/log.ts';
 import { buyNowBody } from '../helpers/actors.ts';
@@ -90,7 +90,11 @@ describe.concurrent('a gateway payment pays only its own row', () => {
     const reason = 'Charged by phone in the Square Dashboard';
     const accepted = await resolve(admin, rowOf13, { action: 'mark_paid', gatewayPaymentId: byPhone.id, overrideReason: reason });
     expect(accepted.status).toBe(200);
-    const logged = warn.mock.calls.find(([line]) => (line as { event?: string; orderId?: number }).event === 'marked_paid_override');
+    // Other tests of this file run at once: this test's line is the one naming its payment.
+    const logged = warn.mock.calls.find(([line]) => {
+      const fields = line as { event?: string; gatewayPaymentId?: string };
+      return fields.event === 'marked_paid_override' && fields.gatewayPaymentId === byPhone.id;
+    });
     warn.mockRestore();
     expect(logged?.[0]).toMatchObject({ orderId: thirteen, gatewayPaymentId: byPhone.id, reference: 'dashboard-sale', admin: 'boss', reason });
     expect(orderOf(s, thirteen)).toMatchObject({ status: 'processing', paymentId: byPhone.id });
@@ -157,5 +161,29 @@ describe.concurrent('a gateway payment pays only its own row', () => {
     expect((await resolve(admin, chargeOf(s, nextOrder).id, { action: 'mark_failed' })).status).toBe(200);
     expect(orderOf(s, nextOrder).status).toBe('failed');
     expect(aviator(s).quantity).toBe(product.quantity);
+  });
+
+  test('the same for a $1 entry: a hold of another amount under its key does not enter the player', async () => {
+    const s = await openStore();
+    const admin = s.admin();
+    const { client, id: userId } = await s.shopper('player');
+    const book = s.db.select().from(products).where(eq(products.brand, 'The Old Man and the Sea')).get()!;
+    const picks = s.db
+      .select({ id: influencers.id })
+      .from(influencers)
+      .limit(5)
+      .all()
+      .map((i) => String(i.id));
+    expect((await client.post('/api/plays', { json: { productId: book.id, influencerIds: picks } })).status).toBe(201);
+    const play = s.db.select().from(plays).where(eq(plays.userId, userId)).get()!;
+    await paymentAtSquare(s, 500, `${gatewayKeyPrefix(s.db)}-hold-${play.id}-${play.createdAt.toString(36)}`);
+    s.fake.failNext({ status: 500 }, CHARGE);
+    const answer = await client.post('/api/payments', { json: { productId: book.id, amount: 1, type: 'play' } });
+    expect(answer.status).toBe(502);
+    expect(s.db.select().from(plays).where(eq(plays.id, play.id)).get()!.status).toBe('authorizing');
+    const row = s.db.select().from(payments).where(eq(payments.playId, play.id)).get()!;
+    expect(row).toMatchObject({ status: 'authorizing', errorCode: 'GATEWAY_MISMATCH', gatewayPaymentId: null });
+    const items = (await (await admin.get('/api/admin/payments/attention')).json()) as { problem: string; paymentId: number; actions: string[] }[];
+    expect(items).toEqual([expect.objectContaining({ problem: 'gateway_mismatch', paymentId: row.id, actions: ['check', 'mark_failed'] })]);
   });
 });
