@@ -8,11 +8,12 @@ import { rollBackHold, settleHoldFromGateway } from './games/entry-payment.ts';
 import type { GameDeps } from './games/entry.ts';
 import { moveHolds } from './games/holds.ts';
 import { centsToDollars } from '../shared/money.ts';
-import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
+import { rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { sendRefund } from './order-refund.ts';
-import { asPaymentFailure, type GatewayPayment, STORE_CURRENCY } from './payments/gateway.ts';
-import { GATEWAY_MISMATCH, mismatchOf, rowLinkedTo } from './payments/matching.ts';
-import { logPaymentEvent, NOT_TAKEN_AFTER_MS } from './payments/states.ts';
+import { asPaymentFailure, type GatewayPayment } from './payments/gateway.ts';
+import { GATEWAY_MISMATCH, mismatchOf } from './payments/matching.ts';
+import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
+import { markPaid, type MarkPaidInput } from './payment-mark-paid.ts';
 
 /*
  * What an admin sees and settles on the Orders tab (issue 9, item 8): every payment the
@@ -259,7 +260,11 @@ export async function resolvePayment(deps: GameDeps & { clock: Clock }, paymentI
     if (now.status === row.status && now.errorCode === GATEWAY_MISMATCH) return `Not marked paid. ${now.errorDetail ?? ''}`.trim();
     return now.status === row.status ? `The gateway has no final answer for payment #${row.id} yet.` : `Payment #${row.id} is now ${now.status}.`;
   }
-  if (action === 'mark_paid') return markPaid(deps, row, input);
+  if (action === 'mark_paid') {
+    const message = await markPaid(deps, row, input);
+    if (message === null) throw actionError(action);
+    return message;
+  }
   // mark_failed: only when the gateway has nothing that took the money.
   const found = await lookUp(deps, row);
   if (found === 'unreachable') throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
@@ -271,65 +276,4 @@ export async function resolvePayment(deps: GameDeps & { clock: Clock }, paymentI
   const done = row.status === 'charging' ? rollBackCharge(deps, row.id, failure) : rollBackHold(deps, row.id, failure);
   if (!done) throw actionError(action);
   return row.orderId ? `Order #${row.orderId} marked as failed; its stock is back.` : `Entry payment #${row.id} marked as failed.`;
-}
-
-export interface MarkPaidInput {
-  gatewayPaymentId?: unknown;
-  /** Why a payment under another reference pays this order; without it such a payment is refused. */
-  overrideReason?: unknown;
-  /** The admin's username, for the note and the log. */
-  actor?: string;
-}
-
-const UNREACHABLE = 'The payment gateway cannot be reached right now. Try again in a minute.';
-
-/**
- * Marks an unconfirmed charge paid with a payment the admin names, only when the gateway shows it
- * COMPLETED for this amount and currency and no other row claims it; and only when its reference is
- * this order's key, unless the admin gives a reason, which is kept on the row and logged.
- */
-async function markPaid(deps: GameDeps & { clock: Clock }, row: typeof payments.$inferSelect, input: MarkPaidInput): Promise<string> {
-  const id = typeof input.gatewayPaymentId === 'string' ? input.gatewayPaymentId.trim() : '';
-  if (!id || id.length > 100) {
-    const message = 'Enter the payment id shown by the payment gateway.';
-    throw new DomainError(400, message, { gatewayPaymentId: message });
-  }
-  const reason = typeof input.overrideReason === 'string' ? input.overrideReason.trim().slice(0, 500) : '';
-  let payment: GatewayPayment;
-  try {
-    payment = await deps.gateway.getPayment(id);
-  } catch (error) {
-    const failure = asPaymentFailure(error);
-    if (failure.code === 'NOT_FOUND') throw new DomainError(409, `The payment gateway has no payment ${id}.`, { gatewayPaymentId: `No payment ${id}.` });
-    throw new DomainError(502, UNREACHABLE);
-  }
-  if (payment.status !== 'COMPLETED' || payment.amountCents !== row.amountCents || payment.currency !== STORE_CURRENCY) {
-    const message = `The gateway shows payment ${id} as ${payment.status} for ${centsToDollars(payment.amountCents).toFixed(2)} ${payment.currency}; it does not pay this order.`;
-    throw new DomainError(409, message, { gatewayPaymentId: message });
-  }
-  const linked = rowLinkedTo(deps.db, id, row.id);
-  if (linked) {
-    const message = `Payment ${id} already pays ${linked.orderId ? `order #${linked.orderId}` : `payment #${linked.id}`}; one payment pays one order.`;
-    throw new DomainError(409, message, { gatewayPaymentId: message });
-  }
-  const ours = payment.referenceId === row.idempotencyKey;
-  if (!ours && !reason) {
-    const message = `Payment ${id} was made for ${payment.referenceId ? `'${payment.referenceId}'` : 'no reference'}, not for this order ('${row.idempotencyKey}'). To use it anyway, give the reason.`;
-    throw new DomainError(409, message, { overrideReason: message }, { code: 'REFERENCE_MISMATCH' });
-  }
-  const who = input.actor ? `@${input.actor}` : 'an admin';
-  const note = ours
-    ? `Marked paid by ${who} with payment ${id}${reason ? `: ${reason}` : '.'}`
-    : `Marked paid by ${who} with payment ${id} made for ${payment.referenceId ? `'${payment.referenceId}'` : 'no reference'}: ${reason}`;
-  if (!confirmCharge(deps, row.id, payment, { anyReference: !ours, reviewNote: note })) throw actionError('mark_paid');
-  logPaymentEvent(ours ? 'marked_paid' : 'marked_paid_override', {
-    paymentId: row.id,
-    orderId: row.orderId,
-    gatewayPaymentId: id,
-    reference: payment.referenceId ?? null,
-    key: row.idempotencyKey,
-    admin: input.actor ?? null,
-    reason: reason || null,
-  });
-  return ours ? `Order #${row.orderId} marked as paid (${id}).` : `Order #${row.orderId} marked as paid (${id}) with your reason: ${reason}`;
 }
