@@ -16,7 +16,7 @@ import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { simulatedMetrics } from '../src/domain/games/simulation.ts';
-import { idempotencyKey } from '../src/domain/payments/gateway.ts';
+import { gatewayKey } from '../src/domain/payments/keys.ts';
 import { reconcilePayments } from '../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../src/domain/payments/square-gateway.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare } from '../tests/helpers/fake-square.ts';
@@ -68,7 +68,7 @@ async function lostCharges(): Promise<number> {
       })
       .returning()
       .get();
-    const key = idempotencyKey('order', order.id, 'charge');
+    const key = gatewayKey(db, 'charge', order.id);
     db.insert(payments)
       .values({
         userId: user,
@@ -130,7 +130,7 @@ async function crashedCaptures(): Promise<number> {
       })
       .returning()
       .get();
-    const key = idempotencyKey('play', play.id, 'auth');
+    const key = gatewayKey(db, 'hold', play.id);
     const { payment } = await sdk.payments.create({
       sourceId: 'cnon:card-nonce-ok',
       idempotencyKey: key,

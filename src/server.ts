@@ -6,6 +6,7 @@ import { backupCommand, restoreCommand } from './cli/backups.ts';
 import { loadManifest } from './assets.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
+import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { createAccountLimits } from './domain/accounts.ts';
 import { bootstrapAdmin } from './domain/bootstrap.ts';
@@ -70,6 +71,8 @@ export async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   const db = openDatabase(join(dataDir, 'store.db'));
   await applyMigrations(db);
+  // The gateway key prefix exists before the first request (any number of processes may start at once).
+  ensureKeyPrefix(db.$client);
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
   const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });

@@ -59,7 +59,7 @@ export function restoreCommand(args: string[], env: Record<string, string | unde
   }
   return report(() => {
     const restored = restoreBackup(resolve(file), dataDirOf(env));
-    return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images); start the store on this DATA_DIR.`;
+    return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images, new payment key prefix ${restored.keyPrefix}); start the store on this DATA_DIR.`;
   });
 }
 

@@ -21,7 +21,7 @@ type PaymentRow = typeof payments.$inferSelect;
  * (WHERE status = 'processing'), so two admins clicking at once change an order once.
  *
  * Canceling a paid order refunds the whole charge through the gateway with a key derived from
- * the order id ('order-{id}-refund'). The order is claimed as 'canceled' before the call and
+ * the order id ('{prefix}-refund-{id}', payments/keys.ts). The order is claimed as 'canceled' before the call and
  * a 'pending' refund row is written in the same transaction; if the gateway refuses or fails,
  * the order goes back to 'processing', the refund row is marked 'failed' (kept as the record of
  * the attempt, and reused with the same key on a retry, so an answer lost in transit can never
@@ -87,6 +87,8 @@ export interface AdminOrder {
   paid: boolean;
   /** Dollars refunded so far (0 when nothing was). */
   refunded: number;
+  /** An admin's note on the charge (marked paid by hand, and why), or null. */
+  paymentNote: string | null;
   /** What the driver needs: who, where, how, and the shopper's notes. */
   delivery: { name: string; phone: string | null; address: string; method: string; methodLabel: string; notes: string | null };
 }
@@ -94,12 +96,14 @@ export interface AdminOrder {
 function paymentState(rows: (typeof payments.$inferSelect)[]) {
   const paid = new Set<number>();
   const refunded = new Map<number, number>();
+  const notes = new Map<number, string>();
   for (const row of rows) {
     if (row.orderId === null) continue;
+    if (row.kind === 'order_charge' && row.reviewNote) notes.set(row.orderId, row.reviewNote);
     if (row.kind === 'order_charge' && row.status === 'captured') paid.add(row.orderId);
     if (row.kind === 'refund' && row.status === 'refunded') refunded.set(row.orderId, (refunded.get(row.orderId) ?? 0) + row.amountCents);
   }
-  return { paid, refunded };
+  return { paid, refunded, notes };
 }
 
 /** Orders newest first (at most ADMIN_ORDER_LIMIT), optionally of one status, with customer, items and payment. */
@@ -143,7 +147,7 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
     });
     itemsByOrder.set(item.orderId, list);
   }
-  const { paid, refunded } = paymentState(db.select().from(payments).where(inArray(payments.orderId, ids)).all());
+  const { paid, refunded, notes } = paymentState(db.select().from(payments).where(inArray(payments.orderId, ids)).all());
   return rows.map(({ order, user }) => ({
     id: order.id,
     orderDate: order.orderDate,
@@ -163,6 +167,7 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
     paymentLabel: paymentMethodLabel(order.paymentMethod),
     paid: paid.has(order.id),
     refunded: centsToDollars(refunded.get(order.id) ?? 0),
+    paymentNote: notes.get(order.id) ?? null,
     delivery: {
       name: order.customerName || user.fullName || user.username,
       phone: order.customerPhone,
@@ -342,7 +347,7 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
       .from(payments)
       .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
-    if (charge) return { refund: startRefund(tx, clock, charge, order.id) };
+    if (charge) return { refund: startRefund(tx, deps, charge, order.id) };
     restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
     notify(tx, clock, order.userId, {
       type: 'order_status',

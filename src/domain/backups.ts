@@ -2,6 +2,7 @@ import { Database } from 'bun:sqlite';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Db } from '../db/client.ts';
+import { replaceKeyPrefix } from './payments/keys.ts';
 
 /*
  * Online backups (docs/operations.md, "Backups"): `VACUUM INTO` writes a consistent copy of the
@@ -100,10 +101,26 @@ export function runScheduledBackup(db: Db, options: { dir: string; keep: number;
 }
 
 /**
- * Restores a backup into an empty data folder: refuses when the folder already holds a store,
- * checks the copy first, then puts it in place as store.db with the uploads beside it.
+ * Gives the restored copy a new gateway key prefix (payments/keys.ts): the keys the store made
+ * after the backup was taken are known to the gateway, and the restored ids would make them again.
  */
-export function restoreBackup(file: string, dataDir: string): { database: string; uploadsCopied: number } {
+function renewKeyPrefix(file: string): string {
+  const copy = new Database(file, { strict: true });
+  try {
+    // No -wal file beside the copy, which the rename would leave behind: the server turns WAL on again.
+    copy.exec('PRAGMA journal_mode = DELETE;');
+    return replaceKeyPrefix(copy);
+  } finally {
+    copy.close();
+  }
+}
+
+/**
+ * Restores a backup into an empty data folder: refuses when the folder already holds a store,
+ * checks the copy first, gives it a new gateway key prefix, then puts it in place as store.db
+ * with the uploads beside it.
+ */
+export function restoreBackup(file: string, dataDir: string): { database: string; uploadsCopied: number; keyPrefix: string } {
   if (!existsSync(file)) throw new BackupError(`No backup at ${file}.`);
   const database = join(dataDir, 'store.db');
   for (const existing of [database, `${database}-wal`]) {
@@ -112,8 +129,10 @@ export function restoreBackup(file: string, dataDir: string): { database: string
   const integrity = integrityOf(file);
   if (integrity !== 'ok') throw new BackupError(`${file} failed its integrity check (${integrity}); nothing was restored.`);
   mkdirSync(dataDir, { recursive: true });
-  copyFileSync(file, `${database}.partial`);
-  renameSync(`${database}.partial`, database);
+  const partial = `${database}.partial`;
+  copyFileSync(file, partial);
+  const keyPrefix = renewKeyPrefix(partial);
+  renameSync(partial, database);
   const uploadsCopied = copyUploads(join(dirname(file), 'uploads'), join(dataDir, 'uploads'));
-  return { database, uploadsCopied };
+  return { database, uploadsCopied, keyPrefix };
 }

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import type { GatewayPayment } from './payments/gateway.ts';
+import { holdForReview, mismatchOf } from './payments/matching.ts';
 import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
 import { formatCents } from '../shared/pricing.ts';
 
@@ -63,15 +64,32 @@ function endCharge(
   return { order: moved };
 }
 
+/** How a charge is confirmed: by default only with a payment that matches the row in full (payments/matching.ts). */
+export interface ConfirmOptions {
+  /** An admin's override: a payment under another reference may pay this order (amount, currency and uniqueness still hold). */
+  anyReference?: boolean;
+  /** Kept on the payment row: who confirmed it against what, and why. */
+  reviewNote?: string;
+}
+
 /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
-export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment): boolean {
+export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment, options: ConfirmOptions = {}): boolean {
   const { db, clock } = deps;
-  return db.transaction((tx) => {
+  const result = db.transaction((tx) => {
     const now = clock.now();
+    const current = tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
+      .get();
+    if (!current) return false;
+    const mismatch = mismatchOf(tx, current, charged, options);
+    if (mismatch) return { current, mismatch };
+    const reviewed = options.reviewNote ? { reviewNote: options.reviewNote.slice(0, 1000), reviewedAt: now } : {};
     const ended = endCharge(
       tx,
       paymentRowId,
-      { status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now },
+      { status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now, ...reviewed },
       { status: 'processing', paymentId: charged.id, cardBrand: charged.card?.brand ?? null, cardLast4: charged.card?.last4 ?? null, updatedAt: now },
     );
     if (!ended) return false;
@@ -95,6 +113,9 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
     queueOrderConfirmation(tx, clock, order);
     return true;
   });
+  if (typeof result === 'boolean') return result;
+  holdForReview(deps, result.current, result.mismatch);
+  return false;
 }
 
 /** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
@@ -140,15 +161,19 @@ export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: 
 export type ChargeOutcome = 'paid' | 'failed' | 'unknown';
 
 /**
- * Ends a charge from what the gateway says it holds under our key: COMPLETED is paid, FAILED or
+ * Ends a charge from what the gateway says it holds under our key, once it matches the row
+ * (amount, currency, reference: otherwise Needs attention): COMPLETED is paid, FAILED or
  * CANCELED is not; nothing at all is 'not taken' only once NOT_TAKEN_AFTER_MS have passed since
  * our last call, because a request may still be on its way.
  */
 export function settleChargeFromGateway(deps: ChargeDeps, row: PaymentRow, found: GatewayPayment | undefined): ChargeOutcome {
-  if (found?.status === 'COMPLETED') {
-    confirmCharge(deps, row.id, found);
-    return 'paid';
+  // Not ours (another store's or a restored backup's key, another amount): an admin looks, nothing is guessed.
+  const mismatch = found ? mismatchOf(deps.db, row, found) : null;
+  if (mismatch) {
+    holdForReview(deps, row, mismatch);
+    return 'unknown';
   }
+  if (found?.status === 'COMPLETED') return confirmCharge(deps, row.id, found) ? 'paid' : 'unknown';
   if (found?.status === 'FAILED' || found?.status === 'CANCELED') {
     rollBackCharge(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.` });
     return 'failed';

@@ -6,13 +6,15 @@ import { queueRefundEmail } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { alertAdmins } from './payments/alerts.ts';
-import { asPaymentFailure, idempotencyKey, type PaymentGateway } from './payments/gateway.ts';
+import { asPaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { gatewayKey } from './payments/keys.ts';
 import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from './payments/states.ts';
 import { formatCents } from '../shared/pricing.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund
- * row as 'refunding' with the key 'order-{id}-refund'; then the gateway is called. The same key
+ * row as 'refunding' with the key '{prefix}-refund-{order id}' (a refund asked again re-arms the
+ * same row, with the key it was first written with); then the gateway is called. The same key
  * and body always return the first refund, so a retry (by the admin, or by the reconciler after
  * an unknown answer or a crash) can never refund twice. Refused: the order goes back to
  * 'processing' and the charge stays captured. Accepted: the charge is 'refunded', buy-now
@@ -28,10 +30,16 @@ export interface RefundDeps {
 type PaymentRow = typeof payments.$inferSelect;
 
 /** Writes (or re-arms) the order's refund row in the caller's transaction. */
-export function startRefund(tx: Queryable, clock: Clock, charge: PaymentRow, orderId: number): PaymentRow {
+export function startRefund(tx: Queryable, deps: { db: Db; clock: Clock }, charge: PaymentRow, orderId: number): PaymentRow {
+  const { clock } = deps;
   const now = clock.now();
-  const key = idempotencyKey('order', orderId, 'refund');
-  const earlier = tx.select().from(payments).where(eq(payments.idempotencyKey, key)).get();
+  // Found by order, not by a rebuilt key: a refund first asked under another prefix keeps its key, so it is never sent twice.
+  const earlier = tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'refund')))
+    .orderBy(desc(payments.id))
+    .get();
   if (earlier) {
     return tx
       .update(payments)
@@ -49,7 +57,7 @@ export function startRefund(tx: Queryable, clock: Clock, charge: PaymentRow, ord
       amountCents: charge.amountCents,
       orderId,
       gateway: charge.gateway,
-      idempotencyKey: key,
+      idempotencyKey: gatewayKey(deps.db, 'refund', orderId),
       nextAttemptAt: leaseUntil(clock),
       createdAt: now,
       updatedAt: now,

@@ -5,8 +5,9 @@ import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
-import { asPaymentFailure, idempotencyKey, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { type CardGate, withCardAttempt } from './payments/card-attempts.ts';
+import { gatewayKey } from './payments/keys.ts';
 import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from '../shared/pricing.ts';
@@ -18,7 +19,7 @@ import { findProfile } from './profile.ts';
  * 1. claim: one transaction takes the checkout lock (no other pending order for the same cart
  *    or buy-now), the stock (a conditional UPDATE: the last unit sells once), the prize (its
  *    game moves 'cart' -> 'buying'), writes the order and, for a card, its payment row in
- *    the in-between state 'charging' with the idempotency key derived from the order id.
+ *    the in-between state 'charging' with its gateway key (payments/keys.ts: prefix and order id).
  * 2. charge: the gateway call with that key.
  * 3. confirm or roll back (order-charge.ts): paid -> processing, cart lines emptied, prize
  *    bought; refused -> failed, stock and prize released. An unknown outcome (timeout, 5xx,
@@ -194,7 +195,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
     return db.transaction((tx) => {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
       refuseWhileInProgress(tx, order);
-      const { orderId, key } = writeOrder(tx, order, now);
+      const { orderId, key } = writeOrder(deps, tx, order, now);
       writeLines(tx, orderId, order);
       if (cashOnDelivery) {
         completeCashOnDelivery(tx, clock, order, orderId);
@@ -224,7 +225,7 @@ function refuseWhileInProgress(tx: Queryable, order: PlaceOrder): void {
  * failed order per attempt window), whose lines are written again. Each attempt is its own
  * charge at the gateway, under its own key.
  */
-function writeOrder(tx: Queryable, order: PlaceOrder, now: number): { orderId: number; key: string } {
+function writeOrder(deps: OrderDeps, tx: Queryable, order: PlaceOrder, now: number): { orderId: number; key: string } {
   const cashOnDelivery = order.payment.method === 'cod';
   const fields: typeof orders.$inferInsert = {
     userId: order.userId,
@@ -250,14 +251,14 @@ function writeOrder(tx: Queryable, order: PlaceOrder, now: number): { orderId: n
   const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);
   if (!retried) {
     const created = tx.insert(orders).values(fields).returning({ id: orders.id }).get();
-    return { orderId: created.id, key: idempotencyKey('order', created.id, 'charge') };
+    return { orderId: created.id, key: gatewayKey(deps.db, 'charge', created.id) };
   }
   tx.update(orders)
     .set({ ...fields, notes: null })
     .where(eq(orders.id, retried.id))
     .run();
   tx.delete(orderItems).where(eq(orderItems.orderId, retried.id)).run();
-  return { orderId: retried.id, key: idempotencyKey('order', retried.id, 'charge', retried.attempt) };
+  return { orderId: retried.id, key: gatewayKey(deps.db, 'charge', retried.id, retried.attempt) };
 }
 
 /** The lines: stock reserved (a failure gives it back: order-charge.ts), prizes claimed, items written. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { REVIEW_ACTIONS } from '../shared/schemas/admin.ts';
 import type { Queryable } from '../db/client.ts';
 import { orders, payments, plays, users } from '../db/schema.ts';
@@ -8,16 +8,19 @@ import { rollBackHold, settleHoldFromGateway } from './games/entry-payment.ts';
 import type { GameDeps } from './games/entry.ts';
 import { moveHolds } from './games/holds.ts';
 import { centsToDollars } from '../shared/money.ts';
-import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
+import { rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { sendRefund } from './order-refund.ts';
 import { asPaymentFailure, type GatewayPayment } from './payments/gateway.ts';
+import { GATEWAY_MISMATCH, mismatchOf } from './payments/matching.ts';
 import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
+import { markPaid, type MarkPaidInput } from './payment-mark-paid.ts';
 
 /*
  * What an admin sees and settles on the Orders tab (issue 9, item 8): every payment the
  * reconciler could not finish by itself, with what the gateway says about it, and the few
- * actions that are safe: ask again, mark a charge paid after the gateway confirms it, mark
- * it failed when the gateway has no such payment, retry a capture or void, or dismiss a
+ * actions that are safe: ask again, mark a charge paid after the gateway confirms it (its own
+ * payment: the reference is the order's key, unless the admin gives a reason, kept and logged),
+ * mark it failed when the gateway has no such payment, retry a capture or void, or dismiss a
  * terminal problem once it was dealt with outside the store.
  */
 
@@ -28,6 +31,10 @@ export type AttentionProblem =
   | 'unconfirmed_charge'
   | 'unconfirmed_hold'
   | 'unconfirmed_refund'
+  /** The gateway's payment under our key did not match the row (amount, currency, reference, already used). */
+  | 'gateway_mismatch'
+  /** A payment whose gateway payment also paid an earlier row (unlinked by migration 0009). */
+  | 'shared_payment'
   | 'capture_failed'
   | 'void_failed'
   | 'expired'
@@ -45,9 +52,12 @@ export interface AttentionItem {
   gameId: number | null;
   username: string;
   gatewayPaymentId: string | null;
+  /** Our key: the reference id the gateway's payment for this row carries. */
+  reference: string;
   attempts: number;
   errorCode: string | null;
   errorDetail: string | null;
+  reviewNote: string | null;
   createdAt: number;
   updatedAt: number;
   actions: ReviewAction[];
@@ -57,6 +67,8 @@ const problemActions: Record<AttentionProblem, ReviewAction[]> = {
   unconfirmed_charge: ['check', 'mark_paid', 'mark_failed'],
   unconfirmed_hold: ['check', 'mark_failed'],
   unconfirmed_refund: ['check'],
+  gateway_mismatch: ['check', 'mark_paid', 'mark_failed'],
+  shared_payment: ['dismiss'],
   capture_failed: ['retry', 'dismiss'],
   void_failed: ['retry', 'dismiss'],
   expired: ['dismiss'],
@@ -64,6 +76,8 @@ const problemActions: Record<AttentionProblem, ReviewAction[]> = {
 };
 
 function problemOf(row: typeof payments.$inferSelect, orderStatus: string | null): AttentionProblem | null {
+  if ((row.status === 'charging' || row.status === 'authorizing') && row.errorCode === GATEWAY_MISMATCH) return 'gateway_mismatch';
+  if (row.reviewNote !== null && row.gatewayPaymentId === null && row.reviewedAt === null && row.kind !== 'refund') return 'shared_payment';
   switch (row.status) {
     case 'charging':
       return 'unconfirmed_charge';
@@ -82,6 +96,11 @@ function problemOf(row: typeof payments.$inferSelect, orderStatus: string | null
   }
 }
 
+/** Only a card charge can be marked paid. */
+function actionsFor(row: typeof payments.$inferSelect, problem: AttentionProblem): ReviewAction[] {
+  return problemActions[problem].filter((action) => action !== 'mark_paid' || row.kind === 'order_charge');
+}
+
 /**
  * Payments that need a person, newest first: in-between rows older than NOT_TAKEN_AFTER_MS
  * (the reconciler could not resolve them: the gateway is down or does not know), a refund still
@@ -97,7 +116,8 @@ export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100
     .leftJoin(plays, eq(payments.playId, plays.id))
     .where(
       or(
-        and(inArray(payments.status, ['charging', 'authorizing']), lte(payments.updatedAt, stale)),
+        and(inArray(payments.status, ['charging', 'authorizing']), or(lte(payments.updatedAt, stale), eq(payments.errorCode, GATEWAY_MISMATCH))),
+        and(isNotNull(payments.reviewNote), isNull(payments.gatewayPaymentId), isNull(payments.reviewedAt)),
         and(eq(payments.status, 'refunding'), or(lte(payments.updatedAt, stale), eq(payments.attempts, 1))),
         and(inArray(payments.status, ['capture_failed', 'void_failed', 'expired']), isNull(payments.reviewedAt)),
         and(eq(payments.kind, 'refund'), eq(payments.status, 'failed'), isNull(payments.reviewedAt)),
@@ -121,12 +141,14 @@ export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100
       gameId,
       username,
       gatewayPaymentId: payment.gatewayPaymentId,
+      reference: payment.idempotencyKey,
       attempts: payment.attempts,
       errorCode: payment.errorCode,
       errorDetail: payment.errorDetail,
       createdAt: payment.createdAt,
       updatedAt: payment.updatedAt,
-      actions: problemActions[problem],
+      reviewNote: payment.reviewNote,
+      actions: actionsFor(payment, problem),
     });
   }
   return items;
@@ -139,6 +161,8 @@ export interface GatewayView {
   gatewayPaymentId: string | null;
   /** Dollars, when the gateway has the payment. */
   amount: number | null;
+  /** The payment's reference id at the gateway (our key when it is ours). */
+  referenceId?: string | null;
 }
 
 async function lookUp(deps: GameDeps, row: typeof payments.$inferSelect): Promise<GatewayPayment | null | 'unreachable'> {
@@ -176,7 +200,7 @@ export async function gatewayViews(deps: GameDeps, items: AttentionItem[], timeo
         found === 'unreachable'
           ? { status: 'UNREACHABLE', gatewayPaymentId: null, amount: null }
           : found
-            ? { status: found.status, gatewayPaymentId: found.id, amount: centsToDollars(found.amountCents) }
+            ? { status: found.status, gatewayPaymentId: found.id, amount: centsToDollars(found.amountCents), referenceId: found.referenceId ?? null }
             : { status: 'NOT_FOUND', gatewayPaymentId: null, amount: null },
       );
     }),
@@ -196,12 +220,7 @@ export function isReviewAction(value: unknown): value is ReviewAction {
 }
 
 /** The admin's action on one payment; answers with a sentence for the admin's toast. */
-export async function resolvePayment(
-  deps: GameDeps & { clock: Clock },
-  paymentId: number,
-  action: unknown,
-  input: { gatewayPaymentId?: unknown } = {},
-): Promise<string> {
+export async function resolvePayment(deps: GameDeps & { clock: Clock }, paymentId: number, action: unknown, input: MarkPaidInput = {}): Promise<string> {
   if (!isReviewAction(action)) {
     const message = 'Choose check, mark_paid, mark_failed, retry or dismiss.';
     throw new DomainError(400, message, { action: message });
@@ -211,7 +230,7 @@ export async function resolvePayment(
   if (!row) throw new DomainError(404, 'Payment not found.');
   const orderStatus = row.orderId ? (db.select({ status: orders.status }).from(orders).where(eq(orders.id, row.orderId)).get()?.status ?? null) : null;
   const problem = problemOf(row, orderStatus);
-  if (!problem || !problemActions[problem].includes(action)) throw actionError(action);
+  if (!problem || !actionsFor(row, problem).includes(action)) throw actionError(action);
 
   if (action === 'dismiss') {
     db.update(payments).set({ reviewedAt: clock.now() }).where(eq(payments.id, row.id)).run();
@@ -238,35 +257,19 @@ export async function resolvePayment(
     if (row.status === 'charging') settleChargeFromGateway(deps, row, found ?? undefined);
     else await settleHoldFromGateway(deps, row, found ?? undefined);
     const now = db.select().from(payments).where(eq(payments.id, row.id)).get()!;
+    if (now.status === row.status && now.errorCode === GATEWAY_MISMATCH) return `Not marked paid. ${now.errorDetail ?? ''}`.trim();
     return now.status === row.status ? `The gateway has no final answer for payment #${row.id} yet.` : `Payment #${row.id} is now ${now.status}.`;
   }
   if (action === 'mark_paid') {
-    const id = typeof input.gatewayPaymentId === 'string' ? input.gatewayPaymentId.trim() : '';
-    if (!id || id.length > 100) {
-      const message = 'Enter the payment id shown by the payment gateway.';
-      throw new DomainError(400, message, { gatewayPaymentId: message });
-    }
-    let payment: GatewayPayment;
-    try {
-      payment = await deps.gateway.getPayment(id);
-    } catch (error) {
-      const failure = asPaymentFailure(error);
-      if (failure.code === 'NOT_FOUND') throw new DomainError(409, `The payment gateway has no payment ${id}.`);
-      throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
-    }
-    if (payment.status !== 'COMPLETED' || payment.amountCents !== row.amountCents) {
-      throw new DomainError(
-        409,
-        `The gateway shows payment ${id} as ${payment.status} for ${centsToDollars(payment.amountCents).toFixed(2)}; it does not pay this order.`,
-      );
-    }
-    if (!confirmCharge(deps, row.id, payment)) throw actionError(action);
-    return `Order #${row.orderId} marked as paid (${id}).`;
+    const message = await markPaid(deps, row, input);
+    if (message === null) throw actionError(action);
+    return message;
   }
   // mark_failed: only when the gateway has nothing that took the money.
   const found = await lookUp(deps, row);
   if (found === 'unreachable') throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
-  if (found && (found.status === 'COMPLETED' || found.status === 'APPROVED')) {
+  // A payment under our key that is not ours (another amount, a restored backup's key) took no money for this row.
+  if (found && (found.status === 'COMPLETED' || found.status === 'APPROVED') && !mismatchOf(db, row, found)) {
     throw new DomainError(409, `The gateway shows this payment as ${found.status} (${found.id}). Mark it paid instead.`);
   }
   const failure = { code: 'CANCELED_BY_ADMIN', detail: 'Marked failed by an admin after the gateway showed no payment.', declined: false };

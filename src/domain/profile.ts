@@ -3,7 +3,8 @@ import type { Db, Queryable } from '../db/client.ts';
 import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
+import { gatewayKey } from './payments/keys.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
 import type { AccountLimits } from './accounts.ts';
 import { pendingEmailOf, requestEmailChange } from './email-change.ts';
@@ -173,12 +174,12 @@ async function saveCard(
   // One key per request: a retried save stores the card once, and saving the same card again
   // later (a test card, or a wallet token) is a new request, not a reused key.
   const request = JSON.stringify([token, existing?.gatewayCustomerId ?? null, existing?.gatewayCardId ?? null, email ?? null, name ?? user?.username ?? null]);
-  const tokenHash = new Bun.CryptoHasher('sha256').update(request).digest('hex').slice(0, 24);
+  const tokenHash = new Bun.CryptoHasher('sha256').update(request).digest('hex').slice(0, 16);
   try {
     const card = await deps.gateway.saveCard({
       sourceId: token,
       customerId: existing?.gatewayCustomerId,
-      idempotencyKey: idempotencyKey('card', userId, tokenHash),
+      idempotencyKey: gatewayKey(deps.db, 'card', userId, tokenHash),
       customer: { referenceId: `user-${userId}`, email, name: name ?? user?.username },
     });
     const paymentMethod: StoredPaymentMethod = {

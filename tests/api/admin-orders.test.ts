@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { cartItems, notifications, orders, payments, products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
+import { gatewayKeyPrefix } from '../../src/domain/payments/keys.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { adminWithPin, adminWithoutPin } from '../helpers/actors.ts';
 import { afterRedirect } from '../helpers/admin-tools.ts';
@@ -227,7 +228,7 @@ describe('Cancel Order', () => {
       expect.objectContaining({
         status: 'refunded',
         amountCents: 54275,
-        idempotencyKey: `order-${id}-refund`,
+        idempotencyKey: `${gatewayKeyPrefix(ctx.db)}-refund-${id}`,
         gatewayPaymentId: refunds[0]!.id,
         userId: ctx.userId,
       }),
@@ -348,7 +349,7 @@ describe('Cancel Order', () => {
       refunded: 542.75,
       order: { id, status: 'canceled', refunded: 542.75 },
     });
-    expect(keys).toEqual([`order-${id}-refund`]);
+    expect(keys).toEqual([`${gatewayKeyPrefix(ctx.db)}-refund-${id}`]);
     expect(ctx.gateway.refunds()).toHaveLength(1);
     expect(
       paymentRows(ctx, id)

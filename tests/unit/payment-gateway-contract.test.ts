@@ -56,7 +56,7 @@ function squareHarness(fake: FakeSquare, maxRetries = 0): Harness {
       fake
         .payments()
         .filter((p) => p.status !== 'FAILED')
-        .map((p) => ({ id: p.id, status: p.status, amountCents: p.amount_money.amount })),
+        .map((p) => ({ id: p.id, status: p.status, amountCents: p.amount_money.amount, currency: p.amount_money.currency })),
     stop: () => fake.stop(),
   };
 }
@@ -87,12 +87,17 @@ describe.each(implementations)('PaymentGateway contract: %s', (_name, start) => 
       customer: { referenceId: 'user-42', email: 'ada@example.com', name: 'Ada' },
     });
 
-  test('approve: charging the ok token completes the payment for the right amount', async () => {
-    const payment = await h.gateway.charge({ sourceId: OK, amountCents: 1250, idempotencyKey: key('buy') });
+  test('approve: charging the ok token completes the payment for the right amount, currency and reference', async () => {
+    const idempotencyKey = key('buy');
+    const payment = await h.gateway.charge({ sourceId: OK, amountCents: 1250, idempotencyKey });
     expect(payment.status).toBe('COMPLETED');
     expect(payment.amountCents).toBe(1250);
     expect(payment.id).toBeTruthy();
     expect(h.paymentsMade()).toHaveLength(1);
+    // What every confirm compares with our row (issue 25): the same whether charged, fetched or found by reference.
+    expect(payment).toMatchObject({ currency: 'USD', referenceId: idempotencyKey });
+    expect(await h.gateway.getPayment(payment.id)).toMatchObject({ amountCents: 1250, currency: 'USD', referenceId: idempotencyKey });
+    expect((await h.gateway.findPayments([idempotencyKey], Date.now() - 60_000)).get(idempotencyKey)).toMatchObject({ id: payment.id, currency: 'USD' });
   });
 
   test('decline: GENERIC_DECLINE, declined=true, nothing charged', async () => {

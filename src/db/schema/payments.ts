@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
 import { plays } from './games.ts';
 import { orders } from './orders.ts';
@@ -42,8 +42,9 @@ export const payments = sqliteTable(
     orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
     playId: integer('play_id').references(() => plays.id, { onDelete: 'set null' }),
     gateway: text('gateway').notNull(),
+    /** The gateway's payment (a refund row: its refund). One gateway payment pays one row: unique where set. */
     gatewayPaymentId: text('gateway_payment_id'),
-    /** Derived from our own row id, so a retried call never charges twice. */
+    /** `{installation prefix}-{kind}-{row id}` (domain/payments/keys.ts), so a retried call never charges twice. */
     idempotencyKey: text('idempotency_key').notNull().unique(),
     errorCode: text('error_code'),
     /** The gateway's words for the last failure, for the admin. */
@@ -54,8 +55,15 @@ export const payments = sqliteTable(
     nextAttemptAt: integer('next_attempt_at'),
     /** When an admin looked at a payment that needed attention and settled it. */
     reviewedAt: integer('reviewed_at'),
+    /** What an admin decided and why (a payment marked paid against another reference), shown with the order. */
+    reviewNote: text('review_note'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [index('payments_play_idx').on(t.playId), index('payments_order_idx').on(t.orderId), index('payments_status_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index('payments_play_idx').on(t.playId),
+    index('payments_order_idx').on(t.orderId),
+    index('payments_status_idx').on(t.status, t.nextAttemptAt),
+    uniqueIndex('payments_gateway_payment_unique').on(t.gatewayPaymentId),
+  ],
 );

@@ -4,8 +4,10 @@ import { games, payments, plays, products, type Product } from '../../db/schema.
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../notifications.ts';
-import { asPaymentFailure, idempotencyKey, paymentUnderKey, type GatewayPayment, type PaymentFailure } from '../payments/gateway.ts';
+import { asPaymentFailure, paymentUnderKey, type GatewayPayment, type PaymentFailure } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
+import { gatewayKey } from '../payments/keys.ts';
+import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { requireCompleteProfile } from '../profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
@@ -108,7 +110,7 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       .returning({ id: plays.id })
       .all();
     if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    const key = idempotencyKey('play', play.id, 'auth', play.createdAt.toString(36));
+    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36));
     const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
     if (existing) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
     const row = tx
@@ -163,10 +165,17 @@ function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failu
  * payment_success and game_ready notifications in the same transaction); otherwise the play is
  * void and the hold is released at once.
  */
-export async function confirmHold(deps: GameDeps, paymentRowId: number, held: GatewayPayment): Promise<'entered' | 'released' | 'gone'> {
+export async function confirmHold(deps: GameDeps, paymentRowId: number, held: GatewayPayment): Promise<'entered' | 'released' | 'gone' | 'mismatch'> {
   const { db, clock } = deps;
   const outcome = db.transaction((tx) => {
     const now = clock.now();
+    const current = tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'authorizing')))
+      .get();
+    const mismatch = current ? mismatchOf(tx, current, held) : null;
+    if (current && mismatch) return { current, mismatch };
     const row = tx
       .update(payments)
       .set({ status: 'authorized', gatewayPaymentId: held.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
@@ -207,6 +216,10 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
     announceReadiness(tx, clock, game.id, product, game.requiredParticipants);
     return 'entered' as const;
   });
+  if (typeof outcome === 'object') {
+    holdForReview(deps, outcome.current, outcome.mismatch);
+    return 'mismatch';
+  }
   if (outcome === 'released') {
     const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
     await moveHolds(deps, [row]);
@@ -248,9 +261,11 @@ export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { co
   });
 }
 
-/** Ends a hold from what the gateway holds under our key (see settleChargeFromGateway). */
+/** Ends a hold from what the gateway holds under our key, once it matches the row (see settleChargeFromGateway). */
 export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments.$inferSelect, found: GatewayPayment | undefined): Promise<void> {
-  if (found?.status === 'APPROVED' || found?.status === 'COMPLETED') await confirmHold(deps, row.id, found);
+  const mismatch = found ? mismatchOf(deps.db, row, found) : null;
+  if (mismatch) holdForReview(deps, row, mismatch);
+  else if (found?.status === 'APPROVED' || found?.status === 'COMPLETED') await confirmHold(deps, row.id, found);
   else if (found?.status === 'FAILED' || found?.status === 'CANCELED')
     rollBackHold(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
   else if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS)

@@ -2,9 +2,12 @@
  * The payment gateway (DESIGN section 5): save a card on file, authorize, capture, void,
  * charge, refund. Two implementations: `square` (the official SDK) and `test` (built in, the
  * default, behaving like Square's sandbox). Amounts are integer cents here; implementations
- * convert. Every call that moves money carries an idempotency key derived from our own row
- * id (at most 45 characters), so a retried call never charges twice.
+ * convert. Every call that moves money carries an idempotency key made by `gatewayKey()`
+ * (keys.ts: the installation prefix and our own row id), so a retried call never charges twice.
  */
+
+/** The store's only currency: every payment it confirms must be in it. */
+export const STORE_CURRENCY = 'USD';
 
 /**
  * A gateway call that did not succeed: a decline (card problem), a refusal (the request was
@@ -51,6 +54,8 @@ export interface GatewayPayment {
   /** APPROVED: authorized, awaiting capture. COMPLETED: captured/charged. CANCELED: voided. FAILED: declined. */
   status: GatewayPaymentStatus;
   amountCents: number;
+  /** ISO 4217, as the gateway reports it ('USD'). */
+  currency: string;
   /** Our idempotency key, sent as the payment's reference id, so the payment can be found again. */
   referenceId?: string;
   /** The card it was paid with, for receipts ('VISA', '1111'), when the gateway says. */
@@ -104,16 +109,6 @@ export interface PaymentGateway {
    * gateway made although we never heard back). Declined payments are included as FAILED.
    */
   findPayments(referenceIds: string[], since: number): Promise<Map<string, GatewayPayment>>;
-}
-
-/**
- * Idempotency keys are derived from our own row ids and kept within 40 characters, so they fit
- * both Square's idempotency key (45) and a payment's reference id (40).
- */
-export function idempotencyKey(...parts: (string | number)[]): string {
-  const key = parts.join('-');
-  if (key.length > 40) throw new Error(`idempotency key too long: ${key}`);
-  return key;
 }
 
 /**

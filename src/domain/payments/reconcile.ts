@@ -13,8 +13,9 @@ import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
  * row left in an in-between state, by asking the gateway, never by guessing.
  *
  * - charging / authorizing (a charge or hold whose answer was lost): one ListPayments-style
- *   lookup by reference id for all of them; found -> the order is paid or the play entered
- *   (or released when its game has started), declined -> failed; still unknown to the gateway
+ *   lookup by reference id for all of them; found and matching the row (amount, currency,
+ *   reference: payments/matching.ts) -> the order is paid or the play entered (or released when
+ *   its game has started), found but not matching -> Needs attention, declined -> failed; still unknown to the gateway
  *   NOT_TAKEN_AFTER_MS after our last call -> never taken: failed, stock and prize released.
  * - capturing / voiding: the call is made again (holds.ts: bounded tries, then a terminal
  *   state and an admin alert).

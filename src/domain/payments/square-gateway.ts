@@ -22,6 +22,7 @@ import {
   type PaymentGateway,
   PaymentFailure,
   type SavedCard,
+  STORE_CURRENCY,
 } from './gateway.ts';
 
 export interface SquareGatewayOptions {
@@ -38,7 +39,7 @@ export interface SquareGatewayOptions {
 
 /** How long an authorization holds before Square cancels it by itself (ISO 8601; 7 days is Square's maximum for card-not-present). */
 export const AUTHORIZATION_HOLD = 'P7D';
-const CURRENCY = 'USD';
+const CURRENCY = STORE_CURRENCY;
 
 function requireAmount(amountCents: number): void {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
@@ -99,6 +100,8 @@ function toPayment(payment: Square.Payment | undefined, what: string): GatewayPa
     id: payment.id,
     status: mapPaymentStatus(payment.status),
     amountCents: cents(payment.amountMoney),
+    // Compared with our row on every confirm: a payment without a currency matches none.
+    currency: payment.amountMoney?.currency ?? '',
     ...(payment.referenceId ? { referenceId: payment.referenceId } : {}),
     ...(payment.cardDetails?.card?.last4 ? { card: { brand: payment.cardDetails.card.cardBrand ?? 'Card', last4: payment.cardDetails.card.last4 } } : {}),
   };

@@ -16,7 +16,7 @@
  * a card-on-file id encodes its outcome, brand, last 4 and expiry, and capture/void of an
  * unknown `test-pay-...` id succeed (amount 0) rather than strand an order.
  */
-import { type GatewayPayment, type GatewayRefund, type MoneyRequest, type PaymentGateway, PaymentFailure, type SavedCard } from './gateway.ts';
+import { type GatewayPayment, type GatewayRefund, type MoneyRequest, type PaymentGateway, PaymentFailure, type SavedCard, STORE_CURRENCY } from './gateway.ts';
 import { parseTestNonce, TEST_OUTCOMES, type TestCardOutcome, type TestNonceInfo } from '../../shared/test-cards.ts';
 
 export const TEST_PAYMENT_PREFIX = 'test-pay-';
@@ -166,7 +166,13 @@ export function createTestGateway(): TestGateway {
       const referenceId = input.idempotencyKey;
       const decline = declineFor(info.outcome);
       if (decline) {
-        const failed = { id: `${TEST_PAYMENT_PREFIX}${randomPart()}`, status: 'FAILED' as const, amountCents: input.amountCents, referenceId };
+        const failed = {
+          id: `${TEST_PAYMENT_PREFIX}${randomPart()}`,
+          status: 'FAILED' as const,
+          amountCents: input.amountCents,
+          currency: STORE_CURRENCY,
+          referenceId,
+        };
         byReference.set(referenceId, { ...failed, createdAt: Date.now() });
         throw decline;
       }
@@ -174,6 +180,7 @@ export function createTestGateway(): TestGateway {
         id: `${TEST_PAYMENT_PREFIX}${randomPart()}`,
         status: autocomplete ? 'COMPLETED' : 'APPROVED',
         amountCents: input.amountCents,
+        currency: STORE_CURRENCY,
         referenceId,
         card: { brand: info.brand, last4: info.last4 },
       };
@@ -184,7 +191,14 @@ export function createTestGateway(): TestGateway {
         refundedCents: 0,
       });
       byReference.set(referenceId, Object.assign(payment, { createdAt: Date.now() }));
-      return { id: payment.id, status: payment.status, amountCents: payment.amountCents, referenceId, card: { brand: info.brand, last4: info.last4 } };
+      return {
+        id: payment.id,
+        status: payment.status,
+        amountCents: payment.amountCents,
+        currency: STORE_CURRENCY,
+        referenceId,
+        card: { brand: info.brand, last4: info.last4 },
+      };
     });
   }
 
@@ -193,6 +207,7 @@ export function createTestGateway(): TestGateway {
       id: payment.id,
       status: payment.status,
       amountCents: payment.amountCents,
+      currency: payment.currency,
       ...(payment.referenceId ? { referenceId: payment.referenceId } : {}),
       ...(payment.card ? { card: payment.card } : {}),
     };
@@ -201,7 +216,7 @@ export function createTestGateway(): TestGateway {
   /** A payment this gateway made before a restart: settle it rather than strand the order. */
   function recovered(paymentId: string, status: 'COMPLETED' | 'CANCELED'): StoredPayment {
     const stored: StoredPayment = {
-      payment: { id: paymentId, status, amountCents: 0 },
+      payment: { id: paymentId, status, amountCents: 0, currency: STORE_CURRENCY },
       sourceId: '',
       customerId: null,
       refundedCents: 0,

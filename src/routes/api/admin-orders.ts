@@ -20,8 +20,8 @@ export const adminOrdersApi = new Hono<AppEnv>()
     return c.json(items.map((item) => ({ ...item, gateway: views.get(item.paymentId) })));
   })
   .post('/admin/payments/:id/resolve', idFrom('Payment'), jsonBody(paymentResolveBody), async (c) => {
-    const { action, gatewayPaymentId } = c.req.valid('json');
-    const message = await resolvePayment(c.get('deps'), pathId(c), action, { gatewayPaymentId });
+    const { action, gatewayPaymentId, overrideReason } = c.req.valid('json');
+    const message = await resolvePayment(c.get('deps'), pathId(c), action, { gatewayPaymentId, overrideReason, actor: c.get('user')?.username });
     return c.json({ message });
   })
   .get('/admin/orders', queryOf(adminOrdersQuery), (c) => {

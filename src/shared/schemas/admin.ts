@@ -39,6 +39,8 @@ export const adminOrdersQuery = z.object({
 export const paymentResolveBody = z.object({
   action: z.enum(REVIEW_ACTIONS, { error: 'Choose check, mark_paid, mark_failed, retry or dismiss.' }),
   gatewayPaymentId: z.optional(z.string().check(z.trim(), z.maxLength(200, 'At most 200 characters'))),
+  /** Mark paid with a payment made for another reference: the admin's reason, kept on the payment and logged. */
+  overrideReason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters'))),
 });
 
 /** The Orders tab's buttons also carry the list's filter, to come back to it. */

@@ -17,6 +17,8 @@ const problemText: Record<AttentionProblem, string> = {
   void_failed: 'This $1 hold could not be released after several tries.',
   expired: 'This $1 hold expired before it was captured.',
   refund_refused: 'The card processor refused this refund; the order is back to processing.',
+  gateway_mismatch: "The card processor's payment under this key does not match it (amount, currency, reference or already used), so it was not marked paid.",
+  shared_payment: 'The card processor payment of this order also paid another one; check in Square whether this order was really paid.',
 };
 
 const actionLabel: Record<ReviewAction, string> = {
@@ -36,7 +38,8 @@ function whatItIs(item: AttentionRow): string {
 function gatewayText(view: GatewayView): string {
   if (view.status === 'UNREACHABLE') return 'Square: cannot be reached';
   if (view.status === 'NOT_FOUND') return 'Square: no such payment';
-  return `Square: ${view.status}${view.amount !== null ? ` ${formatDollars(view.amount)}` : ''}${view.gatewayPaymentId ? ` (id ${view.gatewayPaymentId})` : ''}`;
+  const reference = view.referenceId ? `, reference ${view.referenceId}` : '';
+  return `Square: ${view.status}${view.amount !== null ? ` ${formatDollars(view.amount)}` : ''}${view.gatewayPaymentId ? ` (id ${view.gatewayPaymentId}${reference})` : ''}`;
 }
 
 const button = 'cursor-pointer whitespace-nowrap rounded-lg px-3 py-2 text-sm font-bold';
@@ -48,10 +51,21 @@ function ActionForm({ item, action }: { item: AttentionRow; action: ReviewAction
     <form method="post" action={`/admin/payments/${item.paymentId}/resolve`} className="flex flex-wrap items-end gap-2">
       <input type="hidden" name="action" value={action} />
       {action === 'mark_paid' && (
-        <label className="grid gap-1 text-xs font-semibold text-slate-700">
-          Square payment id
-          <input name="gatewayPaymentId" required maxLength={100} className="h-9 w-56 max-w-full rounded-lg border border-slate-300 px-2 text-sm font-normal" />
-        </label>
+        <>
+          <label className="grid gap-1 text-xs font-semibold text-slate-700">
+            Square payment id
+            <input
+              name="gatewayPaymentId"
+              required
+              maxLength={100}
+              className="h-9 w-56 max-w-full rounded-lg border border-slate-300 px-2 text-sm font-normal"
+            />
+          </label>
+          <label className="grid gap-1 text-xs font-semibold text-slate-700">
+            {`Reason, only to use a payment made for another reference than ${item.reference}`}
+            <input name="overrideReason" maxLength={500} className="h-9 w-72 max-w-full rounded-lg border border-slate-300 px-2 text-sm font-normal" />
+          </label>
+        </>
       )}
       {action === 'mark_failed' && (
         <label className="flex items-center gap-2 text-xs font-semibold text-slate-700">
@@ -89,6 +103,7 @@ export function NeedsAttention({ items }: { items: AttentionRow[] }) {
               {`@${item.username} · payment #${item.paymentId} · ${item.status} · ${item.attempts} ${item.attempts === 1 ? 'try' : 'tries'} · ${formatDateTime(item.updatedAt)}`}
               {item.errorCode && ` · last error ${item.errorCode}${item.errorDetail ? `: ${item.errorDetail}` : ''}`}
             </p>
+            {item.reviewNote && <p className="m-0 mt-1 break-words text-sm text-slate-700">{`Note: ${item.reviewNote}`}</p>}
             <p className="m-0 mt-1 break-words text-sm font-semibold" data-gateway-status={item.gateway.status}>
               {gatewayText(item.gateway)}
             </p>

@@ -135,7 +135,11 @@ export const adminPages = new Hono<AppEnv>()
       try {
         if (body.action === 'mark_failed' && body.confirmed !== 'yes')
           throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
-        const message = await resolvePayment(c.get('deps'), pathId(c), body.action, { gatewayPaymentId: body.gatewayPaymentId });
+        const message = await resolvePayment(c.get('deps'), pathId(c), body.action, {
+          gatewayPaymentId: body.gatewayPaymentId,
+          overrideReason: body.overrideReason,
+          actor: c.get('user')?.username,
+        });
         setFlash(c, { title: 'Payment updated', description: message });
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;

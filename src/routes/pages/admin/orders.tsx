@@ -97,6 +97,7 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             <span className="font-bold">{`Total ${formatDollars(order.total)}`}</span>
             <span className="text-slate-600">{` · ${order.paymentLabel}`}</span>
             {order.refunded > 0 && <span className="text-slate-600">{` · Refunded ${formatDollars(order.refunded)}`}</span>}
+            {order.paymentNote && <span className="block text-slate-600">{order.paymentNote}</span>}
           </p>
           <a href={`/admin/orders/${order.id}/packing-slip`} className="text-sm font-semibold text-sea-dark">
             Packing slip<span className="sr-only">{` (order #${order.id})`}</span>
