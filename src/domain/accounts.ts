@@ -6,6 +6,7 @@ import { DomainError } from './errors.ts';
 import { RateLimiter, minutesText } from './rate-limit.ts';
 import type { LoginInput, RegisterInput } from '../shared/schemas/auth.ts';
 import type { PasswordHasher } from './passwords.ts';
+import { loginKey, offerUnlockAfterFailures } from './sign-in-unlock.ts';
 
 /** What the browser may know about a user (spec section 3: the client reads id, username, isAdmin). */
 export interface PublicUser {
@@ -19,7 +20,11 @@ export function publicUser(user: User): PublicUser {
 }
 
 export interface AccountLimits {
+  /** Failed sign-ins from one address over every username: the wide net for password spraying. */
   failedLoginsByIp: RateLimiter;
+  /** Failed sign-ins for one username from one address (loginKey): only an address that failed is paused. */
+  failedLoginsByUsernameAndIp: RateLimiter;
+  /** Failed sign-ins for one username from anywhere: never refuses anyone; past it the owner is e-mailed an unlock link. */
   failedLoginsByUsername: RateLimiter;
   registrationsByIp: RateLimiter;
   /** Wrong admin PINs per admin account, across all of its sessions. */
@@ -34,6 +39,12 @@ export interface AccountLimits {
 }
 
 const MINUTE = 60_000;
+/** Wrong passwords one address may send for one username in 15 minutes; then it waits (429). */
+export const LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS = 10;
+/** Wrong passwords one address may send in 15 minutes over all usernames. */
+export const LOGIN_FAILURES_PER_ADDRESS = 30;
+/** Wrong passwords for one username, from anywhere, in 15 minutes before its owner is e-mailed. */
+export const LOGIN_FAILURES_BEFORE_UNLOCK_EMAIL = 10;
 /** Refused card attempts a user may make in 15 minutes before card calls answer 429. */
 export const CARD_FAILURES_PER_WINDOW = 5;
 
@@ -48,8 +59,9 @@ export interface AccountDeps {
 
 export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): AccountLimits {
   return {
-    failedLoginsByIp: new RateLimiter(db, 'login-ip', 10, 15 * MINUTE, clock, enabled),
-    failedLoginsByUsername: new RateLimiter(db, 'login-username', 10, 15 * MINUTE, clock, enabled),
+    failedLoginsByIp: new RateLimiter(db, 'login-ip', LOGIN_FAILURES_PER_ADDRESS, 15 * MINUTE, clock, enabled),
+    failedLoginsByUsernameAndIp: new RateLimiter(db, 'login-username-ip', LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, 15 * MINUTE, clock, enabled),
+    failedLoginsByUsername: new RateLimiter(db, 'login-username', LOGIN_FAILURES_BEFORE_UNLOCK_EMAIL, 15 * MINUTE, clock, enabled),
     registrationsByIp: new RateLimiter(db, 'register-ip', 30, 60 * MINUTE, clock, enabled),
     // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
     // As many as one session gets: logging in again gives no fresh tries.
@@ -94,20 +106,22 @@ function usernameTaken(): DomainError {
 }
 
 /**
- * Checks a password. Each attempt is counted as a failure before the (slow) check and taken
- * back when it succeeds, in one synchronous step with the limit check: thirty attempts sent at
- * once are cut at the limit before any of them is verified.
+ * Checks a password. An attempt is counted as a failure of its address and of the username at
+ * that address before the (slow) check, and taken back when it succeeds, in one synchronous step
+ * with the limit check: thirty attempts sent at once are cut at the limit before any is
+ * verified. Only addresses that failed wait: wrong passwords from elsewhere never keep the
+ * owner out (issue 25); past a number of failures from anywhere the owner gets an unlock link.
  */
-export async function logIn(deps: Omit<AccountDeps, 'clock'>, input: LoginInput, ip: string): Promise<User> {
+export async function logIn(deps: AccountDeps, input: LoginInput, ip: string): Promise<User> {
   const { db, limits, passwords } = deps;
   const { username, password } = input;
-  const usernameKey = username.toLowerCase();
+  const pairKey = loginKey(username, ip);
   // One IMMEDIATE transaction: attempts sent at once to two processes are counted one after another.
   const wait = db.transaction(() => {
-    const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsername.retryAfter(usernameKey));
+    const wait = Math.max(limits.failedLoginsByIp.retryAfter(ip), limits.failedLoginsByUsernameAndIp.retryAfter(pairKey));
     if (wait > 0) return wait;
     limits.failedLoginsByIp.record(ip);
-    limits.failedLoginsByUsername.record(usernameKey);
+    limits.failedLoginsByUsernameAndIp.record(pairKey);
     return 0;
   });
   if (wait > 0) {
@@ -115,8 +129,12 @@ export async function logIn(deps: Omit<AccountDeps, 'clock'>, input: LoginInput,
   }
   const user = findUserByUsername(db, username);
   const valid = await passwords.verify(password, user?.passwordHash);
-  if (!user || !valid) throw new DomainError(401, 'Invalid username or password');
+  if (!user || !valid) {
+    limits.failedLoginsByUsername.record(username.toLowerCase());
+    if (user) offerUnlockAfterFailures(deps, user);
+    throw new DomainError(401, 'Invalid username or password');
+  }
   limits.failedLoginsByIp.forgetLatest(ip);
-  limits.failedLoginsByUsername.reset(usernameKey);
+  limits.failedLoginsByUsernameAndIp.reset(pairKey);
   return user;
 }

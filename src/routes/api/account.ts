@@ -21,7 +21,7 @@ import {
 export const accountApi = new Hono<AppEnv>()
   .post('/password-reset', jsonBody(passwordResetRequestSchema), (c) => {
     const { db, clock, limits } = c.get('deps');
-    return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)) });
+    return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)).message });
   })
   .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
     await confirmPasswordReset(c.get('deps'), c.req.valid('json'));

@@ -91,7 +91,7 @@ function ResetPage({ token, errors = {} }: { token: string; errors?: Record<stri
 function ConfirmEmailPage({ token, error }: { token: string; error?: string }) {
   return (
     <div className="mx-auto grid max-w-md gap-4 pt-4">
-      <h1 className="m-0 text-2xl font-extrabold">Confirm your new e-mail</h1>
+      <h1 className="m-0 text-2xl font-extrabold">Confirm your e-mail</h1>
       {error ? (
         <p role="alert" className="m-0 rounded-xl bg-red-50 p-4 text-sm text-red-800">
           {error}
@@ -112,7 +112,18 @@ function ConfirmEmailPage({ token, error }: { token: string; error?: string }) {
 }
 
 /** The Account tab of /profile: password, data, deletion. */
-export function AccountSettings({ errors = {}, email, pendingEmail }: { errors?: Record<string, string>; email: string; pendingEmail: string | null }) {
+export function AccountSettings({
+  errors = {},
+  email,
+  pendingEmail,
+  confirmed,
+}: {
+  errors?: Record<string, string>;
+  email: string;
+  pendingEmail: string | null;
+  /** Whether the account's address was confirmed through its link (reset links need it). */
+  confirmed: boolean;
+}) {
   return (
     <div className="grid gap-8">
       <section aria-labelledby="email-title" className="grid gap-2">
@@ -121,11 +132,14 @@ export function AccountSettings({ errors = {}, email, pendingEmail }: { errors?:
         </h2>
         <p className="m-0 text-sm text-slate-700">
           {email ? `Receipts and security messages go to ${email}. ` : 'Add an e-mail address for your receipts and security messages. '}
-          {pendingEmail && `Waiting for confirmation: ${pendingEmail}. `}
+          {email &&
+            !confirmed &&
+            'It is not confirmed yet, so we cannot send a password reset link there: open the link we sent to it, or save your profile again for a new one. '}
+          {pendingEmail && pendingEmail.toLowerCase() !== email.toLowerCase() && `Waiting for confirmation: ${pendingEmail}. `}
           <a href="/profile" className="font-semibold text-sea-dark">
             {email ? 'Change it on the Personal tab' : 'Add it on the Personal tab'}
           </a>
-          {email ? ': a new address counts once you open the link we send to it.' : '.'}
+          {email ? ': a new address needs your current password and counts once you open the link we send to it.' : '.'}
         </p>
       </section>
       <section aria-labelledby="password-title" className="grid gap-3">
@@ -195,7 +209,7 @@ export const accountPages = new Hono<AppEnv>()
     try {
       if (!input.success || !typed) throw new DomainError(400, 'Enter the e-mail address or username of your account.');
       const { db, clock, limits } = c.get('deps');
-      const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c));
+      const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c)).message;
       return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage sent={sent} />, { backHref: '/auth' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
