@@ -47,14 +47,11 @@ const meta = { title: 'Log in again', path: '/auth/unlock', noindex: true };
 
 export const signInUnlockPages = new Hono<AppEnv>()
   .get('/auth/unlock', (c) => {
-    // The link is a key: never leaked to another site or a cache.
-    c.header('Referrer-Policy', 'same-origin');
-    c.header('Cache-Control', 'no-store');
+    // The link is a key: security.ts keeps it from caches and other sites ('same-origin', no-store).
     const token = c.req.query('token') ?? '';
     return renderPage(c, meta, <UnlockPage token={token} error={token ? undefined : UNLOCK_LINK_INVALID} />, { backHref: '/auth' });
   })
   .post('/auth/unlock', async (c) => {
-    c.header('Cache-Control', 'no-store');
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof body.token === 'string' ? body.token.slice(0, 200) : '';
     try {
