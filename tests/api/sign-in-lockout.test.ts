@@ -2,12 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, emailOutbox, users } from '../../src/db/schema.ts';
 import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
-import {
-  createAccountLimits,
-  LOGIN_FAILURES_PER_ADDRESS,
-  LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS,
-  logIn,
-} from '../../src/domain/accounts.ts';
+import { createAccountLimits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, logIn } from '../../src/domain/accounts.ts';
 import { SCRUBBED } from '../../src/domain/mail/sender.ts';
 import { UNLOCK_LINK_INVALID } from '../../src/domain/sign-in-unlock.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
@@ -69,7 +64,8 @@ describe('wrong passwords pause the address that sent them, not the account', ()
     const ctx = await testApp();
     await member(ctx, 'target', null);
     for (let n = 0; n < 5; n++)
-      for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS; i++) expect((await signInFrom(ctx, `203.0.113.${n}`, 'target', 'wrong-pass')).status).toBe(401);
+      for (let i = 0; i < LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS; i++)
+        expect((await signInFrom(ctx, `203.0.113.${n}`, 'target', 'wrong-pass')).status).toBe(401);
     expect((await signInFrom(ctx, '203.0.113.0', 'target', 'right-pass')).status).toBe(429);
     expect((await signInFrom(ctx, '192.0.2.50', 'target', 'right-pass')).status).toBe(200);
     expect((await signInFrom(ctx, '203.0.113.4', 'target', 'right-pass')).status).toBe(429);
