@@ -51,7 +51,7 @@ describe('sign-in under any sequence of attempts', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(burst, { minLength: 1, maxLength: 8 }), fc.constantFrom<Name>('alice', 'admin', 'bob'), async (bursts, owner) => {
         const deps = await store();
-        const send = (a: fc.RecordValue<{ username: string; right: boolean; address: string }>) =>
+        const send = (a: { username: string; right: boolean; address: string }) =>
           logIn(deps, { username: a.username, password: a.right ? passwordOf(a.username) : 'wrong-pass' }, a.address).catch(() => undefined);
         for (const b of bursts) {
           if (b.together) await Promise.all(b.attempts.map(send));
