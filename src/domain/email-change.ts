@@ -109,7 +109,7 @@ export function requestEmailChange(
  * Confirms once per link: the address becomes the account's (and the profile's). Every other
  * open reset and e-mail link ends; an address another account confirmed is refused.
  */
-export function confirmEmailChange(db: Queryable, clock: Clock, token: string): { userId: number; email: string } {
+export function confirmEmailChange(db: Queryable, clock: Clock, token: string): { userId: number; email: string; first: boolean } {
   const now = clock.now();
   try {
     return db.transaction((tx) => {
@@ -134,10 +134,12 @@ export function confirmEmailChange(db: Queryable, clock: Clock, token: string): 
         .where(and(sql`lower(${users.email}) = ${claimed.email.toLowerCase()}`, ne(users.id, claimed.userId)))
         .get();
       if (owner) throw emailTaken();
+      // The profile already shows this address when it was the first one: confirmed, not changed.
+      const before = tx.select({ email: userProfiles.email }).from(userProfiles).where(eq(userProfiles.userId, claimed.userId)).get()?.email;
       tx.update(userProfiles).set({ email: claimed.email, updatedAt: now }).where(eq(userProfiles.userId, claimed.userId)).run();
       tx.update(users).set({ email: claimed.email }).where(eq(users.id, claimed.userId)).run();
       endAccountLinks(tx, claimed.userId, now);
-      return { userId: claimed.userId, email: claimed.email };
+      return { userId: claimed.userId, email: claimed.email, first: before?.trim().toLowerCase() === claimed.email.toLowerCase() };
     });
   } catch (error) {
     // Two accounts confirming one address at once: the unique index decided.

@@ -104,8 +104,10 @@ describe('changing the e-mail of an account', () => {
     expect(sent.map((m) => [m.kind, m.to, m.subject])).toEqual([['email_change', 'first@example.com', 'Confirm your e-mail address']]);
     const html = await (await client.get('/profile?tab=account')).text();
     expect(textOf(html)).toContain('It is not confirmed yet, so we cannot send a password reset link there');
-    expect((await ctx.client().post('/api/user/email/confirm', { json: { token: tokenIn(sent[0])! } })).status).toBe(200);
-    expect(textOf(await (await client.get('/profile?tab=account')).text())).not.toContain('not confirmed yet');
+    expect((await client.post('/auth/confirm-email', { form: { token: tokenIn(sent[0])! } })).status).toBe(303);
+    const confirmed = await (await client.get('/profile?tab=account')).text();
+    expect(toastOf(confirmed)).toMatchObject({ title: 'E-mail confirmed', description: 'Your messages now go to first@example.com.' });
+    expect(textOf(confirmed)).not.toContain('not confirmed yet');
   });
 
   test('the profile form says a link was sent and shows the address waiting', async () => {

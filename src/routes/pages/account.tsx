@@ -252,7 +252,7 @@ export const accountPages = new Hono<AppEnv>()
     const token = c.req.query('token') ?? '';
     return renderPage(
       c,
-      { title: 'Confirm your new e-mail', path: '/auth/confirm-email', noindex: true },
+      { title: 'Confirm your e-mail', path: '/auth/confirm-email', noindex: true },
       <ConfirmEmailPage token={token} error={token ? undefined : EMAIL_LINK_INVALID} />,
     );
   })
@@ -260,19 +260,14 @@ export const accountPages = new Hono<AppEnv>()
     private_(c);
     const token = (await fields(c)).token ?? '';
     try {
-      const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, token.slice(0, 200));
-      setFlash(c, { title: 'E-mail changed', description: `Your messages now go to ${email}.` });
+      const { email, first } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, token.slice(0, 200));
+      setFlash(c, { title: first ? 'E-mail confirmed' : 'E-mail changed', description: `Your messages now go to ${email}.` });
       return c.redirect(c.get('user') ? '/profile' : '/auth', 303);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return renderPage(
-        c,
-        { title: 'Confirm your new e-mail', path: '/auth/confirm-email', noindex: true },
-        <ConfirmEmailPage token="" error={error.message} />,
-        {
-          status: 400,
-        },
-      );
+      return renderPage(c, { title: 'Confirm your e-mail', path: '/auth/confirm-email', noindex: true }, <ConfirmEmailPage token="" error={error.message} />, {
+        status: 400,
+      });
     }
   })
   .post('/profile/password', requireUserPage, async (c) => {
