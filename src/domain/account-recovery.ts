@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
 import { accountTokens, sessions, users, type User } from '../db/schema.ts';
 import type { PasswordResetRequest } from '../shared/schemas/account.ts';
-import { type AccountLimits, findUserByUsername } from './accounts.ts';
+import { type AccountLimits, checkCurrentPassword, findUserByUsername } from './accounts.ts';
 import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -144,16 +144,14 @@ export async function confirmPasswordReset(
 
 /** POST /api/user/password: the current password is required; every other session ends, this one stays. */
 export async function changePassword(
-  deps: { db: Db; clock: Clock; passwords: PasswordHasher },
+  deps: { db: Db; clock: Clock; limits: AccountLimits; passwords: PasswordHasher },
   userId: number,
   currentSessionId: string,
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   const { db, clock, passwords } = deps;
-  const user = db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user || !(await passwords.verify(input.currentPassword, user.passwordHash))) {
-    throw new DomainError(400, 'Your current password is not right.', { currentPassword: 'Your current password is not right.' });
-  }
+  const wrong = new DomainError(400, 'Your current password is not right.', { currentPassword: 'Your current password is not right.' });
+  await checkCurrentPassword(deps, userId, input.currentPassword, wrong);
   const passwordHash = await passwords.hash(input.newPassword);
   db.transaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();

@@ -27,6 +27,8 @@ export interface AccountLimits {
   /** Failed sign-ins for one username from anywhere: never refuses anyone; past it the owner is e-mailed an unlock link. */
   failedLoginsByUsername: RateLimiter;
   registrationsByIp: RateLimiter;
+  /** Wrong current passwords typed in a signed-in session (e-mail and password changes), per user: a stolen session cannot guess on. */
+  wrongCurrentPasswordsByUser: RateLimiter;
   /** Wrong admin PINs per admin account, across all of its sessions. */
   pinFailuresByUser: RateLimiter;
   /** Public forms anyone may send (business applications, coach sign-ups), per IP. */
@@ -63,6 +65,7 @@ export function createAccountLimits(db: Db, clock: Clock, enabled: boolean): Acc
     failedLoginsByUsernameAndIp: new RateLimiter(db, 'login-username-ip', LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, 15 * MINUTE, clock, enabled),
     failedLoginsByUsername: new RateLimiter(db, 'login-username', LOGIN_FAILURES_BEFORE_UNLOCK_EMAIL, 15 * MINUTE, clock, enabled),
     registrationsByIp: new RateLimiter(db, 'register-ip', 30, 60 * MINUTE, clock, enabled),
+    wrongCurrentPasswordsByUser: new RateLimiter(db, 'current-password-user', 10, 15 * MINUTE, clock, true),
     // Always on: RATE_LIMIT=off is for load tests of sign-in, never for the admin PIN.
     // As many as one session gets: logging in again gives no fresh tries.
     pinFailuresByUser: new RateLimiter(db, 'pin-user', 5, 15 * MINUTE, clock, true),
@@ -137,4 +140,26 @@ export async function logIn(deps: AccountDeps, input: LoginInput, ip: string): P
   limits.failedLoginsByIp.forgetLatest(ip);
   limits.failedLoginsByUsernameAndIp.reset(pairKey);
   return user;
+}
+
+/**
+ * The current password typed in a signed-in session, for a change that gives the account away
+ * (its e-mail, its password). Counted before the check like a sign-in and taken back when
+ * right, so a stolen session cannot use the form to guess the password.
+ */
+export async function checkCurrentPassword(
+  deps: { db: Db; limits: AccountLimits; passwords: PasswordHasher },
+  userId: number,
+  typed: string,
+  wrong: DomainError,
+): Promise<void> {
+  const key = String(userId);
+  const wait = deps.limits.wrongCurrentPasswordsByUser.attempt(key);
+  if (wait > 0) {
+    const message = `Too many wrong passwords. Please try again in ${minutesText(wait)}.`;
+    throw new DomainError(429, message, wrong.fields ? Object.fromEntries(Object.keys(wrong.fields).map((field) => [field, message])) : undefined);
+  }
+  const user = deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
+  if (!user || !(await deps.passwords.verify(typed, user.passwordHash))) throw wrong;
+  deps.limits.wrongCurrentPasswordsByUser.forgetLatest(key);
 }

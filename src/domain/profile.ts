@@ -5,7 +5,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { idempotencyKey, PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
-import type { AccountLimits } from './accounts.ts';
+import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
 import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
 import type { PasswordHasher } from './passwords.ts';
 
@@ -110,12 +110,9 @@ export const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change yo
 export const CURRENT_PASSWORD_WRONG = 'Your current password is not right.';
 
 /** A new address for an account that has one needs the current password: a stolen session alone cannot move the account. */
-async function checkCurrentPassword(deps: ProfileDeps, userId: number, typed: string | undefined): Promise<void> {
+async function checkPasswordForNewEmail(deps: ProfileDeps, userId: number, typed: string | undefined): Promise<void> {
   if (!typed) throw new DomainError(400, CURRENT_PASSWORD_NEEDED, { currentPassword: CURRENT_PASSWORD_NEEDED });
-  const user = deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
-  if (!user || !(await deps.passwords.verify(typed, user.passwordHash))) {
-    throw new DomainError(400, CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG });
-  }
+  await checkCurrentPassword(deps, userId, typed, new DomainError(400, CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG }));
 }
 
 /**
@@ -135,7 +132,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   let confirmEmail: string | null = null;
   if (patch.email !== undefined) {
     if (currentEmail && patch.email.trim().toLowerCase() !== currentEmail.toLowerCase()) {
-      await checkCurrentPassword(deps, userId, patch.currentPassword);
+      await checkPasswordForNewEmail(deps, userId, patch.currentPassword);
       wantedEmail = patch.email.trim();
     } else {
       changes.email = patch.email;

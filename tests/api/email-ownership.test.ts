@@ -54,6 +54,20 @@ describe('changing the e-mail needs the current password', () => {
     expect((await lena.client.patch('/api/user/profile', { json: { email: 'LENA@example.com', phone: '949-555-0100' } })).status).toBe(200);
   });
 
+  test('a stolen session cannot use it to guess the password: 10 wrong ones, then 429 for 15 minutes', async () => {
+    const ctx = await testApp();
+    const kai = await shopper(ctx, 'kai_guess');
+    const tryPassword = (currentPassword: string) => kai.client.patch('/api/user/profile', { json: { email: 'thief@example.com', currentPassword } });
+    for (let i = 0; i < 10; i++) expect((await tryPassword(`guess-${i}-pass`)).status).toBe(400);
+    const blocked = await tryPassword('secret-pass');
+    expect(blocked.status).toBe(429);
+    expect((await blocked.json()).fields).toEqual({ currentPassword: 'Too many wrong passwords. Please try again in 15 minutes.' });
+    // The password change form counts the same guesses.
+    expect((await kai.client.post('/api/user/password', { json: { currentPassword: 'secret-pass', newPassword: 'thief-pass-1' } })).status).toBe(429);
+    ctx.clock.advance(15 * 60_000 + 1);
+    expect((await tryPassword('secret-pass')).status).toBe(200);
+  });
+
   test('the Personal form asks for it, says what is missing in shop words and never shows the password back', async () => {
     const ctx = await testApp();
     const mia = await shopper(ctx, 'mia_pw');
