@@ -43,7 +43,9 @@ function accountFor(db: Queryable, input: PasswordResetRequest): User | undefine
 export function endAccountLinks(tx: Queryable, userId: number, now: number): void {
   tx.update(accountTokens)
     .set({ usedAt: now })
-    .where(and(eq(accountTokens.userId, userId), inArray(accountTokens.purpose, ['password_reset', 'email_change']), isNull(accountTokens.usedAt)))
+    .where(
+      and(eq(accountTokens.userId, userId), inArray(accountTokens.purpose, ['password_reset', 'email_change', 'email_confirm']), isNull(accountTokens.usedAt)),
+    )
     .run();
 }
 

@@ -104,7 +104,10 @@ describe('changing the e-mail of an account', () => {
     expect(sent.map((m) => [m.kind, m.to, m.subject])).toEqual([['email_change', 'first@example.com', 'Confirm your e-mail address']]);
     const html = await (await client.get('/profile?tab=account')).text();
     expect(textOf(html)).toContain('It is not confirmed yet, so we cannot send a password reset link there');
-    expect((await client.post('/auth/confirm-email', { form: { token: tokenIn(sent[0])! } })).status).toBe(303);
+    // The first address was typed without a password: its link asks for it.
+    const linkPage = parseHtml(await (await client.get(`/auth/confirm-email?token=${tokenIn(sent[0])}`)).text());
+    expect(linkPage.querySelector('form[action="/auth/confirm-email"] input[name="password"]')?.getAttribute('type')).toBe('password');
+    expect((await client.post('/auth/confirm-email', { form: { token: tokenIn(sent[0])!, password: 'email-pass-1' } })).status).toBe(303);
     const confirmed = await (await client.get('/profile?tab=account')).text();
     expect(toastOf(confirmed)).toMatchObject({ title: 'E-mail confirmed', description: 'Your messages now go to first@example.com.' });
     expect(textOf(confirmed)).not.toContain('not confirmed yet');

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, userProfiles, users } from '../../src/db/schema.ts';
 import { RESET_REQUESTED } from '../../src/domain/account-recovery.ts';
-import { EMAIL_TAKEN } from '../../src/domain/email-change.ts';
+import { EMAIL_PASSWORD_NEEDED, EMAIL_PASSWORD_WRONG, EMAIL_TAKEN } from '../../src/domain/email-change.ts';
 import { CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG } from '../../src/domain/profile.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { COMPLETE_PROFILE, shopper } from '../helpers/actors.ts';
@@ -108,7 +108,7 @@ describe('an address counts once its owner opens the link sent to it, for one ac
       expect((await (await ctx.client().post('/api/password-reset', { json })).json()).message).toBe(RESET_REQUESTED);
     expect(resetLinks(await deliverOutbox(ctx))).toEqual([]);
 
-    expect((await ctx.client().post('/api/user/email/confirm', { json: { token: noa.link } })).status).toBe(200);
+    expect((await ctx.client().post('/api/user/email/confirm', { json: { token: noa.link, password: 'secret-pass' } })).status).toBe(200);
     expect(accountEmail(ctx, noa.id)).toBe('noa@example.com');
     await ctx.client().post('/api/password-reset', { json: { email: 'NOA@example.com' } });
     expect(resetLinks(await deliverOutbox(ctx))).toEqual(['noa@example.com']);
@@ -119,20 +119,37 @@ describe('an address counts once its owner opens the link sent to it, for one ac
     // The claimer was first: it typed the victim's address before the victim had an account.
     const claimer = await withFirstAddress(ctx, 'claimer', 'victim@example.com');
     const victim = await withFirstAddress(ctx, 'victim', 'victim@example.com');
-    expect((await ctx.client().post('/api/user/email/confirm', { json: { token: victim.link } })).status).toBe(200);
+    expect((await ctx.client().post('/api/user/email/confirm', { json: { token: victim.link, password: 'secret-pass' } })).status).toBe(200);
 
     await ctx.client().post('/api/password-reset', { json: { email: 'victim@example.com' } });
     await ctx.client().post('/api/password-reset', { json: { username: 'claimer' } });
     const sent = await deliverOutbox(ctx);
     expect(sent.filter((m) => m.kind === 'password_reset').map((m) => [m.to, m.text.includes('account victim')])).toEqual([['victim@example.com', true]]);
 
-    const refused = await ctx.client().post('/api/user/email/confirm', { json: { token: claimer.link } });
+    const refused = await ctx.client().post('/api/user/email/confirm', { json: { token: claimer.link, password: 'secret-pass' } });
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe(EMAIL_TAKEN);
-    const refusedPage = await ctx.client().post('/auth/confirm-email', { form: { token: claimer.link } });
+    const refusedPage = await ctx.client().post('/auth/confirm-email', { form: { token: claimer.link, password: 'secret-pass' } });
     expect(refusedPage.status).toBe(400);
     expect(textOf(await refusedPage.text())).toContain(EMAIL_TAKEN);
     expect([accountEmail(ctx, claimer.id), accountEmail(ctx, victim.id)]).toEqual([null, 'victim@example.com']);
+  });
+
+  test("a first address counts only with the account's password: a stolen session that typed its own cannot make it the account's", async () => {
+    const ctx = await testApp();
+    const owner = await withFirstAddress(ctx, 'owner_pw', 'thief@example.com');
+    const missing = await ctx.client().post('/api/user/email/confirm', { json: { token: owner.link } });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).fields).toEqual({ password: EMAIL_PASSWORD_NEEDED });
+    const wrong = await ctx.client().post('/auth/confirm-email', { form: { token: owner.link, password: 'guess-pass' } });
+    expect(wrong.status).toBe(400);
+    const html = await wrong.text();
+    expect(fieldErrors(html, 'confirm-email-')).toEqual({ password: EMAIL_PASSWORD_WRONG });
+    // The link stays on the page for the owner's next try.
+    expect(parseHtml(html).querySelector<HTMLInputElement>('input[name="token"]')?.getAttribute('value')).toBe(owner.link);
+    expect(accountEmail(ctx, owner.id)).toBeNull();
+    await ctx.client().post('/api/password-reset', { json: { email: 'thief@example.com' } });
+    expect(resetLinks(await deliverOutbox(ctx))).toEqual([]);
   });
 
   test('one confirmed address per account in the database too, whatever the letters', async () => {

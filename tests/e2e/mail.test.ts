@@ -57,7 +57,7 @@ describe('e-mail over SMTP', () => {
     const confirm = await smtp.waitFor((m) => m.subject === 'Confirm your e-mail address');
     expect(confirm.to).toEqual(['mae@example.com']);
     const confirmToken = /\/auth\/confirm-email\?token=([A-Za-z0-9_-]+)/.exec(confirm.text)?.[1];
-    await new Client(server).ok('POST', '/api/user/email/confirm', { token: confirmToken });
+    await new Client(server).ok('POST', '/api/user/email/confirm', { token: confirmToken, password: 'mae-pass-1' });
     const products = (await shopper.ok('GET', '/api/products')) as { id: number; price: number }[];
     const product = products[0]!;
     const cents = Math.round(product.price * 100);

@@ -56,6 +56,7 @@ describe('a shopper who forgot the password', () => {
     // A reset link goes only to an address its owner confirmed: the shopper opens the link sent to it.
     const confirm = await linkFromMail(store.server.dataDir, beforeConfirm, 'email_change', '/auth/confirm-email');
     await otherPage.goto(confirm);
+    await otherPage.getByLabel('Password').fill('old-pass-1');
     await otherPage.getByRole('button', { name: 'Confirm e-mail' }).click();
     await otherPage.waitForURL(`${url}/profile`);
     expect(await toastText(otherPage)).toContain('Your messages now go to forgetful@example.com');

@@ -95,8 +95,12 @@ export const userProfiles = sqliteTable('user_profiles', {
   updatedAt: integer('updated_at').notNull(),
 });
 
-/** 'login_unlock' lifts the sign-in pause of an account whose password was tried wrong too often. */
-export const accountTokenPurposes = ['password_reset', 'email_change', 'login_unlock'] as const;
+/**
+ * 'email_confirm' confirms an account's first address (opening it also asks the password: no
+ * password was asked when the address was typed), 'email_change' a new one (the password was
+ * asked then); 'login_unlock' lifts the sign-in pause after repeated wrong passwords.
+ */
+export const accountTokenPurposes = ['password_reset', 'email_change', 'email_confirm', 'login_unlock'] as const;
 
 /** Single-use links e-mailed to a user; only the SHA-256 of the token is stored. */
 export const accountTokens = sqliteTable(

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount, exportAccountData } from '../../domain/account-data.ts';
-import { confirmEmailChange } from '../../domain/email-change.ts';
+import { confirmEmail } from '../../domain/email-change.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';
@@ -27,8 +27,8 @@ export const accountApi = new Hono<AppEnv>()
     await confirmPasswordReset(c.get('deps'), c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
   })
-  .post('/user/email/confirm', jsonBody(emailConfirmSchema), (c) => {
-    const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, c.req.valid('json').token);
+  .post('/user/email/confirm', jsonBody(emailConfirmSchema), async (c) => {
+    const { email } = await confirmEmail(c.get('deps'), c.req.valid('json'));
     return c.json({ message: `Your messages now go to ${email}.`, email });
   })
   .use('/user/password', requireUserApi)

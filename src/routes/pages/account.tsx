@@ -3,7 +3,6 @@ import { TextField } from '../../shared/ui/TextField.tsx';
 import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount } from '../../domain/account-data.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { confirmEmailChange, EMAIL_LINK_INVALID } from '../../domain/email-change.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -83,30 +82,6 @@ function ResetPage({ token, errors = {} }: { token: string; errors?: Record<stri
           Set new password
         </button>
       </form>
-    </div>
-  );
-}
-
-/** The page of an e-mail confirmation link: a button, because opening a link must not change anything. */
-function ConfirmEmailPage({ token, error }: { token: string; error?: string }) {
-  return (
-    <div className="mx-auto grid max-w-md gap-4 pt-4">
-      <h1 className="m-0 text-2xl font-extrabold">Confirm your e-mail</h1>
-      {error ? (
-        <p role="alert" className="m-0 rounded-xl bg-red-50 p-4 text-sm text-red-800">
-          {error}
-        </p>
-      ) : (
-        <p className="m-0 text-slate-700">Receipts, refunds and password resets will go to the address this link was sent to.</p>
-      )}
-      {!error && (
-        <form method="post" action="/auth/confirm-email" className="grid gap-4">
-          <input type="hidden" name="token" value={token} />
-          <button type="submit" className={button}>
-            Confirm e-mail
-          </button>
-        </form>
-      )}
     </div>
   );
 }
@@ -246,29 +221,6 @@ export const accountPages = new Hono<AppEnv>()
     endSession(c);
     setFlash(c, { title: 'Password updated', description: 'Your password has been changed and every device was signed out. Please log in with the new one.' });
     return c.redirect('/auth', 303);
-  })
-  .get('/auth/confirm-email', (c) => {
-    private_(c);
-    const token = c.req.query('token') ?? '';
-    return renderPage(
-      c,
-      { title: 'Confirm your e-mail', path: '/auth/confirm-email', noindex: true },
-      <ConfirmEmailPage token={token} error={token ? undefined : EMAIL_LINK_INVALID} />,
-    );
-  })
-  .post('/auth/confirm-email', async (c) => {
-    private_(c);
-    const token = (await fields(c)).token ?? '';
-    try {
-      const { email, first } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, token.slice(0, 200));
-      setFlash(c, { title: first ? 'E-mail confirmed' : 'E-mail changed', description: `Your messages now go to ${email}.` });
-      return c.redirect(c.get('user') ? '/profile' : '/auth', 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return renderPage(c, { title: 'Confirm your e-mail', path: '/auth/confirm-email', noindex: true }, <ConfirmEmailPage token="" error={error.message} />, {
-        status: 400,
-      });
-    }
   })
   .post('/profile/password', requireUserPage, async (c) => {
     const checked = passwordChangeSchema.safeParse(await fields(c));
