@@ -52,6 +52,8 @@ import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { orderPages } from './routes/pages/orders.tsx';
 import { accountPages } from './routes/pages/account.tsx';
+import { signInUnlockPages } from './routes/pages/sign-in-unlock.tsx';
+import { confirmEmailPages } from './routes/pages/confirm-email.tsx';
 import { accountApi } from './routes/api/account.ts';
 import { seoRoutes } from './routes/seo.ts';
 
@@ -148,6 +150,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', seoRoutes);
   app.route('/', authPages);
   app.route('/', accountPages);
+  app.route('/', signInUnlockPages);
+  app.route('/', confirmEmailPages);
   app.route('/', catalogPages);
   app.route('/', productPages);
   app.route('/', playPages);

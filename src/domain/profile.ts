@@ -6,9 +6,10 @@ import { DomainError } from './errors.ts';
 import { PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
 import { gatewayKey } from './payments/keys.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
-import type { AccountLimits } from './accounts.ts';
-import { pendingEmailOf, requestEmailChange } from './email-change.ts';
+import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
+import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
 import { withCardAttempt } from './payments/card-attempts.ts';
+import type { PasswordHasher } from './passwords.ts';
 
 import type { ProfilePatch } from '../shared/schemas/profile.ts';
 
@@ -53,6 +54,8 @@ export function profileView(profile: StoredProfile | undefined): ProfileView {
     },
   };
 }
+
+const sameAddress = (a: string | null, b: string) => a?.toLowerCase() === b.toLowerCase();
 
 const present = (value: string | null | undefined) => typeof value === 'string' && value.trim() !== '';
 
@@ -102,6 +105,16 @@ export interface ProfileDeps {
   clock: Clock;
   gateway: PaymentGateway;
   limits: AccountLimits;
+  passwords: PasswordHasher;
+}
+
+export const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail.';
+export const CURRENT_PASSWORD_WRONG = 'Your current password is not right.';
+
+/** A new address for an account that has one needs the current password: a stolen session alone cannot move the account. */
+async function checkPasswordForNewEmail(deps: ProfileDeps, userId: number, typed: string | undefined): Promise<void> {
+  if (!typed) throw new DomainError(400, CURRENT_PASSWORD_NEEDED, { currentPassword: CURRENT_PASSWORD_NEEDED });
+  await checkCurrentPassword(deps, userId, typed, new DomainError(400, CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG }));
 }
 
 /**
@@ -114,12 +127,19 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   const existing = findProfile(deps.db, userId);
   const changes: Partial<StoredProfile> = {};
   if (patch.name !== undefined) changes.name = patch.name;
-  // A new address for an account that has one counts only once confirmed (email-change.ts).
+  // A new address for an account that has one counts only once confirmed, and needs the current
+  // password; the first one is kept for receipts at once and confirmed by its link (email-change.ts).
   const currentEmail = existing?.email?.trim() ?? '';
   let wantedEmail: string | null = null;
+  let confirmEmail: string | null = null;
   if (patch.email !== undefined) {
-    if (currentEmail && patch.email.trim().toLowerCase() !== currentEmail.toLowerCase()) wantedEmail = patch.email.trim();
-    else changes.email = patch.email;
+    if (currentEmail && patch.email.trim().toLowerCase() !== currentEmail.toLowerCase()) {
+      await checkPasswordForNewEmail(deps, userId, patch.currentPassword);
+      wantedEmail = patch.email.trim();
+    } else {
+      changes.email = patch.email;
+      if (!hasConfirmedEmail(deps.db, userId)) confirmEmail = patch.email.trim();
+    }
   }
   if (patch.phone !== undefined) changes.phone = patch.phone;
   if (patch.address !== undefined) changes.address = patch.address;
@@ -150,16 +170,23 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
         .values({ userId, ...changes, updatedAt: now })
         .run();
     }
-    if (wantedEmail) {
-      const user = tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).get()!;
-      requestEmailChange(tx, deps.clock, deps.limits, user, currentEmail, wantedEmail);
-    }
+    const user = tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).get()!;
+    if (wantedEmail) requestEmailChange(tx, deps.clock, deps.limits, user, currentEmail, wantedEmail);
+    // An address not confirmed yet gets its link; saved again (the same address) it gets a fresh
+    // one unless a link is still open or the hourly limit is reached, quietly.
+    else if (
+      confirmEmail &&
+      !sameAddress(pendingEmailOf(tx, deps.clock, userId), confirmEmail) &&
+      deps.limits.passwordResetsByAccount.retryAfter(`email-change:${userId}`) === 0
+    )
+      requestEmailChange(tx, deps.clock, deps.limits, user, null, confirmEmail);
   });
   const saved = findProfile(deps.db, userId);
   // The 'Complete Your Profile' reminder has done its job once the profile is complete.
   if (isProfileComplete(saved)) clearIncompleteProfileNotice(deps.db, userId);
+  // A first address waiting for its link is already the profile's: only a new one is 'pending'.
   const pendingEmail = pendingEmailOf(deps.db, deps.clock, userId);
-  return pendingEmail ? { ...profileView(saved), pendingEmail } : profileView(saved);
+  return pendingEmail && !sameAddress(pendingEmail, saved?.email?.trim() ?? '') ? { ...profileView(saved), pendingEmail } : profileView(saved);
 }
 
 async function saveCard(

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, min } from 'drizzle-orm';
+import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rateLimitEvents } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
@@ -71,6 +71,14 @@ export class RateLimiter {
     this.db
       .delete(rateLimitEvents)
       .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key)))
+      .run();
+  }
+
+  /** Forgets every key that starts with `prefix` (compared as text: no LIKE wildcards). */
+  resetKeysStartingWith(prefix: string): void {
+    this.db
+      .delete(rateLimitEvents)
+      .where(and(eq(rateLimitEvents.bucket, this.bucket), sql`substr(${rateLimitEvents.key}, 1, ${prefix.length}) = ${prefix}`))
       .run();
   }
 }

@@ -15,7 +15,7 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await headers(c, next);
     // A page whose URL holds a single-use link never tells another site where it came from ('same-origin', not 'no-referrer': that would send Origin: null and fail the CSRF check of its own form).
-    if (c.req.path === '/auth/reset' || c.req.path === '/auth/confirm-email') {
+    if (c.req.path === '/auth/reset' || c.req.path === '/auth/confirm-email' || c.req.path === '/auth/unlock') {
       c.res.headers.set('Referrer-Policy', 'same-origin');
       c.res.headers.set('Cache-Control', 'no-store');
     }

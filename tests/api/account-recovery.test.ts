@@ -8,6 +8,7 @@ import { buyNowBody, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { textOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
+import { answeredWorkDone } from '../../src/domain/after-answer.ts';
 
 /* 'Forgot password?', the reset link, change password, download my data and delete my account. */
 
@@ -42,6 +43,7 @@ describe('password reset', () => {
       }),
     );
     expect(answers).toEqual(Array(4).fill([200, RESET_REQUESTED]));
+    await answeredWorkDone();
     const tokens = ctx.db.select().from(accountTokens).all();
     // Two requests for lena: only the newest link works.
     expect(tokens.map((t) => [t.userId, t.purpose, t.usedAt === null])).toEqual([
@@ -117,6 +119,7 @@ describe('password reset', () => {
     for (let i = 0; i < 11; i++) statuses.push((await ctx.client().post('/api/password-reset', { json: { email: 'lena@example.com' } })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     expect(statuses[10]).toBe(429);
+    await answeredWorkDone();
     expect(ctx.db.select().from(accountTokens).all()).toHaveLength(3);
   });
 });

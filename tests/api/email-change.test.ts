@@ -20,7 +20,7 @@ describe('changing the e-mail of an account', () => {
   test('a new address waits for its link; the link goes to the new address, a warning to the old one', async () => {
     const ctx = await testApp();
     const lena = await shopper(ctx, 'lena_mail');
-    const response = await lena.client.patch('/api/user/profile', { json: { email: 'lena.new@example.com' } });
+    const response = await lena.client.patch('/api/user/profile', { json: { email: 'lena.new@example.com', currentPassword: 'secret-pass' } });
     expect(response.status).toBe(200);
     const body = await response.json();
     expect([body.email, body.pendingEmail]).toEqual([OLD, 'lena.new@example.com']);
@@ -67,9 +67,9 @@ describe('changing the e-mail of an account', () => {
   test('a link expires after 24 hours, and a newer change replaces an older link', async () => {
     const ctx = await testApp();
     const kai = await shopper(ctx, 'kai_mail');
-    await kai.client.patch('/api/user/profile', { json: { email: 'kai.one@example.com' } });
+    await kai.client.patch('/api/user/profile', { json: { email: 'kai.one@example.com', currentPassword: 'secret-pass' } });
     const first = tokenIn((await deliverOutbox(ctx))[0])!;
-    await kai.client.patch('/api/user/profile', { json: { email: 'kai.two@example.com' } });
+    await kai.client.patch('/api/user/profile', { json: { email: 'kai.two@example.com', currentPassword: 'secret-pass' } });
     const second = tokenIn((await deliverOutbox(ctx))[0])!;
     expect((await ctx.client().post('/api/user/email/confirm', { json: { token: first } })).status).toBe(400);
 
@@ -83,7 +83,7 @@ describe('changing the e-mail of an account', () => {
   test('the API confirms too, signed in or not', async () => {
     const ctx = await testApp();
     const noa = await shopper(ctx, 'noa_mail');
-    await noa.client.patch('/api/user/profile', { json: { email: 'noa@elsewhere.example' } });
+    await noa.client.patch('/api/user/profile', { json: { email: 'noa@elsewhere.example', currentPassword: 'secret-pass' } });
     const token = tokenIn((await deliverOutbox(ctx))[0])!;
     const response = await ctx.client().post('/api/user/email/confirm', { json: { token } });
     expect(response.status).toBe(200);
@@ -91,7 +91,7 @@ describe('changing the e-mail of an account', () => {
     expect(profileEmail(ctx, noa.id)).toBe('noa@elsewhere.example');
   });
 
-  test('the first address, or the same one in other letters, is saved at once', async () => {
+  test('the first address, or the same one in other letters, is saved at once; its link confirms it for the account', async () => {
     const ctx = await testApp();
     const client = ctx.client();
     await client.post('/api/register', { json: { username: 'first_mail', password: 'email-pass-1' } });
@@ -99,7 +99,18 @@ describe('changing the e-mail of an account', () => {
     expect([first.email, first.pendingEmail]).toEqual(['first@example.com', undefined]);
     const recased = await (await client.patch('/api/user/profile', { json: { email: 'First@Example.com' } })).json();
     expect([recased.email, recased.pendingEmail]).toEqual(['First@Example.com', undefined]);
-    expect(ctx.db.select().from(emailOutbox).all()).toEqual([]);
+    // One link (saving again while it is open sends no second one), and no warning: there was no address before.
+    const sent = await deliverOutbox(ctx);
+    expect(sent.map((m) => [m.kind, m.to, m.subject])).toEqual([['email_change', 'first@example.com', 'Confirm your e-mail address']]);
+    const html = await (await client.get('/profile?tab=account')).text();
+    expect(textOf(html)).toContain('It is not confirmed yet, so we cannot send a password reset link there');
+    // The first address was typed without a password: its link asks for it.
+    const linkPage = parseHtml(await (await client.get(`/auth/confirm-email?token=${tokenIn(sent[0])}`)).text());
+    expect(linkPage.querySelector('form[action="/auth/confirm-email"] input[name="password"]')?.getAttribute('type')).toBe('password');
+    expect((await client.post('/auth/confirm-email', { form: { token: tokenIn(sent[0])!, password: 'email-pass-1' } })).status).toBe(303);
+    const confirmed = await (await client.get('/profile?tab=account')).text();
+    expect(toastOf(confirmed)).toMatchObject({ title: 'E-mail confirmed', description: 'Your messages now go to first@example.com.' });
+    expect(textOf(confirmed)).not.toContain('not confirmed yet');
   });
 
   test('the profile form says a link was sent and shows the address waiting', async () => {
@@ -114,6 +125,7 @@ describe('changing the e-mail of an account', () => {
       'address.state': COMPLETE_PROFILE.address.state,
       'address.postalCode': COMPLETE_PROFILE.address.postalCode,
       'address.country': 'USA',
+      currentPassword: 'secret-pass',
     };
     const saved = await mia.client.post('/profile', { form });
     expect(saved.status).toBe(303);
@@ -126,8 +138,9 @@ describe('changing the e-mail of an account', () => {
   test('changes are limited to 3 an hour; the fourth changes nothing', async () => {
     const ctx = await testApp({ RATE_LIMIT: 'on' });
     const zed = await shopper(ctx, 'zed_mail');
-    for (const n of [1, 2, 3]) expect((await zed.client.patch('/api/user/profile', { json: { email: `zed${n}@example.com` } })).status).toBe(200);
-    const fourth = await zed.client.patch('/api/user/profile', { json: { email: 'zed4@example.com', phone: '949-555-0199' } });
+    for (const n of [1, 2, 3])
+      expect((await zed.client.patch('/api/user/profile', { json: { email: `zed${n}@example.com`, currentPassword: 'secret-pass' } })).status).toBe(200);
+    const fourth = await zed.client.patch('/api/user/profile', { json: { email: 'zed4@example.com', phone: '949-555-0199', currentPassword: 'secret-pass' } });
     expect(fourth.status).toBe(429);
     const profile = ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, zed.id)).get()!;
     expect([profile.email, profile.phone]).toEqual([OLD, COMPLETE_PROFILE.phone]);

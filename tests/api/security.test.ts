@@ -48,7 +48,7 @@ describe('CSRF', () => {
 });
 
 describe('rate limits', () => {
-  test('10 failed logins for one username lock it for 15 minutes with a 429, even with the right password', async () => {
+  test('10 failed logins for one username from one address make that address wait 15 minutes with a 429, even with the right password', async () => {
     const { client, clock } = await testApp();
     const c = client();
     await c.post('/api/register', { json: { username: 'target', password: 'right-pass' } });

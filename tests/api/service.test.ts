@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts.ts';
 import { holdLease } from '../../src/domain/job-lease.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { player, seededStore } from '../helpers/admin-tools.ts';
@@ -19,7 +20,7 @@ const failedLogin = (ctx: Awaited<ReturnType<typeof testApp>>, headers: Record<s
 describe('TRUST_PROXY', () => {
   test('behind a trusted proxy, distinct X-Forwarded-For clients have distinct login limits', async () => {
     const ctx = await testApp({ TRUST_PROXY: '1' });
-    for (let i = 0; i < 10; i++) expect((await failedLogin(ctx, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(401);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) expect((await failedLogin(ctx, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(401);
     expect((await failedLogin(ctx, { 'x-forwarded-for': '203.0.113.7' })).status).toBe(429);
     expect((await failedLogin(ctx, { 'x-forwarded-for': '198.51.100.2' })).status).toBe(401);
     // A client cannot pick its own address by sending the header: the proxy appends, and the
@@ -29,7 +30,7 @@ describe('TRUST_PROXY', () => {
 
   test('without TRUST_PROXY the header is ignored: made-up addresses share one limit', async () => {
     const ctx = await testApp();
-    for (let i = 0; i < 10; i++) expect((await failedLogin(ctx, { 'x-forwarded-for': `192.0.2.${i}` })).status).toBe(401);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) expect((await failedLogin(ctx, { 'x-forwarded-for': `192.0.2.${i}` })).status).toBe(401);
     expect((await failedLogin(ctx, { 'x-forwarded-for': '192.0.2.200' })).status).toBe(429);
   });
 

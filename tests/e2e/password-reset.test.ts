@@ -10,21 +10,24 @@ setDefaultTimeout(90_000);
 /* Development without SMTP_URL: the reset e-mail is an .eml file in DATA_DIR/mail, read here as a mail program would. */
 const store = storeAndBrowser();
 
-async function resetLinkFromMail(dataDir: string, before: Set<string>): Promise<string> {
+/** The link of the newest `{kind}.eml` written since `before`, as a mail program would show it. */
+async function linkFromMail(dataDir: string, before: Set<string>, kind: string, path: string): Promise<string> {
   const dir = join(dataDir, 'data', 'mail');
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
-    const fresh = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('-password_reset.eml') && !before.has(f)) : [];
+    const fresh = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`-${kind}.eml`) && !before.has(f)) : [];
     if (fresh.length) {
       const mail = await simpleParser(readFileSync(join(dir, fresh[0]!)));
-      const link = /(http:\/\/localhost:\d+\/auth\/reset\?token=[A-Za-z0-9_-]+)/.exec(mail.text ?? '')?.[1];
-      expect(typeof mail.html === 'string' && mail.html.includes('/auth/reset?token=')).toBe(true);
+      const link = new RegExp(`(http://localhost:\\d+${path}\\?token=[A-Za-z0-9_-]+)`).exec(mail.text ?? '')?.[1];
+      expect(typeof mail.html === 'string' && mail.html.includes(`${path}?token=`)).toBe(true);
       if (link) return link;
     }
     await Bun.sleep(200);
   }
-  throw new Error('no password reset e-mail in DATA_DIR/mail');
+  throw new Error(`no ${kind} e-mail in DATA_DIR/mail`);
 }
+
+const resetLinkFromMail = (dataDir: string, before: Set<string>) => linkFromMail(dataDir, before, 'password_reset', '/auth/reset');
 
 const mailFiles = (dataDir: string) => new Set(existsSync(join(dataDir, 'data', 'mail')) ? readdirSync(join(dataDir, 'data', 'mail')) : []);
 
@@ -39,6 +42,7 @@ describe('a shopper who forgot the password', () => {
       headers: { origin: url },
     });
     expect(registered.status()).toBe(201);
+    const beforeConfirm = mailFiles(store.server.dataDir);
     const withEmail = await otherPage.request.patch(`${url}/api/user/profile`, {
       data: {
         name: 'For Getful',
@@ -49,6 +53,13 @@ describe('a shopper who forgot the password', () => {
       headers: { origin: url },
     });
     expect(withEmail.status()).toBe(200);
+    // A reset link goes only to an address its owner confirmed: the shopper opens the link sent to it.
+    const confirm = await linkFromMail(store.server.dataDir, beforeConfirm, 'email_change', '/auth/confirm-email');
+    await otherPage.goto(confirm);
+    await otherPage.getByLabel('Password').fill('old-pass-1');
+    await otherPage.getByRole('button', { name: 'Confirm e-mail' }).click();
+    await otherPage.waitForURL(`${url}/profile`);
+    expect(await toastText(otherPage)).toContain('Your messages now go to forgetful@example.com');
 
     const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();

@@ -12,6 +12,11 @@ export const users = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
+    /**
+     * The account's confirmed address: set only by opening a link sent to it, unique in any case.
+     * Password resets and unlock links go here and nowhere else; the profile's e-mail is the
+     * contact address for receipts (docs/decisions.md, "Accounts an attacker cannot take").
+     */
     email: text('email'),
     fullName: text('full_name'),
     phoneNumber: text('phone_number'),
@@ -26,8 +31,12 @@ export const users = sqliteTable(
     /** Deleted accounts keep their row (orders stay for the books) with every personal field erased. */
     deletedAt: integer('deleted_at'),
   },
-  // Usernames are unique regardless of case: 'Alice' and 'alice' are one account.
-  (t) => [uniqueIndex('users_username_unique').on(sql`lower(${t.username})`)],
+  (t) => [
+    // Usernames are unique regardless of case: 'Alice' and 'alice' are one account.
+    uniqueIndex('users_username_unique').on(sql`lower(${t.username})`),
+    // One account per confirmed address, whatever its letters' case.
+    uniqueIndex('users_confirmed_email_unique').on(sql`lower(${t.email})`).where(sql`${t.email} is not null`),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -86,7 +95,12 @@ export const userProfiles = sqliteTable('user_profiles', {
   updatedAt: integer('updated_at').notNull(),
 });
 
-export const accountTokenPurposes = ['password_reset', 'email_change'] as const;
+/**
+ * 'email_confirm' confirms an account's first address (opening it also asks the password: no
+ * password was asked when the address was typed), 'email_change' a new one (the password was
+ * asked then); 'login_unlock' lifts the sign-in pause after repeated wrong passwords.
+ */
+export const accountTokenPurposes = ['password_reset', 'email_change', 'email_confirm', 'login_unlock'] as const;
 
 /** Single-use links e-mailed to a user; only the SHA-256 of the token is stored. */
 export const accountTokens = sqliteTable(
@@ -98,7 +112,7 @@ export const accountTokens = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     purpose: text('purpose', { enum: accountTokenPurposes }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
-    /** The new address an e-mail change confirms. */
+    /** The address an e-mail link confirms (the first one, or a new one). */
     email: text('email'),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),

@@ -39,6 +39,7 @@ export const emailKinds = [
   'prize_returned',
   'password_reset',
   'email_change',
+  'account_unlock',
   'business_application',
 ] as const;
 export type EmailKind = (typeof emailKinds)[number];

@@ -16,6 +16,7 @@ export const ESSENTIAL_EMAIL_KINDS: ReadonlySet<EmailKind> = new Set([
   'order_refund',
   'password_reset',
   'email_change',
+  'account_unlock',
   'business_application',
 ]);
 
@@ -40,6 +41,16 @@ export function emailAddressOf(db: Queryable, userId: number): string | null {
     .get();
   if (!row || row.deletedAt !== null) return null;
   return row.profileEmail?.trim() || row.accountEmail?.trim() || null;
+}
+
+/**
+ * The account's confirmed address, where messages that give power over the account go (reset
+ * and unlock links); none while no address was confirmed, or for a deleted account.
+ */
+export function confirmedEmailOf(db: Queryable, userId: number): string | null {
+  const row = db.select({ email: users.email, deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId)).get();
+  if (!row || row.deletedAt !== null) return null;
+  return row.email?.trim() || null;
 }
 
 /** Whether the account accepts messages that are not receipts or security messages. */

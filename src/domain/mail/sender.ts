@@ -21,7 +21,7 @@ const MAX_PERMANENT_ATTEMPTS = 3;
 const SEND_LEASE_MS = 2 * 60_000;
 const BATCH = 20;
 /** Messages that carry a single-use link; their bodies are dropped once sent (or given up). */
-const SECRET_KINDS: ReadonlySet<string> = new Set(['password_reset', 'email_change']);
+const SECRET_KINDS: ReadonlySet<string> = new Set(['password_reset', 'email_change', 'account_unlock']);
 export const SCRUBBED = '[removed after sending: it held a single-use link]';
 
 const mailLog = log.child({ component: 'mail' });

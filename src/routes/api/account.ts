@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount, exportAccountData } from '../../domain/account-data.ts';
-import { confirmEmailChange } from '../../domain/email-change.ts';
+import { confirmEmail } from '../../domain/email-change.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';
@@ -21,14 +21,14 @@ import {
 export const accountApi = new Hono<AppEnv>()
   .post('/password-reset', jsonBody(passwordResetRequestSchema), (c) => {
     const { db, clock, limits } = c.get('deps');
-    return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)) });
+    return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)).message });
   })
   .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
     await confirmPasswordReset(c.get('deps'), c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
   })
-  .post('/user/email/confirm', jsonBody(emailConfirmSchema), (c) => {
-    const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, c.req.valid('json').token);
+  .post('/user/email/confirm', jsonBody(emailConfirmSchema), async (c) => {
+    const { email } = await confirmEmail(c.get('deps'), c.req.valid('json'));
     return c.json({ message: `Your messages now go to ${email}.`, email });
   })
   .use('/user/password', requireUserApi)

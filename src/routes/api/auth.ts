@@ -2,10 +2,11 @@ import { Hono } from 'hono';
 import { logIn, publicUser, register } from '../../domain/accounts.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
-import { loginSchema, registerSchema } from '../../shared/schemas/auth.ts';
+import { loginSchema, registerSchema, unlockSchema } from '../../shared/schemas/auth.ts';
+import { unlockSignIn } from '../../domain/sign-in-unlock.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
 import { carryOutCartIntent, type IntentOutcome } from '../../http/cart-intent.ts';
-import { invalidateAllSessions } from '../../domain/sessions.ts';
+import { signOutEverywhere } from '../../domain/account-recovery.ts';
 
 /** A visitor's Add to Cart carried out at sign-in: the toast to show and where to go. */
 function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {
@@ -24,6 +25,11 @@ export const authApi = new Hono<AppEnv>()
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)));
   })
+  // The unlock link e-mailed after repeated wrong passwords (sign-in-unlock.ts).
+  .post('/login/unlock', jsonBody(unlockSchema), (c) => {
+    const { username } = unlockSignIn(c.get('deps'), c.req.valid('json').token);
+    return c.json({ message: `You can log in to ${username} again.` });
+  })
   .post('/logout', (c) => {
     endSession(c);
     return c.json({ message: 'Logged out' });
@@ -31,7 +37,7 @@ export const authApi = new Hono<AppEnv>()
   .post('/logout/everywhere', (c) => {
     const user = c.get('user');
     if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
-    const ended = invalidateAllSessions(c.get('deps').db, user.id);
+    const ended = signOutEverywhere(c.get('deps').db, c.get('deps').clock, user.id);
     endSession(c);
     return c.json({ message: 'Signed out everywhere', sessionsEnded: ended });
   })

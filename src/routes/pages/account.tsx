@@ -3,7 +3,6 @@ import { TextField } from '../../shared/ui/TextField.tsx';
 import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/account-recovery.ts';
 import { deleteAccount } from '../../domain/account-data.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { confirmEmailChange, EMAIL_LINK_INVALID } from '../../domain/email-change.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -87,32 +86,19 @@ function ResetPage({ token, errors = {} }: { token: string; errors?: Record<stri
   );
 }
 
-/** The page of an e-mail confirmation link: a button, because opening a link must not change anything. */
-function ConfirmEmailPage({ token, error }: { token: string; error?: string }) {
-  return (
-    <div className="mx-auto grid max-w-md gap-4 pt-4">
-      <h1 className="m-0 text-2xl font-extrabold">Confirm your new e-mail</h1>
-      {error ? (
-        <p role="alert" className="m-0 rounded-xl bg-red-50 p-4 text-sm text-red-800">
-          {error}
-        </p>
-      ) : (
-        <p className="m-0 text-slate-700">Receipts, refunds and password resets will go to the address this link was sent to.</p>
-      )}
-      {!error && (
-        <form method="post" action="/auth/confirm-email" className="grid gap-4">
-          <input type="hidden" name="token" value={token} />
-          <button type="submit" className={button}>
-            Confirm e-mail
-          </button>
-        </form>
-      )}
-    </div>
-  );
-}
-
 /** The Account tab of /profile: password, data, deletion. */
-export function AccountSettings({ errors = {}, email, pendingEmail }: { errors?: Record<string, string>; email: string; pendingEmail: string | null }) {
+export function AccountSettings({
+  errors = {},
+  email,
+  pendingEmail,
+  confirmed,
+}: {
+  errors?: Record<string, string>;
+  email: string;
+  pendingEmail: string | null;
+  /** Whether the account's address was confirmed through its link (reset links need it). */
+  confirmed: boolean;
+}) {
   return (
     <div className="grid gap-8">
       <section aria-labelledby="email-title" className="grid gap-2">
@@ -121,11 +107,14 @@ export function AccountSettings({ errors = {}, email, pendingEmail }: { errors?:
         </h2>
         <p className="m-0 text-sm text-slate-700">
           {email ? `Receipts and security messages go to ${email}. ` : 'Add an e-mail address for your receipts and security messages. '}
-          {pendingEmail && `Waiting for confirmation: ${pendingEmail}. `}
+          {email &&
+            !confirmed &&
+            'It is not confirmed yet, so we cannot send a password reset link there: open the link we sent to it, or save your profile again for a new one. '}
+          {pendingEmail && pendingEmail.toLowerCase() !== email.toLowerCase() && `Waiting for confirmation: ${pendingEmail}. `}
           <a href="/profile" className="font-semibold text-sea-dark">
             {email ? 'Change it on the Personal tab' : 'Add it on the Personal tab'}
           </a>
-          {email ? ': a new address counts once you open the link we send to it.' : '.'}
+          {email ? ': a new address needs your current password and counts once you open the link we send to it.' : '.'}
         </p>
       </section>
       <section aria-labelledby="password-title" className="grid gap-3">
@@ -195,7 +184,7 @@ export const accountPages = new Hono<AppEnv>()
     try {
       if (!input.success || !typed) throw new DomainError(400, 'Enter the e-mail address or username of your account.');
       const { db, clock, limits } = c.get('deps');
-      const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c));
+      const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c)).message;
       return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage sent={sent} />, { backHref: '/auth' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -232,34 +221,6 @@ export const accountPages = new Hono<AppEnv>()
     endSession(c);
     setFlash(c, { title: 'Password updated', description: 'Your password has been changed and every device was signed out. Please log in with the new one.' });
     return c.redirect('/auth', 303);
-  })
-  .get('/auth/confirm-email', (c) => {
-    private_(c);
-    const token = c.req.query('token') ?? '';
-    return renderPage(
-      c,
-      { title: 'Confirm your new e-mail', path: '/auth/confirm-email', noindex: true },
-      <ConfirmEmailPage token={token} error={token ? undefined : EMAIL_LINK_INVALID} />,
-    );
-  })
-  .post('/auth/confirm-email', async (c) => {
-    private_(c);
-    const token = (await fields(c)).token ?? '';
-    try {
-      const { email } = confirmEmailChange(c.get('deps').db, c.get('deps').clock, token.slice(0, 200));
-      setFlash(c, { title: 'E-mail changed', description: `Your messages now go to ${email}.` });
-      return c.redirect(c.get('user') ? '/profile' : '/auth', 303);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return renderPage(
-        c,
-        { title: 'Confirm your new e-mail', path: '/auth/confirm-email', noindex: true },
-        <ConfirmEmailPage token="" error={error.message} />,
-        {
-          status: 400,
-        },
-      );
-    }
   })
   .post('/profile/password', requireUserPage, async (c) => {
     const checked = passwordChangeSchema.safeParse(await fields(c));

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { TextField } from '../../shared/ui/TextField.tsx';
-import { pendingEmailOf } from '../../domain/email-change.ts';
+import { hasConfirmedEmail, pendingEmailOf } from '../../domain/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
@@ -13,7 +13,7 @@ import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { endSession } from '../../http/session-cookie.ts';
-import { invalidateAllSessions } from '../../domain/sessions.ts';
+import { signOutEverywhere } from '../../domain/account-recovery.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
@@ -90,6 +90,18 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
         </div>
         <Input name="phone" label="Phone" value={profile.phone} errors={errors} type="tel" autoComplete="tel" />
       </div>
+      {profile.email && (
+        <div>
+          <TextField
+            id="profile-currentPassword"
+            name="currentPassword"
+            type="password"
+            label="Current password (only to change your e-mail)"
+            autoComplete="current-password"
+            error={errors.currentPassword}
+          />
+        </div>
+      )}
       <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="street-address" />
       <div className="grid gap-4 sm:grid-cols-2">
         <Input name="address.city" label="City" value={profile.address.city} errors={errors} autoComplete="address-level2" />
@@ -149,8 +161,9 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
   missing: string[];
   orders: OrderView[];
   errors: Record<string, string>;
+  emailConfirmed: boolean;
 }) {
-  const { tab, profile, missing, orders, errors, c } = props;
+  const { tab, profile, missing, orders, errors, c, emailConfirmed } = props;
   const card = profile.paymentMethod.lastFourDigits
     ? {
         brand: profile.paymentMethod.cardBrand ?? 'Card',
@@ -184,7 +197,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
         )}
         {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
-        {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} />}
+        {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} confirmed={emailConfirmed} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
             <div className="py-6 text-center">
@@ -234,6 +247,7 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
       missing={missingProfileFields(stored)}
       orders={tab === 'orders' ? userOrders(db, userId, c.get('deps').clock.now()) : []}
       errors={errors}
+      emailConfirmed={hasConfirmedEmail(db, userId)}
     />,
     failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
   );
@@ -262,8 +276,9 @@ export const profilePages = new Hono<AppEnv>()
       },
       preferences: { receiveNotifications: form.receiveNotifications === 'on', newsletterSubscription: form.newsletterSubscription === 'on' },
     };
-    // The same named schema as PATCH /api/user/profile.
-    const checked = profilePatchBody.safeParse(typed);
+    // The same named schema as PATCH /api/user/profile; the password is never shown back.
+    const currentPassword = text('currentPassword');
+    const checked = profilePatchBody.safeParse(currentPassword ? { ...typed, currentPassword } : typed);
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     let saved: ProfileView;
     try {
@@ -274,16 +289,23 @@ export const profilePages = new Hono<AppEnv>()
     }
     const intent = carryOutCartIntent(c, c.get('user').id, { quietWhileIncomplete: true });
     const emailWaits = saved.pendingEmail !== undefined && saved.pendingEmail.toLowerCase() === typed.email.trim().toLowerCase();
+    const unconfirmed = pendingEmailOf(c.get('deps').db, c.get('deps').clock, c.get('user').id);
+    const firstEmail = !emailWaits && unconfirmed !== null && unconfirmed.toLowerCase() === saved.email.toLowerCase();
     setFlash(
       c,
       emailWaits
         ? { title: 'Confirm your new e-mail', description: `We sent a link to ${saved.pendingEmail}. Until you open it, messages go to ${saved.email}.` }
-        : (intent?.toast ?? { title: 'Profile updated', description: 'Your profile has been updated successfully.' }),
+        : (intent?.toast ?? {
+            title: 'Profile updated',
+            description: firstEmail
+              ? `Your profile has been updated successfully. Open the link we sent to ${unconfirmed} to confirm your e-mail.`
+              : 'Your profile has been updated successfully.',
+          }),
     );
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', requireUserPage, (c) => {
-    invalidateAllSessions(c.get('deps').db, c.get('user').id);
+    signOutEverywhere(c.get('deps').db, c.get('deps').clock, c.get('user').id);
     endSession(c);
     setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });
     return c.redirect('/auth', 303);

@@ -17,8 +17,11 @@ const token = z
 
 export const passwordResetConfirmSchema = z.object({ token, password: passwordRule });
 
-/** POST /api/user/email/confirm: the token of the link sent to the new address. */
-export const emailConfirmSchema = z.object({ token });
+/** POST /api/user/email/confirm: the token of the link sent to the address; an account's first address also needs its password. */
+export const emailConfirmSchema = z.object({
+  token,
+  password: z.optional(z.string().check(z.maxLength(128, 'Your password is not right.'))),
+});
 
 /** The /auth/reset form, which also asks to confirm the new password. */
 export const passwordResetFormSchema = z

@@ -37,6 +37,13 @@ export const registerFormSchema = z
     }),
   );
 
+export const UNLOCK_LINK_INVALID = 'This unlock link is invalid, used or has expired. You can still log in from a device that did not fail.';
+
+/** POST /api/login/unlock: the token of the link e-mailed after repeated wrong passwords. */
+export const unlockSchema = z.object({
+  token: z.string({ error: UNLOCK_LINK_INVALID }).check(z.minLength(1, UNLOCK_LINK_INVALID), z.maxLength(200, UNLOCK_LINK_INVALID)),
+});
+
 export type LoginInput = z.infer<typeof loginSchema>;
 export type RegisterInput = z.infer<typeof registerSchema>;
 

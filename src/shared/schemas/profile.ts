@@ -83,6 +83,8 @@ export type CustomerInfo = z.infer<typeof customerInfoSchema>;
 export const profilePatchBody = z.object({
   name: z.optional(profileRules.name),
   email: z.optional(profileRules.email),
+  /** Needed only when `email` replaces the address the account has. */
+  currentPassword: z.optional(z.string().check(z.maxLength(128, 'Your current password is not right.'))),
   phone: z.optional(profileRules.phone),
   address: z.optional(profileRules.address),
   paymentMethod: z.optional(
