@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts.ts';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
 import { readEvents } from '../helpers/sse.ts';
@@ -164,11 +165,11 @@ describe('two processes on one database', () => {
   test('the login limit holds across both processes, per client address', async () => {
     const attacker = (server: RunningServer) => new Client(server, { 'x-forwarded-for': '203.0.113.7' });
     const answers: number[] = [];
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS + 2; i++) {
       answers.push((await attacker(i % 2 ? b : a).request('POST', '/api/login', { username: `nobody${i}`, password: 'wrong-pass' })).status);
     }
-    expect(answers.slice(0, 10).every((s) => s === 401)).toBe(true);
-    expect(answers.slice(10)).toEqual([429, 429]);
+    expect(answers.slice(0, LOGIN_FAILURES_PER_ADDRESS).every((s) => s === 401)).toBe(true);
+    expect(answers.slice(LOGIN_FAILURES_PER_ADDRESS)).toEqual([429, 429]);
     // Another customer behind the same proxy is not locked out.
     const other = await new Client(b, { 'x-forwarded-for': '198.51.100.20' }).request('POST', '/api/login', { username: 'nobody', password: 'wrong-pass' });
     expect(other.status).toBe(401);
