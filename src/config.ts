@@ -59,6 +59,7 @@ const envSchema = z
     RETENTION_SESSIONS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(3_650).default(0)),
     RETENTION_VOID_PLAYS_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(3_650).default(30)),
     RETENTION_RATE_LIMIT_HOURS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(8_760).default(24)),
+    RETENTION_MAIL_DAYS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(3_650).default(30)),
     SMTP_URL: z.preprocess(
       blankToUndefined,
       z
@@ -181,7 +182,14 @@ export interface Config {
   /** Rotating online backups (BACKUP_DIR); off when dir is undefined. */
   backup: { dir: string | undefined; everyMs: number; keep: number };
   /** How long rows nobody needs any more are kept (docs/operations.md, Retention). */
-  retention: { notificationsDays: number; expiredSessionsDays: number; voidPlaysDays: number; rateLimitHours: number };
+  retention: {
+    notificationsDays: number;
+    expiredSessionsDays: number;
+    voidPlaysDays: number;
+    rateLimitHours: number;
+    /** Sent e-mail bodies (receipts, notices) are blanked this long after they were queued. */
+    mailDays: number;
+  };
   /**
    * How e-mail leaves: SMTP when SMTP_URL is set; outside production without it, each message
    * is an .eml file in DATA_DIR/mail; off only when MAIL=off says so.
@@ -259,6 +267,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       expiredSessionsDays: env.RETENTION_SESSIONS_DAYS,
       voidPlaysDays: env.RETENTION_VOID_PLAYS_DAYS,
       rateLimitHours: env.RETENTION_RATE_LIMIT_HOURS,
+      mailDays: env.RETENTION_MAIL_DAYS,
     },
     mail: {
       mode: env.MAIL === 'off' ? 'off' : env.SMTP_URL ? 'smtp' : 'file',

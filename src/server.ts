@@ -102,20 +102,20 @@ export async function main(): Promise<void> {
   );
   // E-mail leaves from the process that runs the jobs, a couple of seconds after it is queued.
   const mailDir = join(dataDir, 'mail');
-  const mailPump =
-    config.mail.mode === 'off'
-      ? undefined
-      : startMailPump({
-          db,
-          clock,
-          publicUrl: config.publicUrl,
-          transport:
-            config.mail.mode === 'smtp' && config.mail.smtpUrl
-              ? smtpTransport(config.mail.smtpUrl, config.mail.from)
-              : fileTransport(mailDir, config.mail.from),
-          active: scheduler.holdsLease,
-          observe: telemetry.observeEmail,
-        });
+  const mailPump = startMailPump({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+    // MAIL=off: no transport, the pump settles what is queued as never to be sent.
+    transport:
+      config.mail.mode === 'off'
+        ? null
+        : config.mail.mode === 'smtp' && config.mail.smtpUrl
+          ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+          : fileTransport(mailDir, config.mail.from),
+    active: scheduler.holdsLease,
+    observe: telemetry.observeEmail,
+  });
   const images = imageStore(join(dataDir, 'uploads'));
   const app = createApp({
     db,
@@ -157,7 +157,7 @@ export async function main(): Promise<void> {
       config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`,
     );
   if (config.mail.mode === 'file') log.info({ event: 'mail_to_files', dir: mailDir }, `No SMTP_URL: e-mails are written as .eml files to ${mailDir}`);
-  if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (receipts and password resets stay in the outbox).');
+  if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (queued messages are kept as mail_off, never sent later).');
   if (config.env === 'production' && /^https:/i.test(config.publicUrl) && config.trustProxy.kind === 'off') {
     // https means a proxy in front, and without TRUST_PROXY every shopper has its address.
     log.warn(
@@ -206,7 +206,7 @@ export async function main(): Promise<void> {
     const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
     const requests = await Promise.race([idle.then(() => 'done' as const), deadline]);
     shutdownLog.info(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
-    const jobs = await Promise.race([Promise.all([scheduler.stop(), mailPump?.stop()]).then(() => 'done' as const), deadline]);
+    const jobs = await Promise.race([Promise.all([scheduler.stop(), mailPump.stop()]).then(() => 'done' as const), deadline]);
     shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     db.$client.close();
     shutdownLog.info('shutdown: database closed');

@@ -97,6 +97,7 @@ function queueResetLink(deps: ResetDeps, input: PasswordResetRequest): void {
       to,
       kind: 'password_reset',
       eventKey: `password-reset:${row.id}`,
+      linkExpiresAt: now + RESET_TOKEN_TTL_MS,
       subject: 'Reset your password',
       body: composeEmail({
         heading: 'Reset your password',

@@ -87,6 +87,7 @@ export function requestEmailChange(
     to: wanted,
     kind: 'email_change',
     eventKey: `email-change:${row.id}:confirm`,
+    linkExpiresAt: now + EMAIL_CHANGE_TTL_MS,
     subject: current ? 'Confirm your new e-mail address' : 'Confirm your e-mail address',
     body: composeEmail({
       heading: current ? 'Confirm your new e-mail address' : 'Confirm your e-mail address',

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { pruneOutbox } from './mail/retention.ts';
 import { pruneRateLimitEvents } from './rate-limit.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -33,6 +34,7 @@ export function pruneStoreRows(db: Db, now: number, retention: Config['retention
     )
     .run(now - retention.voidPlaysDays * DAY, RETENTION_BATCH).changes;
   const rateLimitEvents = pruneRateLimitEvents(db, now - retention.rateLimitHours * HOUR);
+  const mail = pruneOutbox(db, now, retention.mailDays);
   sql.exec(`PRAGMA incremental_vacuum(${VACUUM_PAGES})`);
-  return { notifications, sessions, voidPlays, rateLimitEvents };
+  return { notifications, sessions, voidPlays, rateLimitEvents, ...mail };
 }

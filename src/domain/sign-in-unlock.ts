@@ -53,6 +53,7 @@ export function offerUnlockAfterFailures(deps: { db: Db; clock: Clock; limits: A
       to,
       kind: 'account_unlock',
       eventKey: `account-unlock:${row.id}`,
+      linkExpiresAt: now + UNLOCK_TOKEN_TTL_MS,
       subject: 'Wrong passwords were tried on your account',
       body: composeEmail({
         heading: 'Wrong passwords were tried on your account',

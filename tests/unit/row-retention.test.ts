@@ -14,8 +14,8 @@ const count = (ctx: Awaited<ReturnType<typeof seededStore>>, sql: string, ...par
   (ctx.db.$client.query(sql).get(...params) as { n: number }).n;
 
 describe('store-wide retention', () => {
-  test('the defaults: notifications 90 days, sessions at expiry, void plays 30 days, limit rows 24 hours', () => {
-    expect(retention).toEqual({ notificationsDays: 90, expiredSessionsDays: 0, voidPlaysDays: 30, rateLimitHours: 24 });
+  test('the defaults: notifications 90 days, sessions at expiry, void plays 30 days, limit rows 24 hours, e-mails 30 days', () => {
+    expect(retention).toEqual({ notificationsDays: 90, expiredSessionsDays: 0, voidPlaysDays: 30, rateLimitHours: 24, mailDays: 30 });
   });
 
   test('old rows go, young ones stay, and nothing a payment or a settled game needs is touched', async () => {
@@ -59,7 +59,7 @@ describe('store-wide retention', () => {
 
     const paymentsBefore = count(ctx, 'select count(*) as n from payments');
     const pruned = pruneStoreRows(ctx.db, now, retention);
-    expect(pruned).toEqual({ notifications: 1, sessions: 1, voidPlays: 1, rateLimitEvents: 1 });
+    expect(pruned).toEqual({ notifications: 1, sessions: 1, voidPlays: 1, rateLimitEvents: 1, mailLinks: 0, mailRows: 0 });
     expect(count(ctx, 'select count(*) as n from plays where id = ?', oldVoid)).toBe(0);
     expect(count(ctx, 'select count(*) as n from plays where id in (?, ?)', youngVoid, namedVoid)).toBe(2);
     expect(count(ctx, 'select count(*) as n from payments')).toBe(paymentsBefore);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { NOTIFICATION_TYPES } from '../../shared/views/notifications.ts';
 import { users } from './accounts.ts';
@@ -43,12 +44,19 @@ export const emailKinds = [
   'business_application',
 ] as const;
 export type EmailKind = (typeof emailKinds)[number];
-export const emailStatuses = ['pending', 'sent', 'failed', 'skipped'] as const;
+/**
+ * pending: waiting to be sent (the backlog). sent. failed: given up after retries. skipped: the
+ * profile turned such messages off. mail_off: queued while MAIL=off, never sent. expired: its
+ * link stopped working before it could be sent.
+ */
+export const emailStatuses = ['pending', 'sent', 'failed', 'skipped', 'mail_off', 'expired'] as const;
+export type EmailStatus = (typeof emailStatuses)[number];
 
 /**
  * The e-mail outbox: a message is written in the transaction of the change it reports and
  * sent (and retried) by the mail job (domain/mail/). Links in the bodies are relative to
- * PUBLIC_URL until they are sent.
+ * PUBLIC_URL until they are sent. A message is kept RETENTION_MAIL_DAYS, a single-use link no
+ * longer than it works (domain/mail/retention.ts).
  */
 export const emailOutbox = sqliteTable(
   'email_outbox',
@@ -70,6 +78,17 @@ export const emailOutbox = sqliteTable(
     messageId: text('message_id'),
     createdAt: integer('created_at').notNull(),
     sentAt: integer('sent_at'),
+    /**
+     * When the single-use link in the body stops working (reset, unlock, e-mail confirmation);
+     * null once the body no longer holds one (sent, given up, expired).
+     */
+    linkExpiresAt: integer('link_expires_at'),
   },
-  (t) => [index('email_outbox_status_idx').on(t.status, t.nextAttemptAt), index('email_outbox_user_idx').on(t.userId)],
+  (t) => [
+    index('email_outbox_status_idx').on(t.status, t.nextAttemptAt),
+    index('email_outbox_user_idx').on(t.userId),
+    // The retention job's next batch, without reading old rows: by age, and the few live links.
+    index('email_outbox_created_idx').on(t.createdAt),
+    index('email_outbox_link_idx').on(t.linkExpiresAt).where(sql`link_expires_at is not null`),
+  ],
 );

@@ -29,6 +29,8 @@ export interface NewEmail {
   eventKey: string;
   subject: string;
   body: EmailBody;
+  /** When the single-use link in it stops working: it is not sent after that, and its body goes. */
+  linkExpiresAt?: number;
 }
 
 /** Where mail for an account goes: the profile's e-mail, else the account's; none for a deleted account. */
@@ -80,6 +82,7 @@ export function queueEmail(db: Queryable, clock: Clock, email: NewEmail): QueueR
       status: optedOut ? 'skipped' : 'pending',
       nextAttemptAt: optedOut ? null : now,
       createdAt: now,
+      linkExpiresAt: email.linkExpiresAt ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: emailOutbox.id })

@@ -4,7 +4,10 @@ import { emailOutbox } from '../../db/schema.ts';
 import { errorFields, log } from '../../log.ts';
 import type { Clock } from '../clock.ts';
 import { withPublicUrl } from './compose.ts';
+import { EXPIRED_LINK, settleMailOff, withoutSecretBody } from './retention.ts';
 import { isPermanentMailError, type MailTransport } from './transport.ts';
+
+export { SCRUBBED } from './retention.ts';
 
 /*
  * Sends what the outbox holds. Each row is claimed with a conditional UPDATE that moves its
@@ -20,9 +23,6 @@ const MAX_PERMANENT_ATTEMPTS = 3;
 /** A claimed row is left alone this long; longer than any SMTP timeout. */
 const SEND_LEASE_MS = 2 * 60_000;
 const BATCH = 20;
-/** Messages that carry a single-use link; their bodies are dropped once sent (or given up). */
-const SECRET_KINDS: ReadonlySet<string> = new Set(['password_reset', 'email_change', 'account_unlock']);
-export const SCRUBBED = '[removed after sending: it held a single-use link]';
 
 const mailLog = log.child({ component: 'mail' });
 
@@ -60,6 +60,14 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
     .limit(BATCH)
     .all();
   for (const row of due) {
+    if (row.linkExpiresAt !== null && row.linkExpiresAt <= clock.now()) {
+      // A link that no longer works is not worth sending, nor keeping.
+      db.update(emailOutbox)
+        .set({ status: 'expired', nextAttemptAt: null, textBody: EXPIRED_LINK, htmlBody: EXPIRED_LINK, linkExpiresAt: null })
+        .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.status, 'pending')))
+        .run();
+      continue;
+    }
     if (!claim(db, row.id, row.attempts, clock.now() + SEND_LEASE_MS)) continue;
     const attempt = row.attempts + 1;
     try {
@@ -72,7 +80,7 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
         html: withPublicUrl(row.htmlBody, deps.publicUrl),
       });
       // A reset or confirmation link is a key to the account: once sent, the store keeps no copy of it.
-      const scrub = SECRET_KINDS.has(row.kind) ? { textBody: SCRUBBED, htmlBody: SCRUBBED } : {};
+      const scrub = withoutSecretBody(row.kind);
       db.update(emailOutbox)
         .set({ status: 'sent', sentAt: clock.now(), messageId: sent.messageId, lastError: null, nextAttemptAt: null, ...scrub })
         .where(eq(emailOutbox.id, row.id))
@@ -90,7 +98,7 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
       db.update(emailOutbox)
         .set(
           giveUp
-            ? { status: 'failed', lastError, nextAttemptAt: null, ...(SECRET_KINDS.has(row.kind) ? { textBody: SCRUBBED, htmlBody: SCRUBBED } : {}) }
+            ? { status: 'failed', lastError, nextAttemptAt: null, ...withoutSecretBody(row.kind) }
             : { lastError, nextAttemptAt: clock.now() + MAIL_BACKOFF_MS[Math.min(attempt - 1, MAIL_BACKOFF_MS.length - 1)]! },
         )
         .where(eq(emailOutbox.id, row.id))
@@ -106,22 +114,24 @@ export async function sendPendingEmails(deps: MailSenderDeps): Promise<MailSendR
   return result;
 }
 
-/** Messages waiting to go out (the backlog gauge). */
+/** Messages waiting to go out (the backlog gauge); with MAIL=off nothing waits (settleMailOff). */
 export function pendingEmailCount(db: Queryable): number {
   return db.select({ n: count() }).from(emailOutbox).where(eq(emailOutbox.status, 'pending')).get()?.n ?? 0;
 }
 
 /**
  * Sends every couple of seconds while `active()` says this process runs the jobs, so a receipt
- * or a reset link leaves within seconds rather than on the next minute's tick.
+ * or a reset link leaves within seconds rather than on the next minute's tick. Without a
+ * transport (MAIL=off) it settles what is queued as never to be sent.
  */
-export function startMailPump(deps: MailSenderDeps & { intervalMs?: number; active: () => boolean }) {
+export function startMailPump(deps: Omit<MailSenderDeps, 'transport'> & { transport: MailTransport | null; intervalMs?: number; active: () => boolean }) {
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
+  const { transport } = deps;
   const timer = setInterval(() => {
     if (busy || !deps.active()) return;
     busy = true;
-    running = sendPendingEmails(deps)
+    running = (transport ? sendPendingEmails({ ...deps, transport }) : Promise.resolve().then(() => settleMailOff(deps.db)))
       .catch((error) => mailLog.error({ event: 'mail_pump_failed', ...errorFields(error) }, 'mail pump failed'))
       .finally(() => {
         busy = false;
@@ -132,7 +142,7 @@ export function startMailPump(deps: MailSenderDeps & { intervalMs?: number; acti
     async stop() {
       clearInterval(timer);
       await running;
-      deps.transport.close();
+      transport?.close();
     },
   };
 }
