@@ -82,7 +82,11 @@ export async function main(): Promise<void> {
 
   const pageCache = new PageCache(() => storefrontVersion(db));
   const telemetry = createTelemetry(db, { pageCache: () => pageCache, processMetrics: true });
-  const gateway = observedGateway(await gatewayFromConfig(config), (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds));
+  const gateway = observedGateway(
+    await gatewayFromConfig(config),
+    (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds),
+    db,
+  );
   const metrics = metricsFromConfig(db, config);
   const jobsHolder = leaseHolderId();
   const scheduler = startScheduler(

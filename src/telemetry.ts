@@ -19,7 +19,11 @@ export interface PageCacheCounts {
 export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCounts; processMetrics?: boolean } = {}) {
   const registry = new Registry();
   // Memory, CPU, event-loop lag: once per process (tests build many apps in one).
-  if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'csa_' });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry, prefix: 'csa_' });
+    // Gauges named like counters (`promtool check metrics` refuses them), and always 0 under Bun.
+    for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) registry.removeSingleMetric(`csa_nodejs_${name}`);
+  }
 
   const httpRequests = new Counter({
     name: 'csa_http_requests_total',

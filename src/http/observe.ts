@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { log } from '../log.ts';
+import { inLogScope } from '../log-scope.ts';
 import { clientIp } from './client-address.ts';
 import type { AppEnv } from './context.ts';
 
@@ -20,9 +21,15 @@ export const requestIds: MiddlewareHandler<AppEnv> = async (c, next) => {
   const given = c.req.header('x-request-id');
   const id = given && GIVEN_ID.test(given) ? given : crypto.randomUUID();
   c.set('requestId', id);
-  await next();
+  if (mayCallGateway(c.req.method, c.req.path)) await inLogScope({ reqId: id, userId: () => c.get('user')?.id ?? null }, next);
+  else await next();
   c.res.headers.set('X-Request-Id', id);
 };
+
+/** Writes, and the admin's reads (payment reviews ask the gateway): where gateway lines need the request's ids. */
+function mayCallGateway(method: string, path: string): boolean {
+  return (method !== 'GET' && method !== 'HEAD') || path.startsWith('/admin') || path.startsWith('/api/admin');
+}
 
 /** The route pattern that answered ('/product/:id'), so metrics have one series per route, not per URL. */
 function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
