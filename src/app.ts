@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
+import { noteStorageFailure, STORAGE_FULL_MESSAGE } from './domain/disk-state.ts';
 import { DomainError } from './domain/errors.ts';
 import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
@@ -99,11 +100,16 @@ export function createApp(deps: AppDeps) {
       if (c.req.path.startsWith('/api/')) return c.json({ message: message || 'Request refused.' }, error.status);
       return error.getResponse();
     }
+    const wantsPage = !c.req.path.startsWith('/api/') && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
+    // A full disk: the same for every write until it has room, logged once (disk-state.ts), not a stack per request.
+    if (noteStorageFailure(c.get('deps').db, error)) {
+      c.header('Retry-After', '30');
+      return wantsPage ? serverErrorPage(c, { status: 503, message: STORAGE_FULL_MESSAGE }) : c.json({ message: STORAGE_FULL_MESSAGE }, 503);
+    }
     log.error(
       { event: 'request_failed', reqId: c.get('requestId'), method: c.req.method, path: c.req.path, ...errorFields(error) },
       `${c.req.method} ${c.req.path} failed`,
     );
-    const wantsPage = !c.req.path.startsWith('/api/') && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     if (wantsPage) return serverErrorPage(c);
     return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.get('requestId') }, 500);
   });

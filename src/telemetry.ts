@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
+import { storageFull } from './domain/disk-state.ts';
 import { pendingEmailCount } from './domain/mail/sender.ts';
 import { storeCounts } from './domain/store-stats.ts';
 
@@ -154,6 +155,15 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     registers: [registry],
     collect() {
       this.set(pendingEmailCount(db));
+    },
+  });
+
+  new Gauge({
+    name: 'csa_storage_full',
+    help: '1 while this process cannot write to the database (disk full or failing): writes answer 503 and /readyz fails.',
+    registers: [registry],
+    collect() {
+      this.set(storageFull(db) ? 1 : 0);
     },
   });
 

@@ -1,6 +1,7 @@
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
 import journal from '../db/migrations/meta/_journal.json' with { type: 'json' };
+import { storageWritable } from './disk-state.ts';
 import { leaseState } from './job-lease.ts';
 
 /** The jobs heartbeat /readyz accepts: a tick finished within two minutes (ticks run each minute). */
@@ -37,7 +38,8 @@ function databaseWritable(db: Queryable): string {
  * jobs have a heartbeat: the process holding the jobs lease finished a tick within two minutes.
  */
 export function checkReadiness(db: Db, holder: string, now: number): Readiness {
-  const database = databaseWritable(db);
+  // A rolled-back write cannot see a full disk; a write that failed for lack of space can.
+  const database = storageWritable(db, now) ? databaseWritable(db) : 'full: the last writes failed for lack of disk space';
   const expected = journal.entries.length;
   const latest = journal.entries.at(-1)?.when ?? 0;
   let applied = 0;

@@ -6,7 +6,10 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
  * database (that may be what failed) and shows the request id, so a shopper can quote it and
  * the operator finds the request's log lines.
  */
-export function serverErrorPage<E extends AppEnv>(c: AppContext<E>): Response {
+export function serverErrorPage<E extends AppEnv>(
+  c: AppContext<E>,
+  { status = 500, message = 'Something went wrong on our side. Please try again.' }: { status?: 500 | 503; message?: string } = {},
+): Response {
   const { config, manifest } = c.get('deps');
   const requestId = c.get('requestId');
   const html = renderToStaticMarkup(
@@ -22,7 +25,7 @@ export function serverErrorPage<E extends AppEnv>(c: AppContext<E>): Response {
         <main className="mx-auto max-w-md px-4 pt-16 text-center">
           <div className="rounded-2xl bg-white p-8 border border-slate-200 shadow-sm">
             <h1 className="m-0 text-2xl font-extrabold">Something went wrong</h1>
-            <p className="mt-3 text-slate-600">Something went wrong on our side. Please try again.</p>
+            <p className="mt-3 text-slate-600">{message}</p>
             <p className="mt-3 mb-6 text-sm text-slate-600">
               If it keeps happening, tell us this reference: <code className="font-mono text-ink">{requestId}</code>
             </p>
@@ -34,5 +37,5 @@ export function serverErrorPage<E extends AppEnv>(c: AppContext<E>): Response {
       </body>
     </html>,
   );
-  return c.html(`<!doctype html>${html}`, 500, { 'Cache-Control': 'no-store' });
+  return c.html(`<!doctype html>${html}`, status, { 'Cache-Control': 'no-store' });
 }
