@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,6 +185,29 @@ describe('without SMTP_URL', () => {
       try {
         expect((await fetch(`${off.url}/healthz`)).status).toBe(200);
         expect(await off.outputContaining('MAIL=off')).toContain('MAIL=off');
+        // What is queued is settled as never to be sent: nothing waits, so the backlog alert stays quiet.
+        await new Client(off).ok('POST', '/api/business-applications', {
+          businessName: 'Quiet Cove',
+          contactName: 'Ana Reed',
+          email: 'ana@quietcove.example',
+          phone: '949-555-0112',
+          address: '4 Forest Ave',
+          zipCode: '92651',
+          businessType: 'retail',
+          description: 'Maps and charts of the coast since 1990.',
+          termsAgreed: true,
+        });
+        const db = new Database(join(off.dataDir, 'data', 'store.db'), { readonly: true });
+        const statuses = () =>
+          db
+            .query<{ status: string }, []>('select status from email_outbox')
+            .all()
+            .map((row) => row.status);
+        const deadline = Date.now() + 15_000;
+        while (Date.now() < deadline && statuses().join() !== 'mail_off') await Bun.sleep(50);
+        expect(statuses()).toEqual(['mail_off']);
+        db.close();
+        expect(await (await fetch(`${off.url}/metrics`)).text()).toContain('csa_email_outbox_backlog 0');
       } finally {
         await off.stop();
       }
