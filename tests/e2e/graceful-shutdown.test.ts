@@ -83,8 +83,8 @@ describe('graceful shutdown', () => {
     expect(charge.status).toBe('captured');
 
     const log = server.output();
-    expect(log).toContain('shutdown: SIGTERM received, draining 1 request');
-    expect(log).toContain('shutdown: no longer accepting connections');
+    expect(log).toContain('shutdown: SIGTERM received, /readyz now answers 503');
+    expect(log).toContain('shutdown: no longer accepting connections, 1 request in flight');
     expect(log).toContain('shutdown: requests drained');
     expect(log).toContain('shutdown: jobs finished');
     expect(log).toContain('shutdown: database closed');
