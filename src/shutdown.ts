@@ -96,7 +96,8 @@ export function stopOnSignals(parts: {
     shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
     parts.closeDatabase();
     shutdownLog.info('shutdown: database closed');
-    await flushLogs(Math.max(50, left()));
+    // A stuck stdout gets a few seconds, not the rest of the grace: waiting longer rarely helps.
+    await flushLogs(Math.min(3000, Math.max(50, left())));
     process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
   };
 
