@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/lifecycle.ts';
 import { flushLogs, log } from './log.ts';
@@ -42,6 +43,20 @@ export function closingConnection(response: Response): Response {
   }
 }
 
+/**
+ * The last resort: a worker thread that kills the process after `ms`, for when the main thread
+ * itself is stuck (a synchronous write, a lock) and no timer or signal handler of it can run.
+ */
+function killAfter(ms: number): void {
+  const code =
+    "const { workerData } = require('node:worker_threads'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.ms); process.kill(workerData.pid, 'SIGKILL');";
+  try {
+    new Worker(code, { eval: true, workerData: { ms, pid: process.pid } }).unref();
+  } catch (error) {
+    log.warn({ event: 'shutdown', error: String(error) }, 'shutdown: no watchdog thread; the exit relies on the main thread');
+  }
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
@@ -67,17 +82,23 @@ export function stopOnSignals(parts: {
   const shutdownLog = log.child({ event: 'shutdown' });
   let first: { signal: string; at: number } | null = null;
 
-  const exitNow = (code: number) => void flushLogs(200).finally(() => process.exit(code));
+  const exitNow = (code: number, flushMs = 200) => void flushLogs(flushMs).finally(() => process.exit(code));
 
   const shutdown = async (signal: string, graceMs: number) => {
     const startedAt = Date.now();
-    // The hard deadline: nothing below (a stuck job, a database lock, a full stdout) can outlive it.
-    setTimeout(() => {
-      shutdownLog.warn(`shutdown: ${graceMs} ms passed, exiting`);
-      exitNow(1);
-    }, graceMs);
-    // The steps end a little before the deadline, so their logs have time to be written.
-    const workMs = graceMs - Math.min(500, Math.floor(graceMs / 10));
+    // The steps end a little before the deadline, so their logs have time to be written; then
+    // the hard deadline exits whatever still runs (a stuck job, a database lock, a full stdout);
+    // at SHUTDOWN_GRACE_MS a thread of its own kills the process even if this one is stuck.
+    const margin = Math.min(1000, Math.floor(graceMs / 5));
+    const workMs = graceMs - margin;
+    setTimeout(
+      () => {
+        shutdownLog.warn(`shutdown: ${graceMs - margin / 2} ms passed, exiting`);
+        exitNow(1, margin / 4);
+      },
+      graceMs - margin / 2,
+    );
+    killAfter(graceMs);
     const deadline = new Promise<'deadline'>((resolve) => setTimeout(() => resolve('deadline'), workMs));
     const left = () => Math.max(0, workMs - (Date.now() - startedAt));
 
