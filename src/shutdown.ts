@@ -10,6 +10,22 @@ import { flushLogs, log } from './log.ts';
  */
 export const SAME_SIGNAL_WINDOW_MS = 3000;
 
+/**
+ * What a signal means: the first starts the stop; the same signal within the window is that
+ * stop again (passed on by a wrapper); anything later or different means exit now.
+ */
+export function signalJudge(windowMs = SAME_SIGNAL_WINDOW_MS) {
+  let first: { signal: string; at: number } | null = null;
+  return (signal: string, now: number): { kind: 'stop' } | { kind: 'same stop' } | { kind: 'exit now'; afterMs: number } => {
+    if (!first) {
+      first = { signal, at: now };
+      return { kind: 'stop' };
+    }
+    if (signal === first.signal && now - first.at < windowMs) return { kind: 'same stop' };
+    return { kind: 'exit now', afterMs: now - first.at };
+  };
+}
+
 /** Counts requests in flight, so a shutdown can let them finish. */
 export function requestTracker() {
   let inFlight = 0;
@@ -80,7 +96,6 @@ export function stopOnSignals(parts: {
   closeDatabase: () => void;
 }): void {
   const shutdownLog = log.child({ event: 'shutdown' });
-  let first: { signal: string; at: number } | null = null;
 
   const exitNow = (code: number, flushMs = 200) => void flushLogs(flushMs).finally(() => process.exit(code));
 
@@ -122,18 +137,15 @@ export function stopOnSignals(parts: {
     process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
   };
 
+  const judge = signalJudge();
   const onSignal = (signal: string) => {
-    const now = Date.now();
-    if (!first) {
-      first = { signal, at: now };
-      void shutdown(signal, parts.config.shutdownGraceMs);
-      return;
-    }
-    if (signal === first.signal && now - first.at < SAME_SIGNAL_WINDOW_MS) {
+    const verdict = judge(signal, Date.now());
+    if (verdict.kind === 'stop') return void shutdown(signal, parts.config.shutdownGraceMs);
+    if (verdict.kind === 'same stop') {
       shutdownLog.info(`shutdown: ${signal} again within ${SAME_SIGNAL_WINDOW_MS} ms (a wrapper passing it on): the same stop`);
       return;
     }
-    shutdownLog.warn(`shutdown: ${signal} after ${now - first.at} ms of shutting down, exiting now`);
+    shutdownLog.warn(`shutdown: ${signal} after ${verdict.afterMs} ms of shutting down, exiting now`);
     exitNow(1);
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
