@@ -97,38 +97,42 @@ const squareEnv = (url: string) => ({
 });
 
 describe('the README start command', () => {
-  test('a process-group SIGTERM with a buy-now being charged through a slow Square: 201, one charge, exit 0', async () => {
-    fake = await startFakeSquare();
-    const store = await startCommand(squareEnv(fake.url));
-    const { url } = store;
-    const cookie = await shopperCookie(url);
-    const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
-    const product = products.find((p) => p.quantity > 0)!;
-    fake.setLatency(2000, { method: 'POST', path: '/v2/payments', phase: 'before' });
+  test.each(['SIGTERM', 'SIGINT'] as const)(
+    'a process-group %s with a buy-now being charged through a slow Square: 201, one charge, exit 0',
+    async (signal) => {
+      fake = await startFakeSquare();
+      const store = await startCommand(squareEnv(fake.url));
+      const { url } = store;
+      const cookie = await shopperCookie(url);
+      const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
+      const product = products.find((p) => p.quantity > 0)!;
+      fake.setLatency(2000, { method: 'POST', path: '/v2/payments', phase: 'before' });
 
-    const ordering = fetch(`${url}/api/orders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: url, cookie },
-      body: JSON.stringify(buyNowBody(product.id, Math.round(product.price * 100))),
-    });
-    await fake.waitForRequest({ method: 'POST', path: '/v2/payments' });
-    process.kill(-group!.pid!, 'SIGTERM');
-    await waitFor('the store to take the signal', () => store.output().includes('shutdown: SIGTERM received'));
-    // One more hop passing it on late (npm exec in front of bun run): still the same stop.
-    process.kill(-group!.pid!, 'SIGTERM');
+      const ordering = fetch(`${url}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: url, cookie },
+        body: JSON.stringify(buyNowBody(product.id, Math.round(product.price * 100))),
+      });
+      await fake.waitForRequest({ method: 'POST', path: '/v2/payments' });
+      process.kill(-group!.pid!, signal);
+      await waitFor('the store to take the signal', () => store.output().includes(`shutdown: ${signal} received`));
+      // One more hop passing it on late (npm exec in front of bun run): still the same stop.
+      process.kill(-group!.pid!, signal);
 
-    const answer = await ordering;
-    expect(answer.status).toBe(201);
-    const { id } = (await answer.json()) as { id: number };
-    expect(await store.exited).toBe(0);
-    expect(fake.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
-    const db = new Database(join(dataDir, 'data', 'store.db'), { readonly: true });
-    const charge = db.query("select status from payments where order_id = ? and kind = 'order_charge'").get(id) as { status: string };
-    db.close();
-    expect(charge.status).toBe('captured');
-    expect(store.output()).toContain('(a wrapper passing it on): the same stop');
-    expect(store.output()).not.toContain('exiting now');
-  }, 90_000);
+      const answer = await ordering;
+      expect(answer.status).toBe(201);
+      const { id } = (await answer.json()) as { id: number };
+      expect(await store.exited).toBe(0);
+      expect(fake.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
+      const db = new Database(join(dataDir, 'data', 'store.db'), { readonly: true });
+      const charge = db.query("select status from payments where order_id = ? and kind = 'order_charge'").get(id) as { status: string };
+      db.close();
+      expect(charge.status).toBe('captured');
+      expect(store.output()).toContain('(a wrapper passing it on): the same stop');
+      expect(store.output()).not.toContain('exiting now');
+    },
+    90_000,
+  );
 
   test('a second SIGTERM after the first few seconds ends the shutdown at once', async () => {
     fake = await startFakeSquare();
