@@ -18,7 +18,7 @@ async function once(command: string[]): Promise<number> {
   const started = performance.now();
   const child = Bun.spawn(command, {
     cwd: dataDir,
-    env: { ...process.env, PORT: String(port), DATA_DIR: join(dataDir, 'data'), ADMIN_PASSWORD: 'bench-pass', ADMIN_PIN: '1234' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: join(dataDir, 'data'), ADMIN_PASSWORD: 'bench-pass', ADMIN_PIN: '1234', SHUTDOWN_DRAIN_MS: '0' },
     stdout: 'ignore',
     stderr: 'ignore',
   });

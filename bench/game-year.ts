@@ -28,6 +28,7 @@ import { PageCache } from '../src/http/page-cache.ts';
 import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
+import { createLifecycle } from '../src/http/lifecycle.ts';
 
 // A request log line per timed call would bury the figures.
 if (!process.env.LOG_LEVEL) log.level = 'warn';
@@ -159,6 +160,7 @@ const app = createApp({
   pageCache: new PageCache(() => storefrontVersion(db)),
   telemetry: createTelemetry(db),
   jobsHolder: 'test',
+  lifecycle: createLifecycle(),
   gateway,
   metrics: simulatedMetrics,
   runJobs: async () => {},

@@ -20,6 +20,7 @@ const child = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
     DATA_DIR: dataDir,
     ADMIN_PASSWORD: 'bench-pass',
     ADMIN_PIN: '1234',
+    SHUTDOWN_DRAIN_MS: '0',
   },
   stdout: 'ignore',
   stderr: 'inherit',

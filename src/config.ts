@@ -40,6 +40,7 @@ const envSchema = z
     CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
     SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),
     SHUTDOWN_GRACE_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(600_000).default(25_000)),
+    SHUTDOWN_DRAIN_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(600_000).default(5_000)),
     PAYMENT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(500).max(60_000).default(8_000)),
     HOST: z.preprocess(blankToUndefined, z.string().default('127.0.0.1')),
     TRUST_PROXY: z.preprocess(blankToUndefined, z.string().default('off')),
@@ -166,8 +167,10 @@ export interface Config {
   testModeBanner: boolean;
   /** Seed the demo catalogue into an empty store: development, or SEED_DEMO=1. */
   seedDemo: boolean;
-  /** How long SIGTERM waits for requests and a running job before closing. */
+  /** The most a shutdown takes, from the first signal to exit (drain, requests, jobs, logs). */
   shutdownGraceMs: number;
+  /** After SIGTERM, how long the process keeps serving (failing /readyz) while the balancer notices. */
+  shutdownDrainMs: number;
   /** Each payment gateway call gives up after this long (an unknown outcome, resolved later). */
   paymentTimeoutMs: number;
   /** The address Bun.serve binds: 127.0.0.1 unless said (the Docker image says 0.0.0.0). */
@@ -255,6 +258,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     testModeBanner: env.NODE_ENV === 'production' && (env.PAYMENTS ?? 'square') === 'test',
     seedDemo: env.SEED_DEMO ? env.SEED_DEMO === '1' : env.NODE_ENV !== 'production',
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     paymentTimeoutMs: env.PAYMENT_TIMEOUT_MS,
     host: env.HOST,
     trustProxy: trustProxyOf(env.TRUST_PROXY),

@@ -1,3 +1,4 @@
+import { fstatSync, write, writeSync } from 'node:fs';
 import pino from 'pino';
 
 /*
@@ -12,12 +13,110 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 
 const defaultLevel = process.env.LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'silent' : 'info');
 
+/** Lines are written 4 KiB at a time, and at least every 250 ms (docs/decisions.md). */
+const BATCH_BYTES = 4096;
+const FLUSH_EVERY_MS = 250;
+/** What waits for a stdout nobody reads; past it lines are dropped and counted, memory stays flat. */
+const MAX_PENDING_BYTES = 8 * 1024 * 1024;
+
 /**
- * Lines are gathered and written 4 KiB at a time, and at least every 250 ms: a write per
- * request line took a third of the time of a cached page (docs/decisions.md). pino writes what
- * is left when the process exits; a kill -9 loses at most the last 250 ms.
+ * stdout that can never stop the process. pino's own destination ends with a synchronous
+ * flush, and a synchronous write to a pipe whose reader stopped reading sleeps in the kernel
+ * for ever, signals and deadlines included (a stopped store stayed up for an hour). Here every
+ * write is asynchronous (one at a time, off the event loop), a stuck pipe only makes lines
+ * wait up to MAX_PENDING_BYTES, a closed one (EPIPE) drops them, and `flushLogs` is bounded.
  */
-const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
+class StdoutLines {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private writing = false;
+  private closed = false;
+  private dropped = 0;
+  private drained: (() => void)[] = [];
+
+  constructor(private readonly fd: number) {
+    setInterval(() => this.writeNext(), FLUSH_EVERY_MS).unref();
+  }
+
+  write(line: string): void {
+    if (this.closed) return;
+    if (this.pendingBytes + line.length > MAX_PENDING_BYTES) {
+      this.dropped++;
+      return;
+    }
+    this.pending.push(line);
+    this.pendingBytes += line.length;
+    if (this.pendingBytes >= BATCH_BYTES) this.writeNext();
+  }
+
+  private writeNext(): void {
+    if (this.writing || this.closed) return;
+    if (this.dropped > 0) {
+      const note = `${JSON.stringify({ level: 'warn', time: new Date().toISOString(), pid: process.pid, event: 'log_lines_dropped', dropped: this.dropped, msg: `${this.dropped} log lines dropped: stdout was not being read` })}\n`;
+      this.dropped = 0;
+      this.pending.push(note);
+      this.pendingBytes += note.length;
+    }
+    if (this.pending.length === 0) {
+      for (const resolve of this.drained.splice(0)) resolve();
+      return;
+    }
+    const chunk = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writing = true;
+    this.writeChunk(chunk);
+  }
+
+  private writeChunk(chunk: Buffer): void {
+    write(this.fd, chunk, (error, written) => {
+      if (error) {
+        if (error.code === 'EAGAIN') {
+          setTimeout(() => this.writeChunk(chunk), 10).unref();
+          return;
+        }
+        // EPIPE (the reader went away) or worse: nothing more can be written, so nothing waits.
+        this.closed = true;
+        this.pending = [];
+        this.pendingBytes = 0;
+        for (const resolve of this.drained.splice(0)) resolve();
+        return;
+      }
+      if (written < chunk.length) return this.writeChunk(chunk.subarray(written));
+      this.writing = false;
+      this.writeNext();
+    });
+  }
+
+  /** Resolves once every gathered line is written, or after `withinMs`, whichever is first. */
+  flush(withinMs: number): Promise<void> {
+    if (this.closed || (!this.writing && this.pending.length === 0 && this.dropped === 0)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, withinMs);
+      this.drained.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.writeNext();
+    });
+  }
+
+  /**
+   * At exit (a crash, a process.exit nobody awaited): a regular file takes what is left at
+   * once; a pipe or socket might not take it ever, so there the last lines are given up.
+   */
+  writeLeftAtExit(): void {
+    if (this.closed || this.writing || this.pending.length === 0) return;
+    try {
+      if (fstatSync(this.fd).isFile()) writeSync(this.fd, this.pending.join(''));
+    } catch {
+      // Nothing more can be done with the lines.
+    }
+  }
+}
+
+const stdoutLines = new StdoutLines(1);
+process.on('exit', () => stdoutLines.writeLeftAtExit());
 
 export const log: Logger = pino(
   {
@@ -26,16 +125,12 @@ export const log: Logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  destination,
+  { write: (line: string) => stdoutLines.write(line) },
 );
 
-/** Writes every gathered line now (before process.exit). */
-export function flushLogs(): void {
-  try {
-    destination.flushSync();
-  } catch {
-    // Nothing written yet, or stdout closed: nothing more can be done with the lines.
-  }
+/** Writes every gathered line, waiting at most `withinMs` (a stuck stdout never holds an exit). */
+export function flushLogs(withinMs = 1000): Promise<void> {
+  return stdoutLines.flush(withinMs);
 }
 
 export function setLogLevel(level: LogLevel): void {

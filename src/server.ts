@@ -17,7 +17,9 @@ import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
 import { gameDepsOf } from './http/domain-deps.ts';
-import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
+import { errorFields, log, setLogLevel } from './log.ts';
+import { createLifecycle } from './http/lifecycle.ts';
+import { closingConnection, requestTracker, stopOnSignals } from './shutdown.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/job-lease.ts';
 import { observedGateway } from './domain/payments/observed-gateway.ts';
@@ -121,6 +123,7 @@ export async function main(): Promise<void> {
     observe: telemetry.observeEmail,
   });
   const images = imageStore(join(dataDir, 'uploads'));
+  const lifecycle = createLifecycle();
   const app = createApp({
     db,
     config,
@@ -137,20 +140,20 @@ export async function main(): Promise<void> {
     runJobs: scheduler.tick,
     telemetry,
     jobsHolder,
+    lifecycle,
   });
-  // Requests in flight, so a shutdown can let them finish.
-  let inFlight = 0;
-  let onIdle: (() => void) | null = null;
+  const requests = requestTracker();
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     maxRequestBodySize: 16 * 1024 * 1024,
     async fetch(request, bunServer) {
-      inFlight++;
+      requests.started();
       try {
-        return await app.fetch(request, bunServer);
+        const response = await app.fetch(request, bunServer);
+        return lifecycle.draining() ? closingConnection(response) : response;
       } finally {
-        if (--inFlight === 0) onIdle?.();
+        requests.finished();
       }
     },
   });
@@ -188,38 +191,16 @@ export async function main(): Promise<void> {
     `${config.siteName} store listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port} (${readyMs} ms to ready)`,
   );
 
-  /*
-   * Graceful shutdown (SIGTERM from Docker or systemd, SIGINT from a terminal): stop accepting
-   * connections, let the requests in flight and a running job tick finish (a charge waiting on
-   * the gateway completes and is recorded), give the jobs lease up so another process takes the
-   * jobs over at once, then close the database. A second signal, or the deadline
-   * SHUTDOWN_GRACE_MS, ends it at once; whatever was cut is finished by the reconciler.
-   */
-  const shutdownLog = log.child({ event: 'shutdown' });
-  let shuttingDown = false;
-  const shutdown = async (signal: string) => {
-    if (shuttingDown) {
-      shutdownLog.warn(`shutdown: ${signal} again, exiting now`);
-      process.exit(1);
-    }
-    shuttingDown = true;
-    const deadline = Bun.sleep(config.shutdownGraceMs).then(() => 'deadline' as const);
-    shutdownLog.info(`shutdown: ${signal} received, draining ${inFlight} request${inFlight === 1 ? '' : 's'} (up to ${config.shutdownGraceMs} ms)`);
-    void server.stop();
-    shutdownLog.info('shutdown: no longer accepting connections');
-    const idle = inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onIdle = resolve));
-    const requests = await Promise.race([idle.then(() => 'done' as const), deadline]);
-    shutdownLog.info(requests === 'done' ? 'shutdown: requests drained' : `shutdown: deadline passed with ${inFlight} requests in flight`);
-    const jobs = await Promise.race([Promise.all([scheduler.stop(), mailPump.stop()]).then(() => 'done' as const), deadline]);
-    shutdownLog.info(jobs === 'done' ? 'shutdown: jobs finished' : 'shutdown: deadline passed while a job was running');
-    db.$client.close();
-    shutdownLog.info('shutdown: database closed');
-    flushLogs();
-    process.exit(requests === 'done' && jobs === 'done' ? 0 : 1);
-  };
+  // Graceful shutdown: src/shutdown.ts.
+  stopOnSignals({
+    config,
+    lifecycle,
+    server,
+    requests,
+    stopJobs: () => Promise.all([scheduler.stop(), mailPump.stop()]),
+    closeDatabase: () => db.$client.close(),
+  });
   process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 if (import.meta.main) await main();

@@ -23,6 +23,7 @@ export const healthRoutes = new Hono<AppEnv>()
   })
   .get('/readyz', (c) => {
     c.header('Cache-Control', 'no-store');
+    if (c.get('deps').lifecycle.draining()) return c.json({ status: 'not ready', draining: true }, 503);
     const { db, jobsHolder } = c.get('deps');
     const readiness = checkReadiness(db, jobsHolder, Date.now());
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', ...readiness }, readiness.ready ? 200 : 503);

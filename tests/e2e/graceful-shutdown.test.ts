@@ -83,11 +83,32 @@ describe('graceful shutdown', () => {
     expect(charge.status).toBe('captured');
 
     const log = server.output();
-    expect(log).toContain('shutdown: SIGTERM received, draining 1 request');
-    expect(log).toContain('shutdown: no longer accepting connections');
+    expect(log).toContain('shutdown: SIGTERM received, /readyz now answers 503');
+    expect(log).toContain('shutdown: no longer accepting connections, 1 request in flight');
     expect(log).toContain('shutdown: requests drained');
     expect(log).toContain('shutdown: jobs finished');
     expect(log).toContain('shutdown: database closed');
+  }, 20_000);
+
+  test('SIGTERM starts a drain: /readyz answers 503 at once, pages are still served with Connection: close, then the store stops', async () => {
+    server = await startServer({ env: { SHUTDOWN_DRAIN_MS: '1500' } });
+    const { url } = server;
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const kept = await fetch(`${url}/ping`);
+    expect(kept.headers.get('connection')).not.toBe('close');
+    server.child.kill('SIGTERM');
+    await server.outputContaining('shutdown: SIGTERM received');
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'not ready', draining: true });
+    // A balancer that has not noticed yet still gets its answers, each ending its connection.
+    const served = await fetch(`${url}/api/products`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('connection')).toBe('close');
+    expect(await server.child.exited).toBe(0);
+    const log = server.output();
+    expect(log).toContain('serving 1500 ms more with Connection: close');
+    expect(log.indexOf('no longer accepting connections')).toBeGreaterThan(log.indexOf('SIGTERM received'));
   }, 20_000);
 
   test('SIGTERM when idle exits 0 at once', async () => {

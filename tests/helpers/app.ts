@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
+import { createLifecycle } from '../../src/http/lifecycle.ts';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -54,6 +55,7 @@ export async function testApp(env: Record<string, string> = {}) {
     pageCache,
     telemetry: createTelemetry(db, { pageCache: () => pageCache }),
     jobsHolder: 'test',
+    lifecycle: createLifecycle(),
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),

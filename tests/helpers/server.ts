@@ -19,7 +19,7 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-function freePort(): number {
+export function freePort(): number {
   const probe = Bun.serve({ port: 0, fetch: () => new Response() });
   const port = probe.port!;
   probe.stop(true);
@@ -39,10 +39,12 @@ export async function startServer(
     dataDir?: string;
     /** Throw stdout away (a benchmark's thousands of log lines); stderr is still kept. */
     quiet?: boolean;
+    /** Listen here (a restart behind a proxy that knows the port), else on a free port. */
+    port?: number;
   } = {},
 ): Promise<RunningServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'csa-e2e-'));
-  const port = freePort();
+  const port = options.port ?? freePort();
   const url = `http://localhost:${port}`;
   const command = options.binary ? [options.binary] : [process.execPath, join(projectRoot, 'src/server.ts')];
   let output = '';
@@ -56,6 +58,8 @@ export async function startServer(
       DATA_DIR: join(dataDir, 'data'),
       ADMIN_PASSWORD: E2E_ADMIN.password,
       ADMIN_PIN: E2E_ADMIN.pin,
+      // Stops at once; the tests of the drain a balancer needs set it (graceful-shutdown.test.ts).
+      SHUTDOWN_DRAIN_MS: '0',
       ...options.env,
     },
     stdout: options.quiet ? 'ignore' : 'pipe',

@@ -26,6 +26,7 @@ import { closeWhenFileEnds } from './file-end.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { createLifecycle } from '../../src/http/lifecycle.ts';
 
 /*
  * The store in process on the real `square` gateway, pointed at the fake Square server: money
@@ -74,6 +75,7 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     pageCache: new PageCache(() => storefrontVersion(db)),
     telemetry: createTelemetry(db),
     jobsHolder: 'test',
+    lifecycle: createLifecycle(),
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => {
