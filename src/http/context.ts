@@ -13,6 +13,7 @@ import type { MetricsSource } from '../domain/metrics.ts';
 import type { PageCache } from './page-cache.ts';
 import type { SharedPage } from './render.tsx';
 import type { Telemetry } from '../telemetry.ts';
+import type { Lifecycle } from './lifecycle.ts';
 
 /** Everything the routes need, built once by the process entry (or a test) and passed to createApp. */
 export interface AppDeps {
@@ -35,6 +36,8 @@ export interface AppDeps {
   telemetry: Telemetry;
   /** This process's name in the jobs lease row (/readyz says whether it runs the jobs). */
   jobsHolder: string;
+  /** Draining for a shutdown: /readyz fails at once. Absent: never draining (tests). */
+  lifecycle?: Lifecycle;
 }
 
 export interface AppEnv {
