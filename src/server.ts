@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'bun';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
 import { verifyGameCommand } from './cli/verify-game.ts';
 import { backupCommand, restoreCommand } from './cli/backups.ts';
 import { loadManifest } from './assets.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
@@ -16,6 +17,8 @@ import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
+import { createLifecycle, type Lifecycle } from './http/lifecycle.ts';
+import { isEmbedded } from './runtime-files.ts';
 import { gameDepsOf } from './http/domain-deps.ts';
 import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { createTelemetry } from './telemetry.ts';
@@ -42,7 +45,7 @@ async function healthcheck(): Promise<never> {
   }
 }
 
-/** Process entry: configuration, database, migrations, seed, jobs, then Bun.serve. */
+/** Process entry: configuration, the port, DATA_DIR, then database, migrations, seed, jobs and the app. */
 export async function main(): Promise<void> {
   if (process.argv.includes('--healthcheck')) await healthcheck();
   const verifyAt = process.argv.indexOf('verify-game');
@@ -58,99 +61,56 @@ export async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      // Before anything runs, in the operator's words on stderr: the one line that is not JSON.
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) refuseToStart(error.message);
     throw error;
   }
   setLogLevel(config.logLevel);
 
-  const dataDir = resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true });
-  const db = openDatabase(join(dataDir, 'store.db'));
-  await applyMigrations(db);
-  // The gateway key prefix exists before the first request (any number of processes may start at once).
-  ensureKeyPrefix(db.$client);
-
-  const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
-  const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
-  const passwords = argon2idHasher();
-  const { adminPin, generated } = await bootstrapAdmin({ db, clock, config, passwords });
-  const manifest = await loadManifest();
-
-  const pageCache = new PageCache(() => storefrontVersion(db));
-  const telemetry = createTelemetry(db, { pageCache: () => pageCache, processMetrics: true });
-  const gateway = observedGateway(await gatewayFromConfig(config), (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds));
-  const metrics = metricsFromConfig(db, config);
-  const jobsHolder = leaseHolderId();
-  const scheduler = startScheduler(
-    storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }),
-    clock,
-    {
-      lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
-      observe: {
-        job: (name, seconds, ok, finishedAt) => {
-          // A job may have changed what visitors see (a game started, a sale settled).
-          pageCache.noteLocalWrite();
-          telemetry.observeJob(name, seconds, ok, finishedAt);
-        },
-        leaseHeld: telemetry.setLeaseHeld,
-      },
-    },
-  );
-  // E-mail leaves from the process that runs the jobs, a couple of seconds after it is queued.
-  const mailDir = join(dataDir, 'mail');
-  const mailPump =
-    config.mail.mode === 'off'
-      ? undefined
-      : startMailPump({
-          db,
-          clock,
-          publicUrl: config.publicUrl,
-          transport:
-            config.mail.mode === 'smtp' && config.mail.smtpUrl
-              ? smtpTransport(config.mail.smtpUrl, config.mail.from)
-              : fileTransport(mailDir, config.mail.from),
-          active: scheduler.holdsLease,
-          observe: telemetry.observeEmail,
-        });
-  const images = imageStore(join(dataDir, 'uploads'));
-  const app = createApp({
-    db,
-    config,
-    clock,
-    manifest,
-    adminPin,
-    limits: createAccountLimits(db, clock, config.rateLimit),
-    passwords,
-    images,
-    shareCards: shareCardStore(join(dataDir, 'share-cards'), images),
-    pageCache,
-    gateway,
-    metrics,
-    runJobs: scheduler.tick,
-    telemetry,
-    jobsHolder,
-  });
+  /*
+   * Every refusal comes before anything is written or any lease taken: the port is claimed
+   * first (a second start on a taken port must not migrate, seed and take the jobs lease of
+   * the store it cannot serve), then DATA_DIR is checked. Requests that come while the store
+   * gets ready wait for it; /readyz says 'starting'.
+   */
+  let app: ReturnType<typeof createApp> | undefined;
+  let appReady: (ready: ReturnType<typeof createApp>) => void = () => {};
+  const appWhenReady = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
   // Requests in flight, so a shutdown can let them finish.
   let inFlight = 0;
   let onIdle: (() => void) | null = null;
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    maxRequestBodySize: 16 * 1024 * 1024,
-    async fetch(request, bunServer) {
-      inFlight++;
-      try {
-        return await app.fetch(request, bunServer);
-      } finally {
-        if (--inFlight === 0) onIdle?.();
-      }
-    },
+  const server = listenOrRefuse(config, async (request, bunServer) => {
+    inFlight++;
+    try {
+      if (app) return await app.fetch(request, bunServer);
+      if (new URL(request.url).pathname === '/readyz') return Response.json({ status: 'starting' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+      return await (await appWhenReady).fetch(request, bunServer);
+    } finally {
+      if (--inFlight === 0) onIdle?.();
+    }
   });
+  const dataDir = resolve(config.dataDir);
+  const unwritable = dataDirProblem(dataDir);
+  if (unwritable) refuseToStart(unwritable);
+  if (config.envDefaulted) {
+    // Development generates an admin password, seeds demo products and writes e-mails to files.
+    const warning =
+      'NODE_ENV is not set: running in DEVELOPMENT (generated admin password, demo products, e-mails as files). Set NODE_ENV=production for a real store.';
+    log.warn({ event: 'development_mode' }, warning);
+    if (isEmbedded()) console.error(warning);
+  }
 
+  const lifecycle = createLifecycle();
+  let store: Awaited<ReturnType<typeof startStore>>;
+  try {
+    store = await startStore(config, dataDir, lifecycle);
+  } catch (error) {
+    log.fatal({ event: 'start_failed', ...errorFields(error) }, 'start-up failed');
+    flushLogs();
+    refuseToStart(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder } = store;
+  app = store.app;
+  appReady(store.app);
   if (seeded)
     log.info(
       { event: 'seeded', dataDir, demoProducts: config.seedDemo },
@@ -216,6 +176,109 @@ export async function main(): Promise<void> {
   process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** One line on stderr and exit 1: how every start-up refusal ends, before anything is written. */
+function refuseToStart(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** Claims the port before anything else happens; a taken port or a bad address is one line and exit 1. */
+function listenOrRefuse(config: Config, fetch: (request: Request, server: Server<undefined>) => Promise<Response>): Server<undefined> {
+  try {
+    return Bun.serve({ hostname: config.host, port: config.port, maxRequestBodySize: 16 * 1024 * 1024, fetch });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason =
+      code === 'EADDRINUSE' ? 'the port is in use (another store or program listens there)' : error instanceof Error ? error.message : String(error);
+    refuseToStart(`Cannot listen on ${config.host}:${config.port}: ${reason}. Nothing was started.`);
+  }
+}
+
+/** Why DATA_DIR cannot hold the store, or null: made when missing, and written to. */
+function dataDirProblem(dataDir: string): string | null {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+    const database = join(dataDir, 'store.db');
+    if (existsSync(database)) accessSync(database, constants.R_OK | constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+    return `DATA_DIR ${dataDir} is not a folder this process can write (${code}): make it writable by this user or set DATA_DIR elsewhere.`;
+  }
+}
+
+/** Database, migrations, seed, jobs and the app: the store behind the port already claimed. */
+async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle) {
+  const db = openDatabase(join(dataDir, 'store.db'));
+  await applyMigrations(db);
+  // The gateway key prefix exists before the first request (any number of processes may start at once).
+  ensureKeyPrefix(db.$client);
+
+  const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
+  const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
+  const passwords = argon2idHasher();
+  const { adminPin, generated } = await bootstrapAdmin({ db, clock, config, passwords });
+  const manifest = await loadManifest();
+
+  const pageCache = new PageCache(() => storefrontVersion(db));
+  const telemetry = createTelemetry(db, { pageCache: () => pageCache, processMetrics: true });
+  const gateway = observedGateway(await gatewayFromConfig(config), (operation, outcome, seconds) => telemetry.observeGatewayCall(operation, outcome, seconds));
+  const metrics = metricsFromConfig(db, config);
+  const jobsHolder = leaseHolderId();
+  const scheduler = startScheduler(
+    storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }),
+    clock,
+    {
+      lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },
+      observe: {
+        job: (name, seconds, ok, finishedAt) => {
+          // A job may have changed what visitors see (a game started, a sale settled).
+          pageCache.noteLocalWrite();
+          telemetry.observeJob(name, seconds, ok, finishedAt);
+        },
+        leaseHeld: telemetry.setLeaseHeld,
+      },
+    },
+  );
+  // E-mail leaves from the process that runs the jobs, a couple of seconds after it is queued.
+  const mailDir = join(dataDir, 'mail');
+  const mailPump =
+    config.mail.mode === 'off'
+      ? undefined
+      : startMailPump({
+          db,
+          clock,
+          publicUrl: config.publicUrl,
+          transport:
+            config.mail.mode === 'smtp' && config.mail.smtpUrl
+              ? smtpTransport(config.mail.smtpUrl, config.mail.from)
+              : fileTransport(mailDir, config.mail.from),
+          active: scheduler.holdsLease,
+          observe: telemetry.observeEmail,
+        });
+  const images = imageStore(join(dataDir, 'uploads'));
+  const app = createApp({
+    db,
+    config,
+    clock,
+    manifest,
+    adminPin,
+    limits: createAccountLimits(db, clock, config.rateLimit),
+    passwords,
+    images,
+    shareCards: shareCardStore(join(dataDir, 'share-cards'), images),
+    pageCache,
+    gateway,
+    metrics,
+    runJobs: scheduler.tick,
+    telemetry,
+    jobsHolder,
+    lifecycle,
+  });
+  return { app, db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder };
 }
 
 if (import.meta.main) await main();
