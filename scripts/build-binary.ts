@@ -5,7 +5,7 @@
  */
 import { Glob } from 'bun';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { RUNTIME_FILES } from '../src/domain/share-cards.ts';
 
 const root = resolve(import.meta.dir, '..');
@@ -16,6 +16,17 @@ const outfile = process.argv[2] ?? join(root, 'dist', 'csa');
 const patterns = ['dist/manifest.json', 'dist/assets/**/*', 'static/**/*', 'src/db/migrations/**/*', RUNTIME_FILES.wasm, ...RUNTIME_FILES.fonts];
 const files = patterns.flatMap((pattern) => [...new Glob(pattern).scanSync({ cwd: root, onlyFiles: true })]).sort();
 if (!files.includes('dist/manifest.json')) throw new Error('Run `bun run build` first: dist/manifest.json is missing.');
+
+// An embedded file imported as JSON would be its path in the binary (issue 26: /readyz answered
+// 500 there): such files are read through src/runtime-files.ts, and the build refuses otherwise.
+for (const source of new Glob('src/**/*.{ts,tsx}').scanSync({ cwd: root })) {
+  const text = await Bun.file(join(root, source)).text();
+  for (const [, path] of text.matchAll(/from\s+'([^']+\.json)'\s+with\s+\{\s*type:\s*'json'/g)) {
+    const target = relative(root, resolve(root, dirname(source), path!));
+    if (files.includes(target))
+      throw new Error(`${source} imports ${target} as JSON, but the binary embeds it as a file: read it through src/runtime-files.ts.`);
+  }
+}
 
 rmSync(buildDir, { recursive: true, force: true });
 mkdirSync(buildDir, { recursive: true });

@@ -28,7 +28,7 @@ const envSchema = z
     SQUARE_ACCESS_TOKEN: optionalText,
     SQUARE_APPLICATION_ID: optionalText,
     SQUARE_LOCATION_ID: optionalText,
-    SQUARE_ENVIRONMENT: z.preprocess(blankToUndefined, z.enum(['sandbox', 'production']).default('sandbox')),
+    SQUARE_ENVIRONMENT: z.preprocess(blankToUndefined, z.enum(['sandbox', 'production']).optional()),
     SQUARE_BASE_URL: z.preprocess(blankToUndefined, z.url().optional()),
     METRICS_SOURCE: z.preprocess(blankToUndefined, z.enum(['simulated', 'feed']).default('simulated')),
     METRICS_FEED_URL: z.preprocess(blankToUndefined, z.url().optional()),
@@ -119,6 +119,22 @@ const envSchema = z
           'production needs real payments: set PAYMENTS=square with SQUARE_ACCESS_TOKEN and SQUARE_LOCATION_ID, or PAYMENTS=test for a store that takes no real money (it shows a test-mode banner)',
       });
     }
+    // Links in pages and e-mails are built from it: without it they would point at localhost.
+    if (!env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'production needs the address shoppers use: set PUBLIC_URL (for example https://shop.example.com), or links and e-mails point at localhost',
+      });
+    }
+    // Sandbox by default would take no money while the store believes it did.
+    if (payments === 'square' && !env.SQUARE_ENVIRONMENT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SQUARE_ENVIRONMENT'],
+        message: 'production with Square must say which Square: set SQUARE_ENVIRONMENT=production (real payments) or SQUARE_ENVIRONMENT=sandbox',
+      });
+    }
     if (!env.ADMIN_PASSWORD) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'ADMIN_PASSWORD is required when NODE_ENV=production' });
     }
@@ -139,6 +155,8 @@ const envSchema = z
 
 export interface Config {
   env: 'development' | 'production' | 'test';
+  /** NODE_ENV was not set, so this is development by default: start-up says so loudly. */
+  envDefaulted: boolean;
   port: number;
   siteName: string;
   dataDir: string;
@@ -234,6 +252,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   return {
     env: env.NODE_ENV,
+    envDefaulted: blankToUndefined(source.NODE_ENV) === undefined,
     port: env.PORT,
     siteName: env.SITE_NAME,
     dataDir: env.DATA_DIR,
@@ -246,7 +265,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       accessToken: env.SQUARE_ACCESS_TOKEN,
       applicationId: env.SQUARE_APPLICATION_ID,
       locationId: env.SQUARE_LOCATION_ID,
-      environment: env.SQUARE_ENVIRONMENT,
+      environment: env.SQUARE_ENVIRONMENT ?? 'sandbox',
       baseUrl: env.SQUARE_BASE_URL,
     },
     metricsSource: env.METRICS_SOURCE,

@@ -11,7 +11,11 @@ import pino from 'pino';
 export type Logger = pino.Logger;
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-const defaultLevel = process.env.LOG_LEVEL || (process.env.NODE_ENV === 'test' ? 'silent' : 'info');
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+// A LOG_LEVEL pino does not know would throw here, at import, before the configuration can
+// refuse it in one line: the configuration says so, the logger starts at info meanwhile.
+const given = process.env.LOG_LEVEL ?? '';
+const defaultLevel = LEVELS.has(given) ? given : process.env.NODE_ENV === 'test' ? 'silent' : 'info';
 
 /** Lines are written 4 KiB at a time, and at least every 250 ms (docs/decisions.md). */
 const BATCH_BYTES = 4096;

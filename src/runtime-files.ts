@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -41,4 +41,20 @@ export async function migrationsFolder(): Promise<string> {
     writeFileSync(out, await Bun.file(path).bytes());
   }
   return target;
+}
+
+let journal: { entries: { when: number }[] } | undefined;
+
+/**
+ * The migrations this build knows (drizzle's meta/_journal.json), read like every other
+ * project file: from the tree, or from the binary's embedded copy. A JSON import would not do:
+ * the binary embeds the file, and there the import is its path.
+ */
+export function migrationJournal(): { entries: { when: number }[] } {
+  if (journal) return journal;
+  const relativePath = 'src/db/migrations/meta/_journal.json';
+  const path = embedded ? embedded.get(relativePath) : join(projectRoot, relativePath);
+  if (!path) throw new Error(`${relativePath} is not in this build`);
+  journal = JSON.parse(readFileSync(path, 'utf8')) as { entries: { when: number }[] };
+  return journal;
 }

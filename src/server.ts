@@ -1,10 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import type { Server } from 'bun';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
 import { verifyGameCommand } from './cli/verify-game.ts';
 import { backupCommand, restoreCommand } from './cli/backups.ts';
 import { loadManifest } from './assets.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
@@ -16,9 +17,10 @@ import { shareCardStore } from './domain/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
+import { createLifecycle, type Lifecycle } from './http/lifecycle.ts';
+import { isEmbedded } from './runtime-files.ts';
 import { gameDepsOf } from './http/domain-deps.ts';
-import { errorFields, log, setLogLevel } from './log.ts';
-import { createLifecycle } from './http/lifecycle.ts';
+import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { closingConnection, requestTracker, stopOnSignals } from './shutdown.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/job-lease.ts';
@@ -44,7 +46,7 @@ async function healthcheck(): Promise<never> {
   }
 }
 
-/** Process entry: configuration, database, migrations, seed, jobs, then Bun.serve. */
+/** Process entry: configuration, the port, DATA_DIR, then database, migrations, seed, jobs and the app. */
 export async function main(): Promise<void> {
   if (process.argv.includes('--healthcheck')) await healthcheck();
   const verifyAt = process.argv.indexOf('verify-game');
@@ -60,17 +62,136 @@ export async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      // Before anything runs, in the operator's words on stderr: the one line that is not JSON.
-      console.error(error.message);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) refuseToStart(error.message);
     throw error;
   }
   setLogLevel(config.logLevel);
 
+  /*
+   * Every refusal comes before anything is written or any lease taken: the port is claimed
+   * first (a second start on a taken port must not migrate, seed and take the jobs lease of
+   * the store it cannot serve), then DATA_DIR is checked. Requests that come while the store
+   * gets ready wait for it; /readyz says 'starting'.
+   */
+  const lifecycle = createLifecycle();
+  let app: ReturnType<typeof createApp> | undefined;
+  let appReady: (ready: ReturnType<typeof createApp>) => void = () => {};
+  const appWhenReady = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
+  // Requests in flight, so a shutdown can let them finish.
+  const requests = requestTracker();
+  const server = listenOrRefuse(config, async (request, bunServer) => {
+    requests.started();
+    try {
+      if (!app && new URL(request.url).pathname === '/readyz') {
+        return Response.json({ status: 'starting' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+      }
+      const response = await (app ?? (await appWhenReady)).fetch(request, bunServer);
+      return lifecycle.draining() ? closingConnection(response) : response;
+    } finally {
+      requests.finished();
+    }
+  });
   const dataDir = resolve(config.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  const unwritable = dataDirProblem(dataDir);
+  if (unwritable) refuseToStart(unwritable);
+  if (config.envDefaulted) {
+    // Development generates an admin password, seeds demo products and writes e-mails to files.
+    const warning =
+      'NODE_ENV is not set: running in DEVELOPMENT (generated admin password, demo products, e-mails as files). Set NODE_ENV=production for a real store.';
+    log.warn({ event: 'development_mode' }, warning);
+    if (isEmbedded()) console.error(warning);
+  }
+
+  let store: Awaited<ReturnType<typeof startStore>>;
+  try {
+    store = await startStore(config, dataDir, lifecycle);
+  } catch (error) {
+    log.fatal({ event: 'start_failed', ...errorFields(error) }, 'start-up failed');
+    await flushLogs();
+    refuseToStart(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder } = store;
+  app = store.app;
+  appReady(store.app);
+  if (seeded)
+    log.info(
+      { event: 'seeded', dataDir, demoProducts: config.seedDemo },
+      config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`,
+    );
+  if (config.mail.mode === 'file') log.info({ event: 'mail_to_files', dir: mailDir }, `No SMTP_URL: e-mails are written as .eml files to ${mailDir}`);
+  if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (queued messages are kept as mail_off, never sent later).');
+  if (config.env === 'production' && /^https:/i.test(config.publicUrl) && config.trustProxy.kind === 'off') {
+    // https means a proxy in front, and without TRUST_PROXY every shopper has its address.
+    log.warn(
+      { event: 'trust_proxy_off' },
+      'PUBLIC_URL is https but TRUST_PROXY is off: every shopper shares the proxy address and its sign-in limits. Set TRUST_PROXY to the proxy address (loopback for one on this machine).',
+    );
+  }
+  if (config.testModeBanner) log.warn({ event: 'test_payments' }, 'PAYMENTS=test in production: no real payments are taken, and every page says so.');
+  if (generated.adminPassword || generated.adminPin) {
+    // Development only (production requires both): shown once, so the operator can sign in.
+    log.warn(
+      {
+        event: 'bootstrap_admin',
+        username: generated.adminPassword ? generated.adminUsername : undefined,
+        password: generated.adminPassword,
+        adminPin: generated.adminPin,
+      },
+      'First start: bootstrap admin created. Set ADMIN_PASSWORD and ADMIN_PIN to choose your own.',
+    );
+  }
+  const readyMs = Math.round(performance.now() - startedAt);
+  log.info(
+    { event: 'listening', host: config.host, port: server.port, readyMs, jobsHolder },
+    `${config.siteName} store listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port} (${readyMs} ms to ready)`,
+  );
+
+  // Graceful shutdown: src/shutdown.ts.
+  stopOnSignals({
+    config,
+    lifecycle,
+    server,
+    requests,
+    stopJobs: () => Promise.all([scheduler.stop(), mailPump.stop()]),
+    closeDatabase: () => db.$client.close(),
+  });
+  process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
+}
+
+/** One line on stderr and exit 1: how every start-up refusal ends, before anything is written. */
+function refuseToStart(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/** Claims the port before anything else happens; a taken port or a bad address is one line and exit 1. */
+function listenOrRefuse(config: Config, fetch: (request: Request, server: Server<undefined>) => Promise<Response>): Server<undefined> {
+  try {
+    return Bun.serve({ hostname: config.host, port: config.port, maxRequestBodySize: 16 * 1024 * 1024, fetch });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const reason =
+      code === 'EADDRINUSE' ? 'the port is in use (another store or program listens there)' : error instanceof Error ? error.message : String(error);
+    refuseToStart(`Cannot listen on ${config.host}:${config.port}: ${reason}. Nothing was started.`);
+  }
+}
+
+/** Why DATA_DIR cannot hold the store, or null: made when missing, and written to. */
+function dataDirProblem(dataDir: string): string | null {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+    const database = join(dataDir, 'store.db');
+    if (existsSync(database)) accessSync(database, constants.R_OK | constants.W_OK);
+    return null;
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error));
+    return `DATA_DIR ${dataDir} is not a folder this process can write (${code}): make it writable by this user or set DATA_DIR elsewhere.`;
+  }
+}
+
+/** Database, migrations, seed, jobs and the app: the store behind the port already claimed. */
+async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle) {
   const db = openDatabase(join(dataDir, 'store.db'));
   await applyMigrations(db);
   // The gateway key prefix exists before the first request (any number of processes may start at once).
@@ -123,7 +244,6 @@ export async function main(): Promise<void> {
     observe: telemetry.observeEmail,
   });
   const images = imageStore(join(dataDir, 'uploads'));
-  const lifecycle = createLifecycle();
   const app = createApp({
     db,
     config,
@@ -142,65 +262,7 @@ export async function main(): Promise<void> {
     jobsHolder,
     lifecycle,
   });
-  const requests = requestTracker();
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    maxRequestBodySize: 16 * 1024 * 1024,
-    async fetch(request, bunServer) {
-      requests.started();
-      try {
-        const response = await app.fetch(request, bunServer);
-        return lifecycle.draining() ? closingConnection(response) : response;
-      } finally {
-        requests.finished();
-      }
-    },
-  });
-
-  if (seeded)
-    log.info(
-      { event: 'seeded', dataDir, demoProducts: config.seedDemo },
-      config.seedDemo ? `Seeded the demo store in ${dataDir}` : `Seeded the influencers in ${dataDir} (no demo products: SEED_DEMO=1 adds them)`,
-    );
-  if (config.mail.mode === 'file') log.info({ event: 'mail_to_files', dir: mailDir }, `No SMTP_URL: e-mails are written as .eml files to ${mailDir}`);
-  if (config.mail.mode === 'off') log.warn({ event: 'mail_off' }, 'MAIL=off: no e-mail is sent (queued messages are kept as mail_off, never sent later).');
-  if (config.env === 'production' && /^https:/i.test(config.publicUrl) && config.trustProxy.kind === 'off') {
-    // https means a proxy in front, and without TRUST_PROXY every shopper has its address.
-    log.warn(
-      { event: 'trust_proxy_off' },
-      'PUBLIC_URL is https but TRUST_PROXY is off: every shopper shares the proxy address and its sign-in limits. Set TRUST_PROXY to the proxy address (loopback for one on this machine).',
-    );
-  }
-  if (config.testModeBanner) log.warn({ event: 'test_payments' }, 'PAYMENTS=test in production: no real payments are taken, and every page says so.');
-  if (generated.adminPassword || generated.adminPin) {
-    // Development only (production requires both): shown once, so the operator can sign in.
-    log.warn(
-      {
-        event: 'bootstrap_admin',
-        username: generated.adminPassword ? generated.adminUsername : undefined,
-        password: generated.adminPassword,
-        adminPin: generated.adminPin,
-      },
-      'First start: bootstrap admin created. Set ADMIN_PASSWORD and ADMIN_PIN to choose your own.',
-    );
-  }
-  const readyMs = Math.round(performance.now() - startedAt);
-  log.info(
-    { event: 'listening', host: config.host, port: server.port, readyMs, jobsHolder },
-    `${config.siteName} store listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${server.port} (${readyMs} ms to ready)`,
-  );
-
-  // Graceful shutdown: src/shutdown.ts.
-  stopOnSignals({
-    config,
-    lifecycle,
-    server,
-    requests,
-    stopJobs: () => Promise.all([scheduler.stop(), mailPump.stop()]),
-    closeDatabase: () => db.$client.close(),
-  });
-  process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
+  return { app, db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder };
 }
 
 if (import.meta.main) await main();

@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
 import { storageFull } from './domain/disk-state.ts';
+import { JOBS_LEASE, leaseState } from './domain/job-lease.ts';
 import { pendingEmailCount } from './domain/mail/sender.ts';
 import { storeCounts } from './domain/store-stats.ts';
 
@@ -62,6 +63,17 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     name: 'csa_jobs_lease_held',
     help: '1 when this process holds the jobs lease and runs the game jobs.',
     registers: [registry],
+  });
+  new Gauge({
+    name: 'csa_jobs_heartbeat_age_seconds',
+    help: 'Seconds since the jobs lease holder (any process: read from the shared database) last finished a tick. No sample while no process ever held the lease.',
+    labelNames: ['lease'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const lease = leaseState(db);
+      if (lease) this.set({ lease: JOBS_LEASE }, Math.max(0, Date.now() - (lease.tickedAt ?? lease.renewedAt)) / 1000);
+    },
   });
   const gatewayCalls = new Counter({
     name: 'csa_gateway_calls_total',

@@ -1,6 +1,6 @@
 /**
- * This process's place in its life: serving, or draining after SIGTERM (it still answers, but
- * /readyz says 503 so a balancer moves traffic elsewhere before the listener closes).
+ * The process's place in its life that readiness answers for: once shutdown starts draining,
+ * /readyz fails at once so the balancer stops sending new requests while the old ones finish.
  */
 export interface Lifecycle {
   draining(): boolean;

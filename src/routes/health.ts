@@ -6,8 +6,8 @@ import type { AppEnv } from '../http/context.ts';
 
 /**
  * /ping: the server's floor cost (the bench's ceiling). /healthz: liveness, the process answers
- * and its database answers. /readyz: readiness, 503 unless the database takes writes, every
- * migration is applied and the game jobs have a fresh heartbeat (docs/operations.md).
+ * and its database answers. /readyz: readiness of this process, 503 while it drains for a
+ * shutdown or unless its database takes writes and every migration is applied (docs/operations.md).
  * /metrics: Prometheus text, for the bearer of METRICS_TOKEN or, without one, this machine only.
  */
 export const healthRoutes = new Hono<AppEnv>()
@@ -23,8 +23,8 @@ export const healthRoutes = new Hono<AppEnv>()
   })
   .get('/readyz', (c) => {
     c.header('Cache-Control', 'no-store');
-    if (c.get('deps').lifecycle.draining()) return c.json({ status: 'not ready', draining: true }, 503);
-    const { db, jobsHolder } = c.get('deps');
+    const { db, jobsHolder, lifecycle } = c.get('deps');
+    if (lifecycle.draining()) return c.json({ status: 'draining', draining: true }, 503);
     const readiness = checkReadiness(db, jobsHolder, Date.now());
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', ...readiness }, readiness.ready ? 200 : 503);
   })

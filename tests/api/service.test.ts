@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts.ts';
-import { holdLease } from '../../src/domain/job-lease.ts';
+import { holdLease, recordTick } from '../../src/domain/job-lease.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { player, seededStore } from '../helpers/admin-tools.ts';
 import { testApp } from '../helpers/app.ts';
@@ -55,16 +55,49 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('/readyz', () => {
-  test('not ready until a process holds the jobs lease with a fresh heartbeat; then ready', async () => {
+  test('answers for this process only: ready with nobody running the jobs, an orphaned lease or a late tick', async () => {
     const ctx = await testApp();
-    const before = await ctx.client().get('/readyz');
-    expect(before.status).toBe(503);
-    expect(await before.json()).toMatchObject({ status: 'not ready', database: 'writable', migrations: { ok: true }, jobs: { runner: 'nobody', ok: false } });
+    const nobody = await ctx.client().get('/readyz');
+    expect(nobody.status).toBe(200);
+    expect(await nobody.json()).toMatchObject({
+      status: 'ready',
+      database: 'writable',
+      migrations: { ok: true },
+      jobs: { runner: 'nobody', heartbeatAgeMs: null },
+    });
+    // A holder killed ten minutes ago: its lease ran out, its last tick is old.
+    expect(holdLease(ctx.db, 'killed', Date.now() - 600_000, 30_000)).toBe(true);
+    const orphaned = await ctx.client().get('/readyz');
+    expect(orphaned.status).toBe(200);
+    expect((await orphaned.json()).jobs.heartbeatAgeMs).toBeGreaterThanOrEqual(600_000);
+    // A live holder whose tick is late.
     expect(holdLease(ctx.db, 'test', Date.now(), 30_000)).toBe(true);
-    const after = await ctx.client().get('/readyz');
-    expect(after.status).toBe(200);
-    expect(await after.json()).toMatchObject({ status: 'ready', jobs: { runner: 'this process', ok: true } });
-    expect(holdLease(ctx.db, 'another', Date.now(), 30_000)).toBe(false);
+    recordTick(ctx.db, 'test', Date.now() - 300_000);
+    const late = await ctx.client().get('/readyz');
+    expect(late.status).toBe(200);
+    expect(await late.json()).toMatchObject({ status: 'ready', jobs: { runner: 'this process' } });
+  });
+
+  test('the jobs heartbeat is a metric: csa_jobs_heartbeat_age_seconds', async () => {
+    const ctx = await testApp();
+    const age = async () => samples(await (await ctx.client().get('/metrics')).text()).get('csa_jobs_heartbeat_age_seconds{lease="jobs"}');
+    expect(await age()).toBeUndefined();
+    expect(holdLease(ctx.db, 'killed', Date.now() - 600_000, 30_000)).toBe(true);
+    expect(await age()).toBeGreaterThanOrEqual(600);
+  });
+
+  test('503 while draining for a shutdown, and while a migration of this build is missing', async () => {
+    const draining = await testApp();
+    draining.lifecycle.startDraining();
+    const answer = await draining.client().get('/readyz');
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toEqual({ status: 'draining', draining: true });
+
+    const behind = await testApp();
+    behind.db.$client.exec('delete from __drizzle_migrations where created_at = (select max(created_at) from __drizzle_migrations)');
+    const unmigrated = await behind.client().get('/readyz');
+    expect(unmigrated.status).toBe(503);
+    expect(await unmigrated.json()).toMatchObject({ status: 'not ready', migrations: { ok: false } });
   });
 });
 

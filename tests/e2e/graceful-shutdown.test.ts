@@ -100,7 +100,7 @@ describe('graceful shutdown', () => {
     await server.outputContaining('shutdown: SIGTERM received');
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ status: 'not ready', draining: true });
+    expect(await ready.json()).toMatchObject({ status: 'draining', draining: true });
     // A balancer that has not noticed yet still gets its answers, each ending its connection.
     const served = await fetch(`${url}/api/products`);
     expect(served.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
@@ -11,13 +11,22 @@ import { startServer } from '../helpers/server.ts';
  */
 
 // MAIL=off: these tests are about payments and seeding; tests/e2e/mail.test.ts covers production mail.
-const PROD = { NODE_ENV: 'production', ADMIN_PASSWORD: 'prod-admin-pass', ADMIN_PIN: '975310', MAIL: 'off' };
+const PROD = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'prod-admin-pass', ADMIN_PIN: '975310', MAIL: 'off' };
 
 async function refusal(env: Record<string, string>): Promise<{ exitCode: number; output: string; dataDirMade: boolean }> {
   const root = mkdtempSync(join(tmpdir(), 'csa-refusal-'));
   const dataDir = join(root, 'data');
   try {
-    const { PAYMENTS: _p, SQUARE_ACCESS_TOKEN: _t, SQUARE_LOCATION_ID: _l, SEED_DEMO: _s, ...inherited } = process.env;
+    const {
+      PAYMENTS: _p,
+      SQUARE_ACCESS_TOKEN: _t,
+      SQUARE_LOCATION_ID: _l,
+      SQUARE_ENVIRONMENT: _e,
+      SEED_DEMO: _s,
+      PUBLIC_URL: _u,
+      LOG_LEVEL: _v,
+      ...inherited
+    } = process.env;
     const child = Bun.spawn([process.execPath, join(projectRoot, 'src/server.ts')], {
       cwd: root,
       env: { ...inherited, PORT: '0', DATA_DIR: dataDir, ...env },
@@ -44,7 +53,7 @@ describe('production start-up refusals', () => {
   }, 20_000);
 
   test('PAYMENTS=square without a token: refused before the database is made', async () => {
-    const { exitCode, output, dataDirMade } = await refusal({ ...PROD, PAYMENTS: 'square', SQUARE_LOCATION_ID: 'L1' });
+    const { exitCode, output, dataDirMade } = await refusal({ ...PROD, PAYMENTS: 'square', SQUARE_LOCATION_ID: 'L1', SQUARE_ENVIRONMENT: 'production' });
     expect(exitCode).toBe(1);
     expect(output).toBe('Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square');
     expect(dataDirMade).toBe(false);
@@ -55,6 +64,47 @@ describe('production start-up refusals', () => {
     expect(exitCode).toBe(1);
     expect(output).toBe('Invalid configuration: SQUARE_LOCATION_ID: SQUARE_LOCATION_ID is required when PAYMENTS=square');
     expect(dataDirMade).toBe(false);
+  }, 20_000);
+});
+
+describe('every start-up refusal is one line on stderr, exit 1, nothing written (issue 26)', () => {
+  const oneLine = (output: string, text: string) => {
+    expect(output.split('\n')).toEqual([expect.stringContaining(text)]);
+    expect(output).not.toMatch(/\n\s+at /);
+  };
+
+  test('production without PUBLIC_URL', async () => {
+    const { PUBLIC_URL: _u, ...noUrl } = PROD;
+    const { exitCode, output, dataDirMade } = await refusal({ ...noUrl, PAYMENTS: 'test' });
+    expect(exitCode).toBe(1);
+    oneLine(output, 'PUBLIC_URL: production needs the address shoppers use');
+    expect(dataDirMade).toBe(false);
+  }, 20_000);
+
+  test('production with Square but no SQUARE_ENVIRONMENT: no silent sandbox', async () => {
+    const { exitCode, output, dataDirMade } = await refusal({ ...PROD, SQUARE_ACCESS_TOKEN: 'EAAA-x', SQUARE_LOCATION_ID: 'L1' });
+    expect(exitCode).toBe(1);
+    oneLine(output, 'SQUARE_ENVIRONMENT: production with Square must say which Square');
+    expect(dataDirMade).toBe(false);
+  }, 20_000);
+
+  test('a LOG_LEVEL the logger does not know', async () => {
+    const { exitCode, output, dataDirMade } = await refusal({ LOG_LEVEL: 'loud' });
+    expect(exitCode).toBe(1);
+    oneLine(output, 'Invalid configuration: LOG_LEVEL');
+    expect(dataDirMade).toBe(false);
+  }, 20_000);
+
+  test('a DATA_DIR that cannot be made', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'csa-refusal-file-'));
+    try {
+      writeFileSync(join(root, 'a-file'), 'not a folder');
+      const { exitCode, output } = await refusal({ DATA_DIR: join(root, 'a-file', 'data') });
+      expect(exitCode).toBe(1);
+      oneLine(output, 'is not a folder this process can write (ENOTDIR)');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   }, 20_000);
 });
 

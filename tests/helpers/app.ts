@@ -10,6 +10,7 @@ import { imageStore } from '../../src/domain/images.ts';
 import { shareCardStore } from '../../src/domain/share-cards.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
+import { createLifecycle } from '../../src/http/lifecycle.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
@@ -19,7 +20,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { createLifecycle } from '../../src/http/lifecycle.ts';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -42,6 +42,7 @@ export async function testApp(env: Record<string, string> = {}) {
   const pageCache = new PageCache(() => storefrontVersion(db), { recheckMs: 0 });
   const gateway = createTestGateway();
   const passwords = argon2idHasher(TEST_PASSWORD_COST);
+  const lifecycle = createLifecycle();
   const app = createApp({
     db,
     config,
@@ -55,12 +56,12 @@ export async function testApp(env: Record<string, string> = {}) {
     pageCache,
     telemetry: createTelemetry(db, { pageCache: () => pageCache }),
     jobsHolder: 'test',
-    lifecycle: createLifecycle(),
+    lifecycle,
     gateway,
     metrics: simulatedMetrics,
     runJobs: async () => void (await runGameJobs({ db, clock, gateway, metrics: simulatedMetrics })),
   });
-  return { app, db, clock, config, images, uploadsDir, pageCache, gateway, passwords, client: () => new TestClient(app) };
+  return { app, db, clock, config, images, uploadsDir, pageCache, gateway, passwords, lifecycle, client: () => new TestClient(app) };
 }
 
 /** What testApp gives a test: the app, its database, clock and stores, and a client maker. */

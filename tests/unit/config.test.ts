@@ -30,25 +30,48 @@ describe('loadConfig', () => {
 
   test('production refuses to start without the admin password and PIN', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_PIN is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_PIN is required/);
     expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PIN: '123456' })).toThrow(/ADMIN_PASSWORD is required/);
-    expect(loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' }).env).toBe('production');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'http://shop.example',
+        ADMIN_PASSWORD: 'long-enough',
+        ADMIN_PIN: '123456',
+        PAYMENTS: 'test',
+        MAIL: 'off',
+      }).env,
+    ).toBe('production');
   });
 
   test('the manual clock is never allowed in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', CLOCK: 'manual' })).toThrow(
-      /CLOCK=manual/,
-    );
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'http://shop.example',
+        ADMIN_PASSWORD: 'long-enough',
+        ADMIN_PIN: '123456',
+        PAYMENTS: 'test',
+        CLOCK: 'manual',
+      }),
+    ).toThrow(/CLOCK=manual/);
+  });
+
+  test('NODE_ENV unset is development by default, and the config says it was not set', () => {
+    expect(loadConfig({})).toMatchObject({ env: 'development', envDefaulted: true });
+    expect(loadConfig({ NODE_ENV: '' })).toMatchObject({ env: 'development', envDefaulted: true });
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({ env: 'development', envDefaulted: false });
   });
 
   test('bad values are named in the error', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/^Invalid configuration: LOG_LEVEL: /);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ RATE_LIMIT: 'maybe' })).toThrow(/RATE_LIMIT/);
     expect(() => loadConfig({ ADMIN_PIN: '12' })).toThrow(/ADMIN_PIN must be 4 to 12 digits/);
   });
 
   describe('production refuses to lie about payments', () => {
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', MAIL: 'off' };
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', MAIL: 'off' };
 
     test('no Square keys and no PAYMENTS: refused, with what to set', () => {
       expect(() => loadConfig(prod)).toThrow(
@@ -58,7 +81,7 @@ describe('loadConfig', () => {
 
     test('PAYMENTS=test said explicitly: allowed, with the banner; never the banner in development', () => {
       expect(loadConfig({ ...prod, PAYMENTS: 'test' })).toMatchObject({ payments: 'test', testModeBanner: true });
-      expect(loadConfig({ ...prod, PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' })).toMatchObject({
+      expect(loadConfig({ ...prod, PAYMENTS: 'square', SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L', SQUARE_ENVIRONMENT: 'production' })).toMatchObject({
         payments: 'square',
         testModeBanner: false,
       });
@@ -71,6 +94,25 @@ describe('loadConfig', () => {
       );
       expect(() => loadConfig({ SQUARE_ACCESS_TOKEN: 'x' })).toThrow('SQUARE_LOCATION_ID is required when PAYMENTS=square');
       expect(() => loadConfig({ ...prod, SQUARE_ACCESS_TOKEN: 'x' })).toThrow(/SQUARE_LOCATION_ID/);
+    });
+
+    test('Square in production must say which Square: never a silent sandbox', () => {
+      const square = { ...prod, SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' };
+      expect(() => loadConfig(square)).toThrow(
+        'Invalid configuration: SQUARE_ENVIRONMENT: production with Square must say which Square: set SQUARE_ENVIRONMENT=production (real payments) or SQUARE_ENVIRONMENT=sandbox',
+      );
+      expect(loadConfig({ ...square, SQUARE_ENVIRONMENT: 'production' }).square.environment).toBe('production');
+      expect(loadConfig({ ...square, SQUARE_ENVIRONMENT: 'sandbox' }).square.environment).toBe('sandbox');
+      // Development keeps the sandbox default.
+      expect(loadConfig({ SQUARE_ACCESS_TOKEN: 't', SQUARE_LOCATION_ID: 'L' }).square.environment).toBe('sandbox');
+    });
+
+    test('production needs PUBLIC_URL: links and e-mails would point at localhost', () => {
+      const { PUBLIC_URL: _url, ...noUrl } = prod;
+      expect(() => loadConfig({ ...noUrl, PAYMENTS: 'test' })).toThrow(
+        'Invalid configuration: PUBLIC_URL: production needs the address shoppers use: set PUBLIC_URL (for example https://shop.example.com), or links and e-mails point at localhost',
+      );
+      expect(loadConfig({ PAYMENTS: 'test' }).publicUrl).toBe('http://localhost:3000');
     });
 
     test('the message is one line', () => {
@@ -88,7 +130,14 @@ describe('loadConfig', () => {
   test('the demo catalogue is seeded in development, or with SEED_DEMO=1', () => {
     expect(loadConfig({}).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' };
+    const prod = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'http://shop.example',
+      ADMIN_PASSWORD: 'long-enough',
+      ADMIN_PIN: '123456',
+      PAYMENTS: 'test',
+      MAIL: 'off',
+    };
     expect(loadConfig(prod).seedDemo).toBe(false);
     expect(loadConfig({ ...prod, SEED_DEMO: '1' }).seedDemo).toBe(true);
     expect(() => loadConfig({ SEED_DEMO: 'yes' })).toThrow(/SEED_DEMO/);
@@ -101,7 +150,7 @@ describe('loadConfig', () => {
   });
 
   describe('mail', () => {
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
+    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
 
     test('production refuses to start without SMTP_URL unless MAIL=off is said', () => {
       expect(() => loadConfig(prod)).toThrow(
@@ -111,7 +160,7 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...prod, SMTP_URL: 'smtp://user:pw@mail.example.com:587' }).mail).toEqual({
         mode: 'smtp',
         smtpUrl: 'smtp://user:pw@mail.example.com:587',
-        from: '"CSA" <no-reply@localhost>',
+        from: '"CSA" <no-reply@shop.example>',
       });
     });
 
@@ -130,7 +179,14 @@ describe('loadConfig', () => {
   });
 
   describe('behind a proxy (issue 25, row 12)', () => {
-    const prod = { NODE_ENV: 'production', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test', MAIL: 'off' };
+    const prod = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'http://shop.example',
+      ADMIN_PASSWORD: 'long-enough',
+      ADMIN_PIN: '123456',
+      PAYMENTS: 'test',
+      MAIL: 'off',
+    };
 
     test('production refuses a hop count for TRUST_PROXY, in one line that says what to set', () => {
       let message = '';
