@@ -9,7 +9,8 @@ import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
 import { pruneStoreRows } from '../domain/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/sessions.ts';
-import { isBackupDue, runScheduledBackup } from '../domain/backups.ts';
+import { isBackupDue } from '../domain/backups.ts';
+import { scheduledBackup } from './off-thread-backup.ts';
 import type { Job } from './scheduler.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -46,10 +47,11 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
   if (config?.backup.dir) {
     const { dir, everyMs, keep } = { ...config.backup, dir: config.backup.dir };
     const uploadsDir = config.uploadsDir;
-    // Wall-clock time: backups follow the real day, whatever the game clock says.
+    // Wall-clock time: backups follow the real day, whatever the game clock says. The copy and
+    // its integrity check run on a worker thread: requests never wait for them.
     jobs.push({
       name: 'backup',
-      run: () => (isBackupDue(dir, everyMs, Date.now()) ? runScheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+      run: () => (isBackupDue(dir, everyMs, Date.now()) ? scheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
     });
   }
   return jobs;
