@@ -37,13 +37,20 @@ export function reasonOf(error: unknown): string {
   if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /disk is full|no space left/i.test(text)) return 'the disk is full';
   if (code === 'EFBIG' || code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR') return `the disk refused the write (${text})`;
   if (code === 'EACCES' || code === 'EPERM' || code === 'SQLITE_CANTOPEN' || code === 'EROFS') return `no permission to write there (${text})`;
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return `it is not a readable store database (${text})`;
+  if (code === 'ENOTDIR' || code === 'EEXIST') return `a part of the path is a file, not a folder (${text})`;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return `it is not a store database (${text})`;
   return text;
 }
 
 /** A half-written copy and what SQLite keeps beside one: nothing of a failed run stays. */
 function removeWithSidecars(file: string): void {
-  for (const path of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
+  for (const path of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Its folder cannot be read or is no folder: then nothing was written there either.
+    }
+  }
 }
 
 function clientOf(source: Source): Database {
@@ -66,7 +73,10 @@ function integrityOf(file: string): string {
   try {
     copy = new Database(file, { readonly: true });
     const rows = copy.query('PRAGMA integrity_check').all() as { integrity_check: string }[];
-    return rows.map((row) => row.integrity_check).join('; ');
+    return rows
+      .map((row) => row.integrity_check)
+      .join('; ')
+      .slice(0, 300);
   } catch (error) {
     return reasonOf(error);
   } finally {
@@ -108,7 +118,7 @@ export function backupDatabase(source: Source, file: string, uploadsDir: string)
     removeWithSidecars(partial);
     clientOf(source).query('VACUUM INTO ?').run(partial);
     const integrity = integrityOf(partial);
-    if (integrity !== 'ok') throw new BackupError(`The copy failed its integrity check (${integrity}); nothing was kept.`);
+    if (integrity !== 'ok') throw new BackupError(`The copy failed its integrity check: ${integrity}; nothing was kept.`);
     renameSync(partial, file);
   } catch (error) {
     removeWithSidecars(partial);
@@ -182,7 +192,7 @@ export function restoreBackup(file: string, dataDir: string): { database: string
     if (existsSync(existing)) throw new BackupError(`${dataDir} already holds a store (${basename(existing)}); restore only into an empty data folder.`);
   }
   const integrity = integrityOf(file);
-  if (integrity !== 'ok') throw new BackupError(`${file} failed its integrity check (${integrity}); nothing was restored.`);
+  if (integrity !== 'ok') throw new BackupError(`${file} failed its integrity check: ${integrity}; nothing was restored.`);
   const partial = `${database}.partial`;
   let keyPrefix: string;
   try {
