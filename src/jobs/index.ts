@@ -30,7 +30,7 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     { name: 'payments', run: async (now) => void (await reconcilePayments(games, now)) },
     {
       name: 'retention',
-      run: (now) => {
+      run: async (now) => {
         pruneIdempotencyKeys(db, now);
         // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
         let snapshots = 0;
@@ -38,7 +38,7 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
           snapshots = pruneSnapshots(db, now);
           if (snapshots < PRUNE_BATCH) prunedAt = now;
         }
-        if (config) return { snapshots, ...pruneStoreRows(db, now, config.retention) };
+        if (config) return { snapshots, ...(await pruneStoreRows(db, now, config.retention)) };
         pruneExpiredSessions(db, now);
         return { snapshots };
       },
