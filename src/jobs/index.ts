@@ -9,6 +9,7 @@ import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
 import { pruneStoreRows } from '../domain/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/sessions.ts';
+import { yieldToRequests } from '../domain/slices.ts';
 import { isBackupDue } from '../domain/backups.ts';
 import { scheduledBackup } from './off-thread-backup.ts';
 import type { Job } from './scheduler.ts';
@@ -32,10 +33,16 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
       name: 'retention',
       run: async (now) => {
         pruneIdempotencyKeys(db, now);
-        // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
+        // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a
+        // minute, in four transactions with a turn for the requests between them.
         let snapshots = 0;
         if (now - prunedAt >= HOUR) {
-          snapshots = pruneSnapshots(db, now);
+          for (let slice = PRUNE_BATCH / 4; snapshots < PRUNE_BATCH; ) {
+            if (snapshots > 0) await yieldToRequests();
+            const removed = pruneSnapshots(db, now, slice);
+            snapshots += removed;
+            if (removed < slice) break;
+          }
           if (snapshots < PRUNE_BATCH) prunedAt = now;
         }
         if (config) return { snapshots, ...(await pruneStoreRows(db, now, config.retention)) };

@@ -35,7 +35,7 @@ import {
  */
 
 /** Games started, settled or expired at most between two turns for the requests. */
-export const GAMES_PER_SLICE = 10;
+export const GAMES_PER_SLICE = 5;
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
 
