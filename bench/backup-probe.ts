@@ -7,7 +7,7 @@
  *   - while the jobs tick takes the hourly backup (`VACUUM INTO` + integrity check): the backup
  *     folder is emptied so the backup is due, then the manual clock's route runs the tick, as the
  *     minute timer would (three times);
- *   - while the tick at the top of the hour starts the 400 games.
+ *   - while the tick at the top of the hour starts the 400 games, and an hour later settles them.
  * Figures: the longest, 99th percentile and median wait, the longest as a multiple of the idle
  * median, and how many probes waited over 50 ms. On a shared machine the idle line shows what
  * the scheduler alone costs: compare the others with it.
@@ -176,6 +176,15 @@ const starting = await probe(clock({ now: topOfHour }));
 const gamesRun = (await loggedRuns('games', gamesBefore)).at(-1);
 const started = Array.isArray(gamesRun?.result?.started) ? gamesRun.result.started.length : '?';
 line(`top of the hour (${started} games started)`, starting);
+await loggedRuns('backup', jobRuns('backup').length - 1);
+console.log(`  the tick: ${lastTick()}`);
+
+// An hour later the same games end together: the tick settles them (scores, records, prizes, notes).
+const settlingBefore = jobRuns('games').length;
+const settling = await probe(clock({ now: topOfHour + HOUR + 60_000 }));
+const settledRun = (await loggedRuns('games', settlingBefore)).at(-1);
+const settled = Array.isArray(settledRun?.result?.settled) ? settledRun.result.settled.length : '?';
+line(`end of their hour (${settled} games settled)`, settling);
 await loggedRuns('backup', jobRuns('backup').length - 1);
 console.log(`  the tick: ${lastTick()}`);
 
