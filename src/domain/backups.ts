@@ -157,9 +157,8 @@ export function isBackupDue(dir: string, everyMs: number, now: number): boolean 
 /** One rotating backup into `dir`, then the oldest beyond `keep` go. */
 export function runScheduledBackup(db: Source, options: { dir: string; keep: number; uploadsDir: string; now: number }) {
   // What a process killed in the middle of a backup left: only the jobs holder writes here, one backup at a time.
-  if (existsSync(options.dir)) {
-    for (const name of readdirSync(options.dir)) if (/^store-\d{8}T\d{6}Z\.db\.partial/.test(name)) rmSync(join(options.dir, name), { force: true });
-  }
+  const leftovers = existsSync(options.dir) && statSync(options.dir).isDirectory() ? readdirSync(options.dir) : [];
+  for (const name of leftovers) if (/^store-\d{8}T\d{6}Z\.db\.partial/.test(name)) rmSync(join(options.dir, name), { force: true });
   const made = backupDatabase(db, join(options.dir, backupName(options.now)), options.uploadsDir);
   const all = listBackups(options.dir);
   const removed = all.slice(0, Math.max(0, all.length - options.keep)).map((old) => {
