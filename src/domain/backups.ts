@@ -43,7 +43,7 @@ export function reasonOf(error: unknown): string {
 }
 
 /** A half-written copy and what SQLite keeps beside one: nothing of a failed run stays. */
-function removeWithSidecars(file: string): void {
+export function removeWithSidecars(file: string): void {
   for (const path of [file, `${file}-journal`, `${file}-wal`, `${file}-shm`]) {
     try {
       rmSync(path, { force: true });

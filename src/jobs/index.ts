@@ -11,7 +11,7 @@ import { pruneStoreRows } from '../domain/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/sessions.ts';
 import { yieldToRequests } from '../domain/slices.ts';
 import { isBackupDue } from '../domain/backups.ts';
-import { scheduledBackup } from './off-thread-backup.ts';
+import { scheduledBackup, stopRunningBackups } from './off-thread-backup.ts';
 import type { Job } from './scheduler.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -54,11 +54,17 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
   if (config?.backup.dir) {
     const { dir, everyMs, keep } = { ...config.backup, dir: config.backup.dir };
     const uploadsDir = config.uploadsDir;
+    let stopping = false;
     // Wall-clock time: backups follow the real day, whatever the game clock says. The copy and
     // its integrity check run on a worker thread: requests never wait for them.
     jobs.push({
       name: 'backup',
-      run: () => (isBackupDue(dir, everyMs, Date.now()) ? scheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+      run: () => (!stopping && isBackupDue(dir, everyMs, Date.now()) ? scheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+      // Shutdown does not wait seconds for a copy: the next start takes it.
+      stop: () => {
+        stopping = true;
+        stopRunningBackups();
+      },
     });
   }
   return jobs;

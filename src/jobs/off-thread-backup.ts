@@ -1,4 +1,5 @@
-import { runScheduledBackup } from '../domain/backups.ts';
+import { join } from 'node:path';
+import { backupName, removeWithSidecars, runScheduledBackup } from '../domain/backups.ts';
 import type { Db } from '../db/client.ts';
 
 /*
@@ -25,6 +26,17 @@ function workerSpecifier(): string {
   return new URL('./backup-worker.ts', import.meta.url).href;
 }
 
+/** The backups running now, each with the way to stop it. */
+const running = new Set<() => void>();
+
+/**
+ * Stops the backups that run (shutdown): a year-sized copy takes seconds, and the next start
+ * takes the backup again since none was made. What the copy had written goes with it.
+ */
+export function stopRunningBackups(): void {
+  for (const stop of [...running]) stop();
+}
+
 /** Takes one rotating backup on a worker thread; resolves with what it made, rejects with one line of why not. */
 export function backupInWorker(task: BackupTask): Promise<ReturnType<typeof runScheduledBackup> & { thread: 'worker' }> {
   return new Promise((resolve, reject) => {
@@ -33,9 +45,17 @@ export function backupInWorker(task: BackupTask): Promise<ReturnType<typeof runS
     const finish = (outcome: () => void) => {
       if (settled) return;
       settled = true;
+      running.delete(stop);
       worker.terminate();
       outcome();
     };
+    // The thread ends once its SQLite call returns: what the copy had written goes then.
+    const stop = () =>
+      finish(() => {
+        worker.addEventListener('close', () => removeWithSidecars(`${join(task.dir, backupName(task.now))}.partial`));
+        reject(new Error('stopped: the store is shutting down; the next start takes the backup'));
+      });
+    running.add(stop);
     worker.onmessage = (event: MessageEvent<BackupReply>) => {
       const reply = event.data;
       finish(() => (reply.ok ? resolve({ ...reply.result, thread: 'worker' }) : reject(new Error(reply.message))));
