@@ -1,8 +1,15 @@
 import { describe, expect, test } from 'bun:test';
-import { drawSeed } from '../../src/domain/games/simulation.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Db, openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
+import { seedIfEmpty } from '../../src/db/seed.ts';
+import { ManualClock } from '../../src/domain/clock.ts';
+import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
+import { drawSeed, simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { GAMES_PER_SLICE, runGameJobs, startDueGames } from '../../src/domain/games/lifecycle.ts';
 import { sliceCounter } from '../../src/domain/slices.ts';
-import { book, END, gameStore, HOUR, picks, START, stockOf, T0, type GameStore } from '../helpers/games.ts';
+import { book, END, fivePicks, gameStore, HOUR, picks, START, stockOf, T0, type GameStore } from '../helpers/games.ts';
 
 /*
  * issue 26 row 5: hundreds of games filling in the same hour start at its top. The tick starts
@@ -14,10 +21,12 @@ const GAMES = 45;
 
 /** GAMES filled games of the $2 book (two players each), waiting for 19:00; written straight into the database. */
 function filledGames(ctx: GameStore): { productId: number; gameIds: number[] } {
-  const sqlite = ctx.db.$client;
-  const productId = book(ctx).id;
+  return fillGames(ctx.db, book(ctx).id, picks(ctx, 0));
+}
+
+function fillGames(db: Db, productId: number, five: string[]): { productId: number; gameIds: number[] } {
+  const sqlite = db.$client;
   sqlite.query('update products set quantity = ? where id = ?').run(GAMES + 5, productId);
-  const five = JSON.stringify(picks(ctx, 0));
   const gameIds: number[] = [];
   sqlite.transaction(() => {
     const user = sqlite.prepare("insert into users (username, password_hash, created_at) values (?, 'x', ?)");
@@ -33,7 +42,7 @@ function filledGames(ctx: GameStore): { productId: number; gameIds: number[] } {
       gameIds.push(gameId);
       for (let p = 0; p < 2; p++) {
         const userId = Number(user.run(`slice${g}x${p}`, T0).lastInsertRowid);
-        play.run(productId, gameId, userId, five, T0 + p, T0 + p);
+        play.run(productId, gameId, userId, JSON.stringify(five), T0 + p, T0 + p);
       }
     }
   })();
@@ -70,7 +79,7 @@ describe('many games at the top of the hour', () => {
     expect(await startDueGames(ctx.deps, START + HOUR)).toEqual([]);
   });
 
-  test('two ticks at once (the manual clock route and the scheduler, or two processes) interleave and start each game once', async () => {
+  test('two ticks at once in one process (the manual clock route and the scheduler) interleave and start each game once', async () => {
     const ctx = await gameStore();
     const { productId, gameIds } = filledGames(ctx);
     const [a, b] = await Promise.all([startDueGames(ctx.deps, START), startDueGames(ctx.deps, START)]);
@@ -82,5 +91,29 @@ describe('many games at the top of the hour', () => {
     expect(statusCounts(ctx)).toEqual({ active: GAMES });
     ctx.clock.set(END);
     expect((await runGameJobs(ctx.deps)).settled).toHaveLength(GAMES);
+  });
+
+  test('two processes on one file (two connections, each its own ticks) start each game once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'csa-two-starters-'));
+    const first = await openMigratedDatabase(join(dir, 'store.db'));
+    const clock = new ManualClock(T0);
+    seedIfEmpty(first, clock);
+    const productId = first.$client.query<{ id: number }, []>("select id from products where brand = 'The Old Man and the Sea'").get()!.id;
+    const { gameIds } = fillGames(first, productId, fivePicks(first, 0));
+    const second = openDatabase(join(dir, 'store.db'));
+    clock.set(START);
+    const gateway = createTestGateway();
+    const [a, b] = await Promise.all([
+      startDueGames({ db: first, clock, gateway, metrics: simulatedMetrics }, START),
+      startDueGames({ db: second, clock, gateway, metrics: simulatedMetrics }, START),
+    ]);
+    expect([...a, ...b].sort((x, y) => x - y)).toEqual(gameIds);
+    expect(a.length).toBeGreaterThan(0);
+    expect(b.length).toBeGreaterThan(0);
+    expect(second.$client.query('select quantity from products where id = ?').get(productId)).toEqual({ quantity: 5 });
+    expect(second.$client.query("select count(*) as n from notifications where type = 'game_started'").get()).toEqual({ n: GAMES * 2 });
+    first.$client.close();
+    second.$client.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
