@@ -52,6 +52,8 @@ const proc = Bun.spawnSync(
     '--define',
     'process.env.NODE_ENV="production"',
     join(buildDir, 'binary-entry.ts'),
+    // Worker threads' modules are entrypoints of their own; found at runtime by their path from the project root (src/jobs/off-thread-backup.ts).
+    join(root, 'src/jobs/backup-worker.ts'),
     '--outfile',
     outfile,
   ],

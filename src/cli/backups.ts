@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openDatabase } from '../db/client.ts';
-import { BackupError, backupDatabase, restoreBackup } from '../domain/backups.ts';
+import { BackupError, backupDatabase, openForBackup, reasonOf, restoreBackup } from '../domain/backups.ts';
 
 /*
  * `bun run backup -- FILE` / `csa backup FILE`: an online, consistent copy of the store in
@@ -13,17 +12,18 @@ function dataDirOf(env: Record<string, string | undefined>): string {
   return resolve(env.DATA_DIR || './data');
 }
 
-/** Prints what `work` did (exit 0); a refusal (BackupError) is the operator's to read (exit 1); anything else is a bug and throws. */
-function report(work: () => string): number {
+/**
+ * Prints what `work` did (exit 0), or one line of why it failed (exit 1): a refusal, a corrupt
+ * file, a full disk are the operator's to read, never a stack trace. The domain has already
+ * removed whatever it had half written.
+ */
+function report(what: string, work: () => string): number {
   try {
     console.log(work());
     return 0;
   } catch (error) {
-    if (error instanceof BackupError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
+    console.error(error instanceof BackupError ? error.message : `${what} failed: ${reasonOf(error)}`);
+    return 1;
   }
 }
 
@@ -39,16 +39,16 @@ export function backupCommand(args: string[], env: Record<string, string | undef
     console.error(`No store database at ${database}. Set DATA_DIR to the store's data folder.`);
     return 2;
   }
-  // The live file, opened as the server opens it (migrations are the server's business).
-  const db = openDatabase(database);
-  try {
-    return report(() => {
+  return report('Backup', () => {
+    // The live file, read only by this copy (migrations and pragmas are the server's business).
+    const db = openForBackup(database);
+    try {
       const made = backupDatabase(db, resolve(file), join(dataDir, 'uploads'));
       return `Backed up ${database} to ${made.file} (${made.bytes} bytes, integrity ok, ${made.uploadsCopied} new images, ${made.ms} ms)`;
-    });
-  } finally {
-    db.$client.close();
-  }
+    } finally {
+      db.close();
+    }
+  });
 }
 
 export function restoreCommand(args: string[], env: Record<string, string | undefined> = process.env): number {
@@ -57,7 +57,7 @@ export function restoreCommand(args: string[], env: Record<string, string | unde
     console.error('Usage: restore FILE   (into an empty DATA_DIR, default ./data; images come from uploads/ beside FILE)');
     return 2;
   }
-  return report(() => {
+  return report('Restore', () => {
     const restored = restoreBackup(resolve(file), dataDirOf(env));
     return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images, new payment key prefix ${restored.keyPrefix}); start the store on this DATA_DIR.`;
   });

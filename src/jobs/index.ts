@@ -9,7 +9,9 @@ import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
 import { pruneStoreRows } from '../domain/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/sessions.ts';
-import { isBackupDue, runScheduledBackup } from '../domain/backups.ts';
+import { yieldToRequests } from '../domain/slices.ts';
+import { isBackupDue } from '../domain/backups.ts';
+import { scheduledBackup, stopRunningBackups } from './off-thread-backup.ts';
 import type { Job } from './scheduler.ts';
 
 const HOUR = 60 * 60 * 1000;
@@ -29,15 +31,21 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     { name: 'payments', run: async (now) => void (await reconcilePayments(games, now)) },
     {
       name: 'retention',
-      run: (now) => {
+      run: async (now) => {
         pruneIdempotencyKeys(db, now);
-        // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a minute.
+        // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a
+        // minute, in four transactions with a turn for the requests between them.
         let snapshots = 0;
         if (now - prunedAt >= HOUR) {
-          snapshots = pruneSnapshots(db, now);
+          for (let slice = PRUNE_BATCH / 4; snapshots < PRUNE_BATCH; ) {
+            if (snapshots > 0) await yieldToRequests();
+            const removed = pruneSnapshots(db, now, slice);
+            snapshots += removed;
+            if (removed < slice) break;
+          }
           if (snapshots < PRUNE_BATCH) prunedAt = now;
         }
-        if (config) return { snapshots, ...pruneStoreRows(db, now, config.retention) };
+        if (config) return { snapshots, ...(await pruneStoreRows(db, now, config.retention)) };
         pruneExpiredSessions(db, now);
         return { snapshots };
       },
@@ -46,10 +54,17 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
   if (config?.backup.dir) {
     const { dir, everyMs, keep } = { ...config.backup, dir: config.backup.dir };
     const uploadsDir = config.uploadsDir;
-    // Wall-clock time: backups follow the real day, whatever the game clock says.
+    let stopping = false;
+    // Wall-clock time: backups follow the real day, whatever the game clock says. The copy and
+    // its integrity check run on a worker thread: requests never wait for them.
     jobs.push({
       name: 'backup',
-      run: () => (isBackupDue(dir, everyMs, Date.now()) ? runScheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+      run: () => (!stopping && isBackupDue(dir, everyMs, Date.now()) ? scheduledBackup(db, { dir, keep, uploadsDir, now: Date.now() }) : undefined),
+      // Shutdown does not wait seconds for a copy: the next start takes it.
+      stop: () => {
+        stopping = true;
+        stopRunningBackups();
+      },
     });
   }
   return jobs;

@@ -7,6 +7,8 @@ export interface Job {
   name: string;
   /** Must be idempotent: it runs at start-up to catch up, then on every tick. What it returns is logged. */
   run(now: number): unknown | Promise<unknown>;
+  /** Cuts short a run that would hold shutdown up for long (the backup); it runs again at the next start. */
+  stop?(): void;
 }
 
 export interface SchedulerOptions {
@@ -100,6 +102,7 @@ export function startScheduler(jobs: Job[], clock: Clock, options: SchedulerOpti
       stopped = true;
       if (tickTimer) clearTimeout(tickTimer);
       if (leaseTimer) clearInterval(leaseTimer);
+      for (const job of jobs) job.stop?.();
       await chain;
       if (held) releaseLease(db, holder);
       held = false;

@@ -96,7 +96,7 @@ describe('backup and restore', () => {
     cleanup.push(backups);
     const server = await startServer({ env: { BACKUP_DIR: backups, BACKUP_EVERY: '1h', BACKUP_KEEP: '3' } });
     servers.push(server);
-    for (let i = 0; i < 100 && !readdirSync(backups).some((name) => name.endsWith('.db')); i++) await Bun.sleep(50);
+    await until(() => readdirSync(backups).some((name) => name.endsWith('.db')), 'the rotating backup', 20_000);
     const files = readdirSync(backups).filter((name) => /^store-\d{8}T\d{6}Z\.db$/.test(name));
     expect(files).toHaveLength(1);
     expect(existsSync(join(backups, 'uploads'))).toBe(true);

@@ -37,8 +37,13 @@ describe('backups', () => {
     const backups = join(dir, 'rotating');
     const t0 = Date.UTC(2026, 10, 24, 1, 0, 0);
     expect(isBackupDue(backups, HOUR, t0)).toBe(true);
+    // What a process killed during a backup left goes with the next one.
+    mkdirSync(backups);
+    writeFileSync(join(backups, 'store-20261124T000000Z.db.partial'), 'half a copy');
+    writeFileSync(join(backups, 'store-20261124T000000Z.db.partial-journal'), 'its journal');
     for (let i = 0; i < 4; i++) runScheduledBackup(db, { dir: backups, keep: 3, uploadsDir: join(dataDir, 'uploads'), now: t0 + i * HOUR });
     expect(listBackups(backups).map((b) => b.at)).toEqual([t0 + HOUR, t0 + 2 * HOUR, t0 + 3 * HOUR]);
+    expect(readdirSync(backups).filter((name) => name.includes('partial'))).toEqual([]);
     expect(backupName(t0)).toBe('store-20261124T010000Z.db');
     expect(isBackupDue(backups, HOUR, t0 + 3 * HOUR + 59 * 60_000)).toBe(false);
     expect(isBackupDue(backups, HOUR, t0 + 4 * HOUR)).toBe(true);

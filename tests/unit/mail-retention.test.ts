@@ -62,8 +62,8 @@ describe('outbox retention', () => {
     await sendPendingEmails({ db, clock, publicUrl: 'https://shop.example.com', ...transport() });
     expect(rowOf(db, 'order:1:placed').textBody).toContain('Thank you for your order');
 
-    expect(pruneStoreRows(db, clock.now() + 29 * DAY, retention).mailRows).toBe(0);
-    expect(pruneStoreRows(db, clock.now() + 31 * DAY, retention).mailRows).toBe(1);
+    expect((await pruneStoreRows(db, clock.now() + 29 * DAY, retention)).mailRows).toBe(0);
+    expect((await pruneStoreRows(db, clock.now() + 31 * DAY, retention)).mailRows).toBe(1);
     expect(db.select().from(emailOutbox).all()).toEqual([]);
     // The setting moves the line.
     expect(loadConfig({ NODE_ENV: 'test', RETENTION_MAIL_DAYS: '7' }).retention.mailDays).toBe(7);
@@ -82,9 +82,9 @@ describe('outbox retention', () => {
     })();
     const pages = () => (sql.query('PRAGMA page_count').get() as { page_count: number }).page_count;
     const before = pages();
-    expect(pruneStoreRows(db, clock.now(), retention).mailRows).toBe(MAIL_PRUNE_BATCH);
-    expect(pruneStoreRows(db, clock.now(), retention).mailRows).toBe(500);
-    expect(pruneStoreRows(db, clock.now(), retention).mailRows).toBe(0);
+    expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(MAIL_PRUNE_BATCH);
+    expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(500);
+    expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(0);
     expect(rowOf(db, 'waiting').textBody).toContain('Thank you for your order');
     // The freed pages go back to the file system over the runs (2,000 a run).
     expect(pages()).toBeLessThan(before / 10);
@@ -128,8 +128,8 @@ describe('single-use links in the outbox', () => {
       body: resetLink,
       linkExpiresAt: clock.now() + 60 * MINUTE,
     });
-    expect(pruneStoreRows(db, clock.now() + 59 * MINUTE, retention).mailLinks).toBe(0);
-    expect(pruneStoreRows(db, clock.now() + 61 * MINUTE, retention).mailLinks).toBe(1);
+    expect((await pruneStoreRows(db, clock.now() + 59 * MINUTE, retention)).mailLinks).toBe(0);
+    expect((await pruneStoreRows(db, clock.now() + 61 * MINUTE, retention)).mailLinks).toBe(1);
     const row = rowOf(db, 'unlock:1');
     expect([row.status, row.textBody, row.nextAttemptAt]).toEqual(['expired', EXPIRED_LINK, null]);
   });
@@ -163,6 +163,6 @@ describe('MAIL=off', () => {
     const reset = rowOf(db, 'reset:1');
     expect([reset.status, reset.textBody, reset.htmlBody]).toEqual(['mail_off', EXPIRED_LINK, EXPIRED_LINK]);
     // They go with the others, after RETENTION_MAIL_DAYS.
-    expect(pruneStoreRows(db, clock.now() + 31 * DAY, retention).mailRows).toBe(2);
+    expect((await pruneStoreRows(db, clock.now() + 31 * DAY, retention)).mailRows).toBe(2);
   });
 });

@@ -6,6 +6,7 @@ import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
 import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../notifications.ts';
+import { slicer } from '../slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { usernames } from './queries.ts';
@@ -29,7 +30,12 @@ import {
  * transaction that decides a step also writes its notifications and marks the $1 holds to
  * capture or release (holds.ts); the gateway is called after it commits, and whatever a crash
  * interrupts is finished by the reconciler. Jobs only decide when to call `runGameJobs`.
+ * Games go one transaction each, and the loops give requests a turn every few games
+ * (../slices.ts): hundreds of games starting at the same hour never freeze the store.
  */
+
+/** Games started, settled or expired at most between two turns for the requests. */
+export const GAMES_PER_SLICE = 5;
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
 
@@ -60,7 +66,9 @@ export function expirePendingPlays(deps: GameDeps, now: number): number {
 export async function startDueGames(deps: GameDeps, now: number): Promise<number[]> {
   const { db, clock } = deps;
   const started: number[] = [];
+  const step = slicer(GAMES_PER_SLICE);
   for (const game of db.select().from(games).where(eq(games.status, 'waiting')).all()) {
+    await step();
     const entries = enteredPlays(db, game.id);
     if (entries.length < game.requiredParticipants) continue;
     const startTime = startOfFilledGame(entries.map(entryTime), game.requiredParticipants);
@@ -281,7 +289,11 @@ export async function settleDueGames(deps: GameDeps, now: number): Promise<numbe
     .where(and(eq(games.status, 'active'), lte(games.endTime, now)))
     .all();
   const settled: number[] = [];
-  for (const { id } of due) if (await settleGame(deps, id)) settled.push(id);
+  const step = slicer(GAMES_PER_SLICE);
+  for (const { id } of due) {
+    await step();
+    if (await settleGame(deps, id)) settled.push(id);
+  }
   return settled;
 }
 
@@ -294,7 +306,9 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
     .where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS)))
     .all();
   const canceled: number[] = [];
+  const step = slicer(GAMES_PER_SLICE);
   for (const game of stale) {
+    await step();
     // A game that filled is only waiting for its hour; it starts, it is not canceled.
     if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
     const done = await cancelGame(deps, game.id, {
