@@ -1,6 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../domain/clock.ts';
 import { holdLease, recordTick, releaseLease } from '../domain/job-lease.ts';
+import { noteStorageFailure } from '../domain/disk-state.ts';
 import { errorFields, log } from '../log.ts';
 
 export interface Job {
@@ -52,7 +53,10 @@ export function startScheduler(jobs: Job[], clock: Clock, options: SchedulerOpti
       } catch (error) {
         const ms = performance.now() - started;
         options.observe?.job(job.name, ms / 1000, false, Date.now());
-        jobsLog.error({ event: 'job_run', job: job.name, ms: Math.round(ms), ok: false, ...errorFields(error) }, `job ${job.name} failed`);
+        // A full disk is logged once per episode (disk-state.ts); each job's failure is one short line, not a stack a minute.
+        if (noteStorageFailure(db, error))
+          jobsLog.warn({ event: 'job_run', job: job.name, ms: Math.round(ms), ok: false, storage: 'full' }, `job ${job.name} could not write`);
+        else jobsLog.error({ event: 'job_run', job: job.name, ms: Math.round(ms), ok: false, ...errorFields(error) }, `job ${job.name} failed`);
       }
     }
     if (held) recordTick(db, holder, Date.now());

@@ -1,6 +1,7 @@
 import { describe, expect, spyOn, test } from 'bun:test';
 import { STORAGE_FULL_MESSAGE, storageWritable } from '../../src/domain/disk-state.ts';
 import { holdLease } from '../../src/domain/job-lease.ts';
+import { startScheduler } from '../../src/jobs/scheduler.ts';
 import { log } from '../../src/log.ts';
 import { testApp } from '../helpers/app.ts';
 
@@ -78,5 +79,25 @@ describe('a full disk', () => {
         .get('/metrics')
         .then((r) => r.text()),
     ).toContain('csa_storage_full 0');
+  });
+
+  test('jobs that cannot write while the disk is full: one storage_full error for the episode, no stack a minute', async () => {
+    const ctx = await testApp();
+    const errors = spyOn(log, 'error');
+    try {
+      fillDisk(ctx);
+      const writer = {
+        name: 'writer',
+        run: () => void ctx.db.$client.query("insert into app_settings (key, value, updated_at) values ('job-' || random(), hex(zeroblob(4000)), 0)").run(),
+      };
+      const scheduler = startScheduler([writer], ctx.clock, { lease: { db: ctx.db, holder: 'test', leaseMs: 60_000 }, intervalMs: 3_600_000 });
+      for (let i = 0; i < 3; i++) await scheduler.tick();
+      await scheduler.stop();
+      const events = errors.mock.calls.map(([fields]) => (fields as { event?: string }).event);
+      expect(events).toEqual(['storage_full']);
+    } finally {
+      errors.mockRestore();
+      freeDisk(ctx);
+    }
   });
 });
