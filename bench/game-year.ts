@@ -18,7 +18,8 @@ import { createAccountLimits } from '../src/domain/accounts.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
-import { drawSeed, simulatedMetrics } from '../src/domain/games/simulation.ts';
+import { simulatedMetrics } from '../src/domain/games/simulation.ts';
+import { buildYear } from './year-data.ts';
 import { imageStore } from '../src/domain/images.ts';
 import { shareCardStore } from '../src/domain/share-cards.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
@@ -45,96 +46,14 @@ const db = await openMigratedDatabase(file);
 const now = Date.UTC(2026, 10, 21, 18, 30);
 const clock = new ManualClock(now);
 seedIfEmpty(db, clock);
-const productIds = db.$client
+const sqlite = db.$client;
+const productIds = sqlite
   .query<{ id: number }, []>('select id from products where play_enabled = 1')
   .all()
   .map((p) => p.id);
-const influencerIds = db.$client
-  .query<{ id: number }, []>('select id from influencers')
-  .all()
-  .map((i) => i.id);
-const sqlite = db.$client;
 
 let t = performance.now();
-sqlite.transaction(() => {
-  const user = sqlite.prepare("insert into users (username, password_hash, created_at) values (?, 'x', ?)");
-  for (let u = 1; u <= 2_000; u++) user.run(`year${u}`, now - 400 * DAY);
-  const game = sqlite.prepare(
-    `insert into games (product_id, status, required_participants, start_time, end_time, winner_play_id, prize_outcome, created_at, settled_at, metrics_source, seed, seed_hash)
-     values (?, 'completed', ?, ?, ?, null, 'bought', ?, ?, ?, ?, ?)`,
-  );
-  const play = sqlite.prepare(
-    `insert into plays (product_id, game_id, user_id, influencer_ids, status, score, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?, ?)`,
-  );
-  const payment = sqlite.prepare(
-    `insert into payments (user_id, kind, status, amount_cents, play_id, gateway, idempotency_key, attempts, created_at, updated_at) values (?, ?, 'captured', 100, ?, 'test', ?, 1, ?, ?)`,
-  );
-  const record = sqlite.prepare('insert into game_records (game_id, product_id, record, created_at) values (?, ?, ?, ?)');
-  const winner = sqlite.prepare('update games set winner_play_id = ? where id = ?');
-  let payments = 0;
-  for (let g = 0; g < GAMES; g++) {
-    const start = Math.floor((now - 365 * DAY + (g / GAMES) * 365 * DAY) / HOUR) * HOUR;
-    const productId = productIds[g % productIds.length]!;
-    const source = g % 10 === 0 ? 'feed' : 'simulated';
-    const { seed, seedHash } = drawSeed();
-    const gameId = Number(game.run(productId, PLAYERS_PER_GAME, start, start + HOUR, start - HOUR, start + HOUR, source, seed, seedHash).lastInsertRowid);
-    const entries = [];
-    for (let p = 0; p < PLAYERS_PER_GAME; p++) {
-      const userId = 1 + ((g * PLAYERS_PER_GAME + p) % 2_000);
-      const picks = influencerIds.slice(p % 11, (p % 11) + 5).map(String);
-      const score = 4000 + ((g * 7 + p * 13) % 1000);
-      const playId = Number(play.run(productId, gameId, userId, JSON.stringify(picks), score, start - HOUR + p, start - HOUR).lastInsertRowid);
-      payment.run(userId, 'play_authorization', playId, `year-p${playId}`, start - HOUR, start + HOUR);
-      payments++;
-      entries.push({ playId, userId, username: `year${userId}`, influencerIds: picks, enteredAt: start - HOUR + p, score, rank: 0 });
-    }
-    for (const [i, e] of entries.sort((a, b) => b.score - a.score).entries()) e.rank = i + 1;
-    winner.run(entries[0]!.playId, gameId);
-    record.run(
-      gameId,
-      productId,
-      JSON.stringify({
-        version: 1,
-        gameId,
-        product: { id: productId, brand: 'Bench', model: 'YEAR', productType: 'book' },
-        metricsSource: source,
-        seed,
-        seedHash,
-        startTime: start,
-        endTime: start + HOUR,
-        settledAt: start + HOUR,
-        requiredParticipants: PLAYERS_PER_GAME,
-        influencers: influencerIds.map((id) => ({
-          id,
-          name: `I${id}`,
-          handle: `@i${id}`,
-          platforms: { instagram: '1M' },
-          engagementRate: 3,
-          points: 900 + id,
-        })),
-        plays: entries,
-        winnerPlayId: entries[0]!.playId,
-        winnerUsername: entries[0]!.username,
-      }),
-      start + HOUR,
-    );
-  }
-  // Orders' charges make up the rest of a year's payments.
-  for (let i = payments; i < 365_000; i++) payment.run(1 + (i % 2_000), 'order_charge', null, `year-o${i}`, now - DAY, now - DAY);
-  // The feed's raw snapshots: the last ~60 days of 16 influencers on two platforms.
-  const snapshot = sqlite.prepare(
-    `insert into influencer_metrics (influencer_id, platform, minute_at, followers, engagement, growth, posts, points, source, taken_at) values (?, ?, ?, 1000000, 3, 0.1, 0, 3.5, 'feed', ?)`,
-  );
-  const perMinute = influencerIds.length * 2;
-  const lastMinute = Math.floor(now / MINUTE) * MINUTE - MINUTE;
-  for (let m = 0; m < SNAPSHOT_ROWS / perMinute; m++) {
-    const minute = lastMinute - m * MINUTE;
-    for (const id of influencerIds) {
-      snapshot.run(id, 'instagram', minute, minute);
-      snapshot.run(id, 'tiktok', minute, minute);
-    }
-  }
-})();
+buildYear(db, now, { games: GAMES, playersPerGame: PLAYERS_PER_GAME, snapshotRows: SNAPSHOT_ROWS });
 // No ANALYZE: the store never runs it (docs/decisions.md), and without stat4 its averages
 // would tell SQLite that a status lookup matches a third of the table.
 const buildMs = performance.now() - t;

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
@@ -147,20 +147,76 @@ function nextGameOf(db: Queryable, shown: Game): { id: number; participants: num
   return null;
 }
 
+/** Games a page of the Active Games tab shows. */
+export const ACTIVE_PAGE_SIZE = 24;
+
+const OPEN_GAMES = `select g.id, g.status, g.required_participants as required,
+  (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') as entries
+  from games g where g.status in ('waiting', 'active')`;
+
+export type ActiveGameView = ReturnType<typeof openGameViews>[number];
+
+/**
+ * The open games in the scoreboard's order (live first, then those needing the fewest players),
+ * one page of them, and the games that need just 1 more player (spec section 2). A fixed number
+ * of statements whatever the number of games: the order from one small query, the page's games
+ * and products in one, their entries in one; a live game's points come from the running sums of
+ * scoring.ts, one new minute a minute.
+ */
+export function activeGamesPage(deps: GameDeps, page = 1, size = ACTIVE_PAGE_SIZE) {
+  const open = deps.db.$client.query<{ id: number; status: string; required: number; entries: number }, []>(OPEN_GAMES).all();
+  const remaining = (g: { required: number; entries: number }) => Math.max(0, g.required - g.entries);
+  open.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
+  const almost = open.filter((g) => g.status === 'waiting' && remaining(g) === 1);
+  const pages = Math.max(1, Math.ceil(open.length / size));
+  const shown = open.slice((page - 1) * size, page * size);
+  const ids = [...new Set([...shown.map((g) => g.id), ...(almost[0] ? [almost[0].id] : [])])];
+  const views = new Map(openGameViews(deps, ids).map((view) => [view.id, view]));
+  return {
+    games: shown.map((g) => views.get(g.id)!),
+    nextGame: almost[0] ? views.get(almost[0].id)! : null,
+    almostFull: almost.length,
+    total: open.length,
+    page,
+    pages,
+  };
+}
+
 /** GET /api/games/active: waiting and live games, live first, then those needing the fewest players. */
 export function activeGames(deps: GameDeps) {
-  const { db } = deps;
+  return activeGamesPage(deps, 1, Number.MAX_SAFE_INTEGER).games;
+}
+
+/** The scoreboard's view of these open games (any order), with each live game's leader. */
+function openGameViews(deps: GameDeps, ids: number[]) {
+  const { db, clock } = deps;
+  if (ids.length === 0) return [];
   const rows = db
     .select({ game: games, product: products })
     .from(games)
     .innerJoin(products, eq(games.productId, products.id))
-    .where(inArray(games.status, ['waiting', 'active']))
+    .where(inArray(games.id, ids))
     .all();
+  const entered = db
+    .select()
+    .from(plays)
+    .where(and(inArray(plays.gameId, ids), eq(plays.status, 'entered')))
+    .all();
+  const byGame = new Map<number, (typeof entered)[number][]>();
+  for (const play of entered) byGame.set(play.gameId, [...(byGame.get(play.gameId) ?? []), play]);
   const leaders = new Map<number, { score: number; userId: number }>();
-  const list = rows.map(({ game, product }) => {
-    const { ranked } = scoredEntries(deps, game);
-    const leader = game.status === 'active' ? ranked[0] : undefined;
+  for (const { game } of rows) {
+    if (game.status !== 'active') continue;
+    const points = isStarted(game) ? gamePoints(db, game, clock.now()).points : new Map<number, number>();
+    const leader = rank((byGame.get(game.id) ?? []).map((play) => ({ ...play, score: playScore(play.influencerIds, points) })))[0];
     if (leader) leaders.set(game.id, { score: leader.score, userId: leader.userId });
+  }
+  const names = usernames(
+    db,
+    [...leaders.values()].map((l) => l.userId),
+  );
+  return rows.map(({ game, product }) => {
+    const leader = leaders.get(game.id);
     return {
       id: game.id,
       productId: product.id,
@@ -175,52 +231,45 @@ export function activeGames(deps: GameDeps) {
       status: game.status as 'waiting' | 'active',
       startTime: game.startTime,
       endTime: game.endTime,
-      participants: ranked.length,
+      participants: byGame.get(game.id)?.length ?? 0,
       requiredParticipants: game.requiredParticipants,
       highestScore: leader ? Math.round(leader.score * 10) / 10 : null,
-      leaderUsername: null as string | null,
+      leaderUsername: leader ? (names.get(leader.userId) ?? null) : null,
     };
   });
-  const names = usernames(
-    db,
-    [...leaders.values()].map((l) => l.userId),
-  );
-  for (const game of list) {
-    const leader = leaders.get(game.id);
-    if (leader) game.leaderUsername = names.get(leader.userId) ?? null;
-  }
-  const remaining = (g: (typeof list)[number]) => Math.max(0, g.requiredParticipants - g.participants);
-  return list.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
 }
 
 /** GET /api/games/winners: the latest settled games and who won them. */
 export function winners(db: Queryable, limit = 30) {
-  return db
-    .select({ game: games, product: products, play: plays, username: users.username })
-    .from(games)
-    .innerJoin(products, eq(games.productId, products.id))
-    .innerJoin(plays, eq(games.winnerPlayId, plays.id))
-    .innerJoin(users, eq(plays.userId, users.id))
-    .where(eq(games.status, 'completed'))
-    .orderBy(desc(games.settledAt))
-    .limit(limit)
-    .all()
-    .map(({ game, product, play, username }) => ({
-      gameId: game.id,
-      playId: play.id,
-      productId: product.id,
-      username,
-      productName: `${product.brand} ${product.model}`,
-      productType: product.productType,
-      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
-      score: Math.round((play.score ?? 0) * 10) / 10,
-      date: game.settledAt ?? game.endTime,
-      donated: game.prizeOutcome === 'donated',
-    }));
+  return (
+    db
+      .select({ game: games, product: products, play: plays, username: users.username })
+      .from(games)
+      .innerJoin(products, eq(games.productId, products.id))
+      .innerJoin(plays, eq(games.winnerPlayId, plays.id))
+      .innerJoin(users, eq(plays.userId, users.id))
+      // '+' keeps SQLite off the status index: the settled index read backwards finds the latest at once (a year holds thousands).
+      .where(sql`+${games.status} = 'completed'`)
+      .orderBy(desc(games.settledAt))
+      .limit(limit)
+      .all()
+      .map(({ game, product, play, username }) => ({
+        gameId: game.id,
+        playId: play.id,
+        productId: product.id,
+        username,
+        productName: `${product.brand} ${product.model}`,
+        productType: product.productType,
+        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+        score: Math.round((play.score ?? 0) * 10) / 10,
+        date: game.settledAt ?? game.endTime,
+        donated: game.prizeOutcome === 'donated',
+      }))
+  );
 }
 
 /** GET /api/user/plays: the user's entries, newest first, with the game's state and their place. */
-export function userPlays(deps: GameDeps, userId: number) {
+export function userPlays(deps: GameDeps, userId: number, page = 1, size = 100) {
   const { db } = deps;
   const rows = db
     .select({ play: plays, game: games, product: products })
@@ -228,8 +277,9 @@ export function userPlays(deps: GameDeps, userId: number) {
     .innerJoin(games, eq(plays.gameId, games.id))
     .innerJoin(products, eq(plays.productId, products.id))
     .where(and(eq(plays.userId, userId), inArray(plays.status, ['entered', 'pending'])))
-    .orderBy(desc(plays.createdAt))
-    .limit(100)
+    .orderBy(desc(plays.createdAt), desc(plays.id))
+    .limit(size)
+    .offset((page - 1) * size)
     .all();
   return rows.map(({ play, game, product }) => {
     const { ranked } = scoredEntries(deps, game);
