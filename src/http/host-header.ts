@@ -33,8 +33,18 @@ const BAD_HOST = JSON.stringify({ message: 'Bad request: the Host header is miss
 /** Puts the Host check in front of the app's router: app.fetch (and app.request, which calls it) answers 400 first. */
 export function refuseBadHosts(app: Hono<AppEnv>, deps: AppDeps): void {
   const route = app.fetch;
+  // Hosts already seen sound: a URL of one of them with a path parses too (only the Host can make it fail), so it is not parsed again.
+  const soundHosts = new Set<string>();
   app.fetch = (request, ...rest) => {
-    if (validRequestUrl(request.url, request.headers.get('host') ?? undefined)) return route(request, ...rest);
+    const host = request.headers.get('host') ?? undefined;
+    const url = request.url;
+    if (host !== undefined && soundHosts.has(host) && url.startsWith(host, url.indexOf('//') + 2) && url[url.indexOf('//') + 2 + host.length] === '/') {
+      return route(request, ...rest);
+    }
+    if (validRequestUrl(url, host)) {
+      if (host !== undefined && soundHosts.size < 64 && /^https?:\/\//.test(url)) soundHosts.add(host);
+      return route(request, ...rest);
+    }
     deps.telemetry.observeRequest(request.method, 'unmatched', 400, 0);
     log.info(
       { component: 'http', event: 'bad_host', method: request.method, host: request.headers.get('host')?.slice(0, 100) ?? null },
