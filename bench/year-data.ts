@@ -46,7 +46,7 @@ export function buildYear(db: Db, now: number, options: YearOptions = {}): void 
       `insert into plays (product_id, game_id, user_id, influencer_ids, status, score, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?, ?)`,
     );
     const payment = sqlite.prepare(
-      `insert into payments (user_id, kind, status, amount_cents, play_id, gateway, idempotency_key, attempts, created_at, updated_at) values (?, ?, 'captured', 100, ?, 'test', ?, 1, ?, ?)`,
+      `insert into payments (user_id, kind, status, amount_cents, play_id, gateway, idempotency_key, gateway_payment_id, attempts, created_at, updated_at) values (?, ?, 'captured', 100, ?, 'test', ?, 'gw-' || ?4, 1, ?, ?)`,
     );
     const record = sqlite.prepare('insert into game_records (game_id, product_id, record, created_at) values (?, ?, ?, ?)');
     const winner = sqlite.prepare('update games set winner_play_id = ? where id = ?');

@@ -268,8 +268,8 @@ export function winners(db: Queryable, limit = 30) {
   );
 }
 
-/** GET /api/user/plays: the user's entries, newest first, with the game's state and their place. */
-export function userPlays(deps: GameDeps, userId: number, page = 1, size = 100) {
+/** GET /api/user/plays (the latest 100) and My Games (`limit` from `offset`): the user's entries, newest first, with the game's state and their place. */
+export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}) {
   const { db } = deps;
   const rows = db
     .select({ play: plays, game: games, product: products })
@@ -278,8 +278,8 @@ export function userPlays(deps: GameDeps, userId: number, page = 1, size = 100) 
     .innerJoin(products, eq(plays.productId, products.id))
     .where(and(eq(plays.userId, userId), inArray(plays.status, ['entered', 'pending'])))
     .orderBy(desc(plays.createdAt), desc(plays.id))
-    .limit(size)
-    .offset((page - 1) * size)
+    .limit(limit)
+    .offset(offset)
     .all();
   return rows.map(({ play, game, product }) => {
     const { ranked } = scoredEntries(deps, game);

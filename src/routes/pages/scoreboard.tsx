@@ -6,7 +6,7 @@ import { gameDeps } from '../../http/domain-deps.ts';
 import { cachePages } from '../../http/page-cache.ts';
 import { renderPage } from '../../http/render.tsx';
 import { ActiveTab } from './scoreboard/active-tab.tsx';
-import { Pager, parsePage } from './scoreboard/pager.tsx';
+import { Pager, parsePage } from '../../components/Pager.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';
 import { WinnersTab } from './scoreboard/winners-tab.tsx';
 
@@ -35,7 +35,7 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
   const user = c.get('user');
   const board = tab === 'active' ? activeGamesPage(deps, page) : null;
   // One more than a page tells whether there is a next one.
-  const plays = tab === 'my-games' && user ? userPlays(deps, user.id, page, ACTIVE_PAGE_SIZE + 1) : [];
+  const plays = tab === 'my-games' && user ? userPlays(deps, user.id, { offset: (page - 1) * ACTIVE_PAGE_SIZE, limit: ACTIVE_PAGE_SIZE + 1 }) : [];
   const list = tab === 'winners' ? winners(db) : [];
   const label = tabs.find((t) => t.key === tab)!.label;
   return (

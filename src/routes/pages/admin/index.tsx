@@ -1,3 +1,4 @@
+import { parsePage } from '../../../components/Pager.tsx';
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../../domain/admin-pin.ts';
 import { listBusinessApplications } from '../../../domain/business.ts';
@@ -108,7 +109,8 @@ export const adminPages = new Hono<AppEnv>()
     const applications = tab === 'applications' ? listBusinessApplications(c.get('deps').db) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.get('deps').db) : [];
-    const games = tab === 'games' ? listGamesForAdmin(c.get('deps').db) : undefined;
+    const page = parsePage(c.req.query('page'));
+    const games = tab === 'games' ? listGamesForAdmin(c.get('deps').db, page) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -122,6 +124,7 @@ export const adminPages = new Hono<AppEnv>()
         attention={attention}
         influencers={influencers}
         games={games}
+        page={page}
       />,
     );
   })

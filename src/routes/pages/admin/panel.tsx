@@ -8,7 +8,7 @@ import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
-import type { AdminGame, GameStatus } from '../../../domain/games/admin-games.ts';
+import type { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import type { Influencer } from '../../../domain/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
@@ -80,6 +80,7 @@ export function AdminPanel({
   attention,
   influencers = [],
   games,
+  page,
 }: {
   tab: AdminTab;
   q: string;
@@ -89,7 +90,9 @@ export function AdminPanel({
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
   influencers?: Influencer[];
-  games?: Record<GameStatus, AdminGame[]>;
+  games?: ReturnType<typeof listGamesForAdmin>;
+  /** The Games tab's page of open games. */
+  page?: number;
 }) {
   const isProductTab = isProductTabKey(tab);
   return (
@@ -141,7 +144,7 @@ export function AdminPanel({
       ) : tab === 'influencers' ? (
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
-        <GamesTab games={games} />
+        <GamesTab games={games} page={page} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (

@@ -1,0 +1,127 @@
+/**
+ * The soak (issue 26): SOAK_SECONDS (default 600) of ordinary orders and plays against the real
+ * server in production mode, while every 30 s (SOAK_SAMPLE_SECONDS) a wrk run of the page mix
+ * (/, /products, /scoreboard, a product page) measures page throughput and the server's RSS is
+ * read. The end should be within 20% of the start, both for throughput and memory.
+ * Usage: SOAK_SECONDS=600 bun bench/soak.ts
+ */
+import { readFileSync } from 'node:fs';
+import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
+import { Client } from '../tests/helpers/http-client.ts';
+import { startServer } from '../tests/helpers/server.ts';
+import { requireWrk } from './wrk.ts';
+
+const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
+requireWrk();
+
+const server = await startServer({
+  quiet: true,
+  env: {
+    NODE_ENV: 'production',
+    MAIL: 'off',
+    SEED_DEMO: '1',
+    PAYMENTS: 'test',
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'info',
+    ADMIN_PASSWORD: 'bench-admin-pass',
+    ADMIN_PIN: '123456',
+  },
+});
+const rssMiB = () => {
+  const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+};
+
+try {
+  const { Database } = await import('bun:sqlite');
+  const { join } = await import('node:path');
+  const db = new Database(join(server.dataDir, 'data', 'store.db'));
+  db.exec('update products set quantity = 1000000');
+  const products = db.query('select id, price_cents as priceCents, play_enabled as play from products').all() as {
+    id: number;
+    priceCents: number;
+    play: number;
+  }[];
+  const influencers = (db.query('select id from influencers').all() as { id: number }[]).map((i) => String(i.id));
+  db.close();
+  const playable = products.filter((p) => p.play);
+
+  // The page mix, one wrk script over four URLs.
+  const mix = join(server.dataDir, 'mix.lua');
+  const paths = ['/', '/products', '/scoreboard', `/product/${products[0]!.id}`];
+  await Bun.write(
+    mix,
+    `local paths = {${paths.map((p) => `"${p}"`).join(', ')}}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1])\nend\n`,
+  );
+  const pageMix = async () => {
+    const child = Bun.spawn(['wrk', '-t1', '-c16', '-d5s', '-H', 'Accept-Encoding: gzip', '-s', mix, server.url], { stdout: 'pipe' });
+    const out = await new Response(child.stdout).text();
+    return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0);
+  };
+
+  // Shoppers: each buys now and plays (a player may enter 10 games a day, so new shoppers keep coming).
+  let shoppers = 0;
+  let orders = 0;
+  let plays = 0;
+  let failures = 0;
+  const newShopper = async () => {
+    const client = new Client(server);
+    await client.ok('POST', '/api/register', { username: `soak-${++shoppers}`, password: 'secret-pass' });
+    await client.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
+    await client.ok('POST', '/api/user/play-consent', { adult: true, acceptRules: true });
+    return client;
+  };
+  let stop = false;
+  const worker = async (n: number) => {
+    while (!stop) {
+      const client = await newShopper();
+      for (let round = 0; round < 10 && !stop; round++) {
+        const product = products[(n + round * 7 + shoppers) % products.length]!;
+        const order = await client.request('POST', '/api/orders', buyNowBody(product.id, product.priceCents));
+        if (order.ok) orders++;
+        else failures++;
+        await order.arrayBuffer();
+        const game = playable[(n * 3 + round + shoppers) % playable.length]!;
+        const picks = influencers.slice(round % 8, (round % 8) + 5);
+        const entry = await client.request('POST', '/api/plays', { productId: game.id, influencerIds: picks });
+        await entry.arrayBuffer();
+        if (entry.ok) {
+          const paid = await client.request('POST', '/api/payments', { productId: game.id, amount: 1, type: 'play' });
+          if (paid.ok) plays++;
+          await paid.arrayBuffer();
+        }
+      }
+    }
+  };
+
+  console.log(`soak: ${SOAK_SECONDS} s of orders and plays (4 shoppers at a time), the page mix ${paths.join(' ')} sampled every ${SAMPLE_SECONDS} s\n`);
+  console.log('| at | page mix requests/s | RSS MiB | orders | plays | refused |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  const samples: { rps: number; rss: number }[] = [];
+  const sample = async (at: number) => {
+    const rps = await pageMix();
+    const rss = rssMiB();
+    samples.push({ rps, rss });
+    console.log(`| ${at} s | ${rps.toFixed(0)} | ${rss.toFixed(0)} | ${orders} | ${plays} | ${failures} |`);
+  };
+  // The orders and plays run all along: the first sample is taken under them, like every other.
+  const workers = [0, 1, 2, 3].map((n) => worker(n));
+  // A warm-up first (the JIT, the first shoppers' sign-ups).
+  await Bun.sleep(15_000);
+  await sample(0);
+  const began = Date.now();
+  while (Date.now() - began < SOAK_SECONDS * 1000) {
+    await Bun.sleep(Math.min(SAMPLE_SECONDS * 1000, SOAK_SECONDS * 1000 - (Date.now() - began)));
+    await sample(Math.round((Date.now() - began) / 1000));
+  }
+  stop = true;
+  await Promise.allSettled(workers);
+  const first = samples[0]!;
+  const last = samples.at(-1)!;
+  console.log(
+    `\nend vs start: page mix ${((last.rps / first.rps) * 100).toFixed(0)}% (${first.rps.toFixed(0)} -> ${last.rps.toFixed(0)} req/s), RSS ${first.rss.toFixed(0)} -> ${last.rss.toFixed(0)} MiB`,
+  );
+} finally {
+  await server.stop();
+}

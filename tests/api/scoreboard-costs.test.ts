@@ -1,0 +1,161 @@
+import { describe, expect, test } from 'bun:test';
+import { seedIfEmpty } from '../../src/db/seed.ts';
+import { calibrationOf } from '../../src/domain/games/scoring.ts';
+import { drawSeed } from '../../src/domain/games/simulation.ts';
+import { testApp, type TestApp } from '../helpers/app.ts';
+import { all, attributes, links } from '../helpers/html.ts';
+
+/*
+ * No page costs more as the shop grows (issue 26, row 4): the scoreboard reads a fixed number of
+ * SQL statements however many games are open, and its long lists come a page of 24 at a time,
+ * with Previous/Next links. Games are written straight into the database, as many as a test needs.
+ */
+
+const HOUR = 3_600_000;
+/** Ten past six (UTC): games opened at six are live. */
+const NOW = Date.UTC(2026, 10, 21, 18, 10);
+
+async function store() {
+  const ctx = await testApp();
+  ctx.clock.set(NOW);
+  seedIfEmpty(ctx.db, ctx.clock);
+  return ctx;
+}
+
+/** `count` open games on new products: even ones live since six with 10 players, odd ones filling (their index mod 10 players). */
+function openGames(ctx: TestApp, count: number, from = 0): void {
+  const sqlite = ctx.db.$client;
+  const influencers = (sqlite.query('select id from influencers').all() as { id: number }[]).map((i) => i.id);
+  const calibration = JSON.stringify(calibrationOf(ctx.db, influencers));
+  const hour = Math.floor(NOW / HOUR) * HOUR;
+  for (let g = from; g < from + count; g++) {
+    const product = Number(
+      sqlite
+        .query("insert into products (product_type, brand, model, quantity, price_cents, play_enabled, created_at) values ('book', ?, ?, 5, 2500, 1, ?)")
+        .run(`Open Book ${g}`, `OPEN-${g}`, NOW).lastInsertRowid,
+    );
+    const live = g % 2 === 0;
+    const { seed, seedHash } = drawSeed();
+    const game = Number(
+      sqlite
+        .query(
+          `insert into games (product_id, status, required_participants, start_time, end_time, created_at, metrics_source, seed, seed_hash, calibration)
+           values (?, ?, 10, ?, ?, ?, 'simulated', ?, ?, ?)`,
+        )
+        .run(product, live ? 'active' : 'waiting', live ? hour : null, live ? hour + HOUR : null, hour - HOUR, seed, seedHash, live ? calibration : null)
+        .lastInsertRowid,
+    );
+    for (let p = 0; p < (live ? 10 : g % 10); p++) {
+      const user = Number(sqlite.query("insert into users (username, password_hash, created_at) values (?, 'x', ?)").run(`p${g}-${p}`, NOW).lastInsertRowid);
+      sqlite
+        .query("insert into plays (product_id, game_id, user_id, influencer_ids, status, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?)")
+        .run(product, game, user, JSON.stringify(influencers.slice(p % 8, (p % 8) + 5).map(String)), hour - HOUR + p, hour - HOUR + p);
+    }
+  }
+}
+
+/** SQL statements the database is asked to prepare while `work` runs. */
+async function statementsOf(ctx: TestApp, work: () => Promise<unknown>): Promise<number> {
+  const client = ctx.db.$client;
+  const { prepare, query } = client;
+  let n = 0;
+  client.prepare = ((...args: Parameters<typeof prepare>) => {
+    n++;
+    return prepare.apply(client, args);
+  }) as typeof prepare;
+  client.query = ((...args: Parameters<typeof query>) => {
+    n++;
+    return query.apply(client, args);
+  }) as typeof query;
+  try {
+    await work();
+  } finally {
+    client.prepare = prepare;
+    client.query = query;
+  }
+  return n;
+}
+
+async function page(ctx: TestApp, path: string) {
+  ctx.pageCache.clear();
+  const response = await ctx.client().get(path, { headers: { accept: 'text/html' } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+describe('the scoreboard at any size', () => {
+  test('Active Games reads the same number of statements with 6 open games as with 120', async () => {
+    const small = await store();
+    openGames(small, 6);
+    const large = await store();
+    openGames(large, 120);
+    // Warm: the first request of a process prepares what it keeps.
+    await page(small, '/scoreboard');
+    await page(large, '/scoreboard');
+    const few = await statementsOf(small, () => page(small, '/scoreboard'));
+    const many = await statementsOf(large, () => page(large, '/scoreboard'));
+    expect(many).toBe(few);
+    expect(many).toBeLessThan(20);
+  });
+
+  test('Active Games shows 24 a page: page 2 the next ones, with links back and on', async () => {
+    const ctx = await store();
+    openGames(ctx, 30);
+    const first = await page(ctx, '/scoreboard');
+    const second = await page(ctx, '/scoreboard?page=2');
+    const shownFirst = attributes(first, 'section[data-live-region] li[data-game-id]', 'data-game-id');
+    const shownSecond = attributes(second, 'section[data-live-region] li[data-game-id]', 'data-game-id');
+    expect(shownFirst).toHaveLength(24);
+    expect(shownSecond).toHaveLength(6);
+    expect(shownFirst.filter((id) => shownSecond.includes(id))).toEqual([]);
+    // Live games first: all 15 live ones are on page 1.
+    expect(all(first, 'section[data-live-region] li[data-status="active"]')).toHaveLength(15);
+    expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?page=2', text: 'Next page' }]);
+    expect(links(second, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard', text: 'Previous page' }]);
+    // Past the last page: an empty list, a way back, no error.
+    const past = await page(ctx, '/scoreboard?page=3');
+    expect(all(past, 'section[data-live-region] li[data-game-id]')).toHaveLength(0);
+    expect(links(past, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?page=2', text: 'Previous page' }]);
+  });
+
+  test('a page number that is not one shows page 1', async () => {
+    const ctx = await store();
+    openGames(ctx, 30);
+    for (const odd of ['0', '-1', 'x', '1e3', '99999999999']) {
+      const html = await page(ctx, `/scoreboard?page=${odd}`);
+      expect(all(html, 'section[data-live-region] li[data-game-id]')).toHaveLength(24);
+    }
+  });
+
+  test('a few games show no page links', async () => {
+    const ctx = await store();
+    openGames(ctx, 5);
+    expect(all(await page(ctx, '/scoreboard'), 'nav[data-pager]')).toHaveLength(0);
+  });
+});
+
+describe('My Games at any size', () => {
+  test('24 entries a page, page 2 the older ones, with links back and on', async () => {
+    const ctx = await store();
+    openGames(ctx, 40);
+    const client = ctx.client();
+    const registered = await client.post('/api/register', { json: { username: 'keen-player', password: 'secret-pass' } });
+    const id = (await registered.json()).id as number;
+    // The keen player takes the first entry of 30 games, one a minute apart.
+    const sqlite = ctx.db.$client;
+    const entries = sqlite.query('select min(id) as id from plays group by game_id order by game_id limit 30').all() as { id: number }[];
+    for (const [i, e] of entries.entries()) sqlite.query('update plays set user_id = ?, created_at = ? where id = ?').run(id, NOW - i * 60_000, e.id);
+    const read = async (path: string) => {
+      const response = await client.get(path, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const first = await read('/scoreboard?tab=my-games');
+    const second = await read('/scoreboard?tab=my-games&page=2');
+    const ids = (html: string) => attributes(html, 'li[data-play-id]', 'data-play-id').map(Number);
+    expect(ids(first)).toEqual(entries.slice(0, 24).map((e) => e.id));
+    expect(ids(second)).toEqual(entries.slice(24).map((e) => e.id));
+    expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games&page=2', text: 'Next page' }]);
+    expect(links(second, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games', text: 'Previous page' }]);
+  });
+});
