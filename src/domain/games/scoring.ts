@@ -56,8 +56,9 @@ export function gamePoints(
   const ids = Object.keys(calibration).map(Number);
   if (start === null || end === null || until <= start) return { points: new Map(ids.map((id) => [id, 0])), missing: 0 };
   const to = Math.min(until, end);
-  const cacheKey = `${game.id}:${game.seed}:${minuteOf(to - 1)}:${ids.join(',')}`;
-  const cached = liveCache.get(cacheKey);
+  // Only the game's own frozen calibration is kept: a figure for another one is computed each time.
+  const cacheKey = calibration === game.calibration ? `${game.id}:${game.seed}:${minuteOf(to - 1)}:${ids.join(',')}` : null;
+  const cached = cacheKey === null ? undefined : liveCache.get(cacheKey);
   if (cached) return cached;
   let result: GamePoints;
   if (game.metricsSource === 'feed') result = feedPoints(db, calibration, start, to);
@@ -65,7 +66,7 @@ export function gamePoints(
     if (!game.seed) throw new Error(`Game ${game.id} has no seed.`);
     result = { points: runningSimulatedPoints(game, ids, calibration, start, to), missing: 0 };
   }
-  if (result.missing === 0) {
+  if (result.missing === 0 && cacheKey !== null) {
     if (liveCache.size > 2_000) liveCache.clear();
     liveCache.set(cacheKey, result);
   }
