@@ -7,8 +7,8 @@ import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
 import type { MetricsSource } from '../metrics.ts';
-import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts';
-import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, usernames } from './queries.ts';
+import { requiredParticipantsFor, type GameDeps } from './entry.ts';
+import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom, usernames } from './queries.ts';
 import { findRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
@@ -132,19 +132,9 @@ export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metr
 }
 
 /** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
-function nextGameOf(db: Queryable, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
-  const waiting = db
-    .select()
-    .from(games)
-    .where(and(eq(games.productId, shown.productId), eq(games.status, 'waiting')))
-    .orderBy(games.id)
-    .all()
-    .filter((g) => g.id !== shown.id);
-  for (const game of waiting) {
-    const participants = enteredCount(db, game.id);
-    if (participants < game.requiredParticipants) return { id: game.id, participants, requiredParticipants: game.requiredParticipants };
-  }
-  return null;
+function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
+  const next = firstWaitingWithRoom(db, shown.productId, shown.id);
+  return next ? { id: next.id, participants: next.entries, requiredParticipants: next.requiredParticipants } : null;
 }
 
 /** Games a page of the Active Games tab shows. */

@@ -6,7 +6,7 @@ import { testApp, type TestApp } from '../helpers/app.ts';
 import { all, attributes, links } from '../helpers/html.ts';
 
 /*
- * No page costs more as the shop grows (issue 26, row 4): the scoreboard reads a fixed number of
+ * No page costs more as the shop grows (issue 26, row 4): the scoreboard and a product's game pages read a fixed number of
  * SQL statements however many games are open, and its long lists come a page of 24 at a time,
  * with Previous/Next links. Games are written straight into the database, as many as a test needs.
  */
@@ -157,5 +157,55 @@ describe('My Games at any size', () => {
     expect(ids(second)).toEqual(entries.slice(24).map((e) => e.id));
     expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games&page=2', text: 'Next page' }]);
     expect(links(second, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games', text: 'Previous page' }]);
+  });
+});
+
+/** A product whose `full` waiting games wait for their hour, and one more game filling. */
+function productWithFullGames(ctx: TestApp, full: number): number {
+  const sqlite = ctx.db.$client;
+  const product = Number(
+    sqlite
+      .query("insert into products (product_type, brand, model, quantity, price_cents, play_enabled, created_at) values ('book', 'Busy', ?, 5, 2500, 1, ?)")
+      .run(`BUSY-${full}`, NOW).lastInsertRowid,
+  );
+  for (let g = 0; g <= full; g++) {
+    const { seed, seedHash } = drawSeed();
+    const game = Number(
+      sqlite
+        .query(
+          "insert into games (product_id, status, required_participants, created_at, metrics_source, seed, seed_hash) values (?, 'waiting', 3, ?, 'simulated', ?, ?)",
+        )
+        .run(product, NOW, seed, seedHash).lastInsertRowid,
+    );
+    for (let p = 0; p < (g < full ? 3 : 1); p++) {
+      const user = Number(
+        sqlite.query("insert into users (username, password_hash, created_at) values (?, 'x', ?)").run(`b${full}-${g}-${p}`, NOW).lastInsertRowid,
+      );
+      sqlite
+        .query(
+          'insert into plays (product_id, game_id, user_id, influencer_ids, status, entered_at, created_at) values (?, ?, ?, \'["1","2","3","4","5"]\', \'entered\', ?, ?)',
+        )
+        .run(product, game, user, NOW, NOW);
+    }
+  }
+  return product;
+}
+
+describe('a product whose games wait for their hour', () => {
+  test('its competition and play pages read the same number of statements with 2 full games waiting as with 25', async () => {
+    const ctx = await store();
+    const few = productWithFullGames(ctx, 2);
+    const many = productWithFullGames(ctx, 25);
+    const read = (path: string) => statementsOf(ctx, () => page(ctx, path));
+    for (const route of ['/api/products/:id/competition', '/play/:id']) {
+      await read(route.replace(':id', String(few)));
+      const a = await read(route.replace(':id', String(few)));
+      const b = await read(route.replace(':id', String(many)));
+      expect(b).toBe(a);
+    }
+    // The next entry joins the game with room, after the full ones.
+    const view = await (await ctx.client().get(`/api/products/${many}/competition`)).json();
+    expect(view.participants).toBe(3);
+    expect(view.nextGame).toMatchObject({ participants: 1, requiredParticipants: 3 });
   });
 });
