@@ -3,7 +3,7 @@
  * server in production mode, while every 30 s (SOAK_SAMPLE_SECONDS) a wrk run of the page mix
  * (/, /products, /scoreboard, a product page) measures page throughput and the server's RSS is
  * read. The end should be within 20% of the start, both for throughput and memory.
- * Usage: SOAK_SECONDS=600 bun bench/soak.ts
+ * Usage: SOAK_SECONDS=600 bun bench/soak.ts    (BENCH_KEEP=1 keeps the store's folder)
  */
 import { readFileSync } from 'node:fs';
 import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
@@ -15,8 +15,10 @@ const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
 requireWrk();
 
+const keep = process.env.BENCH_KEEP ? (await import('node:fs')).mkdtempSync('/tmp/csa-soak-') : undefined;
 const server = await startServer({
   quiet: true,
+  dataDir: keep,
   env: {
     NODE_ENV: 'production',
     MAIL: 'off',
@@ -124,4 +126,5 @@ try {
   );
 } finally {
   await server.stop();
+  if (keep) console.log(`kept ${keep}`);
 }

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { log } from '../log.ts';
 import { clientIp } from './client-address.ts';
-import type { AppEnv } from './context.ts';
+import type { AppDeps, AppEnv } from './context.ts';
 
 /** Probes that would drown the request log: logged at debug, still counted in /metrics. */
 const PROBES = new Set(['/ping', '/healthz', '/readyz', '/metrics']);
@@ -22,20 +22,6 @@ export function nextRequestId(): string {
   return ID_PREFIX + requestCount.toString(16).padStart(12, '0');
 }
 
-/**
- * Every request gets an id (X-Request-Id, kept from a proxy that sets a sane one): in the log,
- * the response header and the 500 page. Like hono/request-id, but the header is added once the
- * answer exists: a header set before it takes Hono off its fast path, and the small answers
- * then lose their Content-Length and get gzip-streamed (a /ping three times slower).
- */
-export const requestIds: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const given = c.req.raw.headers.get('x-request-id');
-  const id = given && GIVEN_ID.test(given) ? given : nextRequestId();
-  c.set('requestId', id);
-  await next();
-  c.res.headers.set('X-Request-Id', id);
-};
-
 /** The route pattern that answered ('/product/:id'), so metrics have one series per route, not per URL. */
 function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   const route = matchedRoutes(c)[c.req.routeIndex];
@@ -44,33 +30,46 @@ function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
 }
 
 /**
- * One JSON line per request (time, request id, method, path, status, duration, user id when
- * signed in, client address) and the request counted in the metrics by route pattern.
+ * What every request pays, in one middleware (each layer of Hono's chain is a closure and an
+ * await): the app's dependencies on the context; an id (X-Request-Id, kept from a proxy that
+ * sets a sane one) for the log, the response header and the 500 page; one JSON line per request
+ * (time, request id, method, path, status, duration, user id when signed in, client address);
+ * and the request counted in the metrics by route pattern. The id header is added once the
+ * answer exists: a header set before it takes Hono off its fast path, and the small answers
+ * then lose their Content-Length and get gzip-streamed (a /ping three times slower).
  */
-export const observeRequests: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const started = performance.now();
-  try {
-    await next();
-  } finally {
-    const ms = performance.now() - started;
-    const status = c.res.status;
-    c.get('deps').telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
-    const path = c.req.path;
-    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
-    if (requestLog.isLevelEnabled(level)) {
-      requestLog[level](
-        {
-          event: 'request',
-          reqId: c.get('requestId'),
-          method: c.req.method,
-          path,
-          status,
-          ms: Math.round(ms * 10) / 10,
-          userId: c.get('user')?.id ?? null,
-          ip: clientIp(c),
-        },
-        `${c.req.method} ${path} ${status}`,
-      );
+export function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  const { telemetry } = deps;
+  return async (c, next) => {
+    const started = performance.now();
+    c.set('deps', deps);
+    const given = c.req.raw.headers.get('x-request-id');
+    const id = given && GIVEN_ID.test(given) ? given : nextRequestId();
+    c.set('requestId', id);
+    try {
+      await next();
+    } finally {
+      c.res.headers.set('X-Request-Id', id);
+      const ms = performance.now() - started;
+      const status = c.res.status;
+      telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
+      const path = c.req.path;
+      const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
+      if (requestLog.isLevelEnabled(level)) {
+        requestLog[level](
+          {
+            event: 'request',
+            reqId: id,
+            method: c.req.method,
+            path,
+            status,
+            ms: Math.round(ms * 10) / 10,
+            userId: c.get('user')?.id ?? null,
+            ip: clientIp(c),
+          },
+          `${c.req.method} ${path} ${status}`,
+        );
+      }
     }
-  }
-};
+  };
+}
