@@ -5,7 +5,7 @@ import { timesOf } from './schedule.ts';
 
 /*
  * The admin's Games tab: every game by state with its entries, times and $1 holds. Open games
- * are few and all shown; finished and canceled ones are the latest FINISHED_SHOWN of each.
+ * come OPEN_SHOWN of each state a page; finished and canceled ones are the latest FINISHED_SHOWN of each.
  */
 
 export type { GameStatus };
