@@ -54,7 +54,31 @@ const app = createApp({
   metrics: simulatedMetrics,
   runJobs: async () => {},
 });
-const cookie = process.env.COOKIE;
+// ADMIN=1: signed in as the admin (ADMIN_PASSWORD, default admin-secret) past the PIN; USER_NAME=name: as that player (a session made directly).
+let cookie = process.env.COOKIE;
+const cookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('csa_session='))
+    ?.split(';')[0];
+if (process.env.ADMIN) {
+  const origin = { origin: 'http://localhost', 'content-type': 'application/json' };
+  const login = await app.request('/api/login', {
+    method: 'POST',
+    headers: origin,
+    body: JSON.stringify({ username: 'admin', password: process.env.ADMIN_PASSWORD ?? 'admin-secret' }),
+  });
+  cookie = cookieOf(login);
+  const pin = await app.request('/api/admin/pin', { method: 'POST', headers: { ...origin, cookie: cookie! }, body: JSON.stringify({ pin: '246810' }) });
+  cookie = cookieOf(pin) ?? cookie;
+}
+if (process.env.USER_NAME) {
+  const { createSession, generateSessionToken } = await import('../src/domain/sessions.ts');
+  const user = db.$client.query('select id from users where username = ?').get(process.env.USER_NAME) as { id: number };
+  const token = generateSessionToken();
+  createSession(db, systemClock, token, user.id);
+  cookie = `csa_session=${token}`;
+}
 for (const path of paths) {
   for (let i = 0; i < 3; i++) {
     // NOCACHE=1: every render as after a storefront change (the pages' cost, not the cache's).

@@ -35,6 +35,13 @@ const rssMiB = () => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
 
+/** The JS heap in use, from the store's own /metrics (this machine may read it): native memory is the rest of RSS. */
+const heapMiB = async () => {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const used = /^csa_nodejs_heap_size_used_bytes (\S+)/m.exec(text)?.[1];
+  return used ? (Number(used) / 1024 / 1024).toFixed(0) : '?';
+};
+
 try {
   const { Database } = await import('bun:sqlite');
   const { join } = await import('node:path');
@@ -101,8 +108,8 @@ try {
   };
 
   console.log(`soak: ${SOAK_SECONDS} s of orders and plays (4 shoppers at a time), the page mix ${paths.join(' ')} sampled every ${SAMPLE_SECONDS} s\n`);
-  console.log('| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | orders | plays | refused |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | JS heap used MiB | orders | plays | refused |');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const samples: { rps: number; share: number; rss: number }[] = [];
   const sample = async (at: number) => {
     const rps = await pageMix();
@@ -110,7 +117,7 @@ try {
     const rss = rssMiB();
     samples.push({ rps, share: rps / pings, rss });
     console.log(
-      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${orders} | ${plays} | ${failures} |`,
+      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${await heapMiB()} | ${orders} | ${plays} | ${failures} |`,
     );
   };
   // The orders and plays run all along: the first sample is taken under them, like every other.

@@ -135,7 +135,7 @@ describe('the scoreboard at any size', () => {
 });
 
 describe('My Games at any size', () => {
-  test('24 entries a page, page 2 the older ones, with links back and on', async () => {
+  test('24 entries a page, page 2 the older ones, with links back and on, in a fixed number of statements', async () => {
     const ctx = await store();
     openGames(ctx, 40);
     const client = ctx.client();
@@ -157,6 +157,10 @@ describe('My Games at any size', () => {
     expect(ids(second)).toEqual(entries.slice(24).map((e) => e.id));
     expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games&page=2', text: 'Next page' }]);
     expect(links(second, 'nav[data-pager] a')).toEqual([{ href: '/scoreboard?tab=my-games', text: 'Previous page' }]);
+    // 24 entries cost what 6 do: their games' entries and records are read together.
+    const full = await statementsOf(ctx, () => read('/scoreboard?tab=my-games'));
+    const short = await statementsOf(ctx, () => read('/scoreboard?tab=my-games&page=2'));
+    expect(full).toBe(short);
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
+import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
@@ -9,7 +9,7 @@ import type { InfluencerView } from '../../shared/views/games.ts';
 import type { MetricsSource } from '../metrics.ts';
 import { requiredParticipantsFor, type GameDeps } from './entry.ts';
 import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom, usernames } from './queries.ts';
-import { findRecord } from './record.ts';
+import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
 
@@ -46,23 +46,49 @@ export type { InfluencerView };
 
 /** Scores of a game's entries: from the frozen record once settled, live from its source while active. */
 function scoredEntries(deps: GameDeps, game: Game) {
+  return scoredEntriesOf(deps, [game]).get(game.id)!;
+}
+
+/** scoredEntries of several games in three statements (their entries, their records), not three a game. */
+function scoredEntriesOf(deps: GameDeps, list: Game[]) {
   const { db, clock } = deps;
-  const entries = db
-    .select()
-    .from(plays)
-    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
-    .all();
-  const record = game.status === 'completed' ? findRecord(db, game.id) : null;
-  let points = new Map<number, number>();
-  if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
-  else if ((game.status === 'active' || game.status === 'completed') && isStarted(game))
-    points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime).points;
-  const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
-  const scored = entries.map((play) => ({
-    ...play,
-    score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)),
-  }));
-  return { ranked: rank(scored), points };
+  const ids = [...new Set(list.map((g) => g.id))];
+  const entries = ids.length
+    ? db
+        .select()
+        .from(plays)
+        .where(and(inArray(plays.gameId, ids), eq(plays.status, 'entered')))
+        .all()
+    : [];
+  const completed = list.filter((g) => g.status === 'completed').map((g) => g.id);
+  const records = new Map(
+    completed.length
+      ? db
+          .select({ gameId: gameRecords.gameId, record: gameRecords.record })
+          .from(gameRecords)
+          .where(inArray(gameRecords.gameId, completed))
+          .all()
+          .map((row) => [row.gameId, row.record as unknown as GameRecord])
+      : [],
+  );
+  const result = new Map<number, { ranked: ReturnType<typeof rank<(typeof entries)[number] & { score: number }>>; points: Map<number, number> }>();
+  for (const game of list) {
+    if (result.has(game.id)) continue;
+    const record = game.status === 'completed' ? (records.get(game.id) ?? null) : null;
+    let points = new Map<number, number>();
+    if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
+    else if ((game.status === 'active' || game.status === 'completed') && isStarted(game))
+      points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime).points;
+    const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
+    const scored = entries
+      .filter((play) => play.gameId === game.id)
+      .map((play) => ({
+        ...play,
+        score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)),
+      }));
+    result.set(game.id, { ranked: rank(scored), points });
+  }
+  return result;
 }
 
 /** GET /api/products/{id}/competition (spec section 7). */
@@ -271,8 +297,12 @@ export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 
     .limit(limit)
     .offset(offset)
     .all();
+  const scores = scoredEntriesOf(
+    deps,
+    rows.map((row) => row.game),
+  );
   return rows.map(({ play, game, product }) => {
-    const { ranked } = scoredEntries(deps, game);
+    const { ranked } = scores.get(game.id)!;
     const place = game.status === 'waiting' ? -1 : ranked.findIndex((p) => p.id === play.id);
     const mine = ranked[place];
     return {
