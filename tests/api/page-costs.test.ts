@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { calibrationOf } from '../../src/domain/games/scoring.ts';
 import { drawSeed } from '../../src/domain/games/simulation.ts';
+import { adminWithPin } from '../helpers/actors.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import { all, attributes, links } from '../helpers/html.ts';
 
@@ -211,5 +212,42 @@ describe('a product whose games wait for their hour', () => {
     const view = await (await ctx.client().get(`/api/products/${many}/competition`)).json();
     expect(view.participants).toBe(3);
     expect(view.nextGame).toMatchObject({ participants: 1, requiredParticipants: 3 });
+  });
+});
+
+describe('the admin lists at any size', () => {
+  test('a product tab shows 50 products a page, keeping the tab and the search in its links', async () => {
+    const ctx = await store();
+    openGames(ctx, 70);
+    const admin = await adminWithPin(ctx);
+    const read = async (path: string) => {
+      const response = await admin.get(path, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const rows = (html: string) => all(html, 'section[aria-label="Books"] li').length;
+    const books = (ctx.db.$client.query("select count(*) as n from products where product_type = 'book'").get() as { n: number }).n;
+    const first = await read('/admin?tab=book');
+    const second = await read('/admin?tab=book&page=2');
+    expect(rows(first)).toBe(50);
+    expect(rows(second)).toBe(books - 50);
+    expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/admin?tab=book&page=2', text: 'Next page' }]);
+    expect(links(second, 'nav[data-pager] a')).toEqual([{ href: '/admin?tab=book', text: 'Previous page' }]);
+    const searched = await read('/admin?tab=book&q=Open');
+    expect(rows(searched)).toBe(50);
+    expect(links(searched, 'nav[data-pager] a')).toEqual([{ href: '/admin?tab=book&q=Open&page=2', text: 'Next page' }]);
+  });
+
+  test('the Games tab shows 50 open games of each state a page', async () => {
+    const ctx = await store();
+    openGames(ctx, 120);
+    const admin = await adminWithPin(ctx);
+    const read = async (path: string) => (await admin.get(path, { headers: { accept: 'text/html' } })).text();
+    const first = await read('/admin?tab=games');
+    const second = await read('/admin?tab=games&page=2');
+    expect(all(first, 'section[data-status="active"] li[data-game-id]')).toHaveLength(50);
+    expect(all(second, 'section[data-status="active"] li[data-game-id]')).toHaveLength(10);
+    expect(all(second, 'section[data-status="waiting"] li[data-game-id]')).toHaveLength(10);
+    expect(links(first, 'nav[data-pager] a')).toEqual([{ href: '/admin?tab=games&page=2', text: 'Next page' }]);
   });
 });
