@@ -38,9 +38,8 @@ export function refuseBadHosts(app: Hono<AppEnv>, deps: AppDeps): void {
   app.fetch = (request, ...rest) => {
     const host = request.headers.get('host') ?? undefined;
     const url = request.url;
-    if (host !== undefined && soundHosts.has(host) && url.startsWith(host, url.indexOf('//') + 2) && url[url.indexOf('//') + 2 + host.length] === '/') {
-      return route(request, ...rest);
-    }
+    const at = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+    if (at > 0 && host !== undefined && soundHosts.has(host) && url.startsWith(host, at) && url[at + host.length] === '/') return route(request, ...rest);
     if (validRequestUrl(url, host)) {
       if (host !== undefined && soundHosts.size < 64 && /^https?:\/\//.test(url)) soundHosts.add(host);
       return route(request, ...rest);
