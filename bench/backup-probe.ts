@@ -1,6 +1,6 @@
 /**
  * What a request waits while the store does its own long work (issue 26 row 5): a store with a
- * synthetic year (bench/year-store.ts) and 400 games filled for the next hour, started as the
+ * synthetic year (bench/year-data.ts) and 400 games filled for the next hour, started as the
  * operator starts it (BACKUP_DIR, the real server process, from source). A probe sends GET /ping
  * every 5 ms and records each answer's wait:
  *   - idle, for a baseline;
@@ -21,7 +21,7 @@ import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import { drawSeed } from '../src/domain/games/simulation.ts';
 import { startServer } from '../tests/helpers/server.ts';
-import { buildYear } from './year-store.ts';
+import { buildYear } from './year-data.ts';
 
 const HOUR = 60 * 60 * 1000;
 const FILLED_GAMES = 400;

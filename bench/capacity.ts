@@ -2,7 +2,8 @@
  * What one process serves on this machine (docs/operations.md, "Capacity"): requests/s and
  * p99 with wrk (1 thread, 32 connections, gzip) for visitor pages, signed-in pages and the
  * checkout, each as a share of /ping measured in the same run, production mode, logs on
- * (JSON lines at info, written to /dev/null).
+ * (JSON lines at info, written to /dev/null); and /ping as a share of a bare Bun.serve answering
+ * "ok" (the floor of any answer here: what the middleware every request pays costs).
  * Usage: bun bench/capacity.ts [seconds=5] [rounds=3]    Needs `apt-get install wrk`.
  */
 import { Database } from 'bun:sqlite';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
 import { startServer } from '../tests/helpers/server.ts';
+import { bareServer } from './wrk.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const rounds = Number(process.argv[3] ?? 3);
@@ -49,6 +51,7 @@ function wrk(url: string, headers: string[] = [], script?: string): Row {
   return { what: url, rps, p99, errors: /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0' };
 }
 
+const bare = await bareServer();
 try {
   const db = new Database(join(server.dataDir, 'data', 'store.db'));
   const product = db.query("select id, price_cents as priceCents from products where model = 'RB3025-L0205'").get() as { id: number; priceCents: number };
@@ -96,7 +99,9 @@ try {
   // of the mean of the two is the figure; the median of the rounds is reported.
   const shares = targets.map(() => [] as { share: number; row: Row }[]);
   const pings: Row[] = [];
+  const bares: Row[] = [];
   for (let round = 0; round < rounds; round++) {
+    bares.push(measure(bare.url));
     let before = measure(`${server.url}/ping`);
     pings.push(before);
     for (const [index, target] of targets.entries()) {
@@ -112,11 +117,18 @@ try {
   console.log('| what | requests/s | p99 | share of /ping | non-2xx |');
   console.log('|---|---:|---:|---:|---:|');
   const ping = median(pings, (row) => row.rps);
-  console.log(`| /ping | ${ping.rps.toFixed(0)} | ${ping.p99.toFixed(2)} ms | 100% | ${ping.errors} |`);
+  const floor = median(bares, (row) => row.rps);
+  console.log(
+    `| bare Bun.serve "ok" | ${floor.rps.toFixed(0)} | ${floor.p99.toFixed(2)} ms | ${((floor.rps / ping.rps) * 100).toFixed(0)}% | ${floor.errors} |`,
+  );
+  console.log(
+    `| /ping (${((ping.rps / floor.rps) * 100).toFixed(0)}% of bare Bun.serve) | ${ping.rps.toFixed(0)} | ${ping.p99.toFixed(2)} ms | 100% | ${ping.errors} |`,
+  );
   for (const [index, target] of targets.entries()) {
     const { share, row } = median(shares[index]!, (entry) => entry.share);
     console.log(`| ${target.what} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(2)} ms | ${(share * 100).toFixed(1)}% | ${row.errors} |`);
   }
 } finally {
+  await bare.stop();
   await server.stop();
 }

@@ -10,7 +10,7 @@ import { MAX_IMAGE_BYTES } from './domain/images.ts';
 import type { AppDeps, AppEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
-import { observeRequests, requestIds } from './http/observe.ts';
+import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
@@ -82,13 +82,9 @@ const takesUploads = (path: string) => path.startsWith('/api/products') || path.
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  app.use(async (c, next) => {
-    c.set('deps', deps);
-    await next();
-  });
-  // First, so the log line and the metrics see every answer, the page cache's and the 404s too.
-  app.use(requestIds);
-  app.use(observeRequests);
+  // First, so the log line and the metrics see every answer, the page cache's and the 404s too;
+  // it also puts the dependencies on the context.
+  app.use(observeRequests(deps));
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -121,7 +117,8 @@ export function createApp(deps: AppDeps) {
   app.route('/', healthRoutes);
 
   app.use(csrfProtection(deps.config));
-  app.use((c, next) => (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next));
+  // A GET or HEAD has no body to limit.
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next)));
 
   // The catalogue's JSON for visitors comes from the page cache when it can (its pages too:
   // their routes say how, with cachePages).

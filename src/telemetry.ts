@@ -179,6 +179,7 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     },
   });
 
+  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   return {
     registry,
     /** The text of GET /metrics; the row counts are read once per scrape. */
@@ -191,8 +192,15 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
       }
     },
     observeRequest(method: string, route: string, status: number, seconds: number): void {
-      httpRequests.inc({ method, route, status: String(status) });
-      httpDuration.observe({ method, route }, seconds);
+      // The labelled series of a method, route and status, found once (prom-client hashes the labels on every call otherwise).
+      const key = `${method} ${route} ${status}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        series = { count: httpRequests.labels({ method, route, status: String(status) }), duration: httpDuration.labels({ method, route }) };
+        if (requestSeries.size < 1_000) requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.duration.observe(seconds);
     },
     observeJob(job: string, seconds: number, ok: boolean, finishedAt: number): void {
       jobDuration.observe({ job }, seconds);

@@ -111,7 +111,13 @@ export function submitBusinessApplication(deps: { db: Db; clock: Clock }, input:
   });
 }
 
-/** Every application, newest first (the admin's Applications tab and GET /api/business-applications). */
-export function listBusinessApplications(db: Queryable): BusinessApplicationView[] {
-  return db.select().from(businessApplications).orderBy(desc(businessApplications.createdAt), desc(businessApplications.id)).all().map(businessApplicationView);
+/** The applications, newest first (GET /api/business-applications: all of them; the admin's Applications tab: the latest `limit`). */
+export function listBusinessApplications(db: Queryable, limit = -1): BusinessApplicationView[] {
+  return db
+    .select()
+    .from(businessApplications)
+    .orderBy(desc(businessApplications.createdAt), desc(businessApplications.id))
+    .limit(limit)
+    .all()
+    .map(businessApplicationView);
 }

@@ -33,8 +33,17 @@ const BAD_HOST = JSON.stringify({ message: 'Bad request: the Host header is miss
 /** Puts the Host check in front of the app's router: app.fetch (and app.request, which calls it) answers 400 first. */
 export function refuseBadHosts(app: Hono<AppEnv>, deps: AppDeps): void {
   const route = app.fetch;
+  // Hosts already seen sound: a URL of one of them with a path parses too (only the Host can make it fail), so it is not parsed again.
+  const soundHosts = new Set<string>();
   app.fetch = (request, ...rest) => {
-    if (validRequestUrl(request.url, request.headers.get('host') ?? undefined)) return route(request, ...rest);
+    const host = request.headers.get('host') ?? undefined;
+    const url = request.url;
+    const at = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
+    if (at > 0 && host !== undefined && soundHosts.has(host) && url.startsWith(host, at) && url[at + host.length] === '/') return route(request, ...rest);
+    if (validRequestUrl(url, host)) {
+      if (host !== undefined && soundHosts.size < 64 && /^https?:\/\//.test(url)) soundHosts.add(host);
+      return route(request, ...rest);
+    }
     deps.telemetry.observeRequest(request.method, 'unmatched', 400, 0);
     log.info(
       { component: 'http', event: 'bad_host', method: request.method, host: request.headers.get('host')?.slice(0, 100) ?? null },

@@ -31,17 +31,21 @@ type CachedEntry = CachedResponse | SharedPage;
  * values only, so '/products?sort=newest%26type%3Dshoe' (one odd sort) can never be stored
  * under the key of '?sort=newest&type=shoe'.
  */
-const CACHEABLE_VALUES: Record<string, readonly string[]> = {
+const CACHEABLE_VALUES: Record<string, readonly string[] | RegExp> = {
   type: PRODUCT_TYPE_NAMES,
   sort: GALLERY_SORTS,
-  tab: ['competition', 'details'],
+  tab: ['competition', 'details', 'active', 'winners'],
+  // A list's pages (the scoreboard's): at most 999 of them, so the keys stay finite.
+  page: /^[1-9]\d{0,2}$/,
 };
+
+const allowed = (rule: readonly string[] | RegExp, value: string) => (rule instanceof RegExp ? rule.test(value) : rule.includes(value));
 
 /** The canonical query of a cacheable view ('' for none), or null when the URL is not one. */
 export function cacheableQuery(params: URLSearchParams): string | null {
   const seen = new Map<string, string>();
   for (const [name, value] of params) {
-    if (!Object.hasOwn(CACHEABLE_VALUES, name) || seen.has(name) || !CACHEABLE_VALUES[name]!.includes(value)) return null;
+    if (!Object.hasOwn(CACHEABLE_VALUES, name) || seen.has(name) || !allowed(CACHEABLE_VALUES[name]!, value)) return null;
     seen.set(name, value);
   }
   return [...seen]

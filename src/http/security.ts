@@ -11,9 +11,13 @@ const SQUARE_ORIGINS = {
 
 /** Secure headers with a CSP that lets in Square's script origins only when Square is the gateway. */
 export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
-  const headers = storeSecureHeaders(config);
+  let headers: [string, string][] | null = null;
   return async (c, next) => {
-    await headers(c, next);
+    headers ??= await fixedSecureHeaders(config);
+    await next();
+    // The same ten headers on every answer, computed once: setting them is all an answer pays.
+    const target = c.res.headers;
+    for (const [name, value] of headers) target.set(name, value);
     // A page whose URL holds a single-use link never tells another site where it came from ('same-origin', not 'no-referrer': that would send Origin: null and fail the CSRF check of its own form).
     if (c.req.path === '/auth/reset' || c.req.path === '/auth/confirm-email' || c.req.path === '/auth/unlock') {
       c.res.headers.set('Referrer-Policy', 'same-origin');
@@ -22,7 +26,14 @@ export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
   };
 }
 
-function storeSecureHeaders(config: Config): MiddlewareHandler<AppEnv> {
+/** The headers hono's secureHeaders sets with the store's options (none depends on the request). */
+async function fixedSecureHeaders(config: Config): Promise<[string, string][]> {
+  const context = { res: new Response(null) };
+  await secureHeaderOptions(config)(context as never, async () => {});
+  return [...context.res.headers];
+}
+
+function secureHeaderOptions(config: Config): MiddlewareHandler<AppEnv> {
   const square = config.payments === 'square' ? SQUARE_ORIGINS[config.square.environment] : [];
   return secureHeaders({
     contentSecurityPolicy: {
@@ -79,12 +90,12 @@ export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
   const allowed = (origin: string, requestUrl: string) => origin === publicOrigin || origin === new URL(requestUrl).origin;
   const formCheck = csrf({ origin: (origin, c) => allowed(origin, c.req.url) });
   return async (c, next) => {
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(c.req.method)) {
-      const origin = c.req.header('origin');
-      const site = c.req.header('sec-fetch-site');
-      if ((origin && origin !== 'null' && !allowed(origin, c.req.url)) || origin === 'null' || site === 'cross-site') {
-        return c.json({ message: 'Cross-site request refused.' }, 403);
-      }
+    // A safe method changes nothing: neither check has anything to refuse.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+    const origin = c.req.header('origin');
+    const site = c.req.header('sec-fetch-site');
+    if ((origin && origin !== 'null' && !allowed(origin, c.req.url)) || origin === 'null' || site === 'cross-site') {
+      return c.json({ message: 'Cross-site request refused.' }, 403);
     }
     return formCheck(c, next);
   };

@@ -5,7 +5,7 @@ import { timesOf } from './schedule.ts';
 
 /*
  * The admin's Games tab: every game by state with its entries, times and $1 holds. Open games
- * are few and all shown; finished and canceled ones are the latest FINISHED_SHOWN of each.
+ * come OPEN_SHOWN of each state a page; finished and canceled ones are the latest FINISHED_SHOWN of each.
  */
 
 export type { GameStatus };
@@ -28,22 +28,36 @@ export interface AdminGame {
   holds: Record<string, number>;
 }
 
-export function listGamesForAdmin(db: Queryable): Record<GameStatus, AdminGame[]> {
-  const rows = (status: GameStatus, limit?: number) => {
-    const query = db
+/** Open games of each state shown on a page of the tab. */
+export const OPEN_SHOWN = 50;
+
+/** The tab's games: page `page` of the live and of the waiting games (OPEN_SHOWN each), the latest FINISHED_SHOWN finished and canceled, and how many are open. */
+export function listGamesForAdmin(db: Queryable, page = 1): Record<GameStatus, AdminGame[]> & { openCounts: { active: number; waiting: number } } {
+  const rows = (status: GameStatus, limit: number, offset = 0) =>
+    db
       .select({ game: games, brand: products.brand, model: products.model })
       .from(games)
       .innerJoin(products, eq(games.productId, products.id))
-      .where(eq(games.status, status))
-      .orderBy(desc(games.id));
-    return limit ? query.limit(limit).all() : query.all();
-  };
+      // Completed games are most of the table: newest first along the primary key, not sorted from the status index.
+      .where(status === 'completed' ? sql`+${games.status} = 'completed'` : eq(games.status, status))
+      .orderBy(desc(games.id))
+      .limit(limit)
+      .offset(offset)
+      .all();
   const chosen = {
-    waiting: rows('waiting'),
-    active: rows('active'),
+    waiting: rows('waiting', OPEN_SHOWN, (page - 1) * OPEN_SHOWN),
+    active: rows('active', OPEN_SHOWN, (page - 1) * OPEN_SHOWN),
     completed: rows('completed', FINISHED_SHOWN),
     canceled: rows('canceled', FINISHED_SHOWN),
   };
+  const openCounts = { active: 0, waiting: 0 };
+  for (const row of db
+    .select({ status: games.status, n: sql<number>`count(*)` })
+    .from(games)
+    .where(inArray(games.status, ['waiting', 'active']))
+    .groupBy(games.status)
+    .all())
+    openCounts[row.status as 'active' | 'waiting'] = row.n;
   const ids = Object.values(chosen).flatMap((list) => list.map((r) => r.game.id));
   const entries = new Map<number, number>();
   const holds = new Map<number, Record<string, number>>();
@@ -74,6 +88,7 @@ export function listGamesForAdmin(db: Queryable): Record<GameStatus, AdminGame[]
     holds: holds.get(game.id) ?? {},
   });
   return {
+    openCounts,
     waiting: chosen.waiting.map(view),
     active: chosen.active.map(view),
     completed: chosen.completed.map(view),

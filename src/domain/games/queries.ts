@@ -100,23 +100,34 @@ export function hasEntryInShownGames(db: Db, productId: number, userId: number):
  * for its hour and takes nobody). `afterFull` when a full game comes before it; null when a new
  * game would open.
  */
-export function gameTakingEntries(db: Queryable, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
-  const waiting = db
-    .select({ id: games.id, requiredParticipants: games.requiredParticipants })
-    .from(games)
-    .where(and(eq(games.productId, productId), eq(games.status, 'waiting')))
-    .orderBy(asc(games.id))
-    .all();
-  for (const [index, game] of waiting.entries()) {
-    const entries =
-      db
-        .select({ n: count() })
-        .from(plays)
-        .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
-        .get()?.n ?? 0;
-    if (entries < game.requiredParticipants) return { entries, requiredParticipants: game.requiredParticipants, afterFull: index > 0 };
-  }
-  return waiting.length ? { entries: 0, requiredParticipants: 0, afterFull: true } : null;
+export function gameTakingEntries(db: Db, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
+  const open = firstWaitingWithRoom(db, productId);
+  if (open) return { entries: open.entries, requiredParticipants: open.requiredParticipants, afterFull: open.fullBefore > 0 };
+  const waiting = db.$client
+    .query<{ found: number }, [number]>("select 1 as found from games where product_id = ? and status = 'waiting' limit 1")
+    .get(productId);
+  return waiting ? { entries: 0, requiredParticipants: 0, afterFull: true } : null;
+}
+
+const ENTERED = "(select count(*) from plays p where p.game_id = g.id and p.status = 'entered')";
+
+/**
+ * The product's oldest waiting game with room (other than `except`), its entries, and how many
+ * waiting games come before it: one statement however many full games wait for their hour.
+ */
+export function firstWaitingWithRoom(
+  db: Db,
+  productId: number,
+  except = 0,
+): { id: number; entries: number; requiredParticipants: number; fullBefore: number } | null {
+  return db.$client
+    .query<{ id: number; entries: number; requiredParticipants: number; fullBefore: number }, [number, number]>(
+      `select g.id, ${ENTERED} as entries, g.required_participants as requiredParticipants,
+         (select count(*) from games b where b.product_id = g.product_id and b.status = 'waiting' and b.id < g.id) as fullBefore
+       from games g where g.product_id = ?1 and g.status = 'waiting' and g.id != ?2 and ${ENTERED} < g.required_participants
+       order by g.id limit 1`,
+    )
+    .get(productId, except);
 }
 
 /** Players' names by id, for leaderboards and notifications. */

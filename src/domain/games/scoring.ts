@@ -2,7 +2,7 @@ import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { influencerMetrics, influencers, type Game, type Influencer, type InfluencerCalibration } from '../../db/schema.ts';
 import { MINUTE_MS, minuteOf, roundPoints } from '../metrics.ts';
-import { simulatedPoints } from './simulation.ts';
+import { formOf, simulatedMinute, simulatedPoints } from './simulation.ts';
 
 /*
  * Scoring (DESIGN section 4): a play's score is the sum of its five influencers' points earned
@@ -56,20 +56,55 @@ export function gamePoints(
   const ids = Object.keys(calibration).map(Number);
   if (start === null || end === null || until <= start) return { points: new Map(ids.map((id) => [id, 0])), missing: 0 };
   const to = Math.min(until, end);
-  const cacheKey = `${game.id}:${game.seed}:${minuteOf(to - 1)}:${ids.join(',')}`;
-  const cached = liveCache.get(cacheKey);
+  // Only the game's own frozen calibration is kept: a figure for another one is computed each time.
+  const cacheKey = calibration === game.calibration ? `${game.id}:${game.seed}:${minuteOf(to - 1)}:${ids.join(',')}` : null;
+  const cached = cacheKey === null ? undefined : liveCache.get(cacheKey);
   if (cached) return cached;
   let result: GamePoints;
   if (game.metricsSource === 'feed') result = feedPoints(db, calibration, start, to);
   else {
     if (!game.seed) throw new Error(`Game ${game.id} has no seed.`);
-    result = { points: new Map(ids.map((id) => [id, simulatedPoints(game.seed!, id, calibration[String(id)]!, start, to)])), missing: 0 };
+    result = { points: runningSimulatedPoints(game, ids, calibration, start, to), missing: 0 };
   }
-  if (result.missing === 0) {
+  if (result.missing === 0 && cacheKey !== null) {
     if (liveCache.size > 2_000) liveCache.clear();
     liveCache.set(cacheKey, result);
   }
   return result;
+}
+
+/**
+ * A live simulated game's unrounded sums so far, by game: each new minute adds that minute only,
+ * so a page or a tick pays one simulated minute per influencer instead of the whole game so
+ * far. The minutes are added in the order simulatedPoints adds them, so the figures are the
+ * same to the last bit. Only the game's own frozen calibration is kept; at most RUNNING_KEPT games.
+ */
+const running = new Map<string, { next: number; totals: number[]; forms: number[]; key: NonNullable<Parameters<typeof simulatedMinute>[4]> }>();
+const RUNNING_KEPT = 2_000;
+
+function runningSimulatedPoints(
+  game: Pick<Game, 'id' | 'seed' | 'calibration'>,
+  ids: number[],
+  calibration: Record<string, InfluencerCalibration>,
+  start: number,
+  to: number,
+): Map<number, number> {
+  const seed = game.seed!;
+  if (calibration !== game.calibration) return new Map(ids.map((id) => [id, simulatedPoints(seed, id, calibration[String(id)]!, start, to)]));
+  const stateKey = `${game.id}:${seed}:${start}:${ids.join(',')}`;
+  let state = running.get(stateKey);
+  if (!state || state.next > minuteOf(to - 1) + MINUTE_MS) {
+    const key = Buffer.from(seed, 'hex') as NonNullable<Parameters<typeof simulatedMinute>[4]>;
+    state = { next: minuteOf(start), totals: ids.map(() => 0), forms: ids.map((id) => formOf(key, id)), key };
+    if (running.size >= RUNNING_KEPT) running.delete(running.keys().next().value!);
+    running.set(stateKey, state);
+  }
+  for (; state.next < to; state.next += MINUTE_MS) {
+    for (const [index, id] of ids.entries()) {
+      for (const m of simulatedMinute(seed, id, calibration[String(id)]!, state.next, state.key, state.forms[index]!)) state.totals[index]! += m.points;
+    }
+  }
+  return new Map(ids.map((id, index) => [id, roundPoints(state.totals[index]!)]));
 }
 
 /** The feed's stored points, and how many influencer-minutes are still missing. */

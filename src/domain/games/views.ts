@@ -1,15 +1,15 @@
-import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
+import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
 import type { MetricsSource } from '../metrics.ts';
-import { enteredCount, requiredParticipantsFor, type GameDeps } from './entry.ts';
-import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, usernames } from './queries.ts';
-import { findRecord } from './record.ts';
+import { requiredParticipantsFor, type GameDeps } from './entry.ts';
+import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom, usernames } from './queries.ts';
+import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
 
@@ -46,23 +46,49 @@ export type { InfluencerView };
 
 /** Scores of a game's entries: from the frozen record once settled, live from its source while active. */
 function scoredEntries(deps: GameDeps, game: Game) {
+  return scoredEntriesOf(deps, [game]).get(game.id)!;
+}
+
+/** scoredEntries of several games in three statements (their entries, their records), not three a game. */
+function scoredEntriesOf(deps: GameDeps, list: Game[]) {
   const { db, clock } = deps;
-  const entries = db
-    .select()
-    .from(plays)
-    .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered')))
-    .all();
-  const record = game.status === 'completed' ? findRecord(db, game.id) : null;
-  let points = new Map<number, number>();
-  if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
-  else if ((game.status === 'active' || game.status === 'completed') && isStarted(game))
-    points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime).points;
-  const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
-  const scored = entries.map((play) => ({
-    ...play,
-    score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)),
-  }));
-  return { ranked: rank(scored), points };
+  const ids = [...new Set(list.map((g) => g.id))];
+  const entries = ids.length
+    ? db
+        .select()
+        .from(plays)
+        .where(and(inArray(plays.gameId, ids), eq(plays.status, 'entered')))
+        .all()
+    : [];
+  const completed = list.filter((g) => g.status === 'completed').map((g) => g.id);
+  const records = new Map(
+    completed.length
+      ? db
+          .select({ gameId: gameRecords.gameId, record: gameRecords.record })
+          .from(gameRecords)
+          .where(inArray(gameRecords.gameId, completed))
+          .all()
+          .map((row) => [row.gameId, row.record as unknown as GameRecord])
+      : [],
+  );
+  const result = new Map<number, { ranked: ReturnType<typeof rank<(typeof entries)[number] & { score: number }>>; points: Map<number, number> }>();
+  for (const game of list) {
+    if (result.has(game.id)) continue;
+    const record = game.status === 'completed' ? (records.get(game.id) ?? null) : null;
+    let points = new Map<number, number>();
+    if (record) points = new Map(record.influencers.map((i) => [i.id, i.points]));
+    else if ((game.status === 'active' || game.status === 'completed') && isStarted(game))
+      points = gamePoints(db, game, game.status === 'active' ? clock.now() : game.endTime).points;
+    const recorded = new Map(record?.plays.map((p) => [p.playId, p.score]) ?? []);
+    const scored = entries
+      .filter((play) => play.gameId === game.id)
+      .map((play) => ({
+        ...play,
+        score: recorded.get(play.id) ?? (game.status === 'completed' && play.score !== null ? play.score : playScore(play.influencerIds, points)),
+      }));
+    result.set(game.id, { ranked: rank(scored), points });
+  }
+  return result;
 }
 
 /** GET /api/products/{id}/competition (spec section 7). */
@@ -132,35 +158,81 @@ export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metr
 }
 
 /** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
-function nextGameOf(db: Queryable, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
-  const waiting = db
-    .select()
-    .from(games)
-    .where(and(eq(games.productId, shown.productId), eq(games.status, 'waiting')))
-    .orderBy(games.id)
-    .all()
-    .filter((g) => g.id !== shown.id);
-  for (const game of waiting) {
-    const participants = enteredCount(db, game.id);
-    if (participants < game.requiredParticipants) return { id: game.id, participants, requiredParticipants: game.requiredParticipants };
-  }
-  return null;
+function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
+  const next = firstWaitingWithRoom(db, shown.productId, shown.id);
+  return next ? { id: next.id, participants: next.entries, requiredParticipants: next.requiredParticipants } : null;
+}
+
+/** Games a page of the Active Games tab shows. */
+export const ACTIVE_PAGE_SIZE = 24;
+
+const OPEN_GAMES = `select g.id, g.status, g.required_participants as required,
+  (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') as entries
+  from games g where g.status in ('waiting', 'active')`;
+
+export type ActiveGameView = ReturnType<typeof openGameViews>[number];
+
+/**
+ * The open games in the scoreboard's order (live first, then those needing the fewest players),
+ * one page of them, and the games that need just 1 more player (spec section 2). A fixed number
+ * of statements whatever the number of games: the order from one small query, the page's games
+ * and products in one, their entries in one; a live game's points come from the running sums of
+ * scoring.ts, one new minute a minute.
+ */
+export function activeGamesPage(deps: GameDeps, page = 1, size = ACTIVE_PAGE_SIZE) {
+  const open = deps.db.$client.query<{ id: number; status: string; required: number; entries: number }, []>(OPEN_GAMES).all();
+  const remaining = (g: { required: number; entries: number }) => Math.max(0, g.required - g.entries);
+  open.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
+  const almost = open.filter((g) => g.status === 'waiting' && remaining(g) === 1);
+  const pages = Math.max(1, Math.ceil(open.length / size));
+  const shown = open.slice((page - 1) * size, page * size);
+  const ids = [...new Set([...shown.map((g) => g.id), ...(almost[0] ? [almost[0].id] : [])])];
+  const views = new Map(openGameViews(deps, ids).map((view) => [view.id, view]));
+  return {
+    games: shown.map((g) => views.get(g.id)!),
+    nextGame: almost[0] ? views.get(almost[0].id)! : null,
+    almostFull: almost.length,
+    total: open.length,
+    page,
+    pages,
+  };
 }
 
 /** GET /api/games/active: waiting and live games, live first, then those needing the fewest players. */
 export function activeGames(deps: GameDeps) {
-  const { db } = deps;
+  return activeGamesPage(deps, 1, Number.MAX_SAFE_INTEGER).games;
+}
+
+/** The scoreboard's view of these open games (any order), with each live game's leader. */
+function openGameViews(deps: GameDeps, ids: number[]) {
+  const { db, clock } = deps;
+  if (ids.length === 0) return [];
   const rows = db
     .select({ game: games, product: products })
     .from(games)
     .innerJoin(products, eq(games.productId, products.id))
-    .where(inArray(games.status, ['waiting', 'active']))
+    .where(inArray(games.id, ids))
     .all();
+  const entered = db
+    .select()
+    .from(plays)
+    .where(and(inArray(plays.gameId, ids), eq(plays.status, 'entered')))
+    .all();
+  const byGame = new Map<number, (typeof entered)[number][]>();
+  for (const play of entered) byGame.set(play.gameId, [...(byGame.get(play.gameId) ?? []), play]);
   const leaders = new Map<number, { score: number; userId: number }>();
-  const list = rows.map(({ game, product }) => {
-    const { ranked } = scoredEntries(deps, game);
-    const leader = game.status === 'active' ? ranked[0] : undefined;
+  for (const { game } of rows) {
+    if (game.status !== 'active') continue;
+    const points = isStarted(game) ? gamePoints(db, game, clock.now()).points : new Map<number, number>();
+    const leader = rank((byGame.get(game.id) ?? []).map((play) => ({ ...play, score: playScore(play.influencerIds, points) })))[0];
     if (leader) leaders.set(game.id, { score: leader.score, userId: leader.userId });
+  }
+  const names = usernames(
+    db,
+    [...leaders.values()].map((l) => l.userId),
+  );
+  return rows.map(({ game, product }) => {
+    const leader = leaders.get(game.id);
     return {
       id: game.id,
       productId: product.id,
@@ -175,52 +247,45 @@ export function activeGames(deps: GameDeps) {
       status: game.status as 'waiting' | 'active',
       startTime: game.startTime,
       endTime: game.endTime,
-      participants: ranked.length,
+      participants: byGame.get(game.id)?.length ?? 0,
       requiredParticipants: game.requiredParticipants,
       highestScore: leader ? Math.round(leader.score * 10) / 10 : null,
-      leaderUsername: null as string | null,
+      leaderUsername: leader ? (names.get(leader.userId) ?? null) : null,
     };
   });
-  const names = usernames(
-    db,
-    [...leaders.values()].map((l) => l.userId),
-  );
-  for (const game of list) {
-    const leader = leaders.get(game.id);
-    if (leader) game.leaderUsername = names.get(leader.userId) ?? null;
-  }
-  const remaining = (g: (typeof list)[number]) => Math.max(0, g.requiredParticipants - g.participants);
-  return list.sort((a, b) => Number(b.status === 'active') - Number(a.status === 'active') || remaining(a) - remaining(b) || a.id - b.id);
 }
 
 /** GET /api/games/winners: the latest settled games and who won them. */
 export function winners(db: Queryable, limit = 30) {
-  return db
-    .select({ game: games, product: products, play: plays, username: users.username })
-    .from(games)
-    .innerJoin(products, eq(games.productId, products.id))
-    .innerJoin(plays, eq(games.winnerPlayId, plays.id))
-    .innerJoin(users, eq(plays.userId, users.id))
-    .where(eq(games.status, 'completed'))
-    .orderBy(desc(games.settledAt))
-    .limit(limit)
-    .all()
-    .map(({ game, product, play, username }) => ({
-      gameId: game.id,
-      playId: play.id,
-      productId: product.id,
-      username,
-      productName: `${product.brand} ${product.model}`,
-      productType: product.productType,
-      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
-      score: Math.round((play.score ?? 0) * 10) / 10,
-      date: game.settledAt ?? game.endTime,
-      donated: game.prizeOutcome === 'donated',
-    }));
+  return (
+    db
+      .select({ game: games, product: products, play: plays, username: users.username })
+      .from(games)
+      .innerJoin(products, eq(games.productId, products.id))
+      .innerJoin(plays, eq(games.winnerPlayId, plays.id))
+      .innerJoin(users, eq(plays.userId, users.id))
+      // '+' keeps SQLite off the status index: the settled index read backwards finds the latest at once (a year holds thousands).
+      .where(sql`+${games.status} = 'completed'`)
+      .orderBy(desc(games.settledAt))
+      .limit(limit)
+      .all()
+      .map(({ game, product, play, username }) => ({
+        gameId: game.id,
+        playId: play.id,
+        productId: product.id,
+        username,
+        productName: `${product.brand} ${product.model}`,
+        productType: product.productType,
+        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+        score: Math.round((play.score ?? 0) * 10) / 10,
+        date: game.settledAt ?? game.endTime,
+        donated: game.prizeOutcome === 'donated',
+      }))
+  );
 }
 
-/** GET /api/user/plays: the user's entries, newest first, with the game's state and their place. */
-export function userPlays(deps: GameDeps, userId: number) {
+/** GET /api/user/plays (the latest 100) and My Games (`limit` from `offset`): the user's entries, newest first, with the game's state and their place. */
+export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 100 }: { offset?: number; limit?: number } = {}) {
   const { db } = deps;
   const rows = db
     .select({ play: plays, game: games, product: products })
@@ -228,11 +293,16 @@ export function userPlays(deps: GameDeps, userId: number) {
     .innerJoin(games, eq(plays.gameId, games.id))
     .innerJoin(products, eq(plays.productId, products.id))
     .where(and(eq(plays.userId, userId), inArray(plays.status, ['entered', 'pending'])))
-    .orderBy(desc(plays.createdAt))
-    .limit(100)
+    .orderBy(desc(plays.createdAt), desc(plays.id))
+    .limit(limit)
+    .offset(offset)
     .all();
+  const scores = scoredEntriesOf(
+    deps,
+    rows.map((row) => row.game),
+  );
   return rows.map(({ play, game, product }) => {
-    const { ranked } = scoredEntries(deps, game);
+    const { ranked } = scores.get(game.id)!;
     const place = game.status === 'waiting' ? -1 : ranked.findIndex((p) => p.id === play.id);
     const mine = ranked[place];
     return {

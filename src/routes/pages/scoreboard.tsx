@@ -1,10 +1,12 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { activeGames, userPlays, winners } from '../../domain/games/views.ts';
+import { ACTIVE_PAGE_SIZE, activeGamesPage, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
+import { cachePages } from '../../http/page-cache.ts';
 import { renderPage } from '../../http/render.tsx';
 import { ActiveTab } from './scoreboard/active-tab.tsx';
+import { Pager, parsePage } from '../../components/Pager.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';
 import { WinnersTab } from './scoreboard/winners-tab.tsx';
 
@@ -25,13 +27,15 @@ function parseTab(value: string | undefined): Tab {
   return value === 'my-games' || value === 'winners' ? value : 'active';
 }
 
-function ScoreboardPage<E extends AppEnv>({ c, tab }: { c: AppContext<E>; tab: Tab }) {
+function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; tab: Tab; page: number }) {
   const { db, clock } = c.get('deps');
   const deps = gameDeps(c);
-  const now = clock.now();
+  // A cached page is kept for the minute at most (cachePages below): its countdowns start from the minute.
+  const now = tab === 'active' ? Math.floor(clock.now() / MINUTE) * MINUTE : clock.now();
   const user = c.get('user');
-  const games = tab === 'active' ? activeGames(deps) : [];
-  const plays = tab === 'my-games' && user ? userPlays(deps, user.id) : [];
+  const board = tab === 'active' ? activeGamesPage(deps, page) : null;
+  // One more than a page tells whether there is a next one.
+  const plays = tab === 'my-games' && user ? userPlays(deps, user.id, { offset: (page - 1) * ACTIVE_PAGE_SIZE, limit: ACTIVE_PAGE_SIZE + 1 }) : [];
   const list = tab === 'winners' ? winners(db) : [];
   const label = tabs.find((t) => t.key === tab)!.label;
   return (
@@ -52,25 +56,42 @@ function ScoreboardPage<E extends AppEnv>({ c, tab }: { c: AppContext<E>; tab: T
       </nav>
       {tab === 'active' && <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true }} />}
       <section aria-label={label} data-live-region="scoreboard">
-        {tab === 'active' && <ActiveTab games={games} now={now} />}
-        {tab === 'my-games' && <MyGamesTab plays={plays} signedIn={user !== null} />}
+        {board && <ActiveTab board={board} now={now} />}
+        {board && <Pager base="/scoreboard?" page={page} hasNext={page < board.pages} label="Active games" />}
+        {tab === 'my-games' && <MyGamesTab plays={plays.slice(0, ACTIVE_PAGE_SIZE)} signedIn={user !== null} />}
+        {tab === 'my-games' && <Pager base="/scoreboard?tab=my-games&" page={page} hasNext={plays.length > ACTIVE_PAGE_SIZE} label="My games" />}
         {tab === 'winners' && <WinnersTab list={list} />}
       </section>
     </div>
   );
 }
 
-/** /scoreboard: public; ?tab=active (default), my-games, winners. */
-export const scoreboardPages = new Hono<AppEnv>().get('/scoreboard', (c) => {
-  const tab = parseTab(c.req.query('tab'));
-  return renderPage(
-    c,
-    {
-      title: 'Scoreboard',
-      description: 'Live $1 games, the players close to starting one, and the latest winners at the Competitive Shopping Association.',
-      path: tab === 'active' ? '/scoreboard' : `/scoreboard?tab=${tab}`,
-      noindex: tab === 'my-games',
-    },
-    <ScoreboardPage c={c} tab={tab} />,
-  );
-});
+const MINUTE = 60_000;
+
+/**
+ * Active Games and Winners are the same for every viewer: kept in the page cache until the
+ * storefront changes (an entry, a game's start or end), and a minute at most, as live scores
+ * move every minute. My Games is the viewer's own, rendered per request a page at a time.
+ */
+const cacheShared = cachePages((c) => `${Math.floor(c.get('deps').clock.now() / MINUTE)}`);
+
+/** /scoreboard: public; ?tab=active (default), my-games, winners; ?page=N for the lists. */
+export const scoreboardPages = new Hono<AppEnv>().get(
+  '/scoreboard',
+  (c, next) => (c.req.query('tab') === 'my-games' ? next() : cacheShared(c, next)),
+  (c) => {
+    const tab = parseTab(c.req.query('tab'));
+    const page = parsePage(c.req.query('page'));
+    const query = [tab === 'active' ? '' : `tab=${tab}`, page > 1 ? `page=${page}` : ''].filter(Boolean).join('&');
+    return renderPage(
+      c,
+      {
+        title: page > 1 ? `Scoreboard, page ${page}` : 'Scoreboard',
+        description: 'Live $1 games, the players close to starting one, and the latest winners at the Competitive Shopping Association.',
+        path: query ? `/scoreboard?${query}` : '/scoreboard',
+        noindex: tab === 'my-games',
+      },
+      <ScoreboardPage c={c} tab={tab} page={page} />,
+    );
+  },
+);

@@ -73,6 +73,9 @@ function ApplicationCard({ application: a }: { application: BusinessApplicationV
 }
 
 /** The admin panel's Applications tab: business portal applications, newest first. */
+/** The tab shows the latest applications only; older ones are in GET /api/business-applications. */
+export const APPLICATIONS_SHOWN = 200;
+
 export function ApplicationsTab({ applications }: { applications: BusinessApplicationView[] }) {
   return (
     <section aria-labelledby="applications-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
@@ -81,7 +84,13 @@ export function ApplicationsTab({ applications }: { applications: BusinessApplic
           Business applications
         </h2>
         {applications.length > 0 && (
-          <p className="m-0 text-sm text-slate-600">{applications.length === 1 ? '1 application' : `${applications.length} applications`}</p>
+          <p className="m-0 text-sm text-slate-600">
+            {applications.length === 1
+              ? '1 application'
+              : applications.length === APPLICATIONS_SHOWN
+                ? `The latest ${APPLICATIONS_SHOWN} applications`
+                : `${applications.length} applications`}
+          </p>
         )}
       </div>
       {applications.length === 0 ? (

@@ -1,4 +1,6 @@
-import { FINISHED_SHOWN, type AdminGame, type GameStatus } from '../../../domain/games/admin-games.ts';
+import { Pager } from '../../../components/Pager.tsx';
+import { FINISHED_SHOWN, OPEN_SHOWN, type listGamesForAdmin } from '../../../domain/games/admin-games.ts';
+import type { AdminGame, GameStatus } from '../../../domain/games/admin-games.ts';
 
 /* The admin's Games tab: every game by state, with its entries, times and holds, and Cancel game. */
 
@@ -12,7 +14,7 @@ const timeFormat = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 const when = (time: number | null) => (time === null ? '—' : timeFormat.format(time));
-/** Open games are all shown; `capped` lists stop at the latest FINISHED_SHOWN. */
+/** Open games come a page at a time (OPEN_SHOWN of each); `capped` lists stop at the latest FINISHED_SHOWN. */
 const sections: { status: GameStatus; title: string; capped?: boolean }[] = [
   { status: 'active', title: 'Live' },
   { status: 'waiting', title: 'Waiting for players' },
@@ -51,12 +53,18 @@ function GameRow({ game }: { game: AdminGame }) {
   );
 }
 
-export function GamesTab({ games }: { games: Record<GameStatus, AdminGame[]> }) {
+export function GamesTab({ games, page = 1 }: { games: ReturnType<typeof listGamesForAdmin>; page?: number }) {
+  const title = (status: GameStatus, name: string, capped?: boolean) => {
+    if (capped) return `${name} (${games[status].length === FINISHED_SHOWN ? `latest ${FINISHED_SHOWN}` : games[status].length})`;
+    const total = games.openCounts[status as 'active' | 'waiting'];
+    return total > OPEN_SHOWN ? `${name} (${total}, page ${page})` : `${name} (${total})`;
+  };
+  const more = page * OPEN_SHOWN < Math.max(games.openCounts.active, games.openCounts.waiting);
   return (
     <div className="grid gap-5">
-      {sections.map(({ status, title, capped }) => (
-        <section key={status} aria-label={title} data-status={status} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
-          <h2 className="m-0 mb-3 text-lg font-bold">{`${title} (${capped && games[status].length === FINISHED_SHOWN ? `latest ${FINISHED_SHOWN}` : games[status].length})`}</h2>
+      {sections.map(({ status, title: name, capped }) => (
+        <section key={status} aria-label={name} data-status={status} className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+          <h2 className="m-0 mb-3 text-lg font-bold">{title(status, name, capped)}</h2>
           {games[status].length === 0 ? (
             <p className="m-0 text-sm text-slate-600">None.</p>
           ) : (
@@ -66,6 +74,7 @@ export function GamesTab({ games }: { games: Record<GameStatus, AdminGame[]> }) 
               ))}
             </ul>
           )}
+          {status === 'waiting' && <Pager base="/admin?tab=games&" page={page} hasNext={more} label="Open games" />}
         </section>
       ))}
     </div>

@@ -1,6 +1,8 @@
+import { parsePage } from '../../../components/Pager.tsx';
 import { Hono } from 'hono';
 import { verifyAdminPin } from '../../../domain/admin-pin.ts';
 import { listBusinessApplications } from '../../../domain/business.ts';
+import { APPLICATIONS_SHOWN } from './applications.tsx';
 import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
 import { formatDateTime } from '../../../components/format.ts';
 import { OrderStatusConfirm, PackingSlip } from './orders.tsx';
@@ -105,10 +107,11 @@ export const adminPages = new Hono<AppEnv>()
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.get('deps').db, tab, q) : [];
     const orders = tab === 'orders' ? listOrdersForAdmin(c.get('deps').db, { status: orderStatus }) : [];
-    const applications = tab === 'applications' ? listBusinessApplications(c.get('deps').db) : [];
+    const applications = tab === 'applications' ? listBusinessApplications(c.get('deps').db, APPLICATIONS_SHOWN) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.get('deps').db) : [];
-    const games = tab === 'games' ? listGamesForAdmin(c.get('deps').db) : undefined;
+    const page = parsePage(c.req.query('page'));
+    const games = tab === 'games' ? listGamesForAdmin(c.get('deps').db, page) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -122,6 +125,7 @@ export const adminPages = new Hono<AppEnv>()
         attention={attention}
         influencers={influencers}
         games={games}
+        page={page}
       />,
     );
   })

@@ -1,3 +1,4 @@
+import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
@@ -8,11 +9,14 @@ import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
-import type { AdminGame, GameStatus } from '../../../domain/games/admin-games.ts';
+import type { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import type { Influencer } from '../../../domain/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';
+
+/** Products a page of a product tab shows (each row carries its forms). */
+export const PRODUCTS_SHOWN = 50;
 
 export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
@@ -80,6 +84,7 @@ export function AdminPanel({
   attention,
   influencers = [],
   games,
+  page = 1,
 }: {
   tab: AdminTab;
   q: string;
@@ -89,7 +94,9 @@ export function AdminPanel({
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
   influencers?: Influencer[];
-  games?: Record<GameStatus, AdminGame[]>;
+  games?: ReturnType<typeof listGamesForAdmin>;
+  /** The page of a product tab's list, or of the Games tab's open games. */
+  page?: number;
 }) {
   const isProductTab = isProductTabKey(tab);
   return (
@@ -132,16 +139,22 @@ export function AdminPanel({
             <p className="m-0 py-8 text-center text-slate-600">{q ? `No products match “${q}”.` : 'No products available. Add your first product.'}</p>
           ) : (
             <ul className="m-0 list-none p-0">
-              {products.map((product) => (
+              {products.slice((page - 1) * PRODUCTS_SHOWN, page * PRODUCTS_SHOWN).map((product) => (
                 <ProductRow key={product.id} product={product} />
               ))}
             </ul>
           )}
+          <Pager
+            base={`/admin?tab=${tab}${q ? `&q=${encodeURIComponent(q)}` : ''}&`}
+            page={page}
+            hasNext={page * PRODUCTS_SHOWN < products.length}
+            label={productTypeLabels[tab].plural}
+          />
         </section>
       ) : tab === 'influencers' ? (
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
-        <GamesTab games={games} />
+        <GamesTab games={games} page={page} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (

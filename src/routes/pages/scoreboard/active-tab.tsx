@@ -1,11 +1,11 @@
 import { Island } from '../../../components/Island.tsx';
 import type { ProductType } from '../../../domain/catalog.ts';
 import { nextTopOfHour } from '../../../domain/games/schedule.ts';
-import type { activeGames } from '../../../domain/games/views.ts';
+import type { ActiveGameView, activeGamesPage } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
 import { competitionHref, EmptyCard, GameRecordLink, PlayNowLink, Thumb } from './parts.tsx';
 
-export type ActiveGame = ReturnType<typeof activeGames>[number];
+export type ActiveGame = ActiveGameView;
 const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants - game.participants);
 
 /** Spec section 2: games that need 1 more player, with a countdown to the next top of the hour. */
@@ -124,14 +124,13 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
   );
 }
 
-/** Active Games (the default tab): live and waiting games, the next one to start first. */
-export function ActiveTab({ games, now }: { games: ActiveGame[]; now: number }) {
-  const almost = games.filter((g) => g.status === 'waiting' && remainingOf(g) === 1);
-  const first = almost[0];
+/** Active Games (the default tab): one page of live and waiting games, the next one to start first. */
+export function ActiveTab({ board, now }: { board: ReturnType<typeof activeGamesPage>; now: number }) {
+  const { games, nextGame } = board;
   return (
     <div className="grid grid-cols-1 gap-4">
-      {first && <NextGameCard game={first} others={almost.length - 1} type={first.product.productType} now={now} />}
-      {games.length === 0 ? (
+      {nextGame && <NextGameCard game={nextGame} others={board.almostFull - 1} type={nextGame.product.productType} now={now} />}
+      {board.total === 0 ? (
         <EmptyCard>
           <p className="m-0 text-slate-600">No games are running right now. Pick a product and start one for $1!</p>
           <a href="/products" className="mt-3 inline-block font-semibold text-sea-dark">
