@@ -10,6 +10,12 @@ export interface RunningNginx {
   /** nginx's access log: one line per request, `status upstream_status upstream_addr method uri`. */
   accessLog: () => string[];
   errorLog: () => string;
+  /**
+   * Marks upstreams `down` (or back up) and reloads nginx, the way an operator takes a process
+   * out before restarting it: resolves once the old workers, with their kept-alive connections
+   * to the stores, have finished their requests and exited.
+   */
+  setDown: (ports: number[]) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -23,7 +29,7 @@ export interface RunningNginx {
  * never takes a store out for `fail_timeout` after a restart (with two restarts in a row that
  * left no store at all: 502 "no live upstreams").
  */
-export function nginxConfig(dir: string, port: number, upstreams: number[], options: { keepaliveTimeout?: string } = {}): string {
+export function nginxConfig(dir: string, port: number, upstreams: number[], options: { keepaliveTimeout?: string; down?: number[] } = {}): string {
   const asRoot = process.getuid?.() === 0 ? 'user root;\n' : '';
   return `${asRoot}worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -39,7 +45,7 @@ http {
   scgi_temp_path ${dir}/scgi;
 
   upstream store {
-${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join('\n')}
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=0${options.down?.includes(p) ? ' down' : ''};`).join('\n')}
     keepalive 32;
     keepalive_timeout ${options.keepaliveTimeout ?? '4s'};
   }
@@ -93,10 +99,28 @@ export async function startNginx(port: number, upstreams: number[], options: { k
     dir,
     accessLog: () => read('access.log').split('\n').filter(Boolean),
     errorLog: () => read('error.log'),
+    setDown: async (down) => {
+      writeFileSync(join(dir, 'nginx.conf'), nginxConfig(dir, port, upstreams, { ...options, down }));
+      const before = workersOf(child.pid);
+      child.kill('SIGHUP');
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const now = workersOf(child.pid);
+        if (now.length > 0 && !now.some((pid) => before.includes(pid))) break;
+        if (Date.now() > deadline) throw new Error(`nginx did not reload within 20 s:\n${read('error.log')}`);
+        await Bun.sleep(25);
+      }
+    },
     stop: async () => {
       child.kill('SIGQUIT');
       await child.exited;
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The worker processes of an nginx master (its children). */
+function workersOf(master: number): number[] {
+  const found = Bun.spawnSync(['pgrep', '-P', String(master)]);
+  return new TextDecoder().decode(found.stdout).split('\n').filter(Boolean).map(Number);
 }
