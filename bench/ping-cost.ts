@@ -16,7 +16,16 @@ requireWrk();
 
 const server = await startServer({
   quiet: true,
-  env: { NODE_ENV: 'production', MAIL: 'off', SEED_DEMO: '1', PAYMENTS: 'test', RATE_LIMIT: 'off', LOG_LEVEL: 'info', ADMIN_PASSWORD: 'bench-admin-pass', ADMIN_PIN: '123456' },
+  env: {
+    NODE_ENV: 'production',
+    MAIL: 'off',
+    SEED_DEMO: '1',
+    PAYMENTS: 'test',
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'info',
+    ADMIN_PASSWORD: 'bench-admin-pass',
+    ADMIN_PIN: '123456',
+  },
 });
 const bare = await bareServer();
 try {
@@ -47,7 +56,9 @@ try {
     const row = median(runs[index]!, (r) => r.rps);
     const ofBare = median(shares[index]!, (s) => s.ofBare).ofBare;
     const ofPing = median(shares[index]!, (s) => s.ofPing).ofPing;
-    console.log(`| ${target.what} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(2)} ms | ${(ofBare * 100).toFixed(1)}% | ${(ofPing * 100).toFixed(1)}% | ${row.errors} |`);
+    console.log(
+      `| ${target.what} | ${row.rps.toFixed(0)} | ${row.p99.toFixed(2)} ms | ${(ofBare * 100).toFixed(1)}% | ${(ofPing * 100).toFixed(1)}% | ${row.errors} |`,
+    );
   }
 } finally {
   await bare.stop();
