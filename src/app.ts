@@ -15,6 +15,7 @@ import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
 import { refuseBadHosts } from './http/host-header.ts';
+import { cacheRoutes } from './http/route-cache.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
@@ -169,6 +170,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', marketingPages);
 
   app.notFound(notFound);
+  cacheRoutes(app);
   // Before the router: every path and URL above comes from a URL that parses (host-header.ts).
   refuseBadHosts(app, deps);
   return app;
