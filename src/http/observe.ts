@@ -35,6 +35,9 @@ function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   return route.path;
 }
 
+/** Compression runs once the answer exists: nothing comes after it. */
+const answered = async () => {};
+
 /**
  * What every request pays, in one middleware (each layer of Hono's chain is a closure and an
  * await), compression and the security headers included: the app's dependencies on the context; an id (X-Request-Id, kept from a proxy that
@@ -58,8 +61,10 @@ export function observeRequests(
     c.set('requestId', id);
     try {
       // Writes and admin reads may call the gateway: its log lines carry this request's ids.
-      if (mayCallGateway(c.req.method, c.req.path)) await inLogScope({ reqId: id, userId: () => c.get('user')?.id ?? null }, () => compress(c, next));
-      else await compress(c, next);
+      if (mayCallGateway(c.req.method, c.req.path)) await inLogScope({ reqId: id, userId: () => c.get('user')?.id ?? null }, next);
+      else await next();
+      // Hono's compress() does all its work once the answer exists, and leaves an answer without a type alone.
+      if (c.res.headers.has('content-type')) await compress(c, answered);
     } finally {
       // Every answer carries the security headers and its id: files, health checks, 404s and 500s included.
       await securityHeaders(c);
