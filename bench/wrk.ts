@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 /** wrk runs for the benches: one thread, 32 connections, gzip; requests/s, p99 and non-2xx/3xx. */
 export interface WrkRow {
   rps: number;
@@ -25,7 +27,7 @@ export function wrk(url: string, seconds: number, headers: string[] = [], script
  * A bare `Bun.serve` answering "ok" in a process of its own: the floor of any HTTP answer on
  * this machine, against which /ping's middleware is measured.
  */
-export async function bareServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function bareServer(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = Bun.spawn(
     [process.execPath, '-e', "const s = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') }); console.log(s.port);"],
     { stdout: 'pipe', stderr: 'inherit' },
@@ -40,6 +42,7 @@ export async function bareServer(): Promise<{ url: string; stop: () => Promise<v
   reader.releaseLock();
   return {
     url: `http://127.0.0.1:${text.trim()}`,
+    pid: child.pid,
     stop: async () => {
       child.kill();
       await child.exited;
@@ -48,3 +51,10 @@ export async function bareServer(): Promise<{ url: string; stop: () => Promise<v
 }
 
 export const median = <T>(values: T[], by: (value: T) => number): T => [...values].sort((a, b) => by(a) - by(b))[Math.floor(values.length / 2)]!;
+
+/** CPU time (user + system) a process has used, in microseconds, from /proc (Linux). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime are the 14th and 15th fields of the line, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}

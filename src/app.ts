@@ -15,6 +15,7 @@ import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
 import { refuseBadHosts } from './http/host-header.ts';
+import { cacheRoutes } from './http/route-cache.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
@@ -83,8 +84,8 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   // First, so the log line and the metrics see every answer, the page cache's and the 404s too;
-  // it also puts the dependencies on the context.
-  app.use(observeRequests(deps));
+  // it also puts the dependencies on the context, compresses, and sets the security headers.
+  app.use(observeRequests(deps, { compress: compress(), securityHeaders: securityHeaders(deps.config) }));
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -110,9 +111,6 @@ export function createApp(deps: AppDeps) {
     return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.get('requestId') }, 500);
   });
 
-  app.use(compress());
-  // Every answer carries the security headers: files, health checks and 404s included.
-  app.use(securityHeaders(deps.config));
   app.route('/', fileRoutes);
   app.route('/', healthRoutes);
 
@@ -169,6 +167,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', marketingPages);
 
   app.notFound(notFound);
+  cacheRoutes(app);
   // Before the router: every path and URL above comes from a URL that parses (host-header.ts).
   refuseBadHosts(app, deps);
   return app;

@@ -3,6 +3,7 @@ import type { Db } from './db/client.ts';
 import { storageFull } from './domain/disk-state.ts';
 import { JOBS_LEASE, leaseState } from './domain/job-lease.ts';
 import { pendingEmailCount } from './domain/mail/sender.ts';
+import { requestMetrics } from './request-metrics.ts';
 import { storeCounts } from './domain/store-stats.ts';
 
 /*
@@ -27,19 +28,7 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     for (const name of ['active_handles_total', 'active_requests_total', 'active_resources_total']) registry.removeSingleMetric(`csa_nodejs_${name}`);
   }
 
-  const httpRequests = new Counter({
-    name: 'csa_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const httpDuration = new Histogram({
-    name: 'csa_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
+  const observeRequest = requestMetrics(registry, LATENCY_BUCKETS);
   const jobDuration = new Histogram({
     name: 'csa_job_duration_seconds',
     help: 'Time one run of a job took, by job.',
@@ -179,7 +168,6 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
     },
   });
 
-  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>();
   return {
     registry,
     /** The text of GET /metrics; the row counts are read once per scrape. */
@@ -191,17 +179,7 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
         counts = undefined;
       }
     },
-    observeRequest(method: string, route: string, status: number, seconds: number): void {
-      // The labelled series of a method, route and status, found once (prom-client hashes the labels on every call otherwise).
-      const key = `${method} ${route} ${status}`;
-      let series = requestSeries.get(key);
-      if (!series) {
-        series = { count: httpRequests.labels({ method, route, status: String(status) }), duration: httpDuration.labels({ method, route }) };
-        if (requestSeries.size < 1_000) requestSeries.set(key, series);
-      }
-      series.count.inc();
-      series.duration.observe(seconds);
-    },
+    observeRequest,
     observeJob(job: string, seconds: number, ok: boolean, finishedAt: number): void {
       jobDuration.observe({ job }, seconds);
       if (ok) jobLastSuccess.set({ job }, finishedAt / 1000);

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { log } from '../log.ts';
 import { inLogScope } from '../log-scope.ts';
@@ -35,17 +35,24 @@ function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   return route.path;
 }
 
+/** Compression runs once the answer exists: nothing comes after it. */
+const answered = async () => {};
+
 /**
  * What every request pays, in one middleware (each layer of Hono's chain is a closure and an
- * await): the app's dependencies on the context; an id (X-Request-Id, kept from a proxy that
+ * await), compression and the security headers included: the app's dependencies on the context; an id (X-Request-Id, kept from a proxy that
  * sets a sane one) for the log, the response header and the 500 page; one JSON line per request
  * (time, request id, method, path, status, duration, user id when signed in, client address);
  * and the request counted in the metrics by route pattern. The id header is added once the
  * answer exists: a header set before it takes Hono off its fast path, and the small answers
  * then lose their Content-Length and get gzip-streamed (a /ping three times slower).
  */
-export function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
+export function observeRequests(
+  deps: AppDeps,
+  layers: { compress: MiddlewareHandler<AppEnv>; securityHeaders: (c: Context<AppEnv>) => void | Promise<void> },
+): MiddlewareHandler<AppEnv> {
   const { telemetry } = deps;
+  const { compress, securityHeaders } = layers;
   return async (c, next) => {
     const started = performance.now();
     c.set('deps', deps);
@@ -56,7 +63,11 @@ export function observeRequests(deps: AppDeps): MiddlewareHandler<AppEnv> {
       // Writes and admin reads may call the gateway: its log lines carry this request's ids.
       if (mayCallGateway(c.req.method, c.req.path)) await inLogScope({ reqId: id, userId: () => c.get('user')?.id ?? null }, next);
       else await next();
+      // Hono's compress() does all its work once the answer exists, and leaves an answer without a type alone.
+      if (c.res.headers.has('content-type')) await compress(c, answered);
     } finally {
+      // Every answer carries the security headers and its id: files, health checks, 404s and 500s included.
+      await securityHeaders(c);
       c.res.headers.set('X-Request-Id', id);
       const ms = performance.now() - started;
       const status = c.res.status;

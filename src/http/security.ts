@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
@@ -9,20 +9,30 @@ const SQUARE_ORIGINS = {
   production: ['https://web.squarecdn.com', 'https://pci-connect.squareup.com', 'https://o160250.ingest.sentry.io'],
 };
 
-/** Secure headers with a CSP that lets in Square's script origins only when Square is the gateway. */
-export function securityHeaders(config: Config): MiddlewareHandler<AppEnv> {
-  let headers: [string, string][] | null = null;
-  return async (c, next) => {
-    headers ??= await fixedSecureHeaders(config);
-    await next();
-    // The same ten headers on every answer, computed once: setting them is all an answer pays.
+/**
+ * Secure headers with a CSP that lets in Square's script origins only when Square is the gateway:
+ * the same headers on every answer, computed once; setting them (names and values as they are
+ * stored, in one flat array) is all an answer pays. Applied by observeRequests once the answer exists.
+ */
+export function securityHeaders(config: Config): (c: Context<AppEnv>) => void | Promise<void> {
+  let headers: string[] | null = null;
+  const apply = (c: Context<AppEnv>) => {
     const target = c.res.headers;
-    for (const [name, value] of headers) target.set(name, value);
+    const fixed = headers!;
+    for (let index = 0; index < fixed.length; index += 2) target.set(fixed[index]!, fixed[index + 1]!);
     // A page whose URL holds a single-use link never tells another site where it came from ('same-origin', not 'no-referrer': that would send Origin: null and fail the CSRF check of its own form).
-    if (c.req.path === '/auth/reset' || c.req.path === '/auth/confirm-email' || c.req.path === '/auth/unlock') {
-      c.res.headers.set('Referrer-Policy', 'same-origin');
-      c.res.headers.set('Cache-Control', 'no-store');
+    const path = c.req.path;
+    if (path === '/auth/reset' || path === '/auth/confirm-email' || path === '/auth/unlock') {
+      target.set('Referrer-Policy', 'same-origin');
+      target.set('Cache-Control', 'no-store');
     }
+  };
+  return (c) => {
+    if (headers) return apply(c);
+    return fixedSecureHeaders(config).then((fixed) => {
+      headers = fixed.flat();
+      apply(c);
+    });
   };
 }
 
