@@ -6,7 +6,7 @@ export const STATEMENT_CACHE_SIZE = 500;
 /**
  * drizzle's bun-sqlite session calls `prepare(sql)` for every query it runs and never finalizes
  * the statement, so each query compiled its SQL again and left a native statement for the garbage
- * collector, which does not see native memory: ~4,000 prepares a second in the soak, RSS growing
+ * collector, which does not see native memory: about 3,800 prepares a second in the soak for 91 distinct texts, RSS growing
  * while the JS heap did not. Here one statement per SQL text is kept and reused (bun:sqlite runs
  * a statement to the end within one call, so sharing is safe). The cache is bounded and an
  * evicted statement is only dropped, not finalized: a query prepared earlier may still hold it.
