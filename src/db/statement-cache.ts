@@ -25,6 +25,14 @@ export function cacheStatements(sqlite: Database, size = STATEMENT_CACHE_SIZE): 
     }
     return statement;
   }) as Database['prepare'];
+  // A kept statement would keep a closed connection answering (SQLite closes it only once its
+  // statements are finalized): closing finalizes them first, so a closed database fails as before.
+  const close = sqlite.close.bind(sqlite);
+  sqlite.close = ((...args: Parameters<Database['close']>) => {
+    for (const statement of kept.values()) statement.finalize();
+    kept.clear();
+    return close(...args);
+  }) as Database['close'];
   cached.set(sqlite, kept);
   return sqlite;
 }

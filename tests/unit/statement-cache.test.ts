@@ -40,4 +40,12 @@ describe('prepared statements', () => {
     expect(kept.get()?.n).toBe(0);
     db.$client.close();
   });
+
+  test('a closed database fails its queries as before, kept statements or not', async () => {
+    const db = await openMigratedDatabase();
+    const read = () => db.select({ id: products.id }).from(products).all();
+    expect(read()).toEqual([]);
+    db.$client.close();
+    expect(read).toThrow();
+  });
 });
