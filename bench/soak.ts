@@ -5,7 +5,9 @@
  * read. The end should be within 20% of the start, both for throughput and memory.
  * Usage: SOAK_SECONDS=600 bun bench/soak.ts    (BENCH_KEEP=1 keeps the store's folder)
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
 import { startServer } from '../tests/helpers/server.ts';
@@ -16,10 +18,14 @@ const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 30);
 requireWrk();
 
 const keep = process.env.BENCH_KEEP ? (await import('node:fs')).mkdtempSync('/tmp/csa-soak-') : undefined;
+const retainedFile = join(tmpdir(), `csa-soak-retained-${process.pid}.json`);
 const server = await startServer({
   quiet: true,
   dataDir: keep,
   env: {
+    // The server's memory after a full collection, every 10 s (bench/soak-retained.ts).
+    BUN_OPTIONS: `--preload ${join(import.meta.dir, 'soak-retained.ts')}`,
+    SOAK_RETAINED_FILE: retainedFile,
     NODE_ENV: 'production',
     MAIL: 'off',
     SEED_DEMO: '1',
@@ -42,9 +48,11 @@ const heapMiB = async () => {
   return used ? (Number(used) / 1024 / 1024).toFixed(0) : '?';
 };
 
+/** RSS after the server's last full collection (what it keeps, not what awaits the collector). */
+const retainedMiB = () => (existsSync(retainedFile) ? (JSON.parse(readFileSync(retainedFile, 'utf8')) as { rss: number }).rss / 1024 / 1024 : 0);
+
 try {
   const { Database } = await import('bun:sqlite');
-  const { join } = await import('node:path');
   const db = new Database(join(server.dataDir, 'data', 'store.db'));
   db.exec('update products set quantity = 1000000');
   const products = db.query('select id, price_cents as priceCents, play_enabled as play from products').all() as {
@@ -108,16 +116,19 @@ try {
   };
 
   console.log(`soak: ${SOAK_SECONDS} s of orders and plays (4 shoppers at a time), the page mix ${paths.join(' ')} sampled every ${SAMPLE_SECONDS} s\n`);
-  console.log('| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | JS heap used MiB | orders | plays | refused |');
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const samples: { rps: number; share: number; rss: number }[] = [];
+  console.log(
+    '| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | RSS after full GC MiB | JS heap used MiB | orders | plays | refused |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const samples: { rps: number; share: number; rss: number; retained: number }[] = [];
   const sample = async (at: number) => {
     const rps = await pageMix();
     const pings = await ping();
     const rss = rssMiB();
-    samples.push({ rps, share: rps / pings, rss });
+    const retained = retainedMiB();
+    samples.push({ rps, share: rps / pings, rss, retained });
     console.log(
-      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${await heapMiB()} | ${orders} | ${plays} | ${failures} |`,
+      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${retained.toFixed(0)} | ${await heapMiB()} | ${orders} | ${plays} | ${failures} |`,
     );
   };
   // The orders and plays run all along: the first sample is taken under them, like every other.
@@ -140,9 +151,11 @@ try {
   console.log(
     `\nend vs start (mean of the last 3 samples against the first 3): page mix ${((mean(tail, (s) => s.rps) / mean(head, (s) => s.rps)) * 100).toFixed(0)}% ` +
       `(${mean(head, (s) => s.rps).toFixed(0)} -> ${mean(tail, (s) => s.rps).toFixed(0)} req/s), as a share of /ping ${((mean(tail, (s) => s.share) / mean(head, (s) => s.share)) * 100).toFixed(0)}%, ` +
-      `RSS ${mean(head, (s) => s.rss).toFixed(0)} -> ${mean(tail, (s) => s.rss).toFixed(0)} MiB (last ${last.rss.toFixed(0)})`,
+      `RSS ${mean(head, (s) => s.rss).toFixed(0)} -> ${mean(tail, (s) => s.rss).toFixed(0)} MiB (last ${last.rss.toFixed(0)}), ` +
+      `after a full GC ${mean(head, (s) => s.retained).toFixed(0)} -> ${mean(tail, (s) => s.retained).toFixed(0)} MiB (${((mean(tail, (s) => s.retained) / mean(head, (s) => s.retained)) * 100).toFixed(0)}%)`,
   );
 } finally {
   await server.stop();
+  rmSync(retainedFile, { force: true });
   if (keep) console.log(`kept ${keep}`);
 }

@@ -5,6 +5,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { rmSync } from 'node:fs';
 import { migrationsFolder, isEmbedded } from '../runtime-files.ts';
 import * as schema from './schema.ts';
+import { cacheStatements } from './statement-cache.ts';
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -34,7 +35,7 @@ function withPragmas(sqlite: Database): Db {
   sqlite.exec('PRAGMA journal_mode = WAL;');
   sqlite.exec('PRAGMA foreign_keys = ON;');
   sqlite.exec('PRAGMA synchronous = NORMAL;');
-  const db = drizzle({ client: sqlite, schema });
+  const db = drizzle({ client: cacheStatements(sqlite), schema });
   const deferred = db.transaction.bind(db);
   db.transaction = (run, config) => deferred(run, { behavior: 'immediate', ...config });
   return db;
