@@ -1,10 +1,5 @@
 import { expect, test } from 'bun:test';
-import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
-import { projectRoot } from '../../src/runtime-files.ts';
+import { storeBeforeMigration } from '../helpers/migrations.ts';
 
 /*
  * Issue 25, row 8: users.email became the confirmed account address. Migration 0010 keeps only
@@ -13,20 +8,9 @@ import { projectRoot } from '../../src/runtime-files.ts';
  */
 
 test('migration 0010: only addresses confirmed by a link stay the account address; the profile keeps its contact address', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'csa-0010-'));
+  const store = storeBeforeMigration('0010_');
   try {
-    const before = join(dir, 'migrations');
-    cpSync(join(projectRoot, 'src/db/migrations'), before, { recursive: true });
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'));
-    const index = journal.entries.findIndex((entry: { tag: string }) => entry.tag.startsWith('0010_'));
-    expect(index).toBeGreaterThan(0);
-    for (const entry of journal.entries.slice(index)) rmSync(join(before, `${entry.tag}.sql`));
-    journal.entries = journal.entries.slice(0, index);
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal));
-
-    mkdirSync(join(dir, 'data'));
-    const db = openDatabase(join(dir, 'data', 'store.db'));
-    migrate(db, { migrationsFolder: before });
+    const { db } = store;
     const sql = db.$client;
     const user = sql.query('insert into users (id, username, password_hash, email, created_at) values (?, ?, ?, ?, 1)');
     user.run(1, 'taken-on-word', 'x', 'victim@example.com');
@@ -41,7 +25,7 @@ test('migration 0010: only addresses confirmed by a link stay the account addres
     link.run(3, 'h3', 'owner@example.com', 6);
     link.run(1, 'h1', 'victim@example.com', null); // sent, never opened
 
-    await openMigratedDatabase(join(dir, 'data', 'store.db'));
+    await store.migrateRest();
     const emails = sql.query('select id, email from users order by id').all() as { id: number; email: string | null }[];
     expect(emails).toEqual([
       { id: 1, email: null },
@@ -53,6 +37,6 @@ test('migration 0010: only addresses confirmed by a link stay the account addres
     expect(() => sql.query("update users set email = 'OWNER@example.com' where id = 4").run()).toThrow('UNIQUE');
     sql.close();
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    store.remove();
   }
 });

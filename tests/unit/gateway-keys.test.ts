@@ -1,14 +1,13 @@
 import { describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
-import { migrate } from 'drizzle-orm/bun-sqlite/migrator';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
 import { backupDatabase, restoreBackup } from '../../src/domain/backups.ts';
 import { paymentsNeedingAttention } from '../../src/domain/payment-review.ts';
 import { ensureKeyPrefix, gatewayKey, gatewayKeyPrefix, KEY_PREFIX_SETTING, MAX_GATEWAY_KEY_LENGTH } from '../../src/domain/payments/keys.ts';
-import { projectRoot } from '../../src/runtime-files.ts';
+import { storeBeforeMigration } from '../helpers/migrations.ts';
 
 /*
  * Issue 25, row 4: gateway keys are `{installation prefix}-{kind}-{row id}`; the prefix is random
@@ -82,20 +81,9 @@ describe('gateway keys', () => {
 
 describe('migration 0009: one gateway payment per row', () => {
   test('a store where one payment already paid two orders migrates: the first keeps it, the second is unlinked, noted and listed for the admin', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'csa-0009-'));
-    // The migrations as they were before 0009.
-    const before = join(dir, 'migrations');
-    cpSync(join(projectRoot, 'src/db/migrations'), before, { recursive: true });
-    const journal = JSON.parse(readFileSync(join(before, 'meta/_journal.json'), 'utf8'));
-    const index = journal.entries.findIndex((entry: { tag: string }) => entry.tag.startsWith('0009_'));
-    expect(index).toBeGreaterThan(0);
-    for (const entry of journal.entries.slice(index)) rmSync(join(before, `${entry.tag}.sql`));
-    journal.entries = journal.entries.slice(0, index);
-    writeFileSync(join(before, 'meta/_journal.json'), JSON.stringify(journal));
-
-    mkdirSync(join(dir, 'data'));
-    const db = openDatabase(join(dir, 'data', 'store.db'));
-    migrate(db, { migrationsFolder: before });
+    // The store as it was before 0009.
+    const store = storeBeforeMigration('0009_');
+    const { db } = store;
     const sql = db.$client;
     sql.query("insert into users (id, username, password_hash, created_at) values (1, 'shopper', 'x', 1)").run();
     const insert = sql.query(
@@ -106,7 +94,7 @@ describe('migration 0009: one gateway payment per row', () => {
     insert.run(3, 'sq-own', 'order-14-charge');
     insert.run(4, null, 'order-15-charge');
 
-    await openMigratedDatabase(join(dir, 'data', 'store.db'));
+    await store.migrateRest();
     const rows = sql.query('select id, gateway_payment_id as gatewayPaymentId, review_note as note from payments order by id').all() as {
       id: number;
       gatewayPaymentId: string | null;
