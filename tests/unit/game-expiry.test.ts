@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { expireStaleGames, runGameJobs } from '../../src/domain/games/lifecycle.ts';
+import { expireStaleGames } from '../../src/domain/games/cancel.ts';
+import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import {
   book,
   DAY,

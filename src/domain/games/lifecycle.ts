@@ -1,28 +1,19 @@
-import { and, asc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, games, payments, plays, products, type Game, type Play, type Product } from '../../db/schema.ts';
+import { cartItems, games, payments, plays, products, type Game, type Play } from '../../db/schema.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
-import type { Clock } from '../clock.ts';
-import { notify, type NewNotification } from '../notifications.ts';
+import { notify } from '../notifications.ts';
 import { slicer } from '../slices.ts';
-import { enteredCount, type GameDeps } from './entry.ts';
+import { cancelGame, expireStaleGames } from './cancel.ts';
+import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
+import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { usernames } from './queries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
-import {
-  entryTime,
-  FEED_SETTLE_DEADLINE_MS,
-  isStarted,
-  type Started,
-  GAME_LENGTH_MS,
-  PENDING_PLAY_MS,
-  PRIZE_KEEP_MS,
-  startOfFilledGame,
-  WAITING_GAME_LIFETIME_MS,
-} from './schedule.ts';
+import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -34,23 +25,7 @@ import {
  * (../slices.ts): hundreds of games starting at the same hour never freeze the store.
  */
 
-/** Games started, settled or expired at most between two turns for the requests. */
-export const GAMES_PER_SLICE = 5;
-
 const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
-
-function enteredPlays(db: Queryable, gameId: number) {
-  return db
-    .select()
-    .from(plays)
-    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered')))
-    .orderBy(asc(plays.enteredAt), asc(plays.id))
-    .all();
-}
-
-function productOf(db: Queryable, productId: number): Product {
-  return db.select().from(products).where(eq(products.id, productId)).get()!;
-}
 
 /** Plays never paid within 15 minutes are void. */
 export function expirePendingPlays(deps: GameDeps, now: number): number {
@@ -146,20 +121,6 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     await moveHolds(deps, holdsToMove(db, game.id));
   }
   return started;
-}
-
-/** Tells every entered player of a game, once per game and event. Runs in the caller's transaction. */
-function tellPlayers(
-  tx: Queryable,
-  clock: Clock,
-  gameId: number,
-  productId: number,
-  event: string,
-  message: Omit<NewNotification, 'eventKey' | 'productId' | 'gameId'>,
-): void {
-  for (const play of enteredPlays(tx, gameId)) {
-    notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
-  }
 }
 
 /** The picks' calibration: frozen at the start; for a game started before it was frozen, as the influencers stand. */
@@ -297,75 +258,6 @@ export async function settleDueGames(deps: GameDeps, now: number): Promise<numbe
   return settled;
 }
 
-/** A waiting game that has not filled in 6 days is canceled: every hold is voided. */
-export async function expireStaleGames(deps: GameDeps, now: number): Promise<number[]> {
-  const { db } = deps;
-  const stale = db
-    .select()
-    .from(games)
-    .where(and(eq(games.status, 'waiting'), lte(games.createdAt, now - WAITING_GAME_LIFETIME_MS)))
-    .all();
-  const canceled: number[] = [];
-  const step = slicer(GAMES_PER_SLICE);
-  for (const game of stale) {
-    await step();
-    // A game that filled is only waiting for its hour; it starts, it is not canceled.
-    if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
-    const done = await cancelGame(deps, game.id, {
-      reason: 'It did not fill within 6 days.',
-      message: (brand) => `The game for ${brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
-      only: 'waiting',
-    });
-    if (done) canceled.push(game.id);
-  }
-  return canceled;
-}
-
-/**
- * Cancels a waiting or live game: nobody is charged (every hold is voided), a live game's
- * reserved unit goes back to stock, and the players are told why. Used by the 6-day expiry,
- * the feed's deadline and the admin's Cancel game.
- */
-export async function cancelGame(
-  deps: GameDeps,
-  gameId: number,
-  why: { reason: string; message: (brand: string) => string; only?: 'waiting' | 'active' },
-): Promise<boolean> {
-  const { db, clock } = deps;
-  const claimed = db.transaction((tx) => {
-    const before = tx.select().from(games).where(eq(games.id, gameId)).get();
-    const from = why.only ? [why.only] : (['waiting', 'active'] as const);
-    const won = tx
-      .update(games)
-      .set({ status: 'canceled', canceledAt: clock.now(), cancelReason: why.reason })
-      .where(and(eq(games.id, gameId), inArray(games.status, [...from])))
-      .returning({ id: games.id })
-      .all();
-    if (!before || won.length === 0) return false;
-    if (before.status === 'active')
-      tx.update(products)
-        .set({ quantity: sql`${products.quantity} + 1` })
-        .where(eq(products.id, before.productId))
-        .run();
-    const product = productOf(tx, before.productId);
-    tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
-      type: 'game_ended',
-      title: 'Game canceled',
-      message: why.message(product.brand),
-      actionUrl: `/play/${product.id}`,
-      actionText: 'Play Again',
-    });
-    markGameHolds(tx, clock, gameId, 'voiding');
-    tx.update(plays)
-      .set({ status: 'void' })
-      .where(and(eq(plays.gameId, gameId), inArray(plays.status, ['pending', 'authorizing', 'entered'])))
-      .run();
-    return true;
-  });
-  if (claimed) await moveHolds(deps, holdsToMove(db, gameId));
-  return claimed;
-}
-
 /**
  * Holds still 'authorized' on a game that has ended (left by an older version, or by a
  * crash before 'capturing'/'voiding' existed) are marked for capture or release here.
@@ -400,3 +292,4 @@ export async function runGameJobs(deps: GameDeps, now = deps.clock.now()) {
 
 /** POST /api/games/{id}/donate lives with the other prize moves (prizes.ts). */
 export { donatePrize } from './prizes.ts';
+export { GAMES_PER_SLICE } from './game-rows.ts';

@@ -1,0 +1,37 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { plays, products, type Product } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { notify, type NewNotification } from '../notifications.ts';
+
+/* What every game step reads (the entered plays, the product) and how it tells the players. */
+
+/** Games started, settled or expired at most between two turns for the requests. */
+export const GAMES_PER_SLICE = 5;
+
+export function enteredPlays(db: Queryable, gameId: number) {
+  return db
+    .select()
+    .from(plays)
+    .where(and(eq(plays.gameId, gameId), eq(plays.status, 'entered')))
+    .orderBy(asc(plays.enteredAt), asc(plays.id))
+    .all();
+}
+
+export function productOf(db: Queryable, productId: number): Product {
+  return db.select().from(products).where(eq(products.id, productId)).get()!;
+}
+
+/** Tells every entered player of a game, once per game and event. Runs in the caller's transaction. */
+export function tellPlayers(
+  tx: Queryable,
+  clock: Clock,
+  gameId: number,
+  productId: number,
+  event: string,
+  message: Omit<NewNotification, 'eventKey' | 'productId' | 'gameId'>,
+): void {
+  for (const play of enteredPlays(tx, gameId)) {
+    notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
+  }
+}
