@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
-import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { buyNowBody } from '../helpers/actors.ts';
+import { shopperWithCard } from '../helpers/http-client.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from '../helpers/fake-square.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
@@ -19,23 +20,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function shopperCookie(url: string): Promise<string> {
-  const registered = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ username: 'leaving-soon', password: 'secret-pass' }),
-  });
-  expect(registered.status).toBe(201);
-  const cookie = registered.headers.getSetCookie()[0]!.split(';')[0]!;
-  const saved = await fetch(`${url}/api/user/profile`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', origin: url, cookie },
-    body: JSON.stringify({ ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
-  });
-  expect(saved.status).toBe(200);
-  return cookie;
-}
-
 describe('graceful shutdown', () => {
   test('SIGTERM with a slow charge in flight: the request completes 201, the order is paid, exit 0', async () => {
     fake = await startFakeSquare();
@@ -49,7 +33,7 @@ describe('graceful shutdown', () => {
       },
     });
     const { url } = server;
-    const cookie = await shopperCookie(url);
+    const cookie = (await shopperWithCard({ url }, 'leaving-soon')).cookie;
     const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
     const product = products.find((p) => p.quantity > 0)!;
     fake.setLatency(1500, { method: 'POST', path: '/v2/payments', phase: 'before' });

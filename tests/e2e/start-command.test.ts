@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/runtime-files.ts';
 import { SAME_SIGNAL_WINDOW_MS } from '../../src/shutdown.ts';
-import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { buyNowBody } from '../helpers/actors.ts';
+import { shopperWithCard } from '../helpers/http-client.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from '../helpers/fake-square.ts';
 import { E2E_ADMIN, freePort } from '../helpers/server.ts';
 
@@ -70,23 +71,6 @@ async function startCommand(env: Record<string, string>): Promise<{ url: string;
   return { url, output: () => output, exited };
 }
 
-async function shopperCookie(url: string): Promise<string> {
-  const registered = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ username: 'group-stop', password: 'secret-pass' }),
-  });
-  expect(registered.status).toBe(201);
-  const cookie = registered.headers.getSetCookie()[0]!.split(';')[0]!;
-  const saved = await fetch(`${url}/api/user/profile`, {
-    method: 'PATCH',
-    headers: { 'content-type': 'application/json', origin: url, cookie },
-    body: JSON.stringify({ ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
-  });
-  expect(saved.status).toBe(200);
-  return cookie;
-}
-
 const squareEnv = (url: string) => ({
   PAYMENTS: 'square',
   SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
@@ -103,7 +87,7 @@ describe('the README start command', () => {
       fake = await startFakeSquare();
       const store = await startCommand(squareEnv(fake.url));
       const { url } = store;
-      const cookie = await shopperCookie(url);
+      const cookie = (await shopperWithCard({ url }, 'group-stop')).cookie;
       const products = (await (await fetch(`${url}/api/products`)).json()) as { id: number; price: number; quantity: number }[];
       const product = products.find((p) => p.quantity > 0)!;
       fake.setLatency(2000, { method: 'POST', path: '/v2/payments', phase: 'before' });

@@ -1,3 +1,5 @@
+import { COMPLETE_PROFILE } from './actors.ts';
+
 /** A browser-like client of a real server: keeps its session cookie, sends Origin on writes, and any fixed headers (X-Forwarded-For). */
 export class Client {
   cookie = '';
@@ -26,4 +28,12 @@ export class Client {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return response.json();
   }
+}
+
+/** A shopper registered on a real server with a complete profile and a card on file, ready to buy. */
+export async function shopperWithCard(server: { url: string }, username: string): Promise<Client> {
+  const client = new Client(server);
+  await client.ok('POST', '/api/register', { username, password: 'secret-pass' });
+  await client.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
+  return client;
 }
