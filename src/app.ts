@@ -7,14 +7,15 @@ import { DomainError } from './domain/errors.ts';
 import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
 import { MAX_IMAGE_BYTES } from './domain/images.ts';
-import type { AppDeps, AppEnv } from './http/context.ts';
+import type { AppDeps, AppEnv, RequestEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
 import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
-import { refuseBadHosts } from './http/host-header.ts';
+import { hostChecker } from './http/host-header.ts';
+import { getPath } from 'hono/utils/url';
 import { cacheRoutes } from './http/route-cache.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
@@ -80,12 +81,9 @@ const uploadTooLarge = bodyLimit({
 const takesUploads = (path: string) => path.startsWith('/api/products') || path.startsWith('/admin/');
 
 /** Builds the whole HTTP app from its dependencies; no I/O happens here. */
-export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>();
-
-  // First, so the log line and the metrics see every answer, the page cache's and the 404s too;
-  // it also puts the dependencies on the context, compresses, and sets the security headers.
-  app.use(observeRequests(deps, { compress: compress(), securityHeaders: securityHeaders(deps.config) }));
+export function createApp(deps: AppDeps): App {
+  // The path comes with the request's env (observe.ts computes it once, with Hono's own getPath).
+  const app = new Hono<AppEnv>({ getPath: (request, options) => (options?.env as RequestEnv | undefined)?.path ?? getPath(request) });
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -99,16 +97,16 @@ export function createApp(deps: AppDeps) {
     }
     const wantsPage = !c.req.path.startsWith('/api/') && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     // A full disk: the same for every write until it has room, logged once (disk-state.ts), not a stack per request.
-    if (noteStorageFailure(c.get('deps').db, error)) {
+    if (noteStorageFailure(c.env.deps.db, error)) {
       c.header('Retry-After', '30');
       return wantsPage ? serverErrorPage(c, { status: 503, message: STORAGE_FULL_MESSAGE }) : c.json({ message: STORAGE_FULL_MESSAGE }, 503);
     }
     log.error(
-      { event: 'request_failed', reqId: c.get('requestId'), method: c.req.method, path: c.req.path, ...errorFields(error) },
+      { event: 'request_failed', reqId: c.env.requestId, method: c.req.method, path: c.req.path, ...errorFields(error) },
       `${c.req.method} ${c.req.path} failed`,
     );
     if (wantsPage) return serverErrorPage(c);
-    return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.get('requestId') }, 500);
+    return c.json({ message: 'Something went wrong on our side. Please try again.', requestId: c.env.requestId }, 500);
   });
 
   app.route('/', fileRoutes);
@@ -167,10 +165,22 @@ export function createApp(deps: AppDeps) {
   app.route('/', marketingPages);
 
   app.notFound(notFound);
-  cacheRoutes(app);
-  // Before the router: every path and URL above comes from a URL that parses (host-header.ts).
-  refuseBadHosts(app, deps);
-  return app;
+  const routeOf = cacheRoutes(app);
+  // Around the app, so the log line and the metrics see every answer (the page cache's, the 404s,
+  // a refused Host); it hands the app its dependencies and the request's id, compresses, and sets
+  // the security headers. The Host check comes before the router: every path and URL above comes
+  // from a URL that parses (host-header.ts).
+  app.fetch = observeRequests(app.fetch, deps, {
+    routeOf,
+    checkHost: hostChecker(),
+    compress: compress(),
+    securityHeaders: securityHeaders(deps.config),
+  });
+  return app as unknown as App;
 }
 
-export type App = ReturnType<typeof createApp>;
+/** The app as the server calls it: its fetch takes the Bun server (app.request() passes nothing). */
+export type App = Omit<Hono<AppEnv>, 'fetch' | 'request'> & {
+  fetch: (request: Request, server?: unknown) => Response | Promise<Response>;
+  request: (input: string | URL | Request, init?: RequestInit, server?: unknown) => Response | Promise<Response>;
+};

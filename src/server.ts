@@ -79,17 +79,28 @@ export async function main(): Promise<void> {
   const appWhenReady = new Promise<ReturnType<typeof createApp>>((resolve) => (appReady = resolve));
   // Requests in flight, so a shutdown can let them finish.
   const requests = requestTracker();
-  const server = listenOrRefuse(config, async (request, bunServer) => {
+  const answered = (response: Response) => {
+    requests.finished();
+    return lifecycle.draining() ? closingConnection(response) : response;
+  };
+  const broke = (error: unknown) => {
+    requests.finished();
+    throw error;
+  };
+  const whileStarting = async (request: Request, bunServer: Server<undefined>) => {
+    if (new URL(request.url).pathname === '/readyz') return Response.json({ status: 'starting' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+    return (await appWhenReady).fetch(request, bunServer);
+  };
+  // No async function of its own: an answer the app gives at once goes back at once.
+  const server = listenOrRefuse(config, (request, bunServer) => {
     requests.started();
+    let answer: Response | Promise<Response>;
     try {
-      if (!app && new URL(request.url).pathname === '/readyz') {
-        return Response.json({ status: 'starting' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
-      }
-      const response = await (app ?? (await appWhenReady)).fetch(request, bunServer);
-      return lifecycle.draining() ? closingConnection(response) : response;
-    } finally {
-      requests.finished();
+      answer = app ? app.fetch(request, bunServer) : whileStarting(request, bunServer);
+    } catch (error) {
+      return broke(error);
     }
+    return answer instanceof Promise ? answer.then(answered, broke) : answered(answer);
   });
   const dataDir = resolve(config.dataDir);
   const unwritable = dataDirProblem(dataDir);
@@ -165,7 +176,7 @@ function refuseToStart(message: string): never {
 }
 
 /** Claims the port before anything else happens; a taken port or a bad address is one line and exit 1. */
-function listenOrRefuse(config: Config, fetch: (request: Request, server: Server<undefined>) => Promise<Response>): Server<undefined> {
+function listenOrRefuse(config: Config, fetch: (request: Request, server: Server<undefined>) => Response | Promise<Response>): Server<undefined> {
   try {
     return Bun.serve({ hostname: config.host, port: config.port, maxRequestBodySize: 16 * 1024 * 1024, fetch });
   } catch (error) {

@@ -32,7 +32,7 @@ export function carryOutCartIntent<E extends AppEnv>(c: AppContext<E>, userId: n
   const raw = getCookie(c, INTENT_COOKIE);
   if (!raw) return null;
   const productId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  const stored = productId === null ? undefined : findProduct(c.get('deps').db, productId);
+  const stored = productId === null ? undefined : findProduct(c.env.deps.db, productId);
   if (!stored) {
     deleteCookie(c, INTENT_COOKIE, { path: '/' });
     return null;
@@ -40,7 +40,7 @@ export function carryOutCartIntent<E extends AppEnv>(c: AppContext<E>, userId: n
   const { name, subtitle } = productTitle(productView(stored));
   const label = `${name} ${subtitle}`;
   try {
-    addToCart(c.get('deps').db, c.get('deps').clock, userId, { productId: stored.id });
+    addToCart(c.env.deps.db, c.env.deps.clock, userId, { productId: stored.id });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error.extra?.code === 'PROFILE_INCOMPLETE') {

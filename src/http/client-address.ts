@@ -1,5 +1,5 @@
 import proxyaddr from 'proxy-addr';
-import { getConnInfo } from 'hono/bun';
+import type { Server } from 'bun';
 import type { Config } from '../config.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
@@ -26,29 +26,38 @@ function trustOf(setting: Config['trustProxy']): Trust {
 }
 
 /** The socket's peer, whatever any header says; 'local' when there is none (app.request() in tests). */
-export function peerAddress<E extends AppEnv>(c: AppContext<E>): string {
+export function peerOf(request: Request, server: Server<undefined> | undefined): string {
   try {
-    return getConnInfo(c).remote.address ?? 'local';
+    return server?.requestIP(request)?.address ?? 'local';
   } catch {
     return 'local';
   }
 }
 
+export function peerAddress<E extends AppEnv>(c: AppContext<E>): string {
+  return peerOf(c.req.raw, c.env.server);
+}
+
 /** The client's address: the peer, or the first untrusted address of X-Forwarded-For behind trusted proxies. */
 export function clientIp<E extends AppEnv>(c: AppContext<E>): string {
-  const peer = peerAddress(c);
-  const trust = trustOf(c.get('deps').config.trustProxy);
+  return clientAddressOf(c.req.raw, c.env.server, c.env.deps.config.trustProxy);
+}
+
+/** clientIp() before the app has a context (the request's log line, observe.ts). */
+export function clientAddressOf(request: Request, server: Server<undefined> | undefined, trustProxy: Config['trustProxy']): string {
+  const peer = peerOf(request, server);
+  const trust = trustOf(trustProxy);
   if (!trust(peer, 0)) return peer;
-  const forwarded = c.req.header('x-forwarded-for');
+  const forwarded = request.headers.get('x-forwarded-for');
   // proxy-addr reads a Node request; these are the two fields it looks at.
-  const request = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
-  return proxyaddr(request as unknown as Parameters<typeof proxyaddr>[0], trust);
+  const nodeRequest = { connection: { remoteAddress: peer }, socket: { remoteAddress: peer }, headers: forwarded ? { 'x-forwarded-for': forwarded } : {} };
+  return proxyaddr(nodeRequest as unknown as Parameters<typeof proxyaddr>[0], trust);
 }
 
 /** True when the browser's request came over https: to us, or to a trusted proxy that says so. */
 export function cameOverHttps<E extends AppEnv>(c: AppContext<E>): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
-  if (!trustOf(c.get('deps').config.trustProxy)(peerAddress(c), 0)) return false;
+  if (!trustOf(c.env.deps.config.trustProxy)(peerAddress(c), 0)) return false;
   // A chain of proxies appends; the first value is what the browser used.
   const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return proto === 'https';

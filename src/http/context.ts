@@ -1,3 +1,4 @@
+import type { Server } from 'bun';
 import type { Context } from 'hono';
 import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
@@ -40,16 +41,30 @@ export interface AppDeps {
   lifecycle: Lifecycle;
 }
 
+/**
+ * What the request's observer (observe.ts) hands the app with each request, outside Hono's
+ * middleware chain: the dependencies, the request's id and path, the Bun server (hono/bun's
+ * getConnInfo reads `server`), and the signed-in user's id for the request's log line.
+ */
+export interface RequestEnv {
+  server: Server<undefined> | undefined;
+  deps: AppDeps;
+  requestId: string;
+  /** The path Hono routes by (its own getPath, computed once). */
+  path: string;
+  /** Set by the session middleware; the log line and the gateway's log lines read it. */
+  userId: number | null;
+}
+
 export interface AppEnv {
+  Bindings: RequestEnv;
   Variables: {
-    deps: AppDeps;
     user: User | null;
     session: Session | null;
     /** The signed-in user's viewer version (viewer_versions), read with the session. */
     viewerVersion: number;
     /** The page the route rendered, for the page cache (render.tsx). */
     renderedPage: SharedPage | undefined;
-    requestId: string;
   };
 }
 

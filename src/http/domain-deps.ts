@@ -9,10 +9,10 @@ export function gameDepsOf({ db, clock, gateway, metrics, config }: Pick<AppDeps
   return { db, clock, gateway, metrics, dailyEntryLimit: config.dailyEntryLimit };
 }
 
-export const gameDeps = <E extends AppEnv>(c: AppContext<E>): GameDeps => gameDepsOf(c.get('deps'));
+export const gameDeps = <E extends AppEnv>(c: AppContext<E>): GameDeps => gameDepsOf(c.env.deps);
 
 /** The catalogue writer for this request. */
 export function catalogWriter<E extends AppEnv>(c: AppContext<E>): CatalogWriter {
-  const { db, clock, images } = c.get('deps');
+  const { db, clock, images } = c.env.deps;
   return { db, clock, images };
 }

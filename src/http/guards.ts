@@ -39,15 +39,15 @@ export const requireAdminWithPinApi: MiddlewareHandler<AppEnv> = async (c, next)
   const session = c.get('session');
   if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
-  if (!sessionPassedPin(session, c.get('deps').clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
-  touchPinUnlock(c.get('deps').db, session, c.get('deps').clock);
+  if (!sessionPassedPin(session, c.env.deps.clock)) return c.json({ message: 'Enter the admin PIN first.' }, 403);
+  touchPinUnlock(c.env.deps.db, session, c.env.deps.clock);
   await next();
 };
 
 /** Public forms (business applications, coach sign-ups): 20 an hour per address. */
 export const limitPublicForms: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method !== 'POST') return next();
-  const limiter = c.get('deps').limits.publicFormsByIp;
+  const limiter = c.env.deps.limits.publicFormsByIp;
   const ip = clientIp(c);
   const wait = limiter.attempt(ip);
   if (wait > 0) {

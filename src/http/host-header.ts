@@ -1,6 +1,4 @@
-import type { Hono } from 'hono';
 import { log } from '../log.ts';
-import type { AppDeps, AppEnv } from './context.ts';
 
 /*
  * The request's URL is built from its Host header. With an empty one Bun hands over a bare path
@@ -30,25 +28,23 @@ export function validRequestUrl(url: string, host: string | undefined): URL | nu
 
 const BAD_HOST = JSON.stringify({ message: 'Bad request: the Host header is missing or not a valid host name.' });
 
-/** Puts the Host check in front of the app's router: app.fetch (and app.request, which calls it) answers 400 first. */
-export function refuseBadHosts(app: Hono<AppEnv>, deps: AppDeps): void {
-  const route = app.fetch;
+/**
+ * The Host check in front of the app's router (observeRequests asks it first, so app.fetch and
+ * app.request answer 400 before Hono routes): null for a sound request, else the 400 answer.
+ */
+export function hostChecker(): (request: Request) => Response | null {
   // Hosts already seen sound: a URL of one of them with a path parses too (only the Host can make it fail), so it is not parsed again.
   const soundHosts = new Set<string>();
-  app.fetch = (request, ...rest) => {
+  return (request) => {
     const host = request.headers.get('host') ?? undefined;
     const url = request.url;
     const at = url.startsWith('http://') ? 7 : url.startsWith('https://') ? 8 : -1;
-    if (at > 0 && host !== undefined && soundHosts.has(host) && url.startsWith(host, at) && url[at + host.length] === '/') return route(request, ...rest);
+    if (at > 0 && host !== undefined && soundHosts.has(host) && url.startsWith(host, at) && url[at + host.length] === '/') return null;
     if (validRequestUrl(url, host)) {
       if (host !== undefined && soundHosts.size < 64 && /^https?:\/\//.test(url)) soundHosts.add(host);
-      return route(request, ...rest);
+      return null;
     }
-    deps.telemetry.observeRequest(request.method, 'unmatched', 400, 0);
-    log.info(
-      { component: 'http', event: 'bad_host', method: request.method, host: request.headers.get('host')?.slice(0, 100) ?? null },
-      'Bad Host header: 400',
-    );
+    log.info({ component: 'http', event: 'bad_host', method: request.method, host: host?.slice(0, 100) ?? null }, 'Bad Host header: 400');
     return new Response(BAD_HOST, { status: 400, headers: { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'no-store' } });
   };
 }

@@ -48,7 +48,7 @@ export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const user = c.get('user');
   if (key === undefined || !user) return next();
   if (!KEY_PATTERN.test(key)) return problem(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
-  const { db, clock } = c.get('deps');
+  const { db, clock } = c.env.deps;
   const id: IdempotencyKey = { userId: user.id, scope: `${c.req.method} ${c.req.path}`, key };
   const requestHash = hashOf(await c.req.text());
 

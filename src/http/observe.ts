@@ -1,9 +1,10 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { matchedRoutes } from 'hono/route';
+import type { Server } from 'bun';
+import type { MiddlewareHandler } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { log } from '../log.ts';
 import { inLogScope } from '../log-scope.ts';
-import { clientIp } from './client-address.ts';
-import type { AppDeps, AppEnv } from './context.ts';
+import { clientAddressOf } from './client-address.ts';
+import type { AppDeps, AppEnv, RequestEnv } from './context.ts';
 
 /** Probes that would drown the request log: logged at debug, still counted in /metrics. */
 const PROBES = new Set(['/ping', '/healthz', '/readyz', '/metrics']);
@@ -17,10 +18,12 @@ const GIVEN_ID = /^[\w\-=]{1,64}$/;
  * and formatting 16 random bytes on every request.
  */
 const ID_PREFIX = crypto.randomUUID().slice(0, 24);
+const ZEROS = '000000000000';
 let requestCount = 0;
 export function nextRequestId(): string {
   requestCount++;
-  return ID_PREFIX + requestCount.toString(16).padStart(12, '0');
+  const hex = requestCount.toString(16);
+  return ID_PREFIX + ZEROS.slice(hex.length) + hex;
 }
 
 /** Writes, and the admin's reads (payment reviews ask the gateway): where gateway lines need the request's ids. */
@@ -28,67 +31,138 @@ function mayCallGateway(method: string, path: string): boolean {
   return (method !== 'GET' && method !== 'HEAD') || path.startsWith('/admin') || path.startsWith('/api/admin');
 }
 
-/** The route pattern that answered ('/product/:id'), so metrics have one series per route, not per URL. */
-function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
-  const route = matchedRoutes(c)[c.req.routeIndex];
-  if (!route || c.res.status === 404) return route && route.method !== 'ALL' ? route.path : 'unmatched';
-  return route.path;
-}
+type Route = (request: Request, env: RequestEnv) => Response | Promise<Response>;
 
-/** Compression runs once the answer exists: nothing comes after it. */
+/** Hono's compress() reads these of a context: the answer, the request's method and headers. */
+interface Answer {
+  res: Response;
+  req: { method: string; header: (name: string) => string | undefined };
+  header: (name: string, value: string) => void;
+}
 const answered = async () => {};
 
+/** One request on its way through observeRequests. */
+interface Observed {
+  request: Request;
+  env: RequestEnv;
+  started: number;
+  /** False when the Host was refused: its URL is not what the client asked for, so no route is named. */
+  routed: boolean;
+}
+
+interface Parts {
+  routeOf: (method: string, path: string) => string;
+  checkHost: (request: Request) => Response | null;
+  compress: MiddlewareHandler<AppEnv>;
+  securityHeaders: (headers: Headers, path: string, type: string | null) => void | Promise<void>;
+}
+
 /**
- * What every request pays, in one middleware (each layer of Hono's chain is a closure and an
- * await), compression and the security headers included: the app's dependencies on the context; an id (X-Request-Id, kept from a proxy that
- * sets a sane one) for the log, the response header and the 500 page; one JSON line per request
- * (time, request id, method, path, status, duration, user id when signed in, client address);
- * and the request counted in the metrics by route pattern. The id header is added once the
- * answer exists: a header set before it takes Hono off its fast path, and the small answers
- * then lose their Content-Length and get gzip-streamed (a /ping three times slower).
+ * What every request pays, around the app rather than in Hono's chain (each middleware layer is a
+ * closure and an await, and any layer at all takes a route off Hono's path for a single
+ * handler): an id (X-Request-Id, kept from a proxy that sets a sane one) for the log, the response
+ * header and the 500 page; the app's dependencies, the id, the path and the server handed to the
+ * app as its env (c.env); compression and the security headers once the answer exists; one JSON
+ * line per request (time, request id, method, path, status, duration, user id when signed in,
+ * client address); and the request counted in the metrics by route pattern. Installed as the
+ * app's fetch, so app.request() in tests pays the same. An answer the app gives at once (a
+ * handler that does not await) is finished at once too: no promise, no microtask.
  */
-export function observeRequests(
-  deps: AppDeps,
-  layers: { compress: MiddlewareHandler<AppEnv>; securityHeaders: (c: Context<AppEnv>) => void | Promise<void> },
-): MiddlewareHandler<AppEnv> {
-  const { telemetry } = deps;
-  const { compress, securityHeaders } = layers;
-  return async (c, next) => {
+export function observeRequests(route: Route, deps: AppDeps, parts: Parts): (request: Request, server?: unknown) => Response | Promise<Response> {
+  const { telemetry, config } = deps;
+  const { routeOf, checkHost, compress, securityHeaders } = parts;
+
+  const record = (observed: Observed, response: Response): Response => {
+    const { env, request } = observed;
+    response.headers.set('X-Request-Id', env.requestId);
+    const ms = performance.now() - observed.started;
+    const status = response.status;
+    const method = request.method;
+    const path = env.path;
+    telemetry.observeRequest(method, observed.routed ? routeOf(method, path) : 'unmatched', status, ms / 1000);
+    const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
+    if (requestLog.isLevelEnabled(level)) {
+      requestLog[level](
+        {
+          event: 'request',
+          reqId: env.requestId,
+          method,
+          path,
+          status,
+          ms: Math.round(ms * 10) / 10,
+          userId: env.userId,
+          ip: clientAddressOf(request, env.server, config.trustProxy),
+        },
+        `${method} ${path} ${status}`,
+      );
+    }
+    return response;
+  };
+  // Every answer carries the security headers and its id: files, health checks, 404s and 500s included.
+  const seal = (observed: Observed, response: Response, type: string | null): Response | Promise<Response> => {
+    const applying = securityHeaders(response.headers, observed.env.path, type);
+    return applying ? applying.then(() => record(observed, response)) : record(observed, response);
+  };
+  const failed = (observed: Observed, error: unknown): Response | Promise<Response> => {
+    // The app's error handler answers every error a route throws; this is only for one of its own.
+    const { env, request } = observed;
+    requestLog.error(
+      { event: 'request_failed', reqId: env.requestId, method: request.method, path: env.path, error: String(error) },
+      `${request.method} ${env.path} failed`,
+    );
+    return seal(
+      observed,
+      Response.json({ message: 'Something went wrong on our side. Please try again.', requestId: env.requestId }, { status: 500 }),
+      'application/json',
+    );
+  };
+  const finish = (observed: Observed, response: Response): Response | Promise<Response> => {
+    // Hono's compress() does all its work once the answer exists, and leaves an answer without a type alone.
+    const type = response.headers.get('content-type');
+    if (type === null) return seal(observed, response, null);
+    return compressed(compress, observed.request, response).then(
+      (done) => seal(observed, done, type),
+      (error) => failed(observed, error),
+    );
+  };
+
+  return (request, server) => {
     const started = performance.now();
-    c.set('deps', deps);
-    const given = c.req.raw.headers.get('x-request-id');
-    const id = given && GIVEN_ID.test(given) ? given : nextRequestId();
-    c.set('requestId', id);
+    const given = request.headers.get('x-request-id');
+    const requestId = given && GIVEN_ID.test(given) ? given : nextRequestId();
+    const bunServer = server && typeof (server as Server<undefined>).requestIP === 'function' ? (server as Server<undefined>) : undefined;
+    const env: RequestEnv = { server: bunServer, deps, requestId, path: getPath(request), userId: null };
+    const refused = checkHost(request);
+    const observed: Observed = { request, env, started, routed: refused === null };
+    if (refused) return seal(observed, refused, 'application/json');
+    let answer: Response | Promise<Response>;
     try {
       // Writes and admin reads may call the gateway: its log lines carry this request's ids.
-      if (mayCallGateway(c.req.method, c.req.path)) await inLogScope({ reqId: id, userId: () => c.get('user')?.id ?? null }, next);
-      else await next();
-      // Hono's compress() does all its work once the answer exists, and leaves an answer without a type alone.
-      if (c.res.headers.has('content-type')) await compress(c, answered);
-    } finally {
-      // Every answer carries the security headers and its id: files, health checks, 404s and 500s included.
-      await securityHeaders(c);
-      c.res.headers.set('X-Request-Id', id);
-      const ms = performance.now() - started;
-      const status = c.res.status;
-      telemetry.observeRequest(c.req.method, routeOf(c), status, ms / 1000);
-      const path = c.req.path;
-      const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
-      if (requestLog.isLevelEnabled(level)) {
-        requestLog[level](
-          {
-            event: 'request',
-            reqId: id,
-            method: c.req.method,
-            path,
-            status,
-            ms: Math.round(ms * 10) / 10,
-            userId: c.get('user')?.id ?? null,
-            ip: clientIp(c),
-          },
-          `${c.req.method} ${path} ${status}`,
-        );
-      }
+      answer = mayCallGateway(request.method, env.path)
+        ? inLogScope({ reqId: requestId, userId: () => env.userId }, () => route(request, env))
+        : route(request, env);
+    } catch (error) {
+      return failed(observed, error);
     }
+    if (answer instanceof Promise) {
+      return answer.then(
+        (response) => finish(observed, response),
+        (error) => failed(observed, error),
+      );
+    }
+    return finish(observed, answer);
   };
+}
+
+/** Hono's compress() on an answer made outside a Hono context (its threshold, types, Vary and weak ETag rules). */
+async function compressed(compress: MiddlewareHandler<AppEnv>, request: Request, response: Response): Promise<Response> {
+  const answer: Answer = {
+    res: response,
+    req: { method: request.method, header: (name) => request.headers.get(name) ?? undefined },
+    header(name, value) {
+      this.res.headers.set(name, value);
+    },
+  };
+  await compress(answer as never, answered);
+  return answer.res;
 }

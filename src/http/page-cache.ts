@@ -213,7 +213,7 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   try {
     await next();
   } finally {
-    c.get('deps').pageCache.noteLocalWrite();
+    c.env.deps.pageCache.noteLocalWrite();
   }
 };
 
@@ -241,7 +241,7 @@ export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareH
     if (c.req.method !== 'GET') return next();
     const key = cacheKey(c, 'page', fingerprint);
     if (key === null) return next();
-    const cache = c.get('deps').pageCache;
+    const cache = c.env.deps.pageCache;
     const hit = cache.get(key);
     if (hit?.kind === 'page') return sendPage(c, hit);
     await next();
@@ -259,7 +259,7 @@ export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
     if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
     const key = cacheKey(c, 'json');
     if (key === null) return next();
-    const cache = c.get('deps').pageCache;
+    const cache = c.env.deps.pageCache;
     const hit = cache.get(key);
     if (hit?.kind === 'response') {
       c.header('Cache-Control', 'no-cache');

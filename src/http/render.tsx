@@ -100,7 +100,7 @@ export function sendPage<E extends AppEnv>(c: AppContext<E>, page: SharedPage, t
 
 /** Renders a page inside the shared layout, with the viewer's own header and tail. */
 export function renderPage<E extends AppEnv>(c: AppContext<E>, meta: PageMeta, body: ReactNode, { status = 200, toast, backHref = '/' }: RenderOptions = {}) {
-  const page = renderSharedPage(c.get('deps'), meta, body, status, backHref);
+  const page = renderSharedPage(c.env.deps, meta, body, status, backHref);
   // The page cache (cachePages) keeps what the route rendered.
   c.set('renderedPage', page);
   return sendPage(c, page, toast ?? takeFlash(c));

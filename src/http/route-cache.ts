@@ -5,6 +5,23 @@ import type { AppEnv } from './context.ts';
 const MAX_ENTRIES = 2_000;
 const MAX_PATH = 256;
 
+type Router = Hono<AppEnv>['router'];
+type Match = ReturnType<Router['match']>;
+/** What Hono stores per handler: the handler and its route ({ method, path, ... }; method 'ALL' for app.use). */
+type Entry = [[unknown, { method: string; path: string }], unknown];
+
+interface Found {
+  match: Match;
+  /** The route pattern that answers ('/product/:id'), 'unmatched' when only middlewares match. */
+  route: string;
+}
+
+/** The last handler of a route (not a middleware): its pattern names the answer in the metrics. */
+function lastRoute(entries: Entry[]): number {
+  for (let index = entries.length - 1; index >= 0; index--) if (entries[index]![0][1].method !== 'ALL') return index;
+  return -1;
+}
+
 /**
  * Remembers the router's answer per method and path. The app's routes cannot use Hono's
  * RegExpRouter (a static segment beside a parameter, '/notifications/read-all' beside
@@ -12,26 +29,39 @@ const MAX_PATH = 256;
  * walks its tree for the global middlewares and the route on every request: a tenth of what a
  * /ping cost. Hono only reads a match (handlers and parameters), so one answer serves every
  * request for that path; routes are all added before the first request.
+ *
+ * Middlewares added after a route (app.use('*') below the health checks and files) match its
+ * path too, but run only if its handler calls next(), which no route of this app does: they are
+ * left out of the remembered match, so a route with no middleware before it takes Hono's path for
+ * a single handler (no compose, no await per layer).
+ *
+ * Returns routeOf(method, path): the route pattern for the request metrics, from the same answer.
  */
-export function cacheRoutes(app: Hono<AppEnv>): void {
+export function cacheRoutes(app: Hono<AppEnv>): (method: string, path: string) => string {
   const router = app.router;
-  const found = new Map<string, ReturnType<typeof router.match>>();
+  const found = new Map<string, Found>();
+  const lookUp = (method: string, path: string): Found => {
+    const key = `${method} ${path}`;
+    let one = found.get(key);
+    if (one === undefined) {
+      const match = router.match(method, path);
+      const entries = match[0] as unknown as Entry[];
+      const last = lastRoute(entries);
+      const trimmed = last >= 0 && last < entries.length - 1 ? ([entries.slice(0, last + 1), ...match.slice(1)] as unknown as Match) : match;
+      one = { match: trimmed, route: last >= 0 ? entries[last]![0][1].path : 'unmatched' };
+      if (path.length > MAX_PATH) return one;
+      if (found.size >= MAX_ENTRIES) found.clear();
+      found.set(key, one);
+    }
+    return one;
+  };
   app.router = {
     name: `${router.name} (cached)`,
     add: (method, path, handler) => {
       found.clear();
       router.add(method, path, handler);
     },
-    match: (method, path) => {
-      if (path.length > MAX_PATH) return router.match(method, path);
-      const key = `${method} ${path}`;
-      let match = found.get(key);
-      if (match === undefined) {
-        match = router.match(method, path);
-        if (found.size >= MAX_ENTRIES) found.clear();
-        found.set(key, match);
-      }
-      return match;
-    },
+    match: (method, path) => lookUp(method, path).match,
   };
+  return (method, path) => lookUp(method === 'HEAD' ? 'GET' : method, path).route;
 }

@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
@@ -10,28 +10,48 @@ const SQUARE_ORIGINS = {
 };
 
 /**
- * Secure headers with a CSP that lets in Square's script origins only when Square is the gateway:
- * the same headers on every answer, computed once; setting them (names and values as they are
- * stored, in one flat array) is all an answer pays. Applied by observeRequests once the answer exists.
+ * The headers that mean something on any answer (a script, a stylesheet, JSON, an image, a
+ * download): what it is (nosniff), who may embed or read it (CORP, frame-ancestors and XFO),
+ * https only (HSTS), the referrer its own fetches send, and the CSP. The others govern a document
+ * a browser renders (its window group, its device features, the legacy IE and Flash switches)
+ * and do nothing on anything else, so only documents (HTML, and SVG, which a tab renders as one)
+ * pay for them (docs/decisions.md).
  */
-export function securityHeaders(config: Config): (c: Context<AppEnv>) => void | Promise<void> {
-  let headers: string[] | null = null;
-  const apply = (c: Context<AppEnv>) => {
-    const target = c.res.headers;
-    const fixed = headers!;
+const ON_EVERY_ANSWER = new Set([
+  'content-security-policy',
+  'cross-origin-resource-policy',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-frame-options',
+]);
+
+/**
+ * Secure headers with a CSP that lets in Square's script origins only when Square is the gateway,
+ * computed once; setting them (names and values as they are stored, in flat arrays) is all an
+ * answer pays. Applied by observeRequests once the answer exists.
+ */
+export function securityHeaders(config: Config): (target: Headers, path: string, type: string | null) => void | Promise<void> {
+  let everyAnswer: string[] | null = null;
+  let documentsToo: string[] = [];
+  const apply = (target: Headers, path: string, type: string | null) => {
+    const fixed = everyAnswer!;
     for (let index = 0; index < fixed.length; index += 2) target.set(fixed[index]!, fixed[index + 1]!);
+    if (type && (type.startsWith('text/html') || type.startsWith('image/svg+xml'))) {
+      for (let index = 0; index < documentsToo.length; index += 2) target.set(documentsToo[index]!, documentsToo[index + 1]!);
+    }
     // A page whose URL holds a single-use link never tells another site where it came from ('same-origin', not 'no-referrer': that would send Origin: null and fail the CSRF check of its own form).
-    const path = c.req.path;
     if (path === '/auth/reset' || path === '/auth/confirm-email' || path === '/auth/unlock') {
       target.set('Referrer-Policy', 'same-origin');
       target.set('Cache-Control', 'no-store');
     }
   };
-  return (c) => {
-    if (headers) return apply(c);
+  return (target, path, type) => {
+    if (everyAnswer) return apply(target, path, type);
     return fixedSecureHeaders(config).then((fixed) => {
-      headers = fixed.flat();
-      apply(c);
+      everyAnswer = fixed.filter(([name]) => ON_EVERY_ANSWER.has(name)).flat();
+      documentsToo = fixed.filter(([name]) => !ON_EVERY_ANSWER.has(name)).flat();
+      apply(target, path, type);
     });
   };
 }

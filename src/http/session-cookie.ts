@@ -8,7 +8,7 @@ export const SESSION_COOKIE = 'csa_session';
 
 /** Secure whenever the store is public over https, or this request came over https (a TLS proxy's X-Forwarded-Proto counts when trusted). */
 function isSecure<E extends AppEnv>(c: AppContext<E>): boolean {
-  return c.get('deps').config.publicUrl.startsWith('https://') || cameOverHttps(c);
+  return c.env.deps.config.publicUrl.startsWith('https://') || cameOverHttps(c);
 }
 
 function writeCookie<E extends AppEnv>(c: AppContext<E>, token: string, expiresAt: number): void {
@@ -27,11 +27,13 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set('user', null);
   c.set('session', null);
   c.set('viewerVersion', 0);
+  c.env.userId = null;
   if (token) {
-    const { db, clock } = c.get('deps');
+    const { db, clock } = c.env.deps;
     const found = validateSessionToken(db, clock, token);
     if (found) {
       c.set('user', found.user);
+      c.env.userId = found.user.id;
       c.set('session', found.session);
       c.set('viewerVersion', found.viewerVersion);
       if (found.renewed) writeCookie(c, token, found.session.expiresAt);
@@ -44,7 +46,7 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** A new session for a user who just signed in (any earlier session of this browser is ended). */
 export function startSession<E extends AppEnv>(c: AppContext<E>, userId: number): void {
-  const { db, clock } = c.get('deps');
+  const { db, clock } = c.env.deps;
   const current = c.get('session');
   if (current) invalidateSession(db, current.id);
   const token = generateSessionToken();
@@ -54,8 +56,9 @@ export function startSession<E extends AppEnv>(c: AppContext<E>, userId: number)
 
 export function endSession<E extends AppEnv>(c: AppContext<E>): void {
   const current = c.get('session');
-  if (current) invalidateSession(c.get('deps').db, current.id);
+  if (current) invalidateSession(c.env.deps.db, current.id);
   c.set('user', null);
+  c.env.userId = null;
   c.set('session', null);
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isSecure(c) });
 }

@@ -20,7 +20,7 @@ export interface ViewerPieces {
 export function viewerOf<E extends AppEnv>(c: AppContext<E>): Viewer {
   const user = c.get('user');
   if (!user) return anonymousViewer;
-  const { db } = c.get('deps');
+  const { db } = c.env.deps;
   return {
     user: publicUser(user),
     profileComplete: profileStatus(db, user.id).isComplete,
@@ -48,7 +48,7 @@ export function shapeKey(page: Pick<SharedPage, 'path' | 'backHref' | 'islandsUs
 }
 
 function renderViewerParts<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null): ViewerPieces {
-  const { config, manifest } = c.get('deps');
+  const { config, manifest } = c.env.deps;
   const { html } = renderTree(
     manifest,
     <ViewerParts viewer={viewerOf(c)} path={page.path} backHref={page.backHref} siteName={config.siteName} flash={toast} />,
@@ -63,7 +63,7 @@ function renderViewerParts<E extends AppEnv>(c: AppContext<E>, page: SharedPage,
 export function viewerPartsFor<E extends AppEnv>(c: AppContext<E>, page: SharedPage, toast: ToastInput | null): ViewerPieces {
   if (toast) return renderViewerParts(c, page, toast);
   const key = `${viewerKey(c)}|${page.shape}`;
-  const cache = c.get('deps').pageCache;
+  const cache = c.env.deps.pageCache;
   const cached = cache.viewerParts(key);
   if (cached) return cached;
   const parts = renderViewerParts(c, page, null);

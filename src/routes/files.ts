@@ -78,21 +78,21 @@ export const fileRoutes = new Hono<AppEnv>()
   .get('/static/*', serve('static', STATIC))
   .get('/uploads/:name', (c) => {
     // Upload names are generated and never reused, so they can be cached for good.
-    const path = c.get('deps').images.fileFor(`/uploads/${c.req.param('name')}`);
+    const path = c.env.deps.images.fileFor(`/uploads/${c.req.param('name')}`);
     const file = path ? Bun.file(path) : null;
-    return file && c.get('deps').images.exists(`/uploads/${c.req.param('name')}`) ? fileResponse(file, IMMUTABLE) : fallbackOr404(c);
+    return file && c.env.deps.images.exists(`/uploads/${c.req.param('name')}`) ? fileResponse(file, IMMUTABLE) : fallbackOr404(c);
   })
   .get('/share/product/:file', async (c) => {
     // A card's name carries the version of the product it shows: an old name moves on to the current card.
     const match = /^(\d{1,9})-([a-z0-9]{1,16})\.png$/.exec(c.req.param('file'));
-    const stored = match ? findProduct(c.get('deps').db, Number(match[1])) : undefined;
+    const stored = match ? findProduct(c.env.deps.db, Number(match[1])) : undefined;
     if (!match || !stored) return c.notFound();
     const product = productView(stored);
     if (match[2] !== shareCardKey(product)) {
       c.header('Cache-Control', 'no-cache');
       return c.redirect(shareCardPath(product), 302);
     }
-    return fileResponse(Bun.file(await c.get('deps').shareCards.fileFor(product)), IMMUTABLE);
+    return fileResponse(Bun.file(await c.env.deps.shareCards.fileFor(product)), IMMUTABLE);
   })
   .get('/apple-touch-icon.png', (c) => c.redirect('/static/apple-touch-icon.png', 301))
   .get('/favicon.ico', (c) => c.redirect('/static/favicon.svg', 301));

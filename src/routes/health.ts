@@ -15,22 +15,22 @@ export const healthRoutes = new Hono<AppEnv>()
   .get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     try {
-      checkDatabase(c.get('deps').db);
-      return c.json({ status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()), time: c.get('deps').clock.now() });
+      checkDatabase(c.env.deps.db);
+      return c.json({ status: 'ok', database: 'ok', uptimeSeconds: Math.round(process.uptime()), time: c.env.deps.clock.now() });
     } catch (error) {
       return c.json({ status: 'error', database: String(error) }, 503);
     }
   })
   .get('/readyz', (c) => {
     c.header('Cache-Control', 'no-store');
-    const { db, jobsHolder, lifecycle } = c.get('deps');
+    const { db, jobsHolder, lifecycle } = c.env.deps;
     if (lifecycle.draining()) return c.json({ status: 'draining', draining: true }, 503);
     const readiness = checkReadiness(db, jobsHolder, Date.now());
     return c.json({ status: readiness.ready ? 'ready' : 'not ready', ...readiness }, readiness.ready ? 200 : 503);
   })
   .get('/metrics', async (c) => {
     c.header('Cache-Control', 'no-store');
-    const { config, telemetry } = c.get('deps');
+    const { config, telemetry } = c.env.deps;
     if (config.metricsToken) {
       const given = c.req.header('authorization') ?? '';
       const expected = `Bearer ${config.metricsToken}`;

@@ -23,17 +23,17 @@ function xmlEscape(value: string): string {
 /** robots.txt and sitemap.xml, with absolute URLs from PUBLIC_URL. */
 export const seoRoutes = new Hono<AppEnv>()
   .get('/robots.txt', (c) => {
-    const base = c.get('deps').config.publicUrl;
+    const base = c.env.deps.config.publicUrl;
     c.header('Cache-Control', 'public, max-age=86400');
     return c.text(
       `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\nDisallow: /profile\nDisallow: /cart\nDisallow: /checkout\nDisallow: /order-confirmation/\n\nSitemap: ${base}/sitemap.xml\n`,
     );
   })
   .get('/sitemap.xml', (c) => {
-    const base = c.get('deps').config.publicUrl;
+    const base = c.env.deps.config.publicUrl;
     const urls = [
       ...PUBLIC_PAGES.map((path) => `  <url><loc>${xmlEscape(base + path)}</loc></url>`),
-      ...listProducts(c.get('deps').db, { sort: 'newest' }).map(
+      ...listProducts(c.env.deps.db, { sort: 'newest' }).map(
         (p) => `  <url><loc>${base}/product/${p.id}</loc><lastmod>${new Date(p.createdAt).toISOString().slice(0, 10)}</lastmod></url>`,
       ),
     ];

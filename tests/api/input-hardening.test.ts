@@ -198,7 +198,18 @@ describe.concurrent('input hardening', () => {
         expect(response.headers.get('x-frame-options')).toBe('DENY');
         expect(response.headers.get('x-content-type-options')).toBe('nosniff');
         expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
-        expect(response.headers.get('permissions-policy')).toContain('camera=()');
+        expect(response.headers.get('strict-transport-security')).toContain('max-age=');
+        expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+        // The policies of a rendered document (its device features, its window group) come with documents only.
+        const type = response.headers.get('content-type') ?? '';
+        const isDocument = type.startsWith('text/html') || type.startsWith('image/svg+xml');
+        if (isDocument) {
+          expect(response.headers.get('permissions-policy')).toContain('camera=()');
+          expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+        } else {
+          expect(response.headers.get('permissions-policy')).toBeNull();
+          expect(response.headers.get('cross-origin-opener-policy')).toBeNull();
+        }
       },
     );
 

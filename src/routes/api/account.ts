@@ -20,32 +20,32 @@ import {
  */
 export const accountApi = new Hono<AppEnv>()
   .post('/password-reset', jsonBody(passwordResetRequestSchema), (c) => {
-    const { db, clock, limits } = c.get('deps');
+    const { db, clock, limits } = c.env.deps;
     return c.json({ message: requestPasswordReset({ db, clock, limits }, c.req.valid('json'), clientIp(c)).message });
   })
   .post('/password-reset/confirm', jsonBody(passwordResetConfirmSchema), async (c) => {
-    await confirmPasswordReset(c.get('deps'), c.req.valid('json'));
+    await confirmPasswordReset(c.env.deps, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Please log in with the new one.' });
   })
   .post('/user/email/confirm', jsonBody(emailConfirmSchema), async (c) => {
-    const { email } = await confirmEmail(c.get('deps'), c.req.valid('json'));
+    const { email } = await confirmEmail(c.env.deps, c.req.valid('json'));
     return c.json({ message: `Your messages now go to ${email}.`, email });
   })
   .use('/user/password', requireUserApi)
   .use('/user/export', requireUserApi)
   .use('/user/delete', requireUserApi)
   .post('/user/password', jsonBody(passwordChangeSchema), async (c) => {
-    await changePassword(c.get('deps'), c.get('user').id, c.get('session').id, c.req.valid('json'));
+    await changePassword(c.env.deps, c.get('user').id, c.get('session').id, c.req.valid('json'));
     return c.json({ message: 'Your password has been changed. Other devices were signed out.' });
   })
   .get('/user/export', (c) => {
-    const data = exportAccountData(c.get('deps').db, c.get('user').id, c.get('deps').clock.now());
+    const data = exportAccountData(c.env.deps.db, c.get('user').id, c.env.deps.clock.now());
     c.header('Content-Disposition', `attachment; filename="my-data-${c.get('user').username}.json"`);
     c.header('Cache-Control', 'no-store');
     return c.json(data);
   })
   .post('/user/delete', jsonBody(accountDeleteSchema), async (c) => {
-    await deleteAccount(c.get('deps'), c.get('user').id, c.req.valid('json').password);
+    await deleteAccount(c.env.deps, c.get('user').id, c.req.valid('json').password);
     endSession(c);
     return c.json({ message: 'Your account has been deleted.' });
   });

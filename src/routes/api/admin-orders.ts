@@ -15,20 +15,20 @@ export const adminOrdersApi = new Hono<AppEnv>()
   .use('/admin/orders/*', requireAdminWithPinApi)
   .use('/admin/payments/*', requireAdminWithPinApi)
   .get('/admin/payments/attention', async (c) => {
-    const items = paymentsNeedingAttention(c.get('deps').db, c.get('deps').clock.now());
-    const views = await gatewayViews(c.get('deps'), items, 3000);
+    const items = paymentsNeedingAttention(c.env.deps.db, c.env.deps.clock.now());
+    const views = await gatewayViews(c.env.deps, items, 3000);
     return c.json(items.map((item) => ({ ...item, gateway: views.get(item.paymentId) })));
   })
   .post('/admin/payments/:id/resolve', idFrom('Payment'), jsonBody(paymentResolveBody), async (c) => {
     const { action, gatewayPaymentId, overrideReason } = c.req.valid('json');
-    const message = await resolvePayment(c.get('deps'), pathId(c), action, { gatewayPaymentId, overrideReason, actor: c.get('user')?.username });
+    const message = await resolvePayment(c.env.deps, pathId(c), action, { gatewayPaymentId, overrideReason, actor: c.get('user')?.username });
     return c.json({ message });
   })
   .get('/admin/orders', queryOf(adminOrdersQuery), (c) => {
-    return c.json(listOrdersForAdmin(c.get('deps').db, { status: c.req.valid('query').status ?? null }));
+    return c.json(listOrdersForAdmin(c.env.deps.db, { status: c.req.valid('query').status ?? null }));
   })
   .post('/admin/orders/:id/status', idFrom('Order'), jsonBody(orderStatusBody), async (c) => {
-    const { db, clock, gateway } = c.get('deps');
+    const { db, clock, gateway } = c.env.deps;
     const result = await changeOrderStatus({ db, clock, gateway }, pathId(c), c.req.valid('json').status);
     return c.json({ message: result.message, refunded: result.refundedCents / 100, order: result.order });
   });

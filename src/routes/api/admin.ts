@@ -10,7 +10,7 @@ export const adminApi = new Hono<AppEnv>().post('/admin/pin', jsonBody(adminPinB
   const session = c.get('session');
   if (!user || !session) return c.json({ message: 'Please log in to continue.' }, 401);
   if (!user.isAdmin) return c.json({ message: 'Admin access required.' }, 403);
-  const { db, clock, adminPin, limits } = c.get('deps');
+  const { db, clock, adminPin, limits } = c.env.deps;
   verifyAdminPin(db, clock, session.id, limits.pinFailuresByUser, String(user.id), c.req.valid('json').pin, adminPin);
   return c.json({ message: 'Access granted' });
 });

@@ -16,18 +16,18 @@ function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {
 /** Spec section 7: register, login, logout and the current user. */
 export const authApi = new Hono<AppEnv>()
   .post('/register', jsonBody(registerSchema), async (c) => {
-    const user = await register(c.get('deps'), c.req.valid('json'), clientIp(c));
+    const user = await register(c.env.deps, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)), 201);
   })
   .post('/login', jsonBody(loginSchema), async (c) => {
-    const user = await logIn(c.get('deps'), c.req.valid('json'), clientIp(c));
+    const user = await logIn(c.env.deps, c.req.valid('json'), clientIp(c));
     startSession(c, user.id);
     return c.json(withIntent(publicUser(user), carryOutCartIntent(c, user.id)));
   })
   // The unlock link e-mailed after repeated wrong passwords (sign-in-unlock.ts).
   .post('/login/unlock', jsonBody(unlockSchema), (c) => {
-    const { username } = unlockSignIn(c.get('deps'), c.req.valid('json').token);
+    const { username } = unlockSignIn(c.env.deps, c.req.valid('json').token);
     return c.json({ message: `You can log in to ${username} again.` });
   })
   .post('/logout', (c) => {
@@ -37,7 +37,7 @@ export const authApi = new Hono<AppEnv>()
   .post('/logout/everywhere', (c) => {
     const user = c.get('user');
     if (!user) return c.json({ message: 'Please log in to continue.' }, 401);
-    const ended = signOutEverywhere(c.get('deps').db, c.get('deps').clock, user.id);
+    const ended = signOutEverywhere(c.env.deps.db, c.env.deps.clock, user.id);
     endSession(c);
     return c.json({ message: 'Signed out everywhere', sessionsEnded: ended });
   })

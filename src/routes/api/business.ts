@@ -11,7 +11,7 @@ import { businessApplicationSchema } from '../../shared/schemas/business.ts';
  */
 export const businessApi = new Hono<AppEnv>()
   .post('/business-applications', jsonBody(businessApplicationSchema), (c) => {
-    const application = submitBusinessApplication({ db: c.get('deps').db, clock: c.get('deps').clock }, c.req.valid('json'), c.get('user')?.id ?? null);
+    const application = submitBusinessApplication({ db: c.env.deps.db, clock: c.env.deps.clock }, c.req.valid('json'), c.get('user')?.id ?? null);
     return c.json(application, 201);
   })
-  .get('/business-applications', requireAdminWithPinApi, (c) => c.json(listBusinessApplications(c.get('deps').db)));
+  .get('/business-applications', requireAdminWithPinApi, (c) => c.json(listBusinessApplications(c.env.deps.db)));

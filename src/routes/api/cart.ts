@@ -9,18 +9,18 @@ import { addToCartBody, cartQuantityBody } from '../../shared/schemas/cart.ts';
 export const cartApi = new Hono<AppEnv>()
   .use('/cart', requireUserApi)
   .use('/cart/*', requireUserApi)
-  .get('/cart', (c) => c.json(cartLines(c.get('deps').db, c.get('user').id).map(cartLineView)))
+  .get('/cart', (c) => c.json(cartLines(c.env.deps.db, c.get('user').id).map(cartLineView)))
   .post('/cart', jsonBody(addToCartBody), (c) => {
-    const id = addToCart(c.get('deps').db, c.get('deps').clock, c.get('user').id, c.req.valid('json'));
-    const line = cartLines(c.get('deps').db, c.get('user').id).find((l) => l.id === id)!;
+    const id = addToCart(c.env.deps.db, c.env.deps.clock, c.get('user').id, c.req.valid('json'));
+    const line = cartLines(c.env.deps.db, c.get('user').id).find((l) => l.id === id)!;
     return c.json(cartLineView(line), 201);
   })
   .patch('/cart/:id', idFrom('Cart item'), jsonBody(cartQuantityBody), (c) => {
     const id = pathId(c);
-    setCartQuantity(c.get('deps').db, c.get('user').id, id, c.req.valid('json').quantity);
-    return c.json(cartLineView(cartLines(c.get('deps').db, c.get('user').id).find((l) => l.id === id)!));
+    setCartQuantity(c.env.deps.db, c.get('user').id, id, c.req.valid('json').quantity);
+    return c.json(cartLineView(cartLines(c.env.deps.db, c.get('user').id).find((l) => l.id === id)!));
   })
   .delete('/cart/:id', idFrom('Cart item'), (c) => {
-    removeCartItem(c.get('deps').db, c.get('user').id, pathId(c));
+    removeCartItem(c.env.deps.db, c.get('user').id, pathId(c));
     return c.json({ message: 'Removed from cart' });
   });

@@ -10,6 +10,6 @@ import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
 export const checkoutApi = new Hono<AppEnv>()
   .use('/checkout', requireUserApi)
   .post('/checkout', jsonBody(cartCheckoutBody, { formAt: 'customer' }), idempotent, async (c) => {
-    const { orderId } = await checkoutCart(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
+    const { orderId } = await checkoutCart(c.env.deps, c.get('user').id, c.req.valid('json'), clientIp(c));
     return c.json({ orderId, id: orderId }, 201);
   });

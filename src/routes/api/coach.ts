@@ -9,6 +9,6 @@ import { coachSignupSchema } from '../../shared/schemas/coach.ts';
  * (the same thank-you, not an error), 400 'Please enter a valid email' otherwise.
  */
 export const coachApi = new Hono<AppEnv>().post('/coach/signups', jsonBody(coachSignupSchema), (c) => {
-  const { email, created } = signUpForCoach(c.get('deps').db, c.get('deps').clock, c.req.valid('json').email);
+  const { email, created } = signUpForCoach(c.env.deps.db, c.env.deps.clock, c.req.valid('json').email);
   return c.json({ email, alreadySubscribed: !created, message: COACH_THANK_YOU }, created ? 201 : 200);
 });

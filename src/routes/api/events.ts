@@ -85,7 +85,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   if (topics.size === 0) return c.json({ message: 'Subscribe to a product (?product=ID) or the scoreboard (?scoreboard=1), or sign in.' }, 400);
   const lastId = lastEventIdOf(c.req.header('last-event-id') ?? c.req.query('lastEventId'));
 
-  const release = streamSlotsOf(c.get('deps')).take(clientIp(c));
+  const release = streamSlotsOf(c.env.deps).take(clientIp(c));
   if (!release) {
     c.header('Retry-After', '30');
     return c.json(
@@ -98,7 +98,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
   c.header('Cache-Control', 'no-store');
   c.header('X-Accel-Buffering', 'no');
-  const hub = liveHubOf(c.get('deps'));
+  const hub = liveHubOf(c.env.deps);
   return streamSSE(c, async (stream) => {
     const send = (id: number, messages: LiveMessage[]) => {
       for (const message of messages) void stream.writeSSE({ id: String(id), event: message.event, data: message.data }).catch(() => {});
@@ -116,7 +116,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
       await stream.writeSSE({ id: String(first.id), event: 'ready', data: JSON.stringify({ topics: [...topics] }), retry: 3000 });
       send(first.id, first.messages);
       while (!closed) {
-        await stream.sleep(c.get('deps').config.liveHeartbeatMs);
+        await stream.sleep(c.env.deps.config.liveHeartbeatMs);
         if (!closed) await stream.write(': heartbeat\n\n').catch(() => {});
       }
     } finally {

@@ -10,9 +10,9 @@ import { idFrom, pathId } from '../../http/request.ts';
 /** /api/games/*: the scoreboard's lists, a game's public record, and the winner's prize moves. */
 export const gamesApi = new Hono<AppEnv>()
   .get('/games/active', (c) => c.json(activeGames(gameDeps(c))))
-  .get('/games/winners', (c) => c.json(winners(c.get('deps').db)))
+  .get('/games/winners', (c) => c.json(winners(c.env.deps.db)))
   .get('/games/:id', idFrom('Game'), (c) => {
-    const game = publicGame(c.get('deps').db, c.get('deps').clock, pathId(c));
+    const game = publicGame(c.env.deps.db, c.env.deps.clock, pathId(c));
     if (!game) return c.json({ message: 'Game not found' }, 404);
     return c.json(game);
   })

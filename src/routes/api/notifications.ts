@@ -11,12 +11,12 @@ export const notificationsApi = new Hono<AppEnv>()
   .get('/notifications', (c) => {
     const userId = c.get('user').id;
     return c.json({
-      notifications: latestNotifications(c.get('deps').db, userId).map(notificationView),
-      unread: unreadNotificationCount(c.get('deps').db, userId),
+      notifications: latestNotifications(c.env.deps.db, userId).map(notificationView),
+      unread: unreadNotificationCount(c.env.deps.db, userId),
     });
   })
-  .post('/notifications/read-all', (c) => c.json({ updated: markAllNotificationsRead(c.get('deps').db, c.get('user').id) }))
+  .post('/notifications/read-all', (c) => c.json({ updated: markAllNotificationsRead(c.env.deps.db, c.get('user').id) }))
   .post('/notifications/:id/read', idFrom('Notification'), (c) => {
-    if (!markNotificationRead(c.get('deps').db, c.get('user').id, pathId(c))) return c.json({ message: 'Notification not found' }, 404);
+    if (!markNotificationRead(c.env.deps.db, c.get('user').id, pathId(c))) return c.json({ message: 'Notification not found' }, 404);
     return c.json({ message: 'Marked as read' });
   });

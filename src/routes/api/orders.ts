@@ -12,13 +12,13 @@ export const ordersApi = new Hono<AppEnv>()
   .use('/orders', requireUserApi)
   .use('/orders/*', requireUserApi)
   .use('/user/orders', requireUserApi)
-  .get('/user/orders', (c) => c.json(userOrders(c.get('deps').db, c.get('user').id, c.get('deps').clock.now())))
+  .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())))
   .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotent, async (c) => {
-    const { id } = await buyNow(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
+    const { id } = await buyNow(c.env.deps, c.get('user').id, c.req.valid('json'), clientIp(c));
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {
-    const order = findOwnOrder(c.get('deps').db, c.get('user').id, pathId(c));
+    const order = findOwnOrder(c.env.deps.db, c.get('user').id, pathId(c));
     if (!order) return c.json({ message: 'Order not found' }, 404);
     return c.json(order);
   });

@@ -10,18 +10,18 @@ export const playSettingsApi = new Hono<AppEnv>()
   .use('/user/play-*', requireUserApi)
   .use('/user/self-exclusion', requireUserApi)
   .get('/user/play-settings', (c) => {
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config } = c.env.deps;
     return c.json(playerSettingsView(db, clock, c.get('user').id, config.dailyEntryLimit));
   })
   .post('/user/play-consent', jsonBody(playConsentBody), (c) => {
-    const { db, clock } = c.get('deps');
+    const { db, clock } = c.env.deps;
     return c.json(recordPlayConsent(db, clock, c.get('user').id));
   })
   .put('/user/play-limits', jsonBody(playLimitsBody), (c) => {
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config } = c.env.deps;
     return c.json(setDailyEntryLimit(db, clock, c.get('user').id, c.req.valid('json').dailyEntryLimit, config.dailyEntryLimit));
   })
   .post('/user/self-exclusion', jsonBody(selfExclusionBody), (c) => {
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config } = c.env.deps;
     return c.json(selfExclude(db, clock, c.get('user').id, c.req.valid('json').period, config.dailyEntryLimit));
   });

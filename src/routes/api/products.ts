@@ -60,10 +60,10 @@ function idParam<E extends AppEnv>(c: AppContext<E>): number {
 export const productsApi = new Hono<AppEnv>()
   .get('/products', queryOf(productListQuery), (c) => {
     const { type, sort = 'newest', q } = c.req.valid('query');
-    return c.json(listProducts(c.get('deps').db, { type, sort, q }));
+    return c.json(listProducts(c.env.deps.db, { type, sort, q }));
   })
   .get('/products/:id', (c) => {
-    const product = findProduct(c.get('deps').db, idParam(c));
+    const product = findProduct(c.env.deps.db, idParam(c));
     if (!product) return c.json({ message: 'Product not found' }, 404);
     return c.json(productView(product));
   })

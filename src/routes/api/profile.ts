@@ -12,12 +12,12 @@ export const profileApi = new Hono<AppEnv>()
   .use('/user/profile', requireUserApi)
   .use('/user/profile/*', requireUserApi)
   .use('/user/profile-status', requireUserApi)
-  .get('/user/profile', (c) => c.json(profileView(findProfile(c.get('deps').db, c.get('user').id))))
+  .get('/user/profile', (c) => c.json(profileView(findProfile(c.env.deps.db, c.get('user').id))))
   .patch('/user/profile', jsonBody(profilePatchBody), idempotent, async (c) => {
-    const profile = await updateProfile(c.get('deps'), c.get('user').id, c.req.valid('json'), clientIp(c));
+    const profile = await updateProfile(c.env.deps, c.get('user').id, c.req.valid('json'), clientIp(c));
     // A visitor's Add to Cart waiting for this profile to be complete goes in now.
     const intent = carryOutCartIntent(c, c.get('user').id, { quietWhileIncomplete: true });
     return c.json(intent ? { ...profile, notice: intent.toast } : profile);
   })
-  .post('/user/profile/apple-pay', (c) => c.json(connectApplePay(c.get('deps').db, c.get('deps').clock, c.get('user').id)))
-  .get('/user/profile-status', (c) => c.json(profileStatus(c.get('deps').db, c.get('user').id)));
+  .post('/user/profile/apple-pay', (c) => c.json(connectApplePay(c.env.deps.db, c.env.deps.clock, c.get('user').id)))
+  .get('/user/profile-status', (c) => c.json(profileStatus(c.env.deps.db, c.get('user').id)));

@@ -183,7 +183,7 @@ export const accountPages = new Hono<AppEnv>()
     const input = passwordResetRequestSchema.safeParse(typed.includes('@') ? { email: typed } : { username: typed });
     try {
       if (!input.success || !typed) throw new DomainError(400, 'Enter the e-mail address or username of your account.');
-      const { db, clock, limits } = c.get('deps');
+      const { db, clock, limits } = c.env.deps;
       const sent = requestPasswordReset({ db, clock, limits }, input.data, clientIp(c)).message;
       return renderPage(c, { title: 'Forgot password?', path: '/auth/forgot', noindex: true }, <ForgotPage sent={sent} />, { backHref: '/auth' });
     } catch (error) {
@@ -213,7 +213,7 @@ export const accountPages = new Hono<AppEnv>()
       });
     if (!checked.success) return page(fieldErrorsOf(checked.error));
     try {
-      await confirmPasswordReset(c.get('deps'), checked.data);
+      await confirmPasswordReset(c.env.deps, checked.data);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return page(error.fields ?? { token: error.message });
@@ -226,7 +226,7 @@ export const accountPages = new Hono<AppEnv>()
     const checked = passwordChangeSchema.safeParse(await fields(c));
     try {
       if (!checked.success) throw new DomainError(400, 'Check the passwords', fieldErrorsOf(checked.error));
-      await changePassword(c.get('deps'), c.get('user').id, c.get('session').id, checked.data);
+      await changePassword(c.env.deps, c.get('user').id, c.get('session').id, checked.data);
       setFlash(c, { title: 'Password changed', description: 'Your password has been changed. Other devices were signed out.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -240,7 +240,7 @@ export const accountPages = new Hono<AppEnv>()
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Enter your password to delete your account');
       if (form.confirm !== 'yes') throw new DomainError(400, 'Tick the box to confirm that your account is deleted for good.');
-      await deleteAccount(c.get('deps'), c.get('user').id, checked.data.password);
+      await deleteAccount(c.env.deps, c.get('user').id, checked.data.password);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Account not deleted', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });

@@ -78,7 +78,7 @@ export const authPages = new Hono<AppEnv>()
       return showAuth(c, tab, { status: 400, toast, errors, username: form.username });
     }
     try {
-      const user = tab === 'login' ? await logIn(c.get('deps'), checked.data, clientIp(c)) : await register(c.get('deps'), checked.data, clientIp(c));
+      const user = tab === 'login' ? await logIn(c.env.deps, checked.data, clientIp(c)) : await register(c.env.deps, checked.data, clientIp(c));
       startSession(c, user.id);
       const intent = carryOutCartIntent(c, user.id);
       setFlash(

@@ -39,7 +39,7 @@ export const businessPages = new Hono<AppEnv>()
     (c) => {
       const values = businessFormValues(c.req.valid('form'));
       try {
-        submitBusinessApplication({ db: c.get('deps').db, clock: c.get('deps').clock }, values, c.get('user')?.id ?? null);
+        submitBusinessApplication({ db: c.env.deps.db, clock: c.env.deps.clock }, values, c.get('user')?.id ?? null);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         return showForm(c, values, error);

@@ -84,7 +84,7 @@ function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; us
       </div>
     );
   }
-  const { contact, config, savedCard } = checkoutDefaults(c.get('deps').db, c.get('deps').config, userId);
+  const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, userId);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
@@ -165,7 +165,7 @@ export const cartPages = new Hono<AppEnv>()
   .get('/cart', (c) => {
     const user = c.get('user');
     if (user) {
-      const { db, clock } = c.get('deps');
+      const { db, clock } = c.env.deps;
       // Spec section 5: an incomplete profile cannot open the cart.
       if (!isProfileComplete(findProfile(db, user.id))) {
         noticeIncompleteProfile(db, clock, user.id);
@@ -177,7 +177,7 @@ export const cartPages = new Hono<AppEnv>()
         return c.redirect('/profile', 302);
       }
     }
-    const lines = user ? cartLines(c.get('deps').db, user.id) : [];
+    const lines = user ? cartLines(c.env.deps.db, user.id) : [];
     return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} userId={user?.id ?? null} />);
   })
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
@@ -190,7 +190,7 @@ export const cartPages = new Hono<AppEnv>()
       return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
     }
     try {
-      addToCart(c.get('deps').db, c.get('deps').clock, user.id, { productId });
+      addToCart(c.env.deps.db, c.env.deps.clock, user.id, { productId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -202,7 +202,7 @@ export const cartPages = new Hono<AppEnv>()
     const user = c.get('user');
     if (!user) return c.redirect('/auth?next=%2Fcart', 303);
     try {
-      setCartQuantity(c.get('deps').db, user.id, pathId(c), c.req.valid('form').quantity);
+      setCartQuantity(c.env.deps.db, user.id, pathId(c), c.req.valid('form').quantity);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
@@ -219,7 +219,7 @@ export const cartPages = new Hono<AppEnv>()
       setFlash(c, { title: 'Checkout failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
       return c.redirect('/cart', 303);
     }
-    const { db, clock, gateway } = c.get('deps');
+    const { db, clock, gateway } = c.env.deps;
     const lines = cartLines(db, user.id);
     const method = text('shippingMethod') === 'express' ? 'express' : 'standard';
     const checked = cartCheckoutBody.safeParse({
@@ -251,14 +251,14 @@ export const cartPages = new Hono<AppEnv>()
   .post('/cart/items/:id/remove', idFrom('Cart item'), async (c) => {
     const user = c.get('user');
     if (!user) return c.redirect('/auth?next=%2Fcart', 303);
-    const line = cartLines(c.get('deps').db, user.id).find((l) => l.id === pathId(c));
+    const line = cartLines(c.env.deps.db, user.id).find((l) => l.id === pathId(c));
     const confirmed = (await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)).confirmed === 'yes';
     if (line?.type === 'play' && !confirmed) {
       // A prize asks first: removing it does not lose it, but the shopper should know where it goes.
       return renderPage(c, { title: 'Remove prize from cart?', path: '/cart', noindex: true }, <RemovePrizeStep line={line} />, { backHref: '/cart' });
     }
     try {
-      removeCartItem(c.get('deps').db, user.id, pathId(c));
+      removeCartItem(c.env.deps.db, user.id, pathId(c));
       setFlash(
         c,
         line?.type === 'play'

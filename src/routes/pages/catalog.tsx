@@ -153,11 +153,11 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
 
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
-  .get('/', cachePages(), (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.get('deps').db)} />))
+  .get('/', cachePages(), (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.env.deps.db)} />))
   .get('/products', cachePages(), queryOf(galleryPageQuery), (c) => {
     const { type, sort = 'featured', q = '' } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q };
-    const products = listProducts(c.get('deps').db, query);
+    const products = listProducts(c.env.deps.db, query);
     const title = query.q ? `Search: ${query.q}` : query.type ? productTypeLabels[query.type].plural : 'Shop';
     return renderPage(
       c,

@@ -25,13 +25,13 @@ export const checkoutPages = new Hono<AppEnv>()
     const user = c.get('user');
     if (!user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
     const id = productIdOf(raw);
-    const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
+    const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     if (!stored) return productNotFound(c, 'checkout');
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c.get('deps').db, c.get('deps').config, user.id);
+    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, user.id);
     const soldOut = stored.quantity <= 0;
-    const { db, clock } = c.get('deps');
+    const { db, clock } = c.env.deps;
     const bought = recentPurchaseOf(db, user.id, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const page = renderPage(
@@ -107,7 +107,7 @@ export const checkoutPages = new Hono<AppEnv>()
     return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
   .get('/order-confirmation/:id', requireUserPage, (c) => {
-    const order = findOwnOrder(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
+    const order = findOwnOrder(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
     if (!order) {
       return orderNotFound(c);
     }

@@ -57,14 +57,14 @@ function ConfirmEmailPage({ token, needs, errors = {} }: { token: string; needs:
 export const confirmEmailPages = new Hono<AppEnv>()
   .get('/auth/confirm-email', (c) => {
     const token = (c.req.query('token') ?? '').slice(0, 200);
-    return renderPage(c, meta, <ConfirmEmailPage token={token} needs={emailLinkNeeds(c.get('deps').db, c.get('deps').clock, token)} />);
+    return renderPage(c, meta, <ConfirmEmailPage token={token} needs={emailLinkNeeds(c.env.deps.db, c.env.deps.clock, token)} />);
   })
   .post('/auth/confirm-email', async (c) => {
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof body.token === 'string' ? body.token.slice(0, 200) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 128) : '';
     try {
-      const { email, first } = await confirmEmail(c.get('deps'), { token, password });
+      const { email, first } = await confirmEmail(c.env.deps, { token, password });
       setFlash(c, { title: first ? 'E-mail confirmed' : 'E-mail changed', description: `Your messages now go to ${email}.` });
       return c.redirect(c.get('user') ? '/profile' : '/auth', 303);
     } catch (error) {

@@ -129,7 +129,7 @@ function GameRecordPage({ game }: { game: PublicGame }) {
 
 export const gameRecordPages = new Hono<AppEnv>().get('/games/:id', (c) => {
   const raw = c.req.param('id');
-  const game = /^\d{1,12}$/.test(raw) ? publicGame(c.get('deps').db, c.get('deps').clock, Number(raw)) : null;
+  const game = /^\d{1,12}$/.test(raw) ? publicGame(c.env.deps.db, c.env.deps.clock, Number(raw)) : null;
   if (!game) {
     return renderPage(
       c,

@@ -125,7 +125,7 @@ function OrderPage({ order }: { order: OrderDetail }) {
 }
 
 export const orderPages = new Hono<AppEnv>().get('/orders/:id', requireUserPage, (c) => {
-  const order = orderDetail(c.get('deps').db, c.get('user').id, Number(c.req.param('id')));
+  const order = orderDetail(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
   if (!order) {
     return orderNotFound(c);
   }

@@ -33,7 +33,7 @@ function ImageFallback({ needed }: { needed: boolean }) {
 
 /** Whether the player has consented, and the server's own words when they may not enter now. */
 function playStanding<E extends AppEnv>(c: AppContext<E>, userId: number): { consented: boolean; blocked: string | null } {
-  const { db, clock, config } = c.get('deps');
+  const { db, clock, config } = c.env.deps;
   const consented = playerSettingsView(db, clock, userId, config.dailyEntryLimit).consented;
   try {
     requireMayPlay(db, clock, userId, config.dailyEntryLimit);
@@ -45,7 +45,7 @@ function playStanding<E extends AppEnv>(c: AppContext<E>, userId: number): { con
 }
 
 function playPage<E extends AppEnv>(c: AppContext<E>) {
-  const { db, metrics, clock } = c.get('deps');
+  const { db, metrics, clock } = c.env.deps;
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(db, id);
   if (!stored) return productNotFound(c);

@@ -179,14 +179,14 @@ function ProductDetail({
 function markedViewer<E extends AppEnv>(c: AppContext<E>, productId: number | null): number | null {
   const user = c.get('user');
   if (!user || productId === null || c.req.query('tab') !== 'competition') return null;
-  return hasEntryInShownGames(c.get('deps').db, productId, user.id) ? user.id : null;
+  return hasEntryInShownGames(c.env.deps.db, productId, user.id) ? user.id : null;
 }
 
 /** What the product page shows besides the product: its games' state, and whose entry is marked. */
 function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
   const id = productIdOf(c.req.param('id') ?? '');
   const viewer = markedViewer(c, id);
-  const { db, pageCache, clock } = c.get('deps');
+  const { db, pageCache, clock } = c.env.deps;
   const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
   return gameFingerprint(games, clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
 }
@@ -194,11 +194,11 @@ function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
 export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(productPageFingerprint), (c) => {
   const id = productIdOf(c.req.param('id'));
-  const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
+  const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
   if (!stored) return productNotFound(c);
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
-  const base = c.get('deps').config.publicUrl;
+  const base = c.env.deps.config.publicUrl;
   const { name, subtitle, text } = productTitle(product);
   return renderPage(
     c,
@@ -214,8 +214,8 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
     <ProductDetail
       product={product}
       tab={tab}
-      competition={tab === 'competition' ? competitionView(c.get('deps'), product.id) : null}
-      now={c.get('deps').clock.now()}
+      competition={tab === 'competition' ? competitionView(c.env.deps, product.id) : null}
+      now={c.env.deps.clock.now()}
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
     />,

@@ -21,7 +21,7 @@ const periods: { value: string; label: string }[] = [
 ];
 
 export function playSettingsOf<E extends AppEnv & SignedInEnv>(c: AppContext<E>): PlayerSettingsView {
-  const { db, clock, config } = c.get('deps');
+  const { db, clock, config } = c.env.deps;
   return playerSettingsView(db, clock, c.get('user').id, config.dailyEntryLimit);
 }
 
@@ -113,7 +113,7 @@ function fail<E extends AppEnv>(c: AppContext<E>, error: unknown): Response {
 /** The Play tab's two forms. */
 export const profilePlayForms = new Hono<AppEnv>()
   .post('/profile/play-limit', requireUserPage, formBody(playLimitForm, fail), (c) => {
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config } = c.env.deps;
     try {
       const view = setDailyEntryLimit(db, clock, c.get('user').id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
       setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
@@ -128,7 +128,7 @@ export const profilePlayForms = new Hono<AppEnv>()
       setFlash(c, { title: 'Not saved', description: 'Please confirm that you understand this cannot be undone.', variant: 'destructive' });
       return back(c);
     }
-    const { db, clock, config } = c.get('deps');
+    const { db, clock, config } = c.env.deps;
     try {
       selfExclude(db, clock, c.get('user').id, form.period, config.dailyEntryLimit);
       setFlash(c, { title: 'Break started', description: 'You are excluded from games. Take care.' });

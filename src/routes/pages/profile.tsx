@@ -149,7 +149,7 @@ function PaymentTab<E extends AppEnv>({
           </a>
         </p>
       )}
-      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.get('deps').config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
+      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.env.deps.config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
     </>
   );
 }
@@ -232,7 +232,7 @@ function SignOutEverywhere() {
 }
 
 function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
-  const { db } = c.get('deps');
+  const { db } = c.env.deps;
   const userId = c.get('user').id;
   const stored = findProfile(db, userId);
   const failed = failure !== undefined;
@@ -243,9 +243,9 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
     <ProfilePage
       c={c}
       tab={tab}
-      profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.get('deps').clock, userId) ?? undefined, ...failure?.typed }}
+      profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.env.deps.clock, userId) ?? undefined, ...failure?.typed }}
       missing={missingProfileFields(stored)}
-      orders={tab === 'orders' ? userOrders(db, userId, c.get('deps').clock.now()) : []}
+      orders={tab === 'orders' ? userOrders(db, userId, c.env.deps.clock.now()) : []}
       errors={errors}
       emailConfirmed={hasConfirmedEmail(db, userId)}
     />,
@@ -282,14 +282,14 @@ export const profilePages = new Hono<AppEnv>()
     if (!checked.success) return show(c, 'personal', { errors: fieldErrorsOf(checked.error), typed });
     let saved: ProfileView;
     try {
-      saved = await updateProfile(c.get('deps'), c.get('user').id, checked.data, clientIp(c));
+      saved = await updateProfile(c.env.deps, c.get('user').id, checked.data, clientIp(c));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return show(c, 'personal', { errors: error.fields ?? {}, typed });
     }
     const intent = carryOutCartIntent(c, c.get('user').id, { quietWhileIncomplete: true });
     const emailWaits = saved.pendingEmail !== undefined && saved.pendingEmail.toLowerCase() === typed.email.trim().toLowerCase();
-    const unconfirmed = pendingEmailOf(c.get('deps').db, c.get('deps').clock, c.get('user').id);
+    const unconfirmed = pendingEmailOf(c.env.deps.db, c.env.deps.clock, c.get('user').id);
     const firstEmail = !emailWaits && unconfirmed !== null && unconfirmed.toLowerCase() === saved.email.toLowerCase();
     setFlash(
       c,
@@ -305,7 +305,7 @@ export const profilePages = new Hono<AppEnv>()
     return c.redirect('/profile', 303);
   })
   .post('/profile/sign-out-everywhere', requireUserPage, (c) => {
-    signOutEverywhere(c.get('deps').db, c.get('deps').clock, c.get('user').id);
+    signOutEverywhere(c.env.deps.db, c.env.deps.clock, c.get('user').id);
     endSession(c);
     setFlash(c, { title: 'Signed out everywhere', description: 'Every session of your account has ended. Log in again to continue.' });
     return c.redirect('/auth', 303);

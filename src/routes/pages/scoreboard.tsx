@@ -28,7 +28,7 @@ function parseTab(value: string | undefined): Tab {
 }
 
 function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; tab: Tab; page: number }) {
-  const { db, clock } = c.get('deps');
+  const { db, clock } = c.env.deps;
   const deps = gameDeps(c);
   // A cached page is kept for the minute at most (cachePages below): its countdowns start from the minute.
   const now = tab === 'active' ? Math.floor(clock.now() / MINUTE) * MINUTE : clock.now();
@@ -73,7 +73,7 @@ const MINUTE = 60_000;
  * storefront changes (an entry, a game's start or end), and a minute at most, as live scores
  * move every minute. My Games is the viewer's own, rendered per request a page at a time.
  */
-const cacheShared = cachePages((c) => `${Math.floor(c.get('deps').clock.now() / MINUTE)}`);
+const cacheShared = cachePages((c) => `${Math.floor(c.env.deps.clock.now() / MINUTE)}`);
 
 /** /scoreboard: public; ?tab=active (default), my-games, winners; ?page=N for the lists. */
 export const scoreboardPages = new Hono<AppEnv>().get(

@@ -10,8 +10,8 @@ export function serverErrorPage<E extends AppEnv>(
   c: AppContext<E>,
   { status = 500, message = 'Something went wrong on our side. Please try again.' }: { status?: 500 | 503; message?: string } = {},
 ): Response {
-  const { config, manifest } = c.get('deps');
-  const requestId = c.get('requestId');
+  const { config, manifest } = c.env.deps;
+  const requestId = c.env.requestId;
   const html = renderToStaticMarkup(
     <html lang="en">
       <head>

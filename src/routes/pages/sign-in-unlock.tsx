@@ -55,7 +55,7 @@ export const signInUnlockPages = new Hono<AppEnv>()
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof body.token === 'string' ? body.token.slice(0, 200) : '';
     try {
-      const { username } = unlockSignIn(c.get('deps'), token);
+      const { username } = unlockSignIn(c.env.deps, token);
       setFlash(c, { title: 'You can log in again', description: `Log in to ${username} with your password.` });
       return c.redirect('/auth', 303);
     } catch (error) {

@@ -70,7 +70,7 @@ export const adminGameTools = new Hono<AppEnv>()
     async (c) => {
       const { raw, avatar } = formOf(c.req.valid('form'));
       try {
-        const person = await createInfluencer(c.get('deps').db, c.get('deps').clock, c.get('deps').images, raw, avatar);
+        const person = await createInfluencer(c.env.deps.db, c.env.deps.clock, c.env.deps.images, raw, avatar);
         setFlash(c, { title: 'Influencer added', description: `${person.name} can now be picked.` });
         return c.redirect('/admin?tab=influencers', 303);
       } catch (error) {
@@ -81,7 +81,7 @@ export const adminGameTools = new Hono<AppEnv>()
   )
   .get('/admin/influencers/:id{[0-9]+}', (c) => {
     try {
-      const person = findInfluencer(c.get('deps').db, idOf(c));
+      const person = findInfluencer(c.env.deps.db, idOf(c));
       return showForm(c, `/admin/influencers/${person.id}`, influencerFormValues(person), {}, person.avatar);
     } catch {
       return notFound(c, 'Influencer');
@@ -94,26 +94,19 @@ export const adminGameTools = new Hono<AppEnv>()
       const { raw, avatar } = formOf(c.req.valid('form'));
       const id = idOf(c);
       try {
-        const person = await updateInfluencer(c.get('deps').db, c.get('deps').images, id, raw, avatar);
+        const person = await updateInfluencer(c.env.deps.db, c.env.deps.images, id, raw, avatar);
         setFlash(c, { title: 'Influencer updated', description: `${person.name} was saved. Games already started keep what they began with.` });
         return c.redirect('/admin?tab=influencers', 303);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         if (error.status === 404) return notFound(c, 'Influencer');
-        return showForm(
-          c,
-          `/admin/influencers/${id}`,
-          raw,
-          error.fields ?? { _: error.message },
-          findInfluencer(c.get('deps').db, id).avatar,
-          formStatus(error),
-        );
+        return showForm(c, `/admin/influencers/${id}`, raw, error.fields ?? { _: error.message }, findInfluencer(c.env.deps.db, id).avatar, formStatus(error));
       }
     },
   )
   .post('/admin/influencers/:id{[0-9]+}/:action{retire|restore}', (c) => {
     try {
-      const person = setRetired(c.get('deps').db, c.get('deps').clock, idOf(c), c.req.param('action') === 'retire');
+      const person = setRetired(c.env.deps.db, c.env.deps.clock, idOf(c), c.req.param('action') === 'retire');
       setFlash(
         c,
         person.retiredAt
@@ -126,7 +119,7 @@ export const adminGameTools = new Hono<AppEnv>()
     return c.redirect('/admin?tab=influencers', 303);
   })
   .get('/admin/games/:id{[0-9]+}/cancel', (c) => {
-    const game = gameForCancel(c.get('deps').db, idOf(c));
+    const game = gameForCancel(c.env.deps.db, idOf(c));
     if (!game) return notFound(c, 'Game');
     const open = game.status === 'waiting' || game.status === 'active';
     return renderPage(
@@ -157,7 +150,7 @@ export const adminGameTools = new Hono<AppEnv>()
     );
   })
   .post('/admin/games/:id{[0-9]+}/cancel', async (c) => {
-    const { db } = c.get('deps');
+    const { db } = c.env.deps;
     const id = idOf(c);
     if (!gameForCancel(db, id)) return notFound(c, 'Game');
     const canceled = await cancelGame(gameDeps(c), id, {

@@ -79,8 +79,8 @@ export const adminGate: MiddlewareHandler<AppEnv & SignedInEnv> = async (c, next
     return renderPage(c, { title: 'Access Denied', path: '/admin', noindex: true }, <AccessDenied />, { status: 403 });
   }
   if (c.req.path === '/admin/pin') return next();
-  if (sessionPassedPin(c.get('session'), c.get('deps').clock)) {
-    touchPinUnlock(c.get('deps').db, c.get('session'), c.get('deps').clock);
+  if (sessionPassedPin(c.get('session'), c.env.deps.clock)) {
+    touchPinUnlock(c.env.deps.db, c.get('session'), c.env.deps.clock);
     return next();
   }
   return showPinScreen(

@@ -84,7 +84,7 @@ function formTarget<E extends AppEnv>(c: AppContext<E>) {
     return { type, product: undefined, action: `/admin/${kind}/new${query}` };
   }
   const id = productIdOf(idParam);
-  const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
+  const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
   if (!stored) return null;
   const product = productView(stored);
   return { type: product.productType, product, action: `${formRoute[product.productType]}/${product.id}` };
@@ -93,9 +93,9 @@ function formTarget<E extends AppEnv>(c: AppContext<E>) {
 /** The admin panel, its PIN screen, the product forms and deletion, all without JavaScript. */
 /** The payments that need a person, with what the gateway says (never more than 2 s of waiting). */
 async function attentionRows<E extends AppEnv>(c: AppContext<E>): Promise<AttentionRow[]> {
-  const items = paymentsNeedingAttention(c.get('deps').db, c.get('deps').clock.now());
+  const items = paymentsNeedingAttention(c.env.deps.db, c.env.deps.clock.now());
   if (items.length === 0) return [];
-  const views = await gatewayViews(c.get('deps'), items, 2000);
+  const views = await gatewayViews(c.env.deps, items, 2000);
   return items.map((item) => ({ ...item, gateway: views.get(item.paymentId)! }));
 }
 
@@ -105,13 +105,13 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
-    const products = isProductType(tab) ? adminProductList(c.get('deps').db, tab, q) : [];
-    const orders = tab === 'orders' ? listOrdersForAdmin(c.get('deps').db, { status: orderStatus }) : [];
-    const applications = tab === 'applications' ? listBusinessApplications(c.get('deps').db, APPLICATIONS_SHOWN) : [];
+    const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
+    const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus }) : [];
+    const applications = tab === 'applications' ? listBusinessApplications(c.env.deps.db, APPLICATIONS_SHOWN) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
-    const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.get('deps').db) : [];
+    const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.env.deps.db) : [];
     const page = parsePage(c.req.query('page'));
-    const games = tab === 'games' ? listGamesForAdmin(c.get('deps').db, page) : undefined;
+    const games = tab === 'games' ? listGamesForAdmin(c.env.deps.db, page) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -139,7 +139,7 @@ export const adminPages = new Hono<AppEnv>()
       try {
         if (body.action === 'mark_failed' && body.confirmed !== 'yes')
           throw new DomainError(400, 'Tick "I checked: no money was taken" to mark a payment failed.');
-        const message = await resolvePayment(c.get('deps'), pathId(c), body.action, {
+        const message = await resolvePayment(c.env.deps, pathId(c), body.action, {
           gatewayPaymentId: body.gatewayPaymentId,
           overrideReason: body.overrideReason,
           actor: c.get('user')?.username,
@@ -160,7 +160,7 @@ export const adminPages = new Hono<AppEnv>()
       // Orders tab: Mark Delivered / Cancel Order, then back to the tab (and its filter) with a toast.
       const body = c.req.valid('form');
       const filter = body.filter ? `&status=${body.filter}` : '';
-      const { db, clock, gateway } = c.get('deps');
+      const { db, clock, gateway } = c.env.deps;
       if (body.confirmed !== 'yes') {
         // The list's button asks first: nothing changes until the admin confirms on this step.
         const order = findOrderForAdmin(db, pathId(c));
@@ -186,7 +186,7 @@ export const adminPages = new Hono<AppEnv>()
     },
   )
   .get('/admin/orders/:id{[0-9]+}/packing-slip', idFrom('Order'), (c) => {
-    const order = findOrderForAdmin(c.get('deps').db, pathId(c));
+    const order = findOrderForAdmin(c.env.deps.db, pathId(c));
     if (!order) return c.notFound();
     return renderPage(c, { title: `Packing slip #${order.id}`, path: '/admin', noindex: true }, <PackingSlip order={order} />, {
       backHref: '/admin?tab=orders',
@@ -194,8 +194,8 @@ export const adminPages = new Hono<AppEnv>()
   })
   .get('/admin/orders.csv', (c) => {
     const { status } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
-    const csv = ordersCsv(listOrdersForAdmin(c.get('deps').db, { status }), formatDateTime);
-    const day = new Date(c.get('deps').clock.now()).toISOString().slice(0, 10);
+    const csv = ordersCsv(listOrdersForAdmin(c.env.deps.db, { status }), formatDateTime);
+    const day = new Date(c.env.deps.clock.now()).toISOString().slice(0, 10);
     return c.body(csv, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="orders-${status ?? 'all'}-${day}.csv"`,
@@ -208,7 +208,7 @@ export const adminPages = new Hono<AppEnv>()
     async (c) => {
       const body = c.req.valid('form');
       const next = safeNextPath(body.next ?? '/admin');
-      const { db, clock, adminPin, limits } = c.get('deps');
+      const { db, clock, adminPin, limits } = c.env.deps;
       try {
         verifyAdminPin(db, clock, c.get('session').id, limits.pinFailuresByUser, String(c.get('user').id), body.pin, adminPin);
       } catch (error) {
@@ -226,7 +226,7 @@ export const adminPages = new Hono<AppEnv>()
   )
   .get('/admin/products/:id/delete', (c) => {
     const id = productIdOf(c.req.param('id'));
-    const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
+    const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     if (!stored) return adminNotFound(c);
     const product = productView(stored);
     const { name, subtitle } = productTitle(product);
@@ -252,7 +252,7 @@ export const adminPages = new Hono<AppEnv>()
   })
   .post('/admin/products/:id/delete', (c) => {
     const id = productIdOf(c.req.param('id'));
-    const stored = id === null ? undefined : findProduct(c.get('deps').db, id);
+    const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     const tab = stored?.productType ?? 'sunglasses';
     try {
       deleteProduct(catalogWriter(c), id ?? 0);

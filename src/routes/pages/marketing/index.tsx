@@ -76,7 +76,7 @@ export const marketingPages = new Hono<AppEnv>()
         description:
           'The official rules of the $1 influencer game: entries, capped games, how scores are computed and verified (commit and reveal), ties, holds, refunds and responsible play.',
       },
-      <RulesPage dailyEntryLimit={c.get('deps').config.dailyEntryLimit} />,
+      <RulesPage dailyEntryLimit={c.env.deps.config.dailyEntryLimit} />,
     ),
   )
   .get('/sunglass-gallery', (c) =>
@@ -95,7 +95,7 @@ export const marketingPages = new Hono<AppEnv>()
     trustPages.map((page) => page.path),
     (c) => {
       const page = trustPages.find((candidate) => candidate.path === c.req.path)!;
-      const { config } = c.get('deps');
+      const { config } = c.env.deps;
       return renderPage(
         c,
         { title: page.title, path: page.path, description: trustDescriptions[page.path] },
@@ -112,7 +112,7 @@ export const marketingPages = new Hono<AppEnv>()
       const next = body.next !== undefined && coachPaths.includes(body.next) ? body.next : '/coach';
       const email = body.email ?? '';
       try {
-        const { created } = signUpForCoach(c.get('deps').db, c.get('deps').clock, email);
+        const { created } = signUpForCoach(c.env.deps.db, c.env.deps.clock, email);
         setFlash(c, { title: created ? "You're on the list" : "You're already on the list", description: COACH_THANK_YOU });
         return c.redirect(`${next}?subscribed=1`, 303);
       } catch (error) {
