@@ -11,6 +11,11 @@ const file = process.env.SOAK_RETAINED_FILE;
 if (file) {
   setInterval(() => {
     Bun.gc(true);
-    writeFileSync(file, JSON.stringify({ rss: process.memoryUsage().rss, heap: heapStats().heapSize }));
+    const stats = heapStats();
+    // The most numerous kinds of live object: a leak shows as one kind that only grows.
+    const kinds = Object.entries(stats.objectTypeCounts)
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 12);
+    writeFileSync(file, JSON.stringify({ rss: process.memoryUsage().rss, heap: stats.heapSize, objects: stats.objectCount, kinds }));
   }, 10_000).unref();
 }

@@ -49,7 +49,16 @@ const heapMiB = async () => {
 };
 
 /** RSS after the server's last full collection (what it keeps, not what awaits the collector). */
-const retainedMiB = () => (existsSync(retainedFile) ? (JSON.parse(readFileSync(retainedFile, 'utf8')) as { rss: number }).rss / 1024 / 1024 : 0);
+interface Retained {
+  rss: number;
+  heap: number;
+  objects: number;
+  kinds: [string, number][];
+}
+const retainedNow = (): Retained | null => (existsSync(retainedFile) ? (JSON.parse(readFileSync(retainedFile, 'utf8')) as Retained) : null);
+const retainedMiB = () => (retainedNow()?.rss ?? 0) / 1024 / 1024;
+const retainedHeapMiB = () => ((retainedNow()?.heap ?? 0) / 1024 / 1024).toFixed(0);
+let firstKinds: [string, number][] | null = null;
 
 try {
   const { Database } = await import('bun:sqlite');
@@ -117,18 +126,19 @@ try {
 
   console.log(`soak: ${SOAK_SECONDS} s of orders and plays (4 shoppers at a time), the page mix ${paths.join(' ')} sampled every ${SAMPLE_SECONDS} s\n`);
   console.log(
-    '| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | RSS after full GC MiB | JS heap used MiB | orders | plays | refused |',
+    '| at | page mix requests/s | /ping requests/s | page mix / ping | RSS MiB | RSS after full GC MiB | JS heap used MiB | JS heap after full GC MiB | orders | plays | refused |',
   );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const samples: { rps: number; share: number; rss: number; retained: number }[] = [];
   const sample = async (at: number) => {
     const rps = await pageMix();
     const pings = await ping();
     const rss = rssMiB();
     const retained = retainedMiB();
+    firstKinds ??= retainedNow()?.kinds ?? null;
     samples.push({ rps, share: rps / pings, rss, retained });
     console.log(
-      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${retained.toFixed(0)} | ${await heapMiB()} | ${orders} | ${plays} | ${failures} |`,
+      `| ${at} s | ${rps.toFixed(0)} | ${pings.toFixed(0)} | ${((rps / pings) * 100).toFixed(1)}% | ${rss.toFixed(0)} | ${retained.toFixed(0)} | ${await heapMiB()} | ${retainedHeapMiB()} | ${orders} | ${plays} | ${failures} |`,
     );
   };
   // The orders and plays run all along: the first sample is taken under them, like every other.
@@ -154,6 +164,11 @@ try {
       `RSS ${mean(head, (s) => s.rss).toFixed(0)} -> ${mean(tail, (s) => s.rss).toFixed(0)} MiB (last ${last.rss.toFixed(0)}), ` +
       `after a full GC ${mean(head, (s) => s.retained).toFixed(0)} -> ${mean(tail, (s) => s.retained).toFixed(0)} MiB (${((mean(tail, (s) => s.retained) / mean(head, (s) => s.retained)) * 100).toFixed(0)}%)`,
   );
+  // Live objects after a full collection, by kind: the first sample's count and the last's.
+  const lastKinds = new Map(retainedNow()?.kinds ?? []);
+  const before = new Map(firstKinds ?? []);
+  console.log('\n| kind of live object | first sample | last sample |\n|---|---:|---:|');
+  for (const [kind, count] of lastKinds) console.log(`| ${kind} | ${before.get(kind) ?? '-'} | ${count} |`);
 } finally {
   await server.stop();
   rmSync(retainedFile, { force: true });

@@ -56,7 +56,8 @@ export const sessions = sqliteTable(
     pinFailures: integer('pin_failures').notNull().default(0),
     pinLockedUntil: integer('pin_locked_until'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  // The hourly clean-up finds expired sessions by their end.
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
 export interface ProfileAddress {

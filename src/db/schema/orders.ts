@@ -57,23 +57,29 @@ export const orders = sqliteTable(
   ],
 );
 
-export const orderItems = sqliteTable('order_items', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  orderId: integer('order_id')
-    .notNull()
-    .references(() => orders.id, { onDelete: 'cascade' }),
-  productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
-  quantity: integer('quantity').notNull(),
-  priceCents: integer('price_cents').notNull(),
-  /** buy_now or play */
-  purchaseType: text('purchase_type').notNull().default('buy_now'),
-  /** Name at the time of sale, so history survives a deleted product. */
-  productLabel: text('product_label').notNull().default(''),
-  /** The cart line it came from: emptied once the order is paid, whoever finishes it. */
-  cartItemId: integer('cart_item_id'),
-  /** The game a prize was won in. */
-  gameId: integer('game_id'),
-});
+export const orderItems = sqliteTable(
+  'order_items',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
+    quantity: integer('quantity').notNull(),
+    priceCents: integer('price_cents').notNull(),
+    /** buy_now or play */
+    purchaseType: text('purchase_type').notNull().default('buy_now'),
+    /** Name at the time of sale, so history survives a deleted product. */
+    productLabel: text('product_label').notNull().default(''),
+    /** The cart line it came from: emptied once the order is paid, whoever finishes it. */
+    cartItemId: integer('cart_item_id'),
+    /** The game a prize was won in. */
+    gameId: integer('game_id'),
+  },
+  // An order's lines are read with every order view and receipt, and a prize's order by its game:
+  // without these each read walked every line ever sold (the soak's orders slowed as they piled up).
+  (t) => [index('order_items_order_idx').on(t.orderId), index('order_items_product_idx').on(t.productId), index('order_items_game_idx').on(t.gameId)],
+);
 
 export const cartItems = sqliteTable(
   'cart_items',

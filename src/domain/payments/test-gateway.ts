@@ -97,7 +97,25 @@ function cardFromId(id: string): TestNonceInfo | null {
   return { outcome: outcome as TestCardOutcome, brand, last4, expMonth, expYear };
 }
 
-export function createTestGateway(): TestGateway {
+/**
+ * How much the gateway remembers of each kind (payments, keys, cards, refunds). A restart forgets
+ * everything and the ids carry what is needed to carry on (above); the bound keeps a long run in
+ * test mode (a demo store, the soak: 55,000 payments in 10 minutes) from growing without end. An
+ * entry 20,000 payments old is forgotten as after a restart.
+ */
+export const TEST_GATEWAY_MEMORY = 20_000;
+
+export function createTestGateway(options: { memory?: number } = {}): TestGateway {
+  const memoryBound = options.memory ?? TEST_GATEWAY_MEMORY;
+  function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+    map.set(key, value);
+    if (map.size > memoryBound) map.delete(map.keys().next().value as K);
+  }
+  function keepLatest<T>(list: T[], item: T): void {
+    list.push(item);
+    if (list.length > memoryBound) list.shift();
+  }
+
   const cards = new Map<string, StoredCard>();
   const savedCards: SavedCard[] = [];
   const customers = new Map<string, string>(); // customer idempotency key -> customer id
@@ -123,12 +141,12 @@ export function createTestGateway(): TestGateway {
     }
     try {
       const value = work();
-      memory.set(key, { fingerprint: print, result: { ok: true, value: structuredClone(value) } });
+      remember(memory, key, { fingerprint: print, result: { ok: true, value: structuredClone(value) } });
       return value;
     } catch (error) {
       // Square keeps a failed payment under its key too; bad requests (not declines) may be retried.
       if (error instanceof PaymentFailure && error.declined) {
-        memory.set(key, { fingerprint: print, result: { ok: false, failure: error } });
+        remember(memory, key, { fingerprint: print, result: { ok: false, failure: error } });
       }
       throw error;
     }
@@ -173,7 +191,7 @@ export function createTestGateway(): TestGateway {
           currency: STORE_CURRENCY,
           referenceId,
         };
-        byReference.set(referenceId, { ...failed, createdAt: Date.now() });
+        remember(byReference, referenceId, { ...failed, createdAt: Date.now() });
         throw decline;
       }
       const payment: GatewayPayment = {
@@ -184,13 +202,13 @@ export function createTestGateway(): TestGateway {
         referenceId,
         card: { brand: info.brand, last4: info.last4 },
       };
-      payments.set(payment.id, {
+      remember(payments, payment.id, {
         payment,
         sourceId: input.sourceId,
         customerId: input.customerId ?? null,
         refundedCents: 0,
       });
-      byReference.set(referenceId, Object.assign(payment, { createdAt: Date.now() }));
+      remember(byReference, referenceId, Object.assign(payment, { createdAt: Date.now() }));
       return {
         id: payment.id,
         status: payment.status,
@@ -221,7 +239,7 @@ export function createTestGateway(): TestGateway {
       customerId: null,
       refundedCents: 0,
     };
-    payments.set(paymentId, stored);
+    remember(payments, paymentId, stored);
     return stored;
   }
 
@@ -244,10 +262,10 @@ export function createTestGateway(): TestGateway {
         if (!customerId) {
           const customerKey = `customer:${input.idempotencyKey}`;
           customerId = customers.get(customerKey) ?? `${TEST_CUSTOMER_PREFIX}${randomPart()}`;
-          customers.set(customerKey, customerId);
+          remember(customers, customerKey, customerId);
         }
         const id = cardIdFor(info);
-        cards.set(id, { ...info, id, customerId });
+        remember(cards, id, { ...info, id, customerId });
         const saved: SavedCard = {
           customerId,
           cardId: id,
@@ -256,7 +274,7 @@ export function createTestGateway(): TestGateway {
           expMonth: info.expMonth,
           expYear: info.expYear,
         };
-        savedCards.push(saved);
+        keepLatest(savedCards, saved);
         return { ...saved };
       });
     },
@@ -320,7 +338,7 @@ export function createTestGateway(): TestGateway {
           status: 'COMPLETED',
           amountCents: input.amountCents,
         };
-        refunds.push({ ...refund, paymentId: input.paymentId });
+        keepLatest(refunds, { ...refund, paymentId: input.paymentId });
         return { ...refund };
       });
     },
