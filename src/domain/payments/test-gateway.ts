@@ -255,6 +255,8 @@ export function createTestGateway(): TestGateway {
           last4: info.last4,
           expMonth: info.expMonth,
           expYear: info.expYear,
+          // A test card is known by brand and last four only, as the fake Square does it.
+          fingerprint: `test-${info.brand}-${info.last4}`,
         };
         savedCards.push(saved);
         return { ...saved };
