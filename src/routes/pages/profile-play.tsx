@@ -82,7 +82,8 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
           </p>
         ) : (
           <p className="m-0 mt-1 text-sm text-slate-600">
-            Exclude yourself from games. It starts at once and cannot be shortened or undone; shopping stays open.
+            Exclude yourself from games. It starts at once and cannot be shortened or undone, even by deleting your account: it follows your e-mail, phone and
+            card. Shopping stays open.
           </p>
         )}
         {!settings.permanentlyExcluded && (
