@@ -141,8 +141,17 @@ describe('the exclusion outlives the account', () => {
     const rows = s.db.select().from(playExclusions).all();
     expect(rows.map((r) => r.kind).sort()).toEqual(['card', 'email', 'phone', 'phone']);
     const stored = JSON.stringify(s.db.$client.query('select * from play_exclusions').all());
-    for (const readable of ['sally', '@', '0142', '0177', '1111', 'VISA']) expect(stored).not.toContain(readable);
-    expect(Object.keys(s.db.$client.query('select * from play_exclusions').get() as object)).not.toContain('user_id');
+    // Hex digests only (a digit run like '0142' could occur in one by chance; letters outside hex cannot).
+    for (const row of rows) expect(row.identifierHash).toMatch(/^[0-9a-f]{64}$/);
+    for (const readable of ['sally', '@', 'VISA', 'example']) expect(stored).not.toContain(readable);
+    expect(Object.keys(s.db.$client.query('select * from play_exclusions').get() as object).sort()).toEqual([
+      'created_at',
+      'excluded_until',
+      'exclusion_period',
+      'id',
+      'identifier_hash',
+      'kind',
+    ]);
     await expectRefused(s, await player(s, 'sally', { ...STRANGER, phone: '9495550177' }), message);
   });
 });
