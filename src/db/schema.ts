@@ -9,6 +9,7 @@
 
 export * from './schema/accounts.ts';
 export * from './schema/catalog.ts';
+export * from './schema/exclusions.ts';
 export * from './schema/games.ts';
 export * from './schema/notifications.ts';
 export * from './schema/operations.ts';

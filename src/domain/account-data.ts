@@ -7,12 +7,15 @@ import { DomainError } from './errors.ts';
 import { notificationView } from './notifications.ts';
 import { orderView } from './order-views.ts';
 import { findProfile, profileView } from './profile.ts';
+import { keepExclusionWithIdentifiers } from './games/responsible-play.ts';
 
 /*
  * The California rights the account page serves: a copy of everything the store holds about
  * the account, and deletion. A deleted account keeps its row (orders point at it and are kept
  * for the books) with every personal field erased; its orders keep amounts, items and the
  * city, state and ZIP the tax was charged for, and lose the name, e-mail, phone and street.
+ * A self-exclusion still running is kept as keyed hashes of the e-mail, phone and card, with no
+ * link to the account, until it ends (games/play-exclusions.ts).
  */
 
 /** GET /api/user/export: profile, orders with items, plays, notifications and cart; no secrets. */
@@ -89,6 +92,8 @@ export async function deleteAccount(deps: { db: Db; clock: Clock; passwords: Pas
   const unusable = await passwords.hash(crypto.randomUUID() + crypto.randomUUID());
   const now = clock.now();
   db.transaction((tx) => {
+    // A running self-exclusion outlives the account, by its e-mail, phone and card (hashed).
+    keepExclusionWithIdentifiers(tx, clock, userId);
     tx.delete(sessions).where(eq(sessions.userId, userId)).run();
     tx.delete(accountTokens).where(eq(accountTokens.userId, userId)).run();
     tx.delete(cartItems).where(eq(cartItems.userId, userId)).run();

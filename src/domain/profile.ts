@@ -10,6 +10,7 @@ import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
 import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
 import { withCardAttempt } from './payments/card-attempts.ts';
 import type { PasswordHasher } from './passwords.ts';
+import { followProfileIdentifiers } from './games/responsible-play.ts';
 
 import type { ProfilePatch } from '../shared/schemas/profile.ts';
 
@@ -147,12 +148,15 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
   if (patch.preferences?.newsletterSubscription !== undefined) changes.newsletterSubscription = patch.preferences.newsletterSubscription;
 
   const token = patch.paymentMethod?.sourceId || patch.paymentMethod?.token;
+  let cardFingerprint: string | undefined;
   if (token) {
     const client = { userId, address: clientAddress };
     const card = await withCardAttempt(deps, client, (gate) =>
       gate.call(() => saveCard(deps, userId, existing, token, changes.email ?? existing?.email, patch.name ?? existing?.name)),
     );
-    Object.assign(changes, card);
+    const { fingerprint, ...saved } = card;
+    cardFingerprint = fingerprint;
+    Object.assign(changes, saved);
   } else if (patch.paymentMethod?.type && patch.paymentMethod.type !== (existing?.paymentMethod?.type ?? 'card')) {
     // The preferred way to pay; a card still has to be saved before the profile is complete.
     changes.paymentMethod = { ...(existing?.paymentMethod ?? {}), type: patch.paymentMethod.type };
@@ -170,6 +174,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
         .values({ userId, ...changes, updatedAt: now })
         .run();
     }
+    followProfileIdentifiers(tx, deps.clock, userId, cardFingerprint);
     const user = tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).get()!;
     if (wantedEmail) requestEmailChange(tx, deps.clock, deps.limits, user, currentEmail, wantedEmail);
     // An address not confirmed yet gets its link; saved again (the same address) it gets a fresh
@@ -196,7 +201,7 @@ async function saveCard(
   token: string,
   email: string | null | undefined,
   name: string | null | undefined,
-): Promise<Partial<StoredProfile>> {
+): Promise<Partial<StoredProfile> & { fingerprint?: string }> {
   const user = deps.db.select().from(users).where(eq(users.id, userId)).get();
   // One key per request: a retried save stores the card once, and saving the same card again
   // later (a test card, or a wallet token) is a new request, not a reused key.
@@ -216,7 +221,7 @@ async function saveCard(
       expMonth: card.expMonth,
       expYear: card.expYear,
     };
-    return { paymentMethod, gatewayCustomerId: card.customerId, gatewayCardId: card.cardId };
+    return { paymentMethod, gatewayCustomerId: card.customerId, gatewayCardId: card.cardId, ...(card.fingerprint ? { fingerprint: card.fingerprint } : {}) };
   } catch (error) {
     if (error instanceof PaymentFailure) {
       const message = error.declined

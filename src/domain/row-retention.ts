@@ -58,6 +58,10 @@ export async function pruneStoreRows(db: Db, now: number, retention: Config['ret
         )
         .run(playsBefore, limit).changes,
   );
+  // A self-exclusion's hashed identifiers (play-exclusions.ts) are kept for its period only.
+  const endedExclusions = await deleteInSlices(
+    (limit) => sql.query('delete from play_exclusions where id in (select id from play_exclusions where excluded_until <= ? limit ?)').run(now, limit).changes,
+  );
   const rateLimitEvents = pruneRateLimitEvents(db, now - retention.rateLimitHours * HOUR);
   const mail = pruneOutbox(db, now, retention.mailDays);
   for (let pages = 0; pages < VACUUM_PAGES; pages += VACUUM_SLICE) {
@@ -66,5 +70,5 @@ export async function pruneStoreRows(db: Db, now: number, retention: Config['ret
     await yieldToRequests();
     sql.exec(`PRAGMA incremental_vacuum(${VACUUM_SLICE})`);
   }
-  return { notifications, sessions, voidPlays, rateLimitEvents, ...mail };
+  return { notifications, sessions, voidPlays, endedExclusions, rateLimitEvents, ...mail };
 }

@@ -109,6 +109,11 @@ export const playerSettings = sqliteTable('player_settings', {
   dailyEntryLimit: integer('daily_entry_limit'),
   excludedUntil: integer('excluded_until'),
   exclusionPeriod: text('exclusion_period'),
+  /** A raised limit waits a day (a lowered one applies at once): the new limit and when it starts. */
+  pendingDailyEntryLimit: integer('pending_daily_entry_limit'),
+  pendingLimitFrom: integer('pending_limit_from'),
+  /** The keyed hash of the saved card's gateway fingerprint (play-exclusions.ts), so an exclusion can follow the card. */
+  cardFingerprintHash: text('card_fingerprint_hash'),
   updatedAt: integer('updated_at').notNull(),
 });
 

@@ -4,12 +4,15 @@ import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
+import { cardFingerprintHash, followedExclusion, keepIdentifiersExcluded } from './play-exclusions.ts';
 import { DAY_MS } from './schedule.ts';
 
 /*
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older
  * and accepts the official rules; each player has a daily entry limit (the store's default is
- * also its maximum) and may exclude themselves for 30 days, 6 months or for good. Every entry
+ * also its maximum; lowering it applies at once, raising it after 24 hours, so a limit is never
+ * lifted in the heat of a session) and may exclude themselves for 30 days, 6 months or for good;
+ * the exclusion follows their e-mail, phone and card to any account (play-exclusions.ts). Every entry
  * path asks `requireMayPlay` inside the transaction that stores the pick or claims the hold
  * (transactions begin IMMEDIATE), so two processes never both pass it on the same count.
  */
@@ -58,24 +61,49 @@ export interface PlayerSettingsView {
   dailyEntryLimit: number;
   maxDailyEntryLimit: number;
   entriesToday: number;
+  /** A raised limit waiting its 24 hours, and when it starts; null when none is waiting. */
+  pendingDailyEntryLimit: number | null;
+  pendingLimitFrom: number | null;
   excludedUntil: number | null;
   permanentlyExcluded: boolean;
   exclusionPeriod: ExclusionPeriod | null;
 }
 
+type SettingsRow = typeof playerSettings.$inferSelect;
+
+/** The limit in force at `now`: a raise counts once its day has passed. */
+function limitsAt(row: SettingsRow | undefined, now: number, storeLimit: number) {
+  const pending = row?.pendingDailyEntryLimit ?? null;
+  const from = row?.pendingLimitFrom ?? null;
+  if (pending !== null && from !== null && from <= now) return { limit: Math.min(pending, storeLimit), pending: null, from: null };
+  return { limit: Math.min(row?.dailyEntryLimit ?? storeLimit, storeLimit), pending, from: pending === null ? null : from };
+}
+
+/** The later of the account's own exclusion and one its e-mail, phone or card is under. */
+function exclusionAt(db: Queryable, row: SettingsRow | undefined, now: number, userId: number) {
+  const own =
+    row?.excludedUntil != null && row.excludedUntil > now ? { excludedUntil: row.excludedUntil, exclusionPeriod: row.exclusionPeriod ?? '30d' } : null;
+  const followed = followedExclusion(db, now, userId);
+  if (!followed) return own;
+  return !own || followed.excludedUntil > own.excludedUntil ? followed : own;
+}
+
 export function playerSettingsView(db: Queryable, clock: Clock, userId: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   const row = settingsOf(db, userId);
   const now = clock.now();
-  const excluded = row?.excludedUntil != null && row.excludedUntil > now;
+  const limits = limitsAt(row, now, storeLimit);
+  const exclusion = exclusionAt(db, row, now, userId);
   return {
     consented: row?.consentedAt != null,
     consentedAt: row?.consentedAt ?? null,
-    dailyEntryLimit: Math.min(row?.dailyEntryLimit ?? storeLimit, storeLimit),
+    dailyEntryLimit: limits.limit,
     maxDailyEntryLimit: storeLimit,
     entriesToday: entriesInLastDay(db, userId, now),
-    excludedUntil: excluded ? row.excludedUntil : null,
-    permanentlyExcluded: excluded && row.excludedUntil === FOREVER,
-    exclusionPeriod: excluded ? (row.exclusionPeriod as ExclusionPeriod) : null,
+    pendingDailyEntryLimit: limits.pending,
+    pendingLimitFrom: limits.from,
+    excludedUntil: exclusion?.excludedUntil ?? null,
+    permanentlyExcluded: exclusion?.excludedUntil === FOREVER,
+    exclusionPeriod: (exclusion?.exclusionPeriod as ExclusionPeriod | undefined) ?? null,
   };
 }
 
@@ -85,13 +113,19 @@ export function recordPlayConsent(db: Queryable, clock: Clock, userId: number): 
   return playerSettingsView(db, clock, userId);
 }
 
-/** PUT /api/user/play-limits: a whole number from 1 to the store's limit. */
+/**
+ * PUT /api/user/play-limits: a whole number from 1 to the store's limit. A lower (or equal)
+ * limit applies at once and drops a raise still waiting; a higher one starts 24 hours later.
+ */
 export function setDailyEntryLimit(db: Queryable, clock: Clock, userId: number, limit: number, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   if (!Number.isSafeInteger(limit) || limit < 1 || limit > storeLimit) {
     const message = `Choose a daily entry limit from 1 to ${storeLimit}.`;
     throw new DomainError(400, message, { dailyEntryLimit: message });
   }
-  upsert(db, clock, userId, { dailyEntryLimit: limit });
+  const now = clock.now();
+  const current = limitsAt(settingsOf(db, userId), now, storeLimit).limit;
+  if (limit <= current) upsert(db, clock, userId, { dailyEntryLimit: limit, pendingDailyEntryLimit: null, pendingLimitFrom: null });
+  else upsert(db, clock, userId, { dailyEntryLimit: current, pendingDailyEntryLimit: limit, pendingLimitFrom: now + DAY_MS });
   return playerSettingsView(db, clock, userId, storeLimit);
 }
 
@@ -103,13 +137,37 @@ function exclusionEnd(now: number, period: ExclusionPeriod): number {
   return end.getTime();
 }
 
-/** POST /api/user/self-exclusion: starts at once; it can be lengthened, never shortened. */
+/**
+ * POST /api/user/self-exclusion: starts at once; it can be lengthened, never shortened. The
+ * account's e-mail, phone and card are kept excluded for the same period.
+ */
 export function selfExclude(db: Queryable, clock: Clock, userId: number, period: ExclusionPeriod, storeLimit = DEFAULT_DAILY_ENTRY_LIMIT): PlayerSettingsView {
   const now = clock.now();
   const until = exclusionEnd(now, period);
-  const current = settingsOf(db, userId)?.excludedUntil ?? 0;
-  if (until > current) upsert(db, clock, userId, { excludedUntil: until, exclusionPeriod: period });
+  const current = exclusionAt(db, settingsOf(db, userId), now, userId)?.excludedUntil ?? 0;
+  if (until > current) {
+    upsert(db, clock, userId, { excludedUntil: until, exclusionPeriod: period });
+    keepIdentifiersExcluded(db, clock, userId, until, period);
+  }
   return playerSettingsView(db, clock, userId, storeLimit);
+}
+
+/**
+ * Before an account's rows go (account deletion) or when it gains a card: a running exclusion is
+ * kept for every identifier the account holds now, so it outlives the account.
+ */
+export function keepExclusionWithIdentifiers(db: Queryable, clock: Clock, userId: number): void {
+  const exclusion = exclusionAt(db, settingsOf(db, userId), clock.now(), userId);
+  if (exclusion) keepIdentifiersExcluded(db, clock, userId, exclusion.excludedUntil, exclusion.exclusionPeriod);
+}
+
+/**
+ * After a profile save (profile.ts): a newly saved card's fingerprint is kept, hashed, so an
+ * exclusion can follow the card, and a running exclusion takes in any new e-mail, phone or card.
+ */
+export function followProfileIdentifiers(db: Queryable, clock: Clock, userId: number, cardFingerprint: string | undefined): void {
+  if (cardFingerprint) upsert(db, clock, userId, { cardFingerprintHash: cardFingerprintHash(db, clock.now(), cardFingerprint) });
+  keepExclusionWithIdentifiers(db, clock, userId);
 }
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });

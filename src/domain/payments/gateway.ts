@@ -45,6 +45,8 @@ export interface SavedCard {
   last4: string;
   expMonth: number;
   expYear: number;
+  /** The same for every saving of one card number (Square's card fingerprint), when the gateway gives one. */
+  fingerprint?: string;
 }
 
 export type GatewayPaymentStatus = 'APPROVED' | 'COMPLETED' | 'CANCELED' | 'FAILED';

@@ -219,6 +219,7 @@ export function createSquareGateway(options: SquareGatewayOptions): PaymentGatew
         last4: card.last4 ?? '',
         expMonth: Number(card.expMonth ?? 0),
         expYear: Number(card.expYear ?? 0),
+        ...(card.fingerprint ? { fingerprint: card.fingerprint } : {}),
       };
     },
 

@@ -273,6 +273,8 @@ export function createTestGateway(options: { memory?: number } = {}): TestGatewa
           last4: info.last4,
           expMonth: info.expMonth,
           expYear: info.expYear,
+          // A test card is known by brand and last four only, as the fake Square does it.
+          fingerprint: `test-${info.brand}-${info.last4}`,
         };
         keepLatest(savedCards, saved);
         return { ...saved };

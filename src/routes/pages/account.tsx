@@ -153,7 +153,7 @@ export function AccountSettings({
         </h2>
         <p className="m-0 text-sm text-slate-700">
           This signs you out everywhere and erases your name, e-mail, phone, address, cart and notifications. Orders are kept for our books without your
-          personal details. It cannot be undone.
+          personal details. A break from games you took stays in force until it ends. It cannot be undone.
         </p>
         <form method="post" action="/profile/delete" className="grid gap-3 sm:max-w-sm" noValidate>
           <Field name="password" label="Your password" type="password" autoComplete="current-password" error={errors.password} />

@@ -14,6 +14,13 @@ import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
  */
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long' });
+const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'long', timeStyle: 'short' });
+
+/** A raise waits 24 hours (responsible-play.ts): the player is told when it starts. */
+export function pendingLimitText(settings: PlayerSettingsView): string | null {
+  if (settings.pendingDailyEntryLimit === null || settings.pendingLimitFrom === null) return null;
+  return `Your new limit of ${settings.pendingDailyEntryLimit} starts at ${timeFormat.format(settings.pendingLimitFrom)}.`;
+}
 const periods: { value: string; label: string }[] = [
   { value: '30d', label: '30 days' },
   { value: '6m', label: '6 months' },
@@ -27,6 +34,7 @@ export function playSettingsOf<E extends AppEnv & SignedInEnv>(c: AppContext<E>)
 
 export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
   const excluded = settings.excludedUntil !== null;
+  const pending = pendingLimitText(settings);
   return (
     <div className="grid gap-6">
       <section aria-labelledby="limit-heading">
@@ -36,6 +44,12 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
         <p className="m-0 mt-1 text-sm text-slate-600">
           {`You have entered ${settings.entriesToday} ${settings.entriesToday === 1 ? 'game' : 'games'} in the last 24 hours. Your limit is ${settings.dailyEntryLimit} (at most ${settings.maxDailyEntryLimit}).`}
         </p>
+        {pending && (
+          <p className="m-0 mt-1 text-sm font-semibold text-ink" data-pending-limit="">
+            {pending}
+          </p>
+        )}
+        <p className="m-0 mt-1 text-sm text-slate-600">A lower limit applies at once; a higher one starts 24 hours after you save it.</p>
         <form method="post" action="/profile/play-limit" className="mt-3 flex flex-wrap items-end gap-3">
           <label className="text-sm font-semibold">
             Entries in any 24 hours
@@ -68,7 +82,8 @@ export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
           </p>
         ) : (
           <p className="m-0 mt-1 text-sm text-slate-600">
-            Exclude yourself from games. It starts at once and cannot be shortened or undone; shopping stays open.
+            Exclude yourself from games. It starts at once and cannot be shortened or undone, even by deleting your account: it follows your e-mail, phone and
+            card. Shopping stays open.
           </p>
         )}
         {!settings.permanentlyExcluded && (
@@ -116,7 +131,7 @@ export const profilePlayForms = new Hono<AppEnv>()
     const { db, clock, config } = c.env.deps;
     try {
       const view = setDailyEntryLimit(db, clock, c.get('user').id, c.req.valid('form').dailyEntryLimit, config.dailyEntryLimit);
-      setFlash(c, { title: 'Limit saved', description: `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
+      setFlash(c, { title: 'Limit saved', description: pendingLimitText(view) ?? `You can enter up to ${view.dailyEntryLimit} games in any 24 hours.` });
     } catch (error) {
       return fail(c, error);
     }

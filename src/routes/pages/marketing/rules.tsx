@@ -111,7 +111,7 @@ export function RulesPage({ dailyEntryLimit = DEFAULT_DAILY_ENTRY_LIMIT }: { dai
 
       <Section id="rules-responsible" title="Responsible play">
         <p className="m-0">
-          {`Games are for adults (18 or older). Each player has a daily entry limit of ${dailyEntryLimit} entries in any 24 hours; you can lower it on your profile. You can also exclude yourself from games for 30 days, 6 months or permanently; an exclusion cannot be shortened. An excluded player, or one at their limit, is never charged.`}
+          {`Games are for adults (18 or older). Each player has a daily entry limit of ${dailyEntryLimit} entries in any 24 hours; you can lower it on your profile, at once, and raise it again up to that, 24 hours after you ask. You can also exclude yourself from games for 30 days, 6 months or permanently; an exclusion cannot be shortened, and it follows your e-mail, phone and card: a new account with any of them is excluded until the same day. An excluded player, or one at their limit, is never charged.`}
         </p>
         <p className="m-0">
           <a className="font-semibold text-sea-dark underline" href="/profile?tab=play">

@@ -153,7 +153,7 @@ function PrivacyPage({ info }: { info: TrustInfo }) {
       </Section>
       <Section id="privacy-keep" title="How long we keep it">
         <p className="m-0">
-          {`Your account until you delete it. Notifications ${info.notificationsDays} days. Orders are kept for our accounts and tax records even after you delete your account, with your name, e-mail, phone and address erased. Password-reset links expire after 30 minutes and are kept only as a hash.`}
+          {`Your account until you delete it. Notifications ${info.notificationsDays} days. Orders are kept for our accounts and tax records even after you delete your account, with your name, e-mail, phone and address erased. Password-reset links expire after 30 minutes and are kept only as a hash. If you excluded yourself from games, the exclusion is kept until it ends, also after you delete your account, as keyed hashes of your e-mail, phone and card fingerprint (codes that cannot be turned back into them, with no link to any account), so a new account cannot get around it; then they are deleted.`}
         </p>
       </Section>
       <Section id="privacy-rights" title="Your California privacy rights">
