@@ -303,12 +303,15 @@ interface OrderToChange {
 /** Moves the order out of 'processing' (the claim: only one change wins), or returns undefined. */
 function claimMove(tx: Queryable, clock: Clock, order: OrderToChange, status: OrderStatusChange) {
   const now = clock.now();
-  return tx
-    .update(orders)
-    .set(status === 'completed' ? { status, deliveredAt: now, updatedAt: now } : { status, canceledAt: now, updatedAt: now })
-    .where(and(eq(orders.id, order.id), eq(orders.status, 'processing')))
-    .returning()
-    .get();
+  return (
+    tx
+      .update(orders)
+      .set(status === 'completed' ? { status, deliveredAt: now, updatedAt: now } : { status, canceledAt: now, updatedAt: now })
+      // A parcel with the carrier (shipped) is delivered too; only an order not yet sent can be canceled.
+      .where(and(eq(orders.id, order.id), status === 'completed' ? inArray(orders.status, ['processing', 'shipped']) : eq(orders.status, 'processing')))
+      .returning()
+      .get()
+  );
 }
 
 /** Delivered: the claim, the shopper's notification and email, all or nothing. Nothing to undo with the gateway. */
