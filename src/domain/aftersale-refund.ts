@@ -121,6 +121,10 @@ function claim(deps: RefundOrderDeps, orderId: number, request: RefundRequest): 
 }
 
 export async function refundOrder(deps: RefundOrderDeps, orderId: number, request: RefundRequest): Promise<RefundResult> {
+  if (request.amountCents !== undefined && !(Number.isSafeInteger(request.amountCents) && request.amountCents >= 1)) {
+    const message = 'Enter an amount of at least $0.01, or leave it empty to refund the rest.';
+    throw new DomainError(400, message, { amountCents: message });
+  }
   const claimed = claim(deps, orderId, request);
   let row = deps.db.select().from(payments).where(eq(payments.id, claimed.paymentRowId)).get()!;
   if (!claimed.replay && row.status === 'refunding') {

@@ -76,7 +76,8 @@ export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string
     // Someone else's order answers like a missing one.
     if (!order) throw new DomainError(404, 'Order not found.');
     const now = clock.now();
-    if (order.returnRequestedAt !== null) throw new DomainError(409, `You already asked to return order #${orderId}. We will be in touch by e-mail.`);
+    if (order.returnRequestedAt !== null)
+      throw new DomainError(409, `You already asked to return order #${orderId}. We will e-mail you within one business day.`);
     if (order.status !== 'completed' && order.status !== 'shipped')
       throw new DomainError(409, `Order #${orderId} has not been delivered yet, so there is nothing to return. To cancel it, contact us.`);
     if (!canRequestReturn(order, now))
@@ -87,7 +88,7 @@ export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string
       .where(and(eq(orders.id, orderId), isNull(orders.returnRequestedAt)))
       .returning()
       .get();
-    if (!asked) throw new DomainError(409, `You already asked to return order #${orderId}. We will be in touch by e-mail.`);
+    if (!asked) throw new DomainError(409, `You already asked to return order #${orderId}. We will e-mail you within one business day.`);
     queueReturnRequestEmail(tx, clock, asked, deps.supportEmail);
     return asked;
   });
@@ -144,4 +145,39 @@ export function afterSaleRefundsOf(db: Queryable, orderIds: number[]): Map<numbe
     byOrder.set(record.orderId, list);
   }
   return byOrder;
+}
+
+export interface AfterSaleAdminView {
+  shipment: { carrier: string; trackingNumber: string; shippedAt: number } | null;
+  returnRequest: { at: number; reason: string; open: boolean } | null;
+  refunds: RefundLine[];
+  /** A processing order going by carrier (standard or express shipping). */
+  canShip: boolean;
+  /** Delivered or shipped, paid by card: the Refund form is shown (the 30 days are checked when it is sent). */
+  canRefund: boolean;
+  guaranteeEndsAt: number | null;
+}
+
+/** What the admin Orders tab shows and offers after the sale, by order id. */
+export function afterSaleAdminViews(db: Queryable, rows: OrderRow[]): Map<number, AfterSaleAdminView> {
+  const refunds = afterSaleRefundsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return new Map(
+    rows.map((order) => [
+      order.id,
+      {
+        shipment:
+          order.carrier && order.trackingNumber && order.shippedAt
+            ? { carrier: order.carrier, trackingNumber: order.trackingNumber, shippedAt: order.shippedAt }
+            : null,
+        returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', open: order.returnHandledAt === null } : null,
+        refunds: refunds.get(order.id) ?? [],
+        canShip: order.status === 'processing' && (order.shippingMethod === 'standard' || order.shippingMethod === 'express'),
+        canRefund: (order.status === 'completed' || order.status === 'shipped') && order.paymentMethod !== 'cod',
+        guaranteeEndsAt: guaranteeEndsAt(order),
+      },
+    ]),
+  );
 }
