@@ -174,7 +174,7 @@ export function orderDetail(db: Queryable, userId: number, id: number, now: numb
       order.carrier && order.trackingNumber
         ? { carrier: order.carrier, trackingNumber: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
         : null,
-    returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '' } : null,
+    returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', answered: order.returnHandledAt !== null } : null,
     canRequestReturn: canRequestReturn(order, now),
   };
 }

@@ -29,8 +29,11 @@ export function AfterSale({ order }: { order: OrderDetail }) {
         </h2>
         {order.returnRequest ? (
           <p className="m-0 mt-2 text-sm" data-return-requested>
-            <span className="font-semibold">{`Return requested ${formatDateTime(order.returnRequest.at)}.`}</span>
-            {` "${order.returnRequest.reason}". We will e-mail you within one business day; a refund shows here when it is made.`}
+            <span className="font-semibold">{`Return requested ${formatDateTime(order.returnRequest.at)}: `}</span>
+            {`"${order.returnRequest.reason}" `}
+            {order.returnRequest.answered
+              ? 'We refunded it: the refund and its reason are under Status.'
+              : 'We will e-mail you within one business day; a refund shows here when it is made.'}
           </p>
         ) : order.canRequestReturn ? (
           <form method="post" action={`/orders/${order.id}/return-request`} className="mt-2 grid gap-2">
