@@ -197,7 +197,7 @@ export function recentPurchaseOf(db: Queryable, userId: number, productId: numbe
       and(
         eq(orders.userId, userId),
         eq(orderItems.productId, productId),
-        inArray(orders.status, ['processing', 'completed']),
+        inArray(orders.status, ['processing', 'shipped', 'completed']),
         gte(orders.orderDate, now - RECENT_PURCHASE_MS),
       ),
     )

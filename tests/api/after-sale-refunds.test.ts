@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { emailOutbox, notifications, orders, payments, products } from '../../src/db/schema.ts';
 import { buyNowBody } from '../helpers/actors.ts';
+import { postForm } from '../helpers/admin-tools.ts';
 import { textOf } from '../helpers/html.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
 
@@ -160,5 +161,25 @@ describe.concurrent('admin refunds after delivery', () => {
     const retried = await admin.post(`/api/admin/orders/${orderId}/refund`, { json: { amountCents: 700, reason: 'Wrong colour' } });
     expect(retried.status).toBe(200);
     expect(s.fake.refunds()).toHaveLength(1);
+  });
+
+  test("the Orders tab's refund form sent twice (same key) refunds once; its dollars are read as typed; a zero is refused", async () => {
+    const s = await open();
+    const { admin, orderId } = await deliveredOrder(s, 'formed');
+    const form = { amount: '$12.5', reason: 'Strap missing', key: 'refund-1' };
+    const [first, second] = await Promise.all([
+      postForm(admin, `/admin/orders/${orderId}/refund`, form),
+      postForm(admin, `/admin/orders/${orderId}/refund`, form),
+    ]);
+    expect([first!.status, second!.status]).toEqual([303, 303]);
+    expect(first!.headers.get('location')).toBe(`/admin?tab=orders#order-${orderId}`);
+    expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1250]);
+    expect(refundRows(s, orderId)).toHaveLength(1);
+    const zero = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '0', reason: 'Nothing', key: 'refund-2' });
+    expect(zero.status).toBe(303);
+    expect(refundRows(s, orderId)).toHaveLength(1);
+    const next = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '2', reason: 'Postage back', key: 'refund-2' });
+    expect(next.status).toBe(303);
+    expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1250, 200]);
   });
 });
