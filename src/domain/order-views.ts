@@ -40,6 +40,11 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     cardBrand: order.cardBrand,
     cardLast4: order.cardLast4,
     notes: order.notes,
+    carrier: order.carrier,
+    trackingNumber: order.trackingNumber,
+    shippedAt: order.shippedAt,
+    deliveredAt: order.deliveredAt,
+    returnRequestedAt: order.returnRequestedAt,
     items: items.map(({ item, product }) => ({
       id: item.id,
       productId: item.productId,

@@ -79,6 +79,7 @@ describe('after the sale', () => {
     await admin.goto(`${store.server.url}/admin?tab=orders`);
     await row.getByLabel('Carrier').selectOption('USPS');
     await row.getByLabel('Tracking number').fill('9400 1118 9922 3100 0000 00');
+    await look(admin, 'after-sale-admin-ship-form');
     await row.getByRole('button', { name: 'Mark Shipped' }).click();
     expect(await toastText(admin)).toContain('Order shipped');
     await shows(row.getByText('with USPS, tracking number 9400111899223100000000'));
@@ -112,6 +113,7 @@ describe('after the sale', () => {
     await row.locator('summary', { hasText: 'Refund' }).click();
     await row.getByLabel('Amount ($)').fill('20');
     await row.getByLabel('Reason (the customer sees it)').fill('Partial refund for the bent arm');
+    await look(admin, 'after-sale-admin-refund-form');
     await row.getByRole('button', { name: 'Refund to card' }).click();
     expect(await toastText(admin)).toContain(`Refunded $20.00 of order #${orderId}.`);
     expect(await needs.count()).toBe(0);

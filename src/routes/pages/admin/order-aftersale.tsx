@@ -53,7 +53,7 @@ export function OrderAfterSale({ order }: { order: AdminOrder }) {
         </ul>
       )}
       {after.canShip && (
-        <form method="post" action={`/admin/orders/${order.id}/ship`} className="mt-3 flex flex-wrap items-end gap-2">
+        <form method="post" action={`/admin/orders/${order.id}/ship`} className="mt-3 grid gap-2 sm:flex sm:flex-wrap sm:items-end">
           <label className="grid gap-1 text-sm">
             <span className="font-semibold">Carrier</span>
             <select name="carrier" className={field} required>
@@ -64,7 +64,7 @@ export function OrderAfterSale({ order }: { order: AdminOrder }) {
               ))}
             </select>
           </label>
-          <label className="grid min-w-0 flex-1 gap-1 text-sm">
+          <label className="grid min-w-0 gap-1 text-sm sm:flex-1">
             <span className="font-semibold">Tracking number</span>
             <input name="trackingNumber" className={field} required minLength={6} maxLength={60} autoComplete="off" />
           </label>
