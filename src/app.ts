@@ -20,6 +20,7 @@ import { cacheRoutes } from './http/route-cache.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
+import { afterSaleApi } from './routes/api/aftersale.ts';
 import { authApi } from './routes/api/auth.ts';
 import { businessApi } from './routes/api/business.ts';
 import { coachApi } from './routes/api/coach.ts';
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', productsApi);
   app.route('/api', adminApi);
   app.route('/api', adminOrdersApi);
+  app.route('/api', afterSaleApi);
   app.route('/api', profileApi);
   app.route('/api', cartApi);
   app.route('/api', checkoutApi);

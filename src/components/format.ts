@@ -16,12 +16,14 @@ export function formatDateTime(epochMs: number): string {
 export function orderStatusClass(status: string): string {
   if (status === 'completed') return 'bg-emerald-100 text-emerald-800';
   if (status === 'processing') return 'bg-sky-100 text-sky-800';
+  if (status === 'shipped') return 'bg-indigo-100 text-indigo-800';
   return 'bg-pink-100 text-pink-800';
 }
 
 export const orderStatusLabel: Record<string, string> = {
   pending: 'Payment pending',
   processing: 'Processing',
+  shipped: 'Shipped',
   completed: 'Delivered',
   failed: 'Payment failed',
   canceled: 'Canceled',

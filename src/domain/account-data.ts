@@ -76,7 +76,7 @@ export async function deleteAccount(deps: { db: Db; clock: Clock; passwords: Pas
   const openOrder = db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.userId, userId), inArray(orders.status, ['pending', 'processing'])))
+    .where(and(eq(orders.userId, userId), inArray(orders.status, ['pending', 'processing', 'shipped'])))
     .get();
   if (openOrder) {
     throw new DomainError(409, `Order #${openOrder.id} is not delivered yet. You can delete your account once it has been delivered or canceled.`);

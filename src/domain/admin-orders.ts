@@ -7,6 +7,7 @@ import { centsToDollars } from '../shared/money.ts';
 import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
+import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
 import type { PaymentGateway } from './payments/gateway.ts';
 
@@ -89,6 +90,8 @@ export interface AdminOrder {
   refunded: number;
   /** An admin's note on the charge (marked paid by hand, and why), or null. */
   paymentNote: string | null;
+  /** Shipment, return request and refunds with their reasons, and which after-sale actions apply. */
+  afterSale: AfterSaleAdminView;
   /** What the driver needs: who, where, how, and the shopper's notes. */
   delivery: { name: string; phone: string | null; address: string; method: string; methodLabel: string; notes: string | null };
 }
@@ -148,6 +151,10 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
     itemsByOrder.set(item.orderId, list);
   }
   const { paid, refunded, notes } = paymentState(db.select().from(payments).where(inArray(payments.orderId, ids)).all());
+  const afterSale = afterSaleAdminViews(
+    db,
+    rows.map((row) => row.order),
+  );
   return rows.map(({ order, user }) => ({
     id: order.id,
     orderDate: order.orderDate,
@@ -168,6 +175,7 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
     paid: paid.has(order.id),
     refunded: centsToDollars(refunded.get(order.id) ?? 0),
     paymentNote: notes.get(order.id) ?? null,
+    afterSale: afterSale.get(order.id)!,
     delivery: {
       name: order.customerName || user.fullName || user.username,
       phone: order.customerPhone,
@@ -240,6 +248,7 @@ const alreadyMoved: Record<string, (id: number) => string> = {
   canceled: (id) => `Order #${id} has already been canceled.`,
   pending: (id) => `Order #${id} is still waiting for its payment.`,
   failed: (id) => `Order #${id} failed at payment.`,
+  shipped: (id) => `Order #${id} has shipped, so it can no longer be canceled; refund it instead.`,
 };
 
 function notProcessing(db: Queryable, id: number): DomainError {
@@ -303,12 +312,15 @@ interface OrderToChange {
 /** Moves the order out of 'processing' (the claim: only one change wins), or returns undefined. */
 function claimMove(tx: Queryable, clock: Clock, order: OrderToChange, status: OrderStatusChange) {
   const now = clock.now();
-  return tx
-    .update(orders)
-    .set(status === 'completed' ? { status, deliveredAt: now, updatedAt: now } : { status, canceledAt: now, updatedAt: now })
-    .where(and(eq(orders.id, order.id), eq(orders.status, 'processing')))
-    .returning()
-    .get();
+  return (
+    tx
+      .update(orders)
+      .set(status === 'completed' ? { status, deliveredAt: now, updatedAt: now } : { status, canceledAt: now, updatedAt: now })
+      // A parcel with the carrier (shipped) is delivered too; only an order not yet sent can be canceled.
+      .where(and(eq(orders.id, order.id), status === 'completed' ? inArray(orders.status, ['processing', 'shipped']) : eq(orders.status, 'processing')))
+      .returning()
+      .get()
+  );
 }
 
 /** Delivered: the claim, the shopper's notification and email, all or nothing. Nothing to undo with the gateway. */

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
 import { orderItems, orders, payments } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
+import { afterSaleOf, confirmAfterSaleRefund, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from './mail/order-emails.ts';
 import { notify } from './notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
@@ -37,7 +38,7 @@ export function startRefund(tx: Queryable, deps: { db: Db; clock: Clock }, charg
   const earlier = tx
     .select()
     .from(payments)
-    .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'refund')))
+    .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'refund'), sql`not exists (select 1 from order_refunds where payment_id = ${payments.id})`))
     .orderBy(desc(payments.id))
     .get();
   if (earlier) {
@@ -133,27 +134,31 @@ export async function sendRefund(deps: RefundDeps, row: PaymentRow): Promise<Ref
   const { db, clock, gateway } = deps;
   const charge = row.orderId ? chargeOf(db, row.orderId) : undefined;
   const attempts = row.attempts + 1;
+  // An admin's after-sale refund ends its own way (aftersale-refund-states.ts); a cancellation's, as below.
+  const afterSale = afterSaleOf(db, row.id);
+  const confirm = afterSale ? confirmAfterSaleRefund : confirmRefund;
+  const rollBack = afterSale ? rollBackAfterSaleRefund : rollBackRefund;
   try {
     if (!charge?.gatewayPaymentId) throw Object.assign(new Error('the charge has no gateway payment id.'), { refused: true });
     const refund = await gateway.refund({
       paymentId: charge.gatewayPaymentId,
       amountCents: row.amountCents,
       idempotencyKey: row.idempotencyKey,
-      reason: `CSA order #${row.orderId} canceled`,
+      reason: afterSale ? `CSA order #${row.orderId}: ${afterSale.reason}`.slice(0, 192) : `CSA order #${row.orderId} canceled`,
     });
     // PENDING and COMPLETED both mean the gateway accepted the refund.
     if (refund.status !== 'PENDING' && refund.status !== 'COMPLETED') {
-      rollBackRefund(deps, row.id, { code: refund.status, detail: `the payment gateway answered ${refund.status}.` });
+      rollBack(deps, row.id, { code: refund.status, detail: `the payment gateway answered ${refund.status}.` });
       return { outcome: 'refused', code: refund.status, detail: `the payment gateway answered ${refund.status}.` };
     }
-    confirmRefund(deps, row.id, refund.id);
+    confirm(deps, row.id, refund.id);
     return { outcome: 'refunded' };
   } catch (error) {
     const failure = (error as { refused?: boolean }).refused
       ? { code: 'NOT_FOUND', detail: (error as Error).message, uncertain: false }
       : asPaymentFailure(error);
     if (!failure.uncertain) {
-      rollBackRefund(deps, row.id, failure);
+      rollBack(deps, row.id, failure);
       return { outcome: 'refused', code: failure.code, detail: failure.detail };
     }
     // Unknown: the same key is sent again later, which can only ever refund once.

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
-import { orderItems, orders, payments, products } from '../db/schema.ts';
+import { orderItems, orderRefunds, orders, payments, products } from '../db/schema.ts';
+import { canRequestReturn } from './aftersale.ts';
+import { trackingUrl } from '../shared/schemas/aftersale.ts';
 import { resolveImageUrl } from './catalog.ts';
 import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
 import { centsToDollars } from '../shared/money.ts';
@@ -38,6 +40,11 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     cardBrand: order.cardBrand,
     cardLast4: order.cardLast4,
     notes: order.notes,
+    carrier: order.carrier,
+    trackingNumber: order.trackingNumber,
+    shippedAt: order.shippedAt,
+    deliveredAt: order.deliveredAt,
+    returnRequestedAt: order.returnRequestedAt,
     items: items.map(({ item, product }) => ({
       id: item.id,
       productId: item.productId,
@@ -119,7 +126,7 @@ export interface TimelineStep {
 }
 
 /** Everything /orders/{id} shows: the order, its labels, and what happened to it, in order. */
-export function orderDetail(db: Queryable, userId: number, id: number) {
+export function orderDetail(db: Queryable, userId: number, id: number, now: number = Date.now()) {
   const order = ownOrderRow(db, userId, id);
   if (!order) return null;
   const moves = db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)).all();
@@ -133,14 +140,25 @@ export function orderDetail(db: Queryable, userId: number, id: number) {
     });
   const declined = moves.filter((p) => p.kind === 'order_charge' && p.status === 'failed').length;
   if (order.status === 'failed') timeline.push({ label: 'Payment failed', at: order.updatedAt, detail: 'Nothing was charged.' });
+  if (order.shippedAt) timeline.push({ label: 'Shipped', at: order.shippedAt, detail: `${order.carrier} tracking number ${order.trackingNumber}` });
   if (order.deliveredAt) timeline.push({ label: 'Delivered', at: order.deliveredAt });
+  if (order.returnRequestedAt) timeline.push({ label: 'Return requested', at: order.returnRequestedAt, detail: order.returnReason ?? undefined });
+  // An admin's refund after the sale says why; a cancellation's refund needs no reason.
+  const reasons = new Map(
+    db
+      .select({ paymentId: orderRefunds.paymentId, reason: orderRefunds.reason })
+      .from(orderRefunds)
+      .where(eq(orderRefunds.orderId, order.id))
+      .all()
+      .map((r) => [r.paymentId, r.reason]),
+  );
   if (order.canceledAt) timeline.push({ label: 'Canceled', at: order.canceledAt });
   for (const refund of moves.filter((p) => p.kind === 'refund')) {
     if (refund.status === 'refunded')
       timeline.push({
         label: 'Refunded',
         at: refund.updatedAt,
-        detail: `$${centsToDollars(refund.amountCents).toFixed(2)} to ${paymentLabelOf(order).replace(/^Card: /, 'your ')}`,
+        detail: `$${centsToDollars(refund.amountCents).toFixed(2)} to ${paymentLabelOf(order).replace(/^Card: /, 'your ')}${reasons.has(refund.id) ? `: ${reasons.get(refund.id)}` : ''}`,
       });
     else if (refund.status === 'refunding')
       timeline.push({ label: 'Refund in progress', at: refund.createdAt, detail: `$${centsToDollars(refund.amountCents).toFixed(2)}` });
@@ -157,6 +175,12 @@ export function orderDetail(db: Queryable, userId: number, id: number) {
     refunded: centsToDollars(refundedCents),
     declinedAttempts: declined,
     timeline,
+    shipment:
+      order.carrier && order.trackingNumber
+        ? { carrier: order.carrier, trackingNumber: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
+        : null,
+    returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', answered: order.returnHandledAt !== null } : null,
+    canRequestReturn: canRequestReturn(order, now),
   };
 }
 
@@ -178,7 +202,7 @@ export function recentPurchaseOf(db: Queryable, userId: number, productId: numbe
       and(
         eq(orders.userId, userId),
         eq(orderItems.productId, productId),
-        inArray(orders.status, ['processing', 'completed']),
+        inArray(orders.status, ['processing', 'shipped', 'completed']),
         gte(orders.orderDate, now - RECENT_PURCHASE_MS),
       ),
     )

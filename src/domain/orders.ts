@@ -330,7 +330,7 @@ function declinedError(failure: PaymentFailure, orderId: number): DomainError {
 /** What the shopper is told once the order's charge has ended, whoever ended it. */
 function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
-  if (status === 'processing' || status === 'completed') return orderId;
+  if (status === 'processing' || status === 'shipped' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);
   if (status === 'failed')
     throw new DomainError(402, 'Your payment did not go through. Please check your card details or use another card.', undefined, { orderId });

@@ -48,6 +48,14 @@ export const orders = sqliteTable(
     cardLast4: text('card_last4'),
     deliveredAt: integer('delivered_at'),
     canceledAt: integer('canceled_at'),
+    /** A cart order sent by carrier (outside 92651): when, with whom, and the number the shopper tracks it by. */
+    shippedAt: integer('shipped_at'),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    /** The shopper's 'Request a return' (one per order) and when an admin refunded it (it leaves Needs attention). */
+    returnRequestedAt: integer('return_requested_at'),
+    returnReason: text('return_reason'),
+    returnHandledAt: integer('return_handled_at'),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [

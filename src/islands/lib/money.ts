@@ -20,7 +20,7 @@ const CHECK_DELAYS_MS = [400, 1200, 3000];
 /** Pauses between looks at an order whose payment is being confirmed. */
 const FOLLOW_DELAYS_MS = [500, 1000, 2000, 3000, 4000];
 
-const PAID_STATUSES = new Set(['processing', 'completed']);
+const PAID_STATUSES = new Set(['processing', 'shipped', 'completed']);
 
 export const CONNECTION_LOST =
   'We could not reach the store to confirm your payment. Check your connection and try again: we check first, so you will not be charged twice.';

@@ -1,10 +1,16 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../components/format.ts';
+import { requestReturn } from '../../domain/aftersale.ts';
+import { DomainError } from '../../domain/errors.ts';
 import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { requireUserPage } from '../../http/guards.ts';
+import { idFrom, pathId, validForm } from '../../http/request.ts';
+import { returnRequestBody } from '../../shared/schemas/aftersale.ts';
+import { AfterSale } from './order-aftersale.tsx';
 import { orderNotFound } from './not-found.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
@@ -114,22 +120,36 @@ function OrderPage({ order }: { order: OrderDetail }) {
           ))}
         </ol>
       </section>
-      <p className="m-0 text-sm text-slate-600">
-        {'Not happy with your order? Our 30-day money-back guarantee applies. '}
-        <a href="/returns" className="font-semibold text-sea-dark">
-          Returns
-        </a>
-      </p>
+      <AfterSale order={order} />
     </div>
   );
 }
 
-export const orderPages = new Hono<AppEnv>().get('/orders/:id', requireUserPage, (c) => {
-  const order = orderDetail(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
-  if (!order) {
-    return orderNotFound(c);
-  }
-  return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
-    backHref: '/profile?tab=orders',
+export const orderPages = new Hono<AppEnv>()
+  .post(
+    '/orders/:id{[0-9]+}/return-request',
+    requireUserPage,
+    idFrom('Order'),
+    validForm(returnRequestBody, 'Return not requested', (c) => `/orders/${c.req.param('id')}#return`),
+    (c) => {
+      // The order page's 'Request a return' without JavaScript: the answer is a toast back on the order.
+      const { db, clock, config } = c.env.deps;
+      try {
+        requestReturn({ db, clock, supportEmail: config.supportEmail }, c.get('user').id, pathId(c), c.req.valid('form').reason);
+        setFlash(c, { title: 'Return requested', description: 'We got your request and will e-mail you within one business day.' });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        setFlash(c, { title: 'Return not requested', description: error.message, variant: 'destructive' });
+      }
+      return c.redirect(`/orders/${pathId(c)}`, 303);
+    },
+  )
+  .get('/orders/:id', requireUserPage, (c) => {
+    const order = orderDetail(c.env.deps.db, c.get('user').id, Number(c.req.param('id')), c.env.deps.clock.now());
+    if (!order) {
+      return orderNotFound(c);
+    }
+    return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
+      backHref: '/profile?tab=orders',
+    });
   });
-});

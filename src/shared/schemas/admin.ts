@@ -6,7 +6,7 @@ import { PRODUCT_TYPE_NAMES } from './catalog.ts';
  * Browser-safe; the admin pages' forms post the same names.
  */
 
-export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'canceled'] as const;
+export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'completed', 'failed', 'canceled'] as const;
 export const REVIEW_ACTIONS = ['check', 'mark_paid', 'mark_failed', 'retry', 'dismiss'] as const;
 export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'settings'] as const;
 
@@ -32,7 +32,7 @@ export const orderStatusBody = z.object({ status: z.enum(['completed', 'canceled
 
 /** GET /api/admin/orders?status= */
 export const adminOrdersQuery = z.object({
-  status: z.optional(z.enum(ORDER_STATUSES, { error: 'Use pending, processing, completed, failed or canceled.' })),
+  status: z.optional(z.enum(ORDER_STATUSES, { error: 'Use pending, processing, shipped, completed, failed or canceled.' })),
 });
 
 /** POST /api/admin/payments/{id}/resolve and the attention list's buttons. */

@@ -32,6 +32,8 @@ import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, formRoute } from './panel.tsx';
+import { openReturnRequests } from '../../../domain/aftersale.ts';
+import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
 
@@ -103,12 +105,14 @@ export const adminPages = new Hono<AppEnv>()
   .use('/admin', requireUserPage, adminGate)
   .use('/admin/*', requireUserPage, adminGate)
   .route('/', adminGameTools)
+  .route('/', afterSaleForms)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
     const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.env.deps.db, APPLICATIONS_SHOWN) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
+    const returns = tab === 'orders' ? openReturnRequests(c.env.deps.db) : [];
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.env.deps.db) : [];
     const page = parsePage(c.req.query('page'));
     const games = tab === 'games' ? listGamesForAdmin(c.env.deps.db, page) : undefined;
@@ -123,6 +127,7 @@ export const adminPages = new Hono<AppEnv>()
         orderStatus={orderStatus}
         applications={applications}
         attention={attention}
+        returns={returns}
         influencers={influencers}
         games={games}
         page={page}

@@ -4,11 +4,14 @@ import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../d
 import { formatDollars } from '../../../shared/money.ts';
 import { Island } from '../../../components/Island.tsx';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
+import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
+import { OrderAfterSale, ReturnRequests } from './order-aftersale.tsx';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [
   { status: null, label: 'All' },
   { status: 'processing', label: 'Processing' },
+  { status: 'shipped', label: 'Shipped' },
   { status: 'completed', label: 'Delivered' },
   { status: 'canceled', label: 'Canceled' },
   { status: 'pending', label: 'Payment pending' },
@@ -103,28 +106,42 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             Packing slip<span className="sr-only">{` (order #${order.id})`}</span>
           </a>
           {order.status === 'pending' && <p className="m-0 text-sm font-semibold text-amber-800">Payment being confirmed with the card processor</p>}
-          {order.status === 'processing' && (
+          {(order.status === 'processing' || order.status === 'shipped') && (
             <div className="flex w-full flex-wrap gap-2 sm:w-auto">
               <StatusForm order={order} to="completed" filter={filter} className="bg-emerald-700 text-white hover:bg-emerald-800">
                 Mark Delivered<span className="sr-only">{` (order #${order.id})`}</span>
               </StatusForm>
-              <StatusForm order={order} to="canceled" filter={filter} className="border border-red-300 bg-white text-red-700 hover:border-red-600">
-                {card ? 'Cancel Order & Refund' : 'Cancel Order'}
-                <span className="sr-only">{` (order #${order.id})`}</span>
-              </StatusForm>
+              {order.status === 'processing' && (
+                <StatusForm order={order} to="canceled" filter={filter} className="border border-red-300 bg-white text-red-700 hover:border-red-600">
+                  {card ? 'Cancel Order & Refund' : 'Cancel Order'}
+                  <span className="sr-only">{` (order #${order.id})`}</span>
+                </StatusForm>
+              )}
             </div>
           )}
         </div>
+        <OrderAfterSale order={order} />
       </article>
     </li>
   );
 }
 
 /** The admin panel's Orders tab: newest first, status filters, deliver or cancel processing orders. */
-export function AdminOrders({ orders, status, attention = [] }: { orders: AdminOrder[]; status: OrderStatus | null; attention?: AttentionRow[] }) {
+export function AdminOrders({
+  orders,
+  status,
+  attention = [],
+  returns = [],
+}: {
+  orders: AdminOrder[];
+  status: OrderStatus | null;
+  attention?: AttentionRow[];
+  returns?: ReturnRequestRow[];
+}) {
   return (
     <>
       <NeedsAttention items={attention} />
+      <ReturnRequests items={returns} />
       <section aria-labelledby="admin-orders-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
         <h2 id="admin-orders-title" className="sr-only">
           Orders

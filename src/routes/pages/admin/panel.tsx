@@ -7,6 +7,7 @@ import { formatDollars } from '../../../shared/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
+import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
 import type { BusinessApplicationView } from '../../../domain/business.ts';
 import { ApplicationsTab } from './applications.tsx';
 import type { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
@@ -82,6 +83,7 @@ export function AdminPanel({
   orderStatus = null,
   applications = [],
   attention,
+  returns = [],
   influencers = [],
   games,
   page = 1,
@@ -93,6 +95,8 @@ export function AdminPanel({
   orderStatus?: OrderStatus | null;
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
+  /** Return requests no refund has answered yet (Needs attention on the Orders tab). */
+  returns?: ReturnRequestRow[];
   influencers?: Influencer[];
   games?: ReturnType<typeof listGamesForAdmin>;
   /** The page of a product tab's list, or of the Games tab's open games. */
@@ -158,7 +162,7 @@ export function AdminPanel({
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (
-        <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} />
+        <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
       ) : (
         <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
           <h2 className="m-0 text-lg font-bold">Settings</h2>

@@ -1,0 +1,71 @@
+import { formatDateTime } from '../../components/format.ts';
+import type { OrderDetail } from '../../domain/order-views.ts';
+
+/** The order page after the sale: the parcel's tracking, and the 30-day guarantee's 'Request a return'. */
+export function AfterSale({ order }: { order: OrderDetail }) {
+  return (
+    <>
+      {order.shipment && (
+        <section aria-labelledby="tracking-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0" data-tracking>
+          <h2 id="tracking-title" className="m-0 text-lg font-bold">
+            Tracking
+          </h2>
+          <p className="m-0 mt-2 text-sm">{`Shipped with ${order.shipment.carrier}`}</p>
+          <p className="m-0 text-sm">
+            {'Tracking number '}
+            <span className="font-mono font-semibold break-all">{order.shipment.trackingNumber}</span>
+          </p>
+          {order.shipment.url && (
+            <a href={order.shipment.url} className="mt-2 inline-block text-sm font-semibold text-sea-dark" rel="noopener noreferrer" target="_blank">
+              {`Track it with ${order.shipment.carrier}`}
+              <span className="sr-only"> (opens in a new tab)</span>
+            </a>
+          )}
+        </section>
+      )}
+      <section id="return" aria-labelledby="return-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:hidden">
+        <h2 id="return-title" className="m-0 text-lg font-bold">
+          Returns
+        </h2>
+        {order.returnRequest ? (
+          <p className="m-0 mt-2 text-sm" data-return-requested>
+            <span className="font-semibold">{`Return requested ${formatDateTime(order.returnRequest.at)}: `}</span>
+            {`"${order.returnRequest.reason}" `}
+            {order.returnRequest.answered
+              ? 'We refunded it: the refund and its reason are under Status.'
+              : 'We will e-mail you within one business day; a refund shows here when it is made.'}
+          </p>
+        ) : order.canRequestReturn ? (
+          <form method="post" action={`/orders/${order.id}/return-request`} className="mt-2 grid gap-2">
+            <label htmlFor="return-reason" className="text-sm font-semibold">
+              What is wrong with it?
+            </label>
+            <textarea
+              id="return-reason"
+              name="reason"
+              required
+              minLength={3}
+              maxLength={500}
+              rows={3}
+              className="w-full rounded-lg border border-slate-300 p-2 text-base"
+              aria-describedby="return-hint"
+            />
+            <p id="return-hint" className="m-0 text-xs text-slate-600">
+              Our 30-day money-back guarantee applies. We answer within one business day.
+            </p>
+            <button type="submit" className="justify-self-start cursor-pointer rounded-lg bg-ink px-4 py-2 text-sm font-bold text-white hover:bg-slate-800">
+              Request a return
+            </button>
+          </form>
+        ) : (
+          <p className="m-0 mt-2 text-sm text-slate-600">Not happy with your order? Our 30-day money-back guarantee applies once it is delivered.</p>
+        )}
+        <p className="m-0 mt-2 text-sm">
+          <a href="/returns" className="font-semibold text-sea-dark">
+            How returns work
+          </a>
+        </p>
+      </section>
+    </>
+  );
+}
