@@ -21,7 +21,17 @@ export function registerDom(options: { url: string; width?: number; height?: num
   Object.assign(globalThis, native);
 }
 
+/**
+ * React reads `window` whenever a component updates (the current event's priority), even an
+ * unmounted one; a fetch or timer of an island that settles after happy-dom is gone then threw
+ * 'window is not defined' between test files on a busy machine. So the islands are unmounted
+ * first (their effects stop their timers and streams), and the loop turns until nothing that
+ * was already due is left, before the window goes.
+ */
 export async function unregisterDom(): Promise<void> {
+  const { stopIslands } = await import('../../src/islands/lib/hydrate.ts');
+  stopIslands();
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
   await GlobalRegistrator.unregister();
 }
 

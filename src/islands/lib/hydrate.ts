@@ -1,5 +1,5 @@
 import { createElement, type ComponentType, type ReactNode, useEffect } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 
 /*
  * The browser side of islands: find each server-rendered island and hydrate it as its own
@@ -27,6 +27,15 @@ function MarkInteractive({ element, children }: { element: HTMLElement; children
   return children;
 }
 
+/** Every island root this page started: stopIslands() ends them (a page torn down, a test's teardown). */
+const started = new Set<Root>();
+
+/** Unmounts every island: their effects clean up (timers, streams), so no late update reaches a page that is gone. */
+export function stopIslands(): void {
+  for (const root of started) root.unmount();
+  started.clear();
+}
+
 export async function hydrateIsland(element: HTMLElement, load: IslandLoader): Promise<void> {
   const root = element.querySelector<HTMLElement>(':scope > [data-island-root]');
   const propsScript = element.querySelector(':scope > script[type="application/json"]');
@@ -35,9 +44,11 @@ export async function hydrateIsland(element: HTMLElement, load: IslandLoader): P
   try {
     const component = await load(element);
     const props = JSON.parse(propsScript?.textContent || '{}') as Record<string, unknown>;
-    hydrateRoot(root, createElement(MarkInteractive, { element }, createElement(component, props)), {
-      identifierPrefix: element.dataset.prefix,
-    });
+    started.add(
+      hydrateRoot(root, createElement(MarkInteractive, { element }, createElement(component, props)), {
+        identifierPrefix: element.dataset.prefix,
+      }),
+    );
   } catch (error) {
     element.dataset.hydrated = 'failed';
     console.error(`Island ${element.dataset.island} failed to hydrate`, error);
