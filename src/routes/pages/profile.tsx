@@ -7,7 +7,8 @@ import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/order-views.ts';
-import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
+import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
+import { StateSelect } from '../../shared/ui/StateSelect.tsx';
 import { cardConfig } from '../../domain/payments/card-config.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
@@ -102,11 +103,18 @@ function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Recor
           />
         </div>
       )}
-      <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="street-address" />
+      <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="address-line1" />
+      <Input
+        name="address.line2"
+        label="Apartment, suite or unit (optional)"
+        value={profile.address.line2 ?? ''}
+        errors={errors}
+        autoComplete="address-line2"
+      />
       <div className="grid gap-4 sm:grid-cols-2">
         <Input name="address.city" label="City" value={profile.address.city} errors={errors} autoComplete="address-level2" />
-        <Input name="address.state" label="State" value={profile.address.state} errors={errors} autoComplete="address-level1" />
-        <Input name="address.postalCode" label="Postal code" value={profile.address.postalCode} errors={errors} autoComplete="postal-code" />
+        <StateSelect id="profile-address-state" name="address.state" value={profile.address.state} error={errors['address.state']} />
+        <Input name="address.postalCode" label="ZIP code" value={profile.address.postalCode} errors={errors} autoComplete="postal-code" />
         <Input name="address.country" label="Country" value={profile.address.country || 'USA'} errors={errors} autoComplete="country-name" />
       </div>
       <fieldset className="m-0 grid gap-2 rounded-xl border border-slate-200 p-4">
@@ -180,7 +188,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
         {tabs.map((t) => (
           <a
             key={t.key}
-            href={t.key === 'personal' ? '/profile' : `/profile?tab=${t.key}`}
+            href={`/profile?tab=${t.key}`}
             aria-current={tab === t.key ? 'page' : undefined}
             className={`flex-1 rounded-lg py-2 text-center text-sm font-semibold no-underline ${tab === t.key ? 'bg-white text-ink shadow-sm' : 'text-slate-600 hover:text-ink'}`}
           >
@@ -231,6 +239,27 @@ function SignOutEverywhere() {
   );
 }
 
+const fieldLabels: Record<string, string> = {
+  name: 'Full name',
+  email: 'Email',
+  phone: 'Phone',
+  currentPassword: 'Current password',
+  'address.line1': 'Street address',
+  'address.line2': 'Apartment',
+  'address.city': 'City',
+  'address.state': 'State',
+  'address.postalCode': 'ZIP code',
+  'address.country': 'Country',
+};
+
+/** The toast of a refused save names the fields to fix; the rule is under each field. */
+function fixMessage(errors: Record<string, string>): string {
+  const named = Object.keys(errors).map((key) => fieldLabels[key] ?? key);
+  if (named.length === 0) return 'Your profile was not saved. Please check your details.';
+  const first = Object.values(errors)[0];
+  return named.length === 1 ? `${named[0]}: ${first}.` : `Please fix ${named.length} fields: ${named.join(', ')}.`;
+}
+
 function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
   const { db } = c.env.deps;
   const userId = c.get('user').id;
@@ -249,7 +278,7 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
       errors={errors}
       emailConfirmed={hasConfirmedEmail(db, userId)}
     />,
-    failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
+    failed ? { status: 400, toast: { title: 'Check your details', description: fixMessage(errors), variant: 'destructive' } } : {},
   );
 }
 
@@ -257,7 +286,10 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
 export const profilePages = new Hono<AppEnv>()
   .get('/profile', requireUserPage, (c) => {
     const requested = c.req.query('tab');
-    return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account' ? requested : 'personal');
+    if (requested === 'personal' || requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account')
+      return show(c, requested);
+    // Sent here because something is missing: open the tab that has it.
+    return show(c, profileTabFor(missingProfileFields(findProfile(c.env.deps.db, c.get('user').id))));
   })
   .route('/', profilePlayForms)
   .post('/profile', requireUserPage, async (c) => {
@@ -269,6 +301,7 @@ export const profilePages = new Hono<AppEnv>()
       phone: text('phone'),
       address: {
         line1: text('address.line1'),
+        line2: text('address.line2'),
         city: text('address.city'),
         state: text('address.state'),
         postalCode: text('address.postalCode'),
