@@ -91,6 +91,12 @@ export const TEST_CARDS: readonly TestCard[] = [
 /** The card number a page should suggest for an approval and for a decline. */
 export const TEST_CARD_OK = '4111111111111111';
 export const TEST_CARD_DECLINED = '4000000000000002';
+/**
+ * The decline the card form's hint names: refused already when saved and at every payment, so a
+ * shopper trying it never sees it saved as if fine (TEST_CARD_DECLINED saves and declines later,
+ * for tests of a saved card that stops working).
+ */
+export const TEST_CARD_HINT_DECLINE = '4000000000000127';
 
 export function findTestCard(number: string): TestCard | undefined {
   const digits = number.replace(/[\s-]/g, '');

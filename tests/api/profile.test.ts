@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '../../src/db/schema.ts';
 import { CITY_RULE, STATE_RULE, STREET_RULE, ZIP_RULE } from '../../src/shared/schemas/profile.ts';
-import { testTokenForCard } from '../../src/shared/test-cards.ts';
+import { parseExpiry } from '../../src/shared/card-expiry.ts';
+import { TEST_CARD_HINT_DECLINE, testTokenForCard } from '../../src/shared/test-cards.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { shopper as registeredShopper } from '../helpers/actors.ts';
 
@@ -297,6 +298,18 @@ describe('PATCH /api/user/profile: card on file', () => {
     const shown = await (await ctx.shopper.get('/api/user/profile')).json();
     expect(shown.name).toBe('');
     expect(shown.paymentMethod.hasCardOnFile).toBe(false);
+  });
+
+  test("the card form hint's decline card, typed with the expiry as 1230, is refused when saved (issue 27): never saved as if fine", async () => {
+    const ctx = await signedIn();
+    const expiry = parseExpiry('1230');
+    if ('error' in expiry) throw new Error(expiry.error);
+    const made = testTokenForCard(TEST_CARD_HINT_DECLINE, expiry.month, expiry.year, '123');
+    if ('error' in made) throw new Error(made.error);
+    const response = await patch(ctx.shopper, { paymentMethod: { type: 'card', sourceId: made.token } });
+    expect(response.status).toBe(422);
+    expect((await response.json()).message).toBe('This card was declined. Please check the details or use another card.');
+    expect(ctx.gateway.cards()).toHaveLength(0);
   });
 
   test('a refused card leaves a card saved earlier in place', async () => {
