@@ -78,8 +78,9 @@ export function ShippingFields<N extends string>({
       </div>
       {field('street')}
       {field('apartment')}
-      <div className="grid gap-3 sm:grid-cols-3">
-        {field('city')}
+      {field('city')}
+      {/* State names run long ('North Carolina'): the two share a row, the city has its own. */}
+      <div className="grid grid-cols-2 gap-3">
         <StateSelect id={`${idPrefix}-${names.state}`} name={names.state} value={values[names.state] ?? ''} error={errors[names.state]} />
         {field('zip')}
       </div>
