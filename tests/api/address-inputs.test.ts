@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '../../src/db/schema.ts';
 import { allOrders, checkout, checkoutBody, checkoutStore, customer, fillCart, STANDARD } from '../helpers/checkout.ts';
-import { attribute, parseHtml, selectedValue, textOf } from '../helpers/html.ts';
+import { attribute, links, parseHtml, selectedValue, textOf } from '../helpers/html.ts';
 
 /*
  * Issue 27, finding 15: the apartment line reaches the order (its page, receipts and the admin's
@@ -72,8 +72,10 @@ describe('the profile opens on the tab that is missing something', () => {
     // The card cart redirect lands there too.
     const cart = await ctx.shopper.get('/cart');
     expect(cart.headers.get('location')).toBe('/profile');
-    // Asked for by name, a tab still opens.
+    // Asked for by name, a tab still opens, and its completeness card links to what is missing.
     expect(await tabOf(ctx, '/profile?tab=personal')).toBe('Personal');
+    const personal = parseHtml(await (await ctx.shopper.get('/profile?tab=personal')).text());
+    expect(links(personal.querySelector('section[aria-labelledby="completeness"]')!)).toEqual([{ href: '/profile?tab=payment', text: 'Add your card' }]);
     setAddress(ctx, { line1: '9 Cliff Drive', city: '', state: 'CA', postalCode: '92651', country: 'USA' });
     expect(await tabOf(ctx)).toBe('Personal');
   });

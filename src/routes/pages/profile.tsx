@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { TextField } from '../../shared/ui/TextField.tsx';
+import { fixMessage, PersonalForm } from './profile-personal.tsx';
 import { hasConfirmedEmail, pendingEmailOf } from '../../domain/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
@@ -8,7 +8,6 @@ import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/order-views.ts';
 import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
-import { StateSelect } from '../../shared/ui/StateSelect.tsx';
 import { cardConfig } from '../../domain/payments/card-config.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
@@ -30,7 +29,27 @@ const tabs: { key: Tab; label: string }[] = [
   { key: 'account', label: 'Account' },
 ];
 
-function Completeness({ missing }: { missing: string[] }) {
+/** From the tab shown, a link to the other tab that has something missing. */
+function MissingElsewhere({ missing, tab }: { missing: string[]; tab: Tab }) {
+  const card = missing.includes('payment card');
+  const details = missing.some((field) => field !== 'payment card');
+  const link = 'font-semibold text-sea-dark';
+  if (tab !== 'payment' && card && !details)
+    return (
+      <a href="/profile?tab=payment" className={link}>
+        Add your card
+      </a>
+    );
+  if (tab !== 'personal' && details)
+    return (
+      <a href="/profile?tab=personal" className={link}>
+        Fill in your details
+      </a>
+    );
+  return null;
+}
+
+function Completeness({ missing, tab }: { missing: string[]; tab: Tab }) {
   const total = 9;
   const done = total - missing.length;
   const complete = missing.length === 0;
@@ -43,7 +62,8 @@ function Completeness({ missing }: { missing: string[] }) {
         {complete ? 'Profile complete' : 'Profile incomplete'}
       </h2>
       <p className="m-0 mt-1 text-sm text-slate-700">
-        {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}.`}
+        {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}. `}
+        <MissingElsewhere missing={missing} tab={tab} />
       </p>
       <div
         className="mt-3 h-2 rounded-full bg-white"
@@ -56,82 +76,6 @@ function Completeness({ missing }: { missing: string[] }) {
         <div className={`h-2 rounded-full ${complete ? 'bg-emerald-600' : 'bg-amber-500'}`} style={{ width: `${Math.round((done / total) * 100)}%` }} />
       </div>
     </section>
-  );
-}
-
-const _inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
-
-function Input({
-  name,
-  value,
-  errors,
-  type = 'text',
-  ...input
-}: {
-  name: string;
-  label: string;
-  value: string;
-  errors: Record<string, string>;
-  type?: string;
-  autoComplete?: string;
-}) {
-  return <TextField id={`profile-${name.replace('.', '-')}`} name={name} type={type} defaultValue={value} error={errors[name]} {...input} />;
-}
-
-function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Record<string, string> }) {
-  return (
-    <form method="post" action="/profile" noValidate className="grid gap-4">
-      <Input name="name" label="Full name" value={profile.name} errors={errors} autoComplete="name" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <Input name="email" label="Email" value={profile.email} errors={errors} type="email" autoComplete="email" />
-          {profile.pendingEmail && (
-            <p className="m-0 mt-1 text-sm text-slate-600">{`Waiting for confirmation: ${profile.pendingEmail}. Open the link we sent there.`}</p>
-          )}
-        </div>
-        <Input name="phone" label="Phone" value={profile.phone} errors={errors} type="tel" autoComplete="tel" />
-      </div>
-      {profile.email && (
-        <div>
-          <TextField
-            id="profile-currentPassword"
-            name="currentPassword"
-            type="password"
-            label="Current password (only to change your e-mail)"
-            autoComplete="current-password"
-            error={errors.currentPassword}
-          />
-        </div>
-      )}
-      <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="address-line1" />
-      <Input
-        name="address.line2"
-        label="Apartment, suite or unit (optional)"
-        value={profile.address.line2 ?? ''}
-        errors={errors}
-        autoComplete="address-line2"
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Input name="address.city" label="City" value={profile.address.city} errors={errors} autoComplete="address-level2" />
-        <StateSelect id="profile-address-state" name="address.state" value={profile.address.state} error={errors['address.state']} />
-        <Input name="address.postalCode" label="ZIP code" value={profile.address.postalCode} errors={errors} autoComplete="postal-code" />
-        <Input name="address.country" label="Country" value={profile.address.country || 'USA'} errors={errors} autoComplete="country-name" />
-      </div>
-      <fieldset className="m-0 grid gap-2 rounded-xl border border-slate-200 p-4">
-        <legend className="px-1 text-sm font-medium">Preferences</legend>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="receiveNotifications" defaultChecked={profile.preferences.receiveNotifications} className="h-4 w-4" />
-          Tell me about my games and orders by e-mail
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="newsletterSubscription" defaultChecked={profile.preferences.newsletterSubscription} className="h-4 w-4" />
-          Send me the newsletter
-        </label>
-      </fieldset>
-      <div>
-        <Island name="SubmitButton" mode="idle" props={{ label: 'Save Profile', busyLabel: 'Saving...' }} />
-      </div>
-    </form>
   );
 }
 
@@ -183,7 +127,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
   return (
     <div className="mx-auto grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-5">
       <h1 className="m-0 text-2xl font-extrabold">My Profile</h1>
-      <Completeness missing={missing} />
+      <Completeness missing={missing} tab={tab} />
       <nav aria-label="Profile sections" className="grid grid-cols-3 gap-1 rounded-xl bg-slate-100 p-1 sm:flex">
         {tabs.map((t) => (
           <a
@@ -237,27 +181,6 @@ function SignOutEverywhere() {
       </button>
     </form>
   );
-}
-
-const fieldLabels: Record<string, string> = {
-  name: 'Full name',
-  email: 'Email',
-  phone: 'Phone',
-  currentPassword: 'Current password',
-  'address.line1': 'Street address',
-  'address.line2': 'Apartment',
-  'address.city': 'City',
-  'address.state': 'State',
-  'address.postalCode': 'ZIP code',
-  'address.country': 'Country',
-};
-
-/** The toast of a refused save names the fields to fix; the rule is under each field. */
-function fixMessage(errors: Record<string, string>): string {
-  const named = Object.keys(errors).map((key) => fieldLabels[key] ?? key);
-  if (named.length === 0) return 'Your profile was not saved. Please check your details.';
-  const first = Object.values(errors)[0];
-  return named.length === 1 ? `${named[0]}: ${first}.` : `Please fix ${named.length} fields: ${named.join(', ')}.`;
 }
 
 function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failure?: { errors: Record<string, string>; typed: Partial<ProfileView> }) {
