@@ -134,7 +134,7 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
     };
     // The numeric keypad has no '/': the field puts it in once the month is typed.
     const setExpiry = (event: React.ChangeEvent<HTMLInputElement>) => {
-      const deleting = (event.nativeEvent as InputEvent).inputType?.startsWith('delete') ?? false;
+      const deleting = (event.nativeEvent as InputEvent | undefined)?.inputType?.startsWith('delete') ?? false;
       const formatted = formatExpiryInput(event.target.value, deleting);
       if (formatted !== event.target.value) event.target.value = formatted;
       fields.current.expiry = formatted;
