@@ -1,3 +1,5 @@
+import { parseExpiry } from './card-expiry.ts';
+
 /*
  * Test cards for the built-in `test` gateway (DESIGN section 5).
  *
@@ -186,6 +188,12 @@ export function testTokenForCard(
   const last4 = digits.slice(-4);
   const token = `${testNonce(outcome)}:${brand}:${last4}:${String(month).padStart(2, '0')}:${year}`;
   return { token, brand, last4 };
+}
+
+/** The card form's fields as typed, the expiry as one text ('1230', '12/30', '12 / 2030'): what the test card form sends. */
+export function testTokenForTypedCard(number: string, expiry: string, cvc: string, now: Date = new Date()): TestTokenResult {
+  const parsed = parseExpiry(expiry);
+  return 'error' in parsed ? parsed : testTokenForCard(number, parsed.month, parsed.year, cvc, now);
 }
 
 export interface TestNonceInfo {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { EXPIRY_FORMAT_MESSAGE, EXPIRY_MONTH_MESSAGE, formatExpiryInput, parseExpiry } from '../../src/shared/card-expiry.ts';
-import { TEST_CARD_HINT_DECLINE, TEST_OUTCOMES, findTestCard } from '../../src/shared/test-cards.ts';
+import { TEST_CARD_HINT_DECLINE, TEST_OUTCOMES, findTestCard, testTokenForTypedCard } from '../../src/shared/test-cards.ts';
 
 /*
  * Issue 27, finding 7: the card expiry is typed as people type it ('1230', '12/30',
@@ -88,6 +88,19 @@ describe('formatExpiryInput: the slash comes in as the shopper types', () => {
         expect(parseExpiry(typed(keys))).toEqual({ month, year });
       }),
     );
+  });
+});
+
+describe('the test card form takes the expiry as typed', () => {
+  const now = new Date('2026-11-26T00:00:00Z');
+  test.each(['1230', '12/30', '12 / 2030', '12/2030'])('%p makes a token expiring 12/2030', (expiry) => {
+    const made = testTokenForTypedCard('4111 1111 1111 1111', expiry, '123', now);
+    expect('token' in made && made.token.endsWith(':12:2030')).toBe(true);
+  });
+
+  test('a month past 12 says so, and an expired card is still refused', () => {
+    expect(testTokenForTypedCard('4111111111111111', '1330', '123', now)).toEqual({ error: EXPIRY_MONTH_MESSAGE });
+    expect(testTokenForTypedCard('4111111111111111', '10/26', '123', now)).toEqual({ error: 'This card has expired.' });
   });
 });
 

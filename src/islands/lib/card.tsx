@@ -1,7 +1,7 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import type { CardConfig } from '../../shared/card-config.ts';
-import { formatExpiryInput, parseExpiry } from '../../shared/card-expiry.ts';
-import { TEST_CARD_HINT_DECLINE, TEST_CARD_OK, testTokenForCard } from '../../shared/test-cards.ts';
+import { formatExpiryInput } from '../../shared/card-expiry.ts';
+import { TEST_CARD_HINT_DECLINE, TEST_CARD_OK, testTokenForTypedCard } from '../../shared/test-cards.ts';
 
 /*
  * The card entry used by every island that takes a card. With the `test` gateway it is a local
@@ -110,8 +110,7 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
           if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? 'Failed to process your card. Please try again.');
           return result.token;
         }
-        const expiry = parseExpiry(fields.current.expiry);
-        const result = 'error' in expiry ? expiry : testTokenForCard(fields.current.number, expiry.month, expiry.year, fields.current.cvc);
+        const result = testTokenForTypedCard(fields.current.number, fields.current.expiry, fields.current.cvc);
         if ('error' in result) {
           setError(result.error);
           throw new Error(result.error);
