@@ -4,7 +4,8 @@ import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
-import { findProfile, requireCompleteProfile } from './profile.ts';
+import { findProfile, requireCompleteProfile, streetLine } from './profile.ts';
+import { stateCode } from '../shared/us-states.ts';
 import type { Config } from '../config.ts';
 import type { Queryable } from '../db/client.ts';
 import { cardConfig, cardLabel } from './payments/card-config.ts';
@@ -28,7 +29,16 @@ function totalsChanged(totals: Totals): never {
 /** The shipping address: the checkout form when sent, else the profile. */
 function addressFor(deps: OrderDeps, userId: number, f: CartCheckoutBody['customer']): ShippingAddress {
   if (f) {
-    return { name: f.fullName, email: f.email, phone: f.phone, line1: f.address, city: f.city, state: f.state, postalCode: f.zipCode, country: 'USA' };
+    return {
+      name: f.fullName,
+      email: f.email,
+      phone: f.phone,
+      line1: streetLine({ line1: f.address, line2: f.address2 }),
+      city: f.city,
+      state: f.state,
+      postalCode: f.zipCode,
+      country: 'USA',
+    };
   }
   const profile = findProfile(deps.db, userId);
   const address = profile?.address;
@@ -37,7 +47,7 @@ function addressFor(deps: OrderDeps, userId: number, f: CartCheckoutBody['custom
     name: profile.name,
     email: profile.email ?? '',
     phone: profile.phone ?? '',
-    line1: address.line1,
+    line1: streetLine(address),
     city: address.city,
     state: address.state,
     postalCode: address.postalCode,
@@ -121,7 +131,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
       name: customer.name,
       email: customer.email,
       phone: customer.phone,
-      line1: customer.address.line1,
+      line1: streetLine(customer.address),
       city: customer.address.city,
       state: customer.address.state,
       postalCode: customer.address.postalCode,
@@ -144,8 +154,9 @@ export function checkoutDefaults(db: Queryable, config: Config, userId: number) 
       email: profile?.email ?? '',
       phone: profile?.phone ?? '',
       line1: address?.line1 ?? '',
+      line2: address?.line2 ?? '',
       city: address?.city ?? '',
-      state: address?.state ?? '',
+      state: stateCode(address?.state ?? '') ?? address?.state ?? '',
       postalCode: address?.postalCode ?? '',
     },
     config: cardConfig(config),

@@ -13,6 +13,7 @@ import type { PasswordHasher } from './passwords.ts';
 import { followProfileIdentifiers } from './games/responsible-play.ts';
 
 import type { ProfilePatch } from '../shared/schemas/profile.ts';
+import { stateCode } from '../shared/us-states.ts';
 
 type StoredProfile = typeof userProfiles.$inferSelect;
 
@@ -36,7 +37,27 @@ export interface ProfileView {
   preferences: { receiveNotifications: boolean; newsletterSubscription: boolean };
 }
 
-const emptyAddress: ProfileAddress = { line1: '', city: '', state: '', postalCode: '', country: 'USA' };
+const emptyAddress: ProfileAddress = { line1: '', line2: '', city: '', state: '', postalCode: '', country: 'USA' };
+
+/** A stored address with a state typed as a name before the select ('California') read as its code; unknown text stays as typed. */
+function readableAddress(address: ProfileAddress | null | undefined): ProfileAddress {
+  const merged = { ...emptyAddress, ...(address ?? {}) };
+  return { ...merged, line2: merged.line2 ?? '', state: stateCode(merged.state) ?? merged.state };
+}
+
+/** The street line of an order or a receipt: the apartment after the street, when there is one. */
+export function streetLine(address: { line1: string; line2?: string | null }): string {
+  const apartment = address.line2?.trim();
+  return apartment ? `${address.line1}, ${apartment}` : address.line1;
+}
+
+/**
+ * The profile tab that has what is missing: the card's tab when only the card is missing,
+ * otherwise the personal details (a redirect to '/profile' lands there by itself).
+ */
+export function profileTabFor(missing: readonly string[]): 'personal' | 'payment' {
+  return missing.length > 0 && missing.every((field) => field === 'payment card') ? 'payment' : 'personal';
+}
 
 export function findProfile(db: Queryable, userId: number): StoredProfile | undefined {
   return db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
@@ -47,7 +68,7 @@ export function profileView(profile: StoredProfile | undefined): ProfileView {
     name: profile?.name ?? '',
     email: profile?.email ?? '',
     phone: profile?.phone ?? '',
-    address: { ...emptyAddress, ...(profile?.address ?? {}) },
+    address: readableAddress(profile?.address),
     paymentMethod: { type: 'card', ...(profile?.paymentMethod ?? {}), hasCardOnFile: !!profile?.gatewayCardId },
     preferences: {
       receiveNotifications: profile?.emailNotifications ?? true,

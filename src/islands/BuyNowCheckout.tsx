@@ -11,7 +11,7 @@ import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface BuyNowCheckoutProps {
   product: { id: number; priceCents: number };
-  customer: { name: string; email: string; phone: string; line1: string; city: string; state: string; postalCode: string };
+  customer: { name: string; email: string; phone: string; line1: string; line2?: string; city: string; state: string; postalCode: string };
   config: CardConfig;
   savedCard: string | null;
   /** This shopper paid for this product a moment ago ('2 minutes'): said again next to Pay, where Back brings them. */
@@ -24,6 +24,7 @@ const NAMES = {
   email: 'email',
   phone: 'phone',
   street: 'line1',
+  apartment: 'line2',
   city: 'city',
   state: 'state',
   zip: 'postalCode',
@@ -34,7 +35,7 @@ function customerInfoOf(values: ShippingValues) {
     name: values.fullName,
     email: values.email,
     phone: values.phone,
-    address: { line1: values.street, city: values.city, state: values.state, postalCode: values.zip.trim() },
+    address: { line1: values.street, line2: values.apartment, city: values.city, state: values.state, postalCode: values.zip.trim() },
   };
 }
 

@@ -11,7 +11,7 @@ import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface CartCheckoutProps {
   lines: { id: number; productId: number; quantity: number; priceCents: number; type: 'regular' | 'play' }[];
-  customer: { fullName: string; email: string; phone: string; address: string; city: string; state: string; zipCode: string };
+  customer: { fullName: string; email: string; phone: string; address: string; address2?: string; city: string; state: string; zipCode: string };
   config: CardConfig;
   /** 'Visa •••• 1111' when a card is on file. */
   savedCard: string | null;
@@ -23,6 +23,7 @@ const NAMES = {
   email: 'email',
   phone: 'phone',
   street: 'address',
+  apartment: 'address2',
   city: 'city',
   state: 'state',
   zip: 'zipCode',
@@ -34,6 +35,7 @@ function cartCustomer(values: ShippingValues): CartCheckoutProps['customer'] {
     email: values.email,
     phone: values.phone,
     address: values.street,
+    address2: values.apartment,
     city: values.city,
     state: values.state,
     zipCode: values.zip,
@@ -88,14 +90,14 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     }
     try {
       const customer = checked.data ?? cartCustomer(readShipping(formElement, NAMES));
-      const { fullName, email, phone, address, city, state, zipCode } = customer;
+      const { fullName, email, phone, address, address2, city, state, zipCode } = customer;
       const result = await attempt.send<{ orderId: number }>('POST', '/api/checkout', {
         paymentMethod: payment,
         paymentToken,
         items: lines.map((line) => ({ id: line.id, productId: line.productId, quantity: line.quantity, price: line.priceCents / 100, type: line.type })),
         shipping: { method, cost: totals.shippingCents / 100 },
         summary: { subtotal: totals.subtotalCents / 100, shipping: totals.shippingCents / 100, tax: totals.taxCents / 100, total: totals.totalCents / 100 },
-        customer: { fullName, email, phone, address, city, state, zipCode },
+        customer: { fullName, email, phone, address, address2, city, state, zipCode },
       });
       toastAfterNavigation({ title: 'Order placed', description: 'Thank you! Your order has been placed.' });
       window.location.assign(`/order-confirmation/${result.orderId}`);

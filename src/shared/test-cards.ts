@@ -1,3 +1,5 @@
+import { parseExpiry } from './card-expiry.ts';
+
 /*
  * Test cards for the built-in `test` gateway (DESIGN section 5).
  *
@@ -91,6 +93,12 @@ export const TEST_CARDS: readonly TestCard[] = [
 /** The card number a page should suggest for an approval and for a decline. */
 export const TEST_CARD_OK = '4111111111111111';
 export const TEST_CARD_DECLINED = '4000000000000002';
+/**
+ * The decline the card form's hint names: refused already when saved and at every payment, so a
+ * shopper trying it never sees it saved as if fine (TEST_CARD_DECLINED saves and declines later,
+ * for tests of a saved card that stops working).
+ */
+export const TEST_CARD_HINT_DECLINE = '4000000000000127';
 
 export function findTestCard(number: string): TestCard | undefined {
   const digits = number.replace(/[\s-]/g, '');
@@ -180,6 +188,12 @@ export function testTokenForCard(
   const last4 = digits.slice(-4);
   const token = `${testNonce(outcome)}:${brand}:${last4}:${String(month).padStart(2, '0')}:${year}`;
   return { token, brand, last4 };
+}
+
+/** The card form's fields as typed, the expiry as one text ('1230', '12/30', '12 / 2030'): what the test card form sends. */
+export function testTokenForTypedCard(number: string, expiry: string, cvc: string, now: Date = new Date()): TestTokenResult {
+  const parsed = parseExpiry(expiry);
+  return 'error' in parsed ? parsed : testTokenForCard(number, parsed.month, parsed.year, cvc, now);
 }
 
 export interface TestNonceInfo {

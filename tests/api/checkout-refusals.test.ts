@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products, userProfiles } from '../../src/db/schema.ts';
+import { CITY_RULE, STATE_RULE, STREET_RULE, ZIP_RULE } from '../../src/shared/schemas/profile.ts';
 import {
   allOrders,
   aviator,
@@ -163,10 +164,12 @@ describe('POST /api/checkout: input checks', () => {
     ['fullName', 'L', 'Full name must be at least 2 characters'],
     ['email', 'not-an-email', 'Please enter a valid email'],
     ['phone', '555-0123', 'Please enter a valid phone number'],
-    ['address', '1 A', 'Address is required'],
-    ['city', 'L', 'City is required'],
-    ['state', 'C', 'State is required'],
-    ['zipCode', '9265', 'ZIP code is required'],
+    ['address', '1 A', STREET_RULE],
+    ['address', '', 'Address is required'],
+    ['city', 'L', CITY_RULE],
+    ['state', 'C', STATE_RULE],
+    ['zipCode', '9265', ZIP_RULE],
+    ['zipCode', '', 'ZIP code is required'],
   ])('checkout form %s %p: 400 with its message, nothing ordered', async (field, value, message) => {
     const ctx = await checkoutStore();
     await fillCart(ctx);

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { userProfiles } from '../../src/db/schema.ts';
-import { testTokenForCard } from '../../src/shared/test-cards.ts';
+import { CITY_RULE, STATE_RULE, STREET_RULE, ZIP_RULE } from '../../src/shared/schemas/profile.ts';
+import { parseExpiry } from '../../src/shared/card-expiry.ts';
+import { TEST_CARD_HINT_DECLINE, testTokenForCard } from '../../src/shared/test-cards.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { shopper as registeredShopper } from '../helpers/actors.ts';
 
@@ -31,7 +33,7 @@ const personal = {
   name: 'Lena Ocean',
   email: 'lena@example.com',
   phone: '949-555-0123',
-  address: { line1: '123 Coast Hwy', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
+  address: { line1: '123 Coast Hwy', line2: '', city: 'Laguna Beach', state: 'CA', postalCode: '92651', country: 'USA' },
 };
 
 function visaToken(): string {
@@ -60,7 +62,7 @@ describe('GET /api/user/profile', () => {
       name: '',
       email: '',
       phone: '',
-      address: { line1: '', city: '', state: '', postalCode: '', country: 'USA' },
+      address: { line1: '', line2: '', city: '', state: '', postalCode: '', country: 'USA' },
       paymentMethod: { type: 'card', hasCardOnFile: false },
       preferences: { receiveNotifications: true, newsletterSubscription: false },
     });
@@ -76,11 +78,21 @@ describe('PATCH /api/user/profile: spec section 5 rules', () => {
     ['email without @', { email: 'lena.example.com' }, 'email', 'Please enter a valid email'],
     ['phone of 9 digits', { phone: '949555012' }, 'phone', 'Please enter a valid phone number'],
     ['phone with letters', { phone: 'call me maybe' }, 'phone', 'Please enter a valid phone number'],
-    ['address line1 of 4 characters', { address: { ...personal.address, line1: '1 A' } }, 'address.line1', 'Address is required'],
+    // Issue 27: an empty field keeps the spec's words; a filled one that breaks the rule names the rule.
+    ['address line1 of 4 characters', { address: { ...personal.address, line1: '1 A' } }, 'address.line1', STREET_RULE],
+    ['address line1 "1"', { address: { ...personal.address, line1: '1' } }, 'address.line1', STREET_RULE],
+    ['address line1 without a number', { address: { ...personal.address, line1: 'Coast Highway' } }, 'address.line1', STREET_RULE],
+    ['empty address line1', { address: { ...personal.address, line1: '  ' } }, 'address.line1', 'Address is required'],
     ['missing address line1', { address: { ...personal.address, line1: undefined } }, 'address.line1', 'Address is required'],
-    ['city of 1 character', { address: { ...personal.address, city: 'L' } }, 'address.city', 'City is required'],
-    ['state of 1 character', { address: { ...personal.address, state: 'C' } }, 'address.state', 'State is required'],
-    ['postal code of 4 characters', { address: { ...personal.address, postalCode: '9265' } }, 'address.postalCode', 'Postal code is required'],
+    ['city of 1 character', { address: { ...personal.address, city: 'L' } }, 'address.city', CITY_RULE],
+    ['empty city', { address: { ...personal.address, city: '' } }, 'address.city', 'City is required'],
+    ['state of 1 character', { address: { ...personal.address, state: 'C' } }, 'address.state', STATE_RULE],
+    ['state not a US state', { address: { ...personal.address, state: 'Ontario' } }, 'address.state', STATE_RULE],
+    ['empty state', { address: { ...personal.address, state: '' } }, 'address.state', 'State is required'],
+    ['postal code of 4 characters', { address: { ...personal.address, postalCode: '9265' } }, 'address.postalCode', ZIP_RULE],
+    ['postal code with letters', { address: { ...personal.address, postalCode: '9265A' } }, 'address.postalCode', ZIP_RULE],
+    ['empty postal code', { address: { ...personal.address, postalCode: '' } }, 'address.postalCode', 'Postal code is required'],
+    ['apartment over 100 characters', { address: { ...personal.address, line2: 'x'.repeat(101) } }, 'address.line2', 'At most 100 characters'],
     ['country of 1 character', { address: { ...personal.address, country: 'U' } }, 'address.country', 'Country is required'],
     ['payment type of 1 character', { paymentMethod: { type: 'c' } }, 'paymentMethod.type', 'Payment type is required'],
     ['empty payment type', { paymentMethod: { type: '' } }, 'paymentMethod.type', 'Payment type is required'],
@@ -113,10 +125,10 @@ describe('PATCH /api/user/profile: spec section 5 rules', () => {
       name: 'Name must be at least 2 characters',
       email: 'Please enter a valid email',
       phone: 'Please enter a valid phone number',
-      'address.line1': 'Address is required',
-      'address.city': 'City is required',
-      'address.state': 'State is required',
-      'address.postalCode': 'Postal code is required',
+      'address.line1': STREET_RULE,
+      'address.city': CITY_RULE,
+      'address.state': STATE_RULE,
+      'address.postalCode': ZIP_RULE,
       'address.country': 'Country is required',
       'paymentMethod.type': 'Payment type is required',
     });
@@ -159,6 +171,14 @@ describe('PATCH /api/user/profile: saving', () => {
     expect(row.address).toEqual(personal.address);
     expect(row.emailNotifications).toBe(false);
     expect(row.newsletterSubscription).toBe(true);
+  });
+
+  test('an apartment line is kept, and a state typed by name is saved as its 2-letter code', async () => {
+    const ctx = await signedIn();
+    const response = await patch(ctx.shopper, { ...personal, address: { ...personal.address, line2: ' Apt 4B ', state: 'california' } });
+    expect(response.status).toBe(200);
+    expect((await response.json()).address).toEqual({ ...personal.address, line2: 'Apt 4B', state: 'CA' });
+    expect(profileRow(ctx, ctx.userId)!.address).toEqual({ ...personal.address, line2: 'Apt 4B', state: 'CA' });
   });
 
   test('values are trimmed and a missing country defaults to USA', async () => {
@@ -278,6 +298,18 @@ describe('PATCH /api/user/profile: card on file', () => {
     const shown = await (await ctx.shopper.get('/api/user/profile')).json();
     expect(shown.name).toBe('');
     expect(shown.paymentMethod.hasCardOnFile).toBe(false);
+  });
+
+  test("the card form hint's decline card, typed with the expiry as 1230, is refused when saved (issue 27): never saved as if fine", async () => {
+    const ctx = await signedIn();
+    const expiry = parseExpiry('1230');
+    if ('error' in expiry) throw new Error(expiry.error);
+    const made = testTokenForCard(TEST_CARD_HINT_DECLINE, expiry.month, expiry.year, '123');
+    if ('error' in made) throw new Error(made.error);
+    const response = await patch(ctx.shopper, { paymentMethod: { type: 'card', sourceId: made.token } });
+    expect(response.status).toBe(422);
+    expect((await response.json()).message).toBe('This card was declined. Please check the details or use another card.');
+    expect(ctx.gateway.cards()).toHaveLength(0);
   });
 
   test('a refused card leaves a card saved earlier in place', async () => {

@@ -25,8 +25,8 @@ async function completeProfile(page: Page) {
   await page.getByLabel('Phone').fill('949 555 0123');
   await page.getByLabel('Street address').fill('123 Ocean Avenue');
   await page.getByLabel('City').fill('Laguna Beach');
-  await page.getByLabel('State').fill('CA');
-  await page.getByLabel('Postal code').fill('92651');
+  await page.getByLabel('State').selectOption('CA');
+  await page.getByLabel('ZIP code').fill('92651');
   await page.getByRole('button', { name: 'Save Profile' }).click();
   await page.waitForURL(`${store.server.url}/profile`);
   expect(await toastText(page)).toContain('Your profile has been updated successfully.');

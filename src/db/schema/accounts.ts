@@ -62,6 +62,8 @@ export const sessions = sqliteTable(
 
 export interface ProfileAddress {
   line1: string;
+  /** Apartment, suite or unit; optional (absent in profiles saved before it existed). */
+  line2?: string;
   city: string;
   state: string;
   postalCode: string;

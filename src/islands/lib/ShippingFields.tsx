@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { StateSelect } from '../../shared/ui/StateSelect.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 
 /*
@@ -12,7 +13,7 @@ import { TextField } from '../../shared/ui/TextField.tsx';
  */
 
 /** The fields, in the order the shopper sees them. */
-export type ShippingKey = 'fullName' | 'email' | 'phone' | 'street' | 'city' | 'state' | 'zip';
+export type ShippingKey = 'fullName' | 'email' | 'phone' | 'street' | 'apartment' | 'city' | 'state' | 'zip';
 
 /** What the shopper typed, under the shared keys. */
 export type ShippingValues = Record<ShippingKey, string>;
@@ -26,7 +27,8 @@ const FIELDS: Record<ShippingKey, FieldSpec> = {
   fullName: { label: 'Full name', autoComplete: 'name' },
   email: { label: 'Email', type: 'email', autoComplete: 'email' },
   phone: { label: 'Phone', type: 'tel', autoComplete: 'tel' },
-  street: { label: 'Street address', autoComplete: 'street-address' },
+  street: { label: 'Street address', autoComplete: 'address-line1' },
+  apartment: { label: 'Apartment, suite or unit (optional)', autoComplete: 'address-line2' },
   city: { label: 'City', autoComplete: 'address-level2' },
   state: { label: 'State', autoComplete: 'address-level1' },
   zip: { label: 'ZIP code', autoComplete: 'postal-code', inputMode: 'numeric' },
@@ -52,7 +54,7 @@ export function ShippingFields<N extends string>({
   idPrefix: string;
   names: ShippingNames<N>;
   /** Initial values (the saved profile), keyed by the island's names. */
-  values: Record<N, string>;
+  values: Partial<Record<N, string>>;
   /** The message per field, keyed by the island's names; other keys are ignored. */
   errors: Readonly<Record<string, string>>;
   notice?: ReactNode;
@@ -75,9 +77,11 @@ export function ShippingFields<N extends string>({
         {field('phone')}
       </div>
       {field('street')}
-      <div className="grid grid-cols-3 gap-3">
-        {field('city')}
-        {field('state')}
+      {field('apartment')}
+      {field('city')}
+      {/* State names run long ('North Carolina'): the two share a row, the city has its own. */}
+      <div className="grid grid-cols-2 gap-3">
+        <StateSelect id={`${idPrefix}-${names.state}`} name={names.state} value={values[names.state] ?? ''} error={errors[names.state]} />
         {field('zip')}
       </div>
       {children}

@@ -1,6 +1,7 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import type { CardConfig } from '../../shared/card-config.ts';
-import { TEST_CARD_DECLINED, TEST_CARD_OK, testTokenForCard } from '../../shared/test-cards.ts';
+import { formatExpiryInput } from '../../shared/card-expiry.ts';
+import { TEST_CARD_HINT_DECLINE, TEST_CARD_OK, testTokenForTypedCard } from '../../shared/test-cards.ts';
 
 /*
  * The card entry used by every island that takes a card. With the `test` gateway it is a local
@@ -109,8 +110,7 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
           if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? 'Failed to process your card. Please try again.');
           return result.token;
         }
-        const [month = '', year = ''] = fields.current.expiry.split('/').map((part) => part.trim());
-        const result = testTokenForCard(fields.current.number, month, year, fields.current.cvc);
+        const result = testTokenForTypedCard(fields.current.number, fields.current.expiry, fields.current.cvc);
         if ('error' in result) {
           setError(result.error);
           throw new Error(result.error);
@@ -128,8 +128,15 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
         </div>
       );
     }
-    const set = (key: 'number' | 'expiry' | 'cvc') => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const set = (key: 'number' | 'cvc') => (event: React.ChangeEvent<HTMLInputElement>) => {
       fields.current[key] = event.target.value;
+    };
+    // The numeric keypad has no '/': the field puts it in once the month is typed.
+    const setExpiry = (event: React.ChangeEvent<HTMLInputElement>) => {
+      const deleting = (event.nativeEvent as InputEvent | undefined)?.inputType?.startsWith('delete') ?? false;
+      const formatted = formatExpiryInput(event.target.value, deleting);
+      if (formatted !== event.target.value) event.target.value = formatted;
+      fields.current.expiry = formatted;
     };
     return (
       <div className="grid gap-3">
@@ -152,7 +159,19 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
             <label htmlFor={`${id}-expiry`} className="text-sm font-medium">
               Expiry (MM/YY)
             </label>
-            <input id={`${id}-expiry`} className={input} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" onChange={set('expiry')} />
+            <input
+              id={`${id}-expiry`}
+              className={input}
+              inputMode="numeric"
+              autoComplete="cc-exp"
+              placeholder="MM/YY"
+              maxLength={9}
+              onChange={setExpiry}
+              aria-describedby={`${id}-expiry-help`}
+            />
+            <span id={`${id}-expiry-help`} className="sr-only">
+              Month and year, for example 12/30
+            </span>
           </div>
           <div>
             <label htmlFor={`${id}-cvc`} className="text-sm font-medium">
@@ -167,7 +186,7 @@ export const CardFields = forwardRef<CardHandle, { config: CardConfig; onReady?:
           </p>
         )}
         <p id={`${id}-help`} className="m-0 text-xs text-slate-600">
-          {`Test mode: no real card is charged. Use ${TEST_CARD_OK.replace(/(\d{4})/g, '$1 ').trim()} to approve or ${TEST_CARD_DECLINED.replace(/(\d{4})/g, '$1 ').trim()} to see a decline, any future expiry and any 3-digit CVC.`}
+          {`Test mode: no real card is charged. Use ${TEST_CARD_OK.replace(/(\d{4})/g, '$1 ').trim()} to approve or ${TEST_CARD_HINT_DECLINE.replace(/(\d{4})/g, '$1 ').trim()} to see a decline (it is refused when saved and when paying), any future expiry and any 3-digit CVC.`}
         </p>
       </div>
     );

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { TextField } from '../../shared/ui/TextField.tsx';
+import { fixMessage, PersonalForm } from './profile-personal.tsx';
 import { hasConfirmedEmail, pendingEmailOf } from '../../domain/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
@@ -7,7 +7,7 @@ import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/order-views.ts';
-import { findProfile, missingProfileFields, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
+import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/profile.ts';
 import { cardConfig } from '../../domain/payments/card-config.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
@@ -29,7 +29,27 @@ const tabs: { key: Tab; label: string }[] = [
   { key: 'account', label: 'Account' },
 ];
 
-function Completeness({ missing }: { missing: string[] }) {
+/** From the tab shown, a link to the other tab that has something missing. */
+function MissingElsewhere({ missing, tab }: { missing: string[]; tab: Tab }) {
+  const card = missing.includes('payment card');
+  const details = missing.some((field) => field !== 'payment card');
+  const link = 'font-semibold text-sea-dark';
+  if (tab !== 'payment' && card && !details)
+    return (
+      <a href="/profile?tab=payment" className={link}>
+        Add your card
+      </a>
+    );
+  if (tab !== 'personal' && details)
+    return (
+      <a href="/profile?tab=personal" className={link}>
+        Fill in your details
+      </a>
+    );
+  return null;
+}
+
+function Completeness({ missing, tab }: { missing: string[]; tab: Tab }) {
   const total = 9;
   const done = total - missing.length;
   const complete = missing.length === 0;
@@ -42,7 +62,8 @@ function Completeness({ missing }: { missing: string[] }) {
         {complete ? 'Profile complete' : 'Profile incomplete'}
       </h2>
       <p className="m-0 mt-1 text-sm text-slate-700">
-        {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}.`}
+        {complete ? 'You are ready to play and purchase.' : `Your profile must be completed to play or purchase. Still needed: ${missing.join(', ')}. `}
+        <MissingElsewhere missing={missing} tab={tab} />
       </p>
       <div
         className="mt-3 h-2 rounded-full bg-white"
@@ -55,75 +76,6 @@ function Completeness({ missing }: { missing: string[] }) {
         <div className={`h-2 rounded-full ${complete ? 'bg-emerald-600' : 'bg-amber-500'}`} style={{ width: `${Math.round((done / total) * 100)}%` }} />
       </div>
     </section>
-  );
-}
-
-const _inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
-
-function Input({
-  name,
-  value,
-  errors,
-  type = 'text',
-  ...input
-}: {
-  name: string;
-  label: string;
-  value: string;
-  errors: Record<string, string>;
-  type?: string;
-  autoComplete?: string;
-}) {
-  return <TextField id={`profile-${name.replace('.', '-')}`} name={name} type={type} defaultValue={value} error={errors[name]} {...input} />;
-}
-
-function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Record<string, string> }) {
-  return (
-    <form method="post" action="/profile" noValidate className="grid gap-4">
-      <Input name="name" label="Full name" value={profile.name} errors={errors} autoComplete="name" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <Input name="email" label="Email" value={profile.email} errors={errors} type="email" autoComplete="email" />
-          {profile.pendingEmail && (
-            <p className="m-0 mt-1 text-sm text-slate-600">{`Waiting for confirmation: ${profile.pendingEmail}. Open the link we sent there.`}</p>
-          )}
-        </div>
-        <Input name="phone" label="Phone" value={profile.phone} errors={errors} type="tel" autoComplete="tel" />
-      </div>
-      {profile.email && (
-        <div>
-          <TextField
-            id="profile-currentPassword"
-            name="currentPassword"
-            type="password"
-            label="Current password (only to change your e-mail)"
-            autoComplete="current-password"
-            error={errors.currentPassword}
-          />
-        </div>
-      )}
-      <Input name="address.line1" label="Street address" value={profile.address.line1} errors={errors} autoComplete="street-address" />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Input name="address.city" label="City" value={profile.address.city} errors={errors} autoComplete="address-level2" />
-        <Input name="address.state" label="State" value={profile.address.state} errors={errors} autoComplete="address-level1" />
-        <Input name="address.postalCode" label="Postal code" value={profile.address.postalCode} errors={errors} autoComplete="postal-code" />
-        <Input name="address.country" label="Country" value={profile.address.country || 'USA'} errors={errors} autoComplete="country-name" />
-      </div>
-      <fieldset className="m-0 grid gap-2 rounded-xl border border-slate-200 p-4">
-        <legend className="px-1 text-sm font-medium">Preferences</legend>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="receiveNotifications" defaultChecked={profile.preferences.receiveNotifications} className="h-4 w-4" />
-          Tell me about my games and orders by e-mail
-        </label>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name="newsletterSubscription" defaultChecked={profile.preferences.newsletterSubscription} className="h-4 w-4" />
-          Send me the newsletter
-        </label>
-      </fieldset>
-      <div>
-        <Island name="SubmitButton" mode="idle" props={{ label: 'Save Profile', busyLabel: 'Saving...' }} />
-      </div>
-    </form>
   );
 }
 
@@ -175,12 +127,12 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
   return (
     <div className="mx-auto grid max-w-3xl grid-cols-[minmax(0,1fr)] gap-5">
       <h1 className="m-0 text-2xl font-extrabold">My Profile</h1>
-      <Completeness missing={missing} />
+      <Completeness missing={missing} tab={tab} />
       <nav aria-label="Profile sections" className="grid grid-cols-3 gap-1 rounded-xl bg-slate-100 p-1 sm:flex">
         {tabs.map((t) => (
           <a
             key={t.key}
-            href={t.key === 'personal' ? '/profile' : `/profile?tab=${t.key}`}
+            href={`/profile?tab=${t.key}`}
             aria-current={tab === t.key ? 'page' : undefined}
             className={`flex-1 rounded-lg py-2 text-center text-sm font-semibold no-underline ${tab === t.key ? 'bg-white text-ink shadow-sm' : 'text-slate-600 hover:text-ink'}`}
           >
@@ -249,7 +201,7 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
       errors={errors}
       emailConfirmed={hasConfirmedEmail(db, userId)}
     />,
-    failed ? { status: 400, toast: { title: 'Error', description: 'Could not update your profile. Please try again.', variant: 'destructive' } } : {},
+    failed ? { status: 400, toast: { title: 'Check your details', description: fixMessage(errors), variant: 'destructive' } } : {},
   );
 }
 
@@ -257,7 +209,10 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
 export const profilePages = new Hono<AppEnv>()
   .get('/profile', requireUserPage, (c) => {
     const requested = c.req.query('tab');
-    return show(c, requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account' ? requested : 'personal');
+    if (requested === 'personal' || requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account')
+      return show(c, requested);
+    // Sent here because something is missing: open the tab that has it.
+    return show(c, profileTabFor(missingProfileFields(findProfile(c.env.deps.db, c.get('user').id))));
   })
   .route('/', profilePlayForms)
   .post('/profile', requireUserPage, async (c) => {
@@ -269,6 +224,7 @@ export const profilePages = new Hono<AppEnv>()
       phone: text('phone'),
       address: {
         line1: text('address.line1'),
+        line2: text('address.line2'),
         city: text('address.city'),
         state: text('address.state'),
         postalCode: text('address.postalCode'),

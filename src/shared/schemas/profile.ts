@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { stateCode } from '../us-states.ts';
 
 /*
  * Spec section 5: profile, cart checkout form and single-product checkout rules, shared by the
@@ -20,17 +21,32 @@ const phone = z
   );
 
 // An address's parts, the same rules in the profile and both checkouts (each names them its own way).
-const street = trimmed(5, 'Address is required', 200);
-const city = trimmed(2, 'City is required');
-const state = trimmed(2, 'State is required', 60);
-const postalCode = (message: string) => trimmed(5, message, 12);
+// An empty field gets the spec's words ('Address is required'); a filled one that breaks the rule
+// gets the rule ('Enter your 5-digit ZIP code'), so '1' or '9265' never reads as missing.
+const filled = (required: string) => z.string({ error: required }).check(z.trim(), z.minLength(1, required));
+export const STREET_RULE = 'Enter your street address (number and street)';
+export const CITY_RULE = 'Enter your city (at least 2 letters)';
+export const STATE_RULE = 'Choose your state from the list';
+export const ZIP_RULE = 'Enter your 5-digit ZIP code';
+const street = (required: string) =>
+  filled(required).check(z.maxLength(200, 'At most 200 characters'), z.minLength(5, STREET_RULE), z.regex(/\d/, STREET_RULE), z.regex(/\p{L}/u, STREET_RULE));
+/** The apartment, suite or unit: optional, kept apart from the street. */
+const line2 = z.optional(z.string({ error: 'Send the apartment as text' }).check(z.trim(), z.maxLength(100, 'At most 100 characters')));
+const city = filled('City is required').check(z.maxLength(120, 'At most 120 characters'), z.minLength(2, CITY_RULE));
+// A state's code or its name ('CA', 'california'), kept as the code the select sends.
+const state = z.pipe(
+  filled('State is required').check(z.refine((text) => stateCode(text) !== null, STATE_RULE)),
+  z.transform((text) => stateCode(text) as string),
+);
+const postalCode = (required: string) => filled(required).check(z.regex(/^\d{5}(-\d{4})?$/, ZIP_RULE));
 
 export const profileRules = {
   name: trimmed(2, 'Name must be at least 2 characters'),
   email,
   phone,
   address: z.object({
-    line1: street,
+    line1: street('Address is required'),
+    line2,
     city,
     state,
     postalCode: postalCode('Postal code is required'),
@@ -52,7 +68,8 @@ export const checkoutFormSchema = z.object({
   fullName: trimmed(2, 'Full name must be at least 2 characters'),
   email,
   phone,
-  address: street,
+  address: street('Address is required'),
+  address2: line2,
   city,
   state,
   zipCode: postalCode('ZIP code is required'),
