@@ -58,7 +58,9 @@ export async function squareStore(options: { timeoutSeconds?: number } = {}) {
     environment: 'sandbox',
     baseUrl: fake.url,
     maxRetries: 0,
-    timeoutInSeconds: options.timeoutSeconds ?? 2,
+    // Generous: a busy machine stretched a card save (two Square calls) past 2 s. A test of the
+    // timeout itself sets its own (money-races: 1 s against a Square that never answers).
+    timeoutInSeconds: options.timeoutSeconds ?? 10,
   });
   const games: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };
   const images = imageStore(mkdtempSync(join(tmpdir(), 'csa-uploads-')));
