@@ -9,8 +9,18 @@ import { InfluencerDialog } from './play/InfluencerDialog.tsx';
 import { InfluencerList } from './play/InfluencerList.tsx';
 import { JoinBar } from './play/JoinBar.tsx';
 import { ConsentDialog } from './play/ConsentDialog.tsx';
-import { DAILY_LIMIT_REACHED, PAYMENT_METHOD_REQUIRED, PICKS, PLAY_CONSENT_REQUIRED, post, savePicks, SELF_EXCLUDED, takeSavedPicks } from './play/join.ts';
-import { PaymentRequiredDialog } from './play/PaymentRequiredDialog.tsx';
+import {
+  DAILY_LIMIT_REACHED,
+  PAYMENT_METHOD_REQUIRED,
+  PICKS,
+  PLAY_CONSENT_REQUIRED,
+  post,
+  PROFILE_INCOMPLETE,
+  savePicks,
+  SELF_EXCLUDED,
+  takeSavedPicks,
+} from './play/join.ts';
+import { cardDetour, type Detour, DetourDialog, backToPlay } from './play/DetourDialog.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
 
 /* The island entry: props, picks state and the join flow. The page's pieces live in ./play/. */
@@ -25,7 +35,9 @@ export { PAYMENT_METHOD_REQUIRED, PICKS } from './play/join.ts';
 export default function PlayGame({ product, game, influencers, signedIn, hasCard, play = { consented: true, blocked: null } }: PlayGameProps) {
   const id = useId();
   const detailDialog = useRef<HTMLDialogElement>(null);
-  const paymentDialog = useRef<HTMLDialogElement>(null);
+  const detourDialog = useRef<HTMLDialogElement>(null);
+  /** The detour shown, numbered so that the same detour twice opens the dialog twice. */
+  const [detour, setDetour] = useState<{ to: Detour; n: number } | null>(null);
   const consentDialog = useRef<HTMLDialogElement>(null);
   /** A ref, not state: the join that follows the consent runs before the next render. */
   const consented = useRef(play.consented);
@@ -55,6 +67,11 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   }, [product.id, influencers]);
 
   useEffect(() => {
+    const dialog = detourDialog.current;
+    if (detour && dialog && !dialog.open) dialog.showModal();
+  }, [detour]);
+
+  useEffect(() => {
     const dialog = detailDialog.current;
     if (detailId !== null && dialog && !dialog.open) dialog.showModal();
   }, [detailId]);
@@ -81,9 +98,14 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     choose([...current, personId]);
   }
 
-  function askForCard() {
+  /** Every detour keeps the picks: they come back with the player (takeSavedPicks). */
+  function detourTo(next: Detour) {
     keepPicks();
-    paymentDialog.current?.showModal();
+    setDetour((shown) => ({ to: next, n: (shown?.n ?? 0) + 1 }));
+  }
+
+  function askForCard() {
+    detourTo(cardDetour(product.id));
   }
 
   function goSignIn() {
@@ -136,6 +158,27 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
       return toast({ title: 'Entry not confirmed yet', description: error.message, variant: 'destructive' });
     }
     if (error instanceof ApiError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
+    if (error instanceof ApiError && error.status === 402 && error.data.declined === true) {
+      window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+      return detourTo({
+        title: 'Card declined',
+        text: error.message,
+        href: typeof error.data.actionUrl === 'string' ? error.data.actionUrl : cardDetour(product.id).href,
+        actionText: 'Update payment card',
+      });
+    }
+    if (error instanceof ApiError && error.code === PROFILE_INCOMPLETE) {
+      const missing = Array.isArray(error.data.missing) ? error.data.missing.map(String) : [];
+      // Only the card missing: its tab; anything else: the personal details first.
+      const onlyCard = missing.length > 0 && missing.every((field) => field === 'payment card');
+      return detourTo({
+        title: 'Complete your profile',
+        text: missing.length ? 'To enter a game, your profile still needs:' : error.message,
+        missing,
+        href: onlyCard ? cardDetour(product.id).href : `/profile?${backToPlay(product.id)}`,
+        actionText: 'Complete my profile',
+      });
+    }
     if (error instanceof ApiError && error.status === 401) return goSignIn();
     if (error instanceof ApiError && error.code === PLAY_CONSENT_REQUIRED) {
       consented.current = false;
@@ -179,7 +222,7 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
       <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} onJoin={join} />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
-      <PaymentRequiredDialog id={id} dialogRef={paymentDialog} productId={product.id} />
+      <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? cardDetour(product.id)} />
       <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />
     </div>
   );

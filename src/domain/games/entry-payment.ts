@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -110,9 +110,16 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       .returning({ id: plays.id })
       .all();
     if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36));
-    const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
-    if (existing) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
+    // Each try is its own hold: a declined one (its row 'failed') never blocks the next, even
+    // when the re-pick fell in the same millisecond (a manual clock, a quick retry).
+    const tries = tx.select({ n: count() }).from(payments).where(eq(payments.playId, play.id)).get()?.n ?? 0;
+    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36), tries);
+    const held = tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.playId, play.id), inArray(payments.status, ['authorized', 'capturing', 'captured'])))
+      .get();
+    if (held) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
     const row = tx
       .insert(payments)
       .values({
@@ -134,6 +141,13 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
   });
 }
 
+export const ENTRY_DECLINED = 'Your card was declined, so you were not entered and nothing was held. Update your payment card, then join again.';
+
+/** The profile's card tab, coming back to the product's play page once the card is saved. */
+export function updateCardUrl(productId: number): string {
+  return `/profile?tab=payment&next=${encodeURIComponent(`/play/${productId}`)}`;
+}
+
 /** What the player is told once the entry's hold has ended, whoever ended it. */
 function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failure: PaymentFailure | null) {
   const { db } = deps;
@@ -152,10 +166,10 @@ function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failu
   }
   if (row.status === 'failed') {
     const declined = failure?.declined ?? row.errorCode === 'DECLINED';
-    const message = declined
-      ? 'Your card was declined, so you were not entered. Update your payment method and try again.'
-      : 'The payment could not be processed. Please try again.';
-    throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR' });
+    const message = declined ? ENTRY_DECLINED : 'The payment could not be processed. Please try again.';
+    // The way on after a decline: the card tab, and back to this game's picks after saving.
+    const action = declined ? { actionUrl: updateCardUrl(play.productId), actionText: 'Update payment card' } : {};
+    throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR', declined, ...action });
   }
   throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
 }
@@ -251,7 +265,7 @@ export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { co
         eventKey: `payment:${row.id}:failed`,
         title: 'Payment Failed',
         message: `There was an issue processing your payment for ${product.brand} game entry.`,
-        actionUrl: '/profile?tab=payment',
+        actionUrl: updateCardUrl(product.id),
         actionText: 'Update Payment Method',
         productId: product.id,
         gameId: play.gameId,
