@@ -21,7 +21,9 @@ import {
   takeSavedPicks,
 } from './play/join.ts';
 import { cardDetour, type Detour, DetourDialog, backToPlay } from './play/DetourDialog.tsx';
+import { PrizeDeliveryChoice } from './play/PrizeDeliveryChoice.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
+import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE } from '../shared/prize-delivery.ts';
 
 /* The island entry: props, picks state and the join flow. The page's pieces live in ./play/. */
 export { metricBarPercent } from './play/InfluencerDialog.tsx';
@@ -32,7 +34,15 @@ export { PAYMENT_METHOD_REQUIRED, PICKS } from './play/join.ts';
  * the influencer list with a detail dialog, and the Join Game bar. Joining creates the play and
  * then holds the $1 entry on the card on file (spec section 4, play flow).
  */
-export default function PlayGame({ product, game, influencers, signedIn, hasCard, play = { consented: true, blocked: null } }: PlayGameProps) {
+export default function PlayGame({
+  product,
+  game,
+  influencers,
+  signedIn,
+  hasCard,
+  prizeDelivery = 'unknown',
+  play = { consented: true, blocked: null },
+}: PlayGameProps) {
   const id = useId();
   const detailDialog = useRef<HTMLDialogElement>(null);
   const detourDialog = useRef<HTMLDialogElement>(null);
@@ -44,6 +54,10 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
   const [blocked, setBlocked] = useState(play.blocked);
   const [consentError, setConsentError] = useState<string | null>(null);
   const [picks, setPicks] = useState<number[]>([]);
+  /** 'If I win, the prize goes to charity': sent with the play and its payment. */
+  const [donate, setDonate] = useState(false);
+  const [deliveryError, setDeliveryError] = useState<string | null>(null);
+  const donateBox = useRef<HTMLInputElement>(null);
   /** The picks as of the last click, so quick clicks never work from a stale list. */
   const picksRef = useRef<number[]>([]);
   const [detailId, setDetailId] = useState<number | null>(null);
@@ -127,11 +141,12 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     }
     if (!signedIn) return goSignIn();
     if (!hasCard) return askForCard();
+    if (prizeDelivery === 'elsewhere' && !donate) return refuseDelivery(OUTSIDE_DELIVERY_MESSAGE);
     if (!consented.current) return consentDialog.current?.showModal();
     joining.current = true;
     setBusy(true);
     try {
-      await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String) });
+      await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String), donateIfWon: donate });
     } catch (error) {
       return refused(error, false);
     }
@@ -143,7 +158,7 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     joining.current = true;
     setBusy(true);
     try {
-      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play' });
+      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
       toastAfterNavigation({ title: "You're in!", description: 'Your $1 entry is held on your card until the game ends.' });
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
@@ -151,9 +166,17 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     }
   }
 
+  /** Outside 92651 without the charity answer: said at the box, before any money is asked for. */
+  function refuseDelivery(message: string) {
+    setDeliveryError(message);
+    toast({ title: 'Prize delivery', description: message, variant: 'destructive' });
+    donateBox.current?.focus();
+  }
+
   function refused(error: unknown, paying: boolean) {
     joining.current = false;
     setBusy(false);
+    if (error instanceof ApiError && error.code === PRIZE_NOT_DELIVERABLE) return refuseDelivery(error.message);
     if (error instanceof OutcomeUnknownError) {
       return toast({ title: 'Entry not confirmed yet', description: error.message, variant: 'destructive' });
     }
@@ -217,6 +240,19 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8">
       <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:sticky lg:top-16">
         <ProductSummary id={id} product={product} game={game} open={open} />
+        {open && (
+          <PrizeDeliveryChoice
+            id={id}
+            delivery={prizeDelivery}
+            donate={donate}
+            error={deliveryError}
+            boxRef={donateBox}
+            onChange={(checked) => {
+              setDonate(checked);
+              if (checked) setDeliveryError(null);
+            }}
+          />
+        )}
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />

@@ -11,7 +11,7 @@ import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { requireCompleteProfile } from '../profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
-import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile } from './entry.ts';
+import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile, requirePrizeCanGo } from './entry.ts';
 import { moveHolds } from './holds.ts';
 import { requireMayPlay } from './responsible-play.ts';
 import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
@@ -35,13 +35,16 @@ export async function payForPlay(deps: GameDeps, userId: number, input: EntryPay
   const { productId } = input;
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
+  // Refused before a card slot is taken: no hold is asked for a prize that could not be received.
+  const pending = waitingPlayOf(db, userId, productId, clock.now());
+  if (pending) requirePrizeCanGo(profile, input.donateIfWon ?? pending.donateIfWon);
   // The card slot comes before the claim: a 429 leaves the play pending and writes no payment row.
-  return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, productId, profile, gate));
+  return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, input, profile, gate));
 }
 
-async function holdEntry(deps: GameDeps, userId: number, productId: number, profile: ReturnType<typeof requireCardOnFile>, gate: CardGate) {
+async function holdEntry(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>, gate: CardGate) {
   const { db, gateway } = deps;
-  const claim = claimEntryPayment(deps, userId, productId);
+  const claim = claimEntryPayment(deps, userId, input, profile);
   if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
   const { play, paymentRowId, key } = claim;
   try {
@@ -68,27 +71,31 @@ async function holdEntry(deps: GameDeps, userId: number, productId: number, prof
   return entryAnswer(deps, play.id, paymentRowId, null);
 }
 
-function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
+/** The player's pick for the product still waiting for its $1 (or being paid), if any. */
+function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number) {
+  if (!Number.isSafeInteger(productId)) return undefined;
+  return db
+    .select()
+    .from(plays)
+    .where(
+      and(
+        eq(plays.productId, productId),
+        eq(plays.userId, userId),
+        inArray(plays.status, ['pending', 'authorizing']),
+        gte(plays.createdAt, now - PENDING_PLAY_MS),
+      ),
+    )
+    .orderBy(desc(plays.createdAt))
+    .get();
+}
+
+function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>) {
   const { db, clock, gateway } = deps;
   const now = clock.now();
   return db.transaction((tx) => {
     // Inside the claim: another process's claim commits before this one begins, so its entry is counted here.
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
-    const play = Number.isSafeInteger(productId)
-      ? tx
-          .select()
-          .from(plays)
-          .where(
-            and(
-              eq(plays.productId, productId),
-              eq(plays.userId, userId),
-              inArray(plays.status, ['pending', 'authorizing']),
-              gte(plays.createdAt, now - PENDING_PLAY_MS),
-            ),
-          )
-          .orderBy(desc(plays.createdAt))
-          .get()
-      : undefined;
+    const play = waitingPlayOf(tx, userId, input.productId, now);
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
@@ -103,9 +110,11 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
       return { tooLate: true as const };
     }
+    const donateIfWon = input.donateIfWon ?? play.donateIfWon;
+    requirePrizeCanGo(profile, donateIfWon);
     const moved = tx
       .update(plays)
-      .set({ status: 'authorizing' })
+      .set({ status: 'authorizing', donateIfWon })
       .where(and(eq(plays.id, play.id), eq(plays.status, 'pending')))
       .returning({ id: plays.id })
       .all();

@@ -10,6 +10,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../shared/money.ts';
 import { findProfile } from '../../domain/profile.ts';
+import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
@@ -63,6 +64,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     afterFull: taking?.afterFull ?? false,
   };
   const user = c.get('user');
+  const profile = user ? findProfile(db, user.id) : undefined;
   const props: PlayGameProps = {
     product: {
       id: product.id,
@@ -76,7 +78,8 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     game,
     influencers: influencerList(db, metrics, clock.now()),
     signedIn: user !== null,
-    hasCard: user ? Boolean(findProfile(db, user.id)?.gatewayCardId) : false,
+    hasCard: Boolean(profile?.gatewayCardId),
+    prizeDelivery: prizeDeliveryFor(profile?.address?.postalCode),
     play: user ? playStanding(c, user.id) : { consented: false, blocked: null },
   };
   return renderPage(
