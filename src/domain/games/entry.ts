@@ -11,6 +11,7 @@ import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { PlayBody } from '../../shared/schemas/games.ts';
 import { gameStart } from './schedule.ts';
+import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN, NO_GAME_SOLD_OUT } from './openness.ts';
 import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE, prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 
 /*
@@ -41,8 +42,8 @@ export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 function playableProduct(db: Queryable, id: number): Product {
   const product = db.select().from(products).where(eq(products.id, id)).get();
   if (!product) throw new DomainError(404, 'Product not found');
-  if (!product.playEnabled) throw new DomainError(409, 'Games are not open for this product.');
-  if (product.quantity <= 0) throw new DomainError(409, 'This product is out of stock, so no game can be played for it right now.');
+  if (!product.playEnabled) throw new DomainError(409, GAMES_NOT_OPEN);
+  if (product.quantity <= 0) throw new DomainError(409, NO_GAME_SOLD_OUT);
   return product;
 }
 
@@ -94,7 +95,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
   if (open) return open;
   // Each full game takes one unit when it starts: a new game opens only while a unit is left for it.
   const stock = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, product.id)).get()?.quantity ?? 0;
-  if (stock <= waiting.length) throw new DomainError(409, 'Every unit of this product is already promised to a game. Try again after the next game.');
+  if (stock <= waiting.length) throw new DomainError(409, EVERY_UNIT_PROMISED);
   return tx
     .insert(games)
     .values({
