@@ -29,7 +29,7 @@ export function PrizeDeliveryChoice({
       </h2>
       <p className="m-0 mt-2 text-sm text-slate-700">
         {PRIZE_DELIVERY_NOTE}
-        {elsewhere ? ' Your address is outside 92651, so a prize could not reach you: to play, let it go to charity.' : ''}
+        {elsewhere ? ' Your address is outside 92651, so to play, tick the box below.' : ''}
       </p>
       <label className="mt-3 flex items-start gap-2 text-sm font-semibold">
         <input

@@ -105,7 +105,7 @@ function ProductDetail({
         <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
         <div className="mt-4 flex flex-wrap items-center gap-3">
           <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>
-          <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>
+          {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
           <StockBadge quantity={product.quantity} />
         </div>
         <div className={`mt-6 grid gap-3 ${noGame === null ? 'grid-cols-2' : 'grid-cols-1'}`}>
