@@ -123,7 +123,8 @@ function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBo
     // Each try is its own hold: a declined one (its row 'failed') never blocks the next, even
     // when the re-pick fell in the same millisecond (a manual clock, a quick retry).
     const tries = tx.select({ n: count() }).from(payments).where(eq(payments.playId, play.id)).get()?.n ?? 0;
-    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36), tries);
+    // A first try keeps the key shape of every earlier version; later tries add their number.
+    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36), ...(tries === 0 ? [] : [tries]));
     const held = tx
       .select({ id: payments.id })
       .from(payments)
