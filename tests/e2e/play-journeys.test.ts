@@ -1,5 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { Page } from 'playwright-core';
+import { seriousViolations } from '../helpers/axe.ts';
 import { islandsReady, shows, toastText, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
@@ -58,7 +59,8 @@ async function playTheBookFromTheShop(page: Page): Promise<number> {
 
 describe('Play is offered only where there is a game', () => {
   test('a visitor sees no Play on a product without games, and /play for it says so at once with products to play instead', async () => {
-    const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // bypassCSP only so axe-core can be injected into the page that says no game is open.
+    const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const errors = watchErrors(page);
     await page.goto(`${store.server.url}/products?q=Aviator`);
     const card = page.locator('main article').first();
@@ -74,6 +76,7 @@ describe('Play is offered only where there is a game', () => {
     await page.goto(`${store.server.url}/play/${productId}`);
     await shows(page.getByText('Games are not open for this product.'));
     expect(await page.getByRole('button', { name: /^Select / }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
     const suggested = page.getByRole('region', { name: 'Products with a game to join' }).getByRole('link', { name: /^Play for / });
     await shows(suggested.first());
     await suggested.first().click();
