@@ -54,6 +54,15 @@ describe('Play only with a game to join', () => {
     expect(textOf(first(promised, '[data-no-game]')!)).toBe(EVERY_UNIT_PROMISED);
   });
 
+  test('the competition panel is told whether a play would find a game (its Play Now)', async () => {
+    const ctx = await seeded();
+    const canJoin = async (id: number) => (await (await ctx.client().get(`/api/products/${id}/competition`)).json()).canJoin;
+    expect(await canJoin(PLAYABLE)).toBe(true);
+    expect(await canJoin(NOT_PLAYABLE)).toBe(false);
+    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, PLAYABLE)).run();
+    expect(await canJoin(PLAYABLE)).toBe(false);
+  });
+
   test('/play and /social-play for a product without games say so before any pick and suggest products with open games', async () => {
     const ctx = await seeded();
     for (const path of [`/play/${NOT_PLAYABLE}`, `/social-play/${NOT_PLAYABLE}`]) {

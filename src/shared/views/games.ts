@@ -42,6 +42,8 @@ export interface CompetitionPlay {
 
 /** GET /api/products/{id}/competition. */
 export interface CompetitionData {
+  /** A play would find a game of this product now (domain/games/openness.ts): the panel's Play Now. */
+  canJoin?: boolean;
   gameId: number | null;
   gameStatus: 'waiting' | 'active' | 'completed';
   startTime: number | null;
