@@ -17,15 +17,22 @@ export function StockBadge({ quantity }: { quantity: number }) {
   return <span className={`shrink-0 whitespace-nowrap rounded-full px-2 py-0.5 text-[11px] font-semibold ${stockClass[stock]}`}>{stock}</span>;
 }
 
-/** Spec section 2, product card: links to the product; Pay to the product page, Play to /social-play. */
+/**
+ * Spec section 2, product card: links to the product; Pay to the product page, Play to
+ * /social-play only when the product has a game to join (issue 27: never a Play that ends in
+ * 'Games are not open').
+ */
 export function ProductCard({
   product,
   position,
+  playable,
   eager = false,
   headingLevel = 3,
 }: {
   product: CardProduct;
   position: number;
+  /** A game of this product can be joined now (domain/games/openness.ts). */
+  playable: boolean;
   eager?: boolean;
   headingLevel?: 2 | 3;
 }) {
@@ -50,13 +57,15 @@ export function ProductCard({
           </div>
         </div>
       </a>
-      <div className="mt-auto grid grid-cols-2 gap-2 p-3">
+      <div className={`mt-auto grid gap-2 p-3 ${playable ? 'grid-cols-2' : 'grid-cols-1'}`}>
         <a href={`/product/${product.id}`} className="rounded-lg bg-ink py-2 text-center text-xs font-bold text-white no-underline hover:bg-ink-light">
           Pay<span className="sr-only"> for {name}</span>
         </a>
-        <a href={`/social-play/${product.id}`} className="rounded-lg bg-coral-dark py-2 text-center text-xs font-bold text-white no-underline hover:bg-coral">
-          Play<span className="sr-only"> for {name}</span>
-        </a>
+        {playable && (
+          <a href={`/social-play/${product.id}`} className="rounded-lg bg-coral-dark py-2 text-center text-xs font-bold text-white no-underline hover:bg-coral">
+            Play<span className="sr-only"> for {name}</span>
+          </a>
+        )}
       </div>
     </article>
   );
@@ -66,9 +75,20 @@ export function ProductCard({
  * Everything a card's HTML depends on, as the key it is kept under: what the card shows, not
  * the whole row (a short key is hashed and compared on every page that shows the card).
  */
-export function cardKey(product: CardProduct, position: number, eager: boolean, headingLevel: 2 | 3): string {
+export function cardKey(product: CardProduct, position: number, eager: boolean, headingLevel: 2 | 3, playable: boolean): string {
   const { name, subtitle, badge } = productTitle(product);
-  const shown = [product.id, product.productType, name, subtitle, badge ?? '', product.model, product.price, stockLabel(product.quantity), product.imageUrl];
+  const shown = [
+    product.id,
+    product.productType,
+    name,
+    subtitle,
+    badge ?? '',
+    product.model,
+    product.price,
+    stockLabel(product.quantity),
+    product.imageUrl,
+    playable,
+  ];
   return `card|${headingLevel}|${position % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
 }
 
@@ -77,18 +97,30 @@ export function cardKey(product: CardProduct, position: number, eager: boolean, 
  * The grid is kept whole under its cards' keys (a kept card's HTML depends on its key alone,
  * so a grid's depends on theirs): a gallery costs one lookup, not one per card.
  */
-export function ProductGrid({ products, eagerCount = 0, headingLevel = 3 }: { products: CardProduct[]; eagerCount?: number; headingLevel?: 2 | 3 }) {
+export function ProductGrid({
+  products,
+  playable,
+  eagerCount = 0,
+  headingLevel = 3,
+}: {
+  products: CardProduct[];
+  /** The ids of the products with a game to join (joinableIds). */
+  playable: ReadonlySet<number>;
+  eagerCount?: number;
+  headingLevel?: 2 | 3;
+}) {
   const cards = products.map((product, index) => {
     const eager = index < eagerCount;
-    return { product, index, eager, key: cardKey(product, index, eager, headingLevel) };
+    const canPlay = playable.has(product.id);
+    return { product, index, eager, canPlay, key: cardKey(product, index, eager, headingLevel, canPlay) };
   });
   // Card keys hold no newline (their JSON escapes it): joined by one, they stay apart.
   return (
     <Cached cacheKey={`grid|${cards.map((card) => card.key).join('\n')}`}>
       <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-        {cards.map(({ product, index, eager, key }) => (
+        {cards.map(({ product, index, eager, canPlay, key }) => (
           <Cached key={product.id} cacheKey={key}>
-            <ProductCard product={product} position={index} eager={eager} headingLevel={headingLevel} />
+            <ProductCard product={product} position={index} playable={canPlay} eager={eager} headingLevel={headingLevel} />
           </Cached>
         ))}
       </div>

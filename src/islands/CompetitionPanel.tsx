@@ -288,7 +288,7 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
           </a>
         </p>
       )}
-      {data.gameStatus !== 'completed' && (
+      {(data.canJoin ?? data.gameStatus !== 'completed') && (
         <a
           href={`/play/${productId}`}
           className="mt-5 inline-block rounded-full bg-coral-dark px-6 py-2.5 text-sm font-bold text-white no-underline hover:bg-coral"

@@ -9,9 +9,21 @@ import { InfluencerDialog } from './play/InfluencerDialog.tsx';
 import { InfluencerList } from './play/InfluencerList.tsx';
 import { JoinBar } from './play/JoinBar.tsx';
 import { ConsentDialog } from './play/ConsentDialog.tsx';
-import { DAILY_LIMIT_REACHED, PAYMENT_METHOD_REQUIRED, PICKS, PLAY_CONSENT_REQUIRED, post, savePicks, SELF_EXCLUDED, takeSavedPicks } from './play/join.ts';
-import { PaymentRequiredDialog } from './play/PaymentRequiredDialog.tsx';
+import {
+  DAILY_LIMIT_REACHED,
+  PAYMENT_METHOD_REQUIRED,
+  PICKS,
+  PLAY_CONSENT_REQUIRED,
+  post,
+  PROFILE_INCOMPLETE,
+  savePicks,
+  SELF_EXCLUDED,
+  takeSavedPicks,
+} from './play/join.ts';
+import { cardDetour, type Detour, DetourDialog, backToPlay } from './play/DetourDialog.tsx';
+import { PrizeDeliveryChoice } from './play/PrizeDeliveryChoice.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
+import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE } from '../shared/prize-delivery.ts';
 
 /* The island entry: props, picks state and the join flow. The page's pieces live in ./play/. */
 export { metricBarPercent } from './play/InfluencerDialog.tsx';
@@ -22,16 +34,30 @@ export { PAYMENT_METHOD_REQUIRED, PICKS } from './play/join.ts';
  * the influencer list with a detail dialog, and the Join Game bar. Joining creates the play and
  * then holds the $1 entry on the card on file (spec section 4, play flow).
  */
-export default function PlayGame({ product, game, influencers, signedIn, hasCard, play = { consented: true, blocked: null } }: PlayGameProps) {
+export default function PlayGame({
+  product,
+  game,
+  influencers,
+  signedIn,
+  hasCard,
+  prizeDelivery = 'unknown',
+  play = { consented: true, blocked: null },
+}: PlayGameProps) {
   const id = useId();
   const detailDialog = useRef<HTMLDialogElement>(null);
-  const paymentDialog = useRef<HTMLDialogElement>(null);
+  const detourDialog = useRef<HTMLDialogElement>(null);
+  /** The detour shown, numbered so that the same detour twice opens the dialog twice. */
+  const [detour, setDetour] = useState<{ to: Detour; n: number } | null>(null);
   const consentDialog = useRef<HTMLDialogElement>(null);
   /** A ref, not state: the join that follows the consent runs before the next render. */
   const consented = useRef(play.consented);
   const [blocked, setBlocked] = useState(play.blocked);
   const [consentError, setConsentError] = useState<string | null>(null);
   const [picks, setPicks] = useState<number[]>([]);
+  /** 'If I win, the prize goes to charity': sent with the play and its payment. */
+  const [donate, setDonate] = useState(false);
+  const [deliveryError, setDeliveryError] = useState<string | null>(null);
+  const donateBox = useRef<HTMLInputElement>(null);
   /** The picks as of the last click, so quick clicks never work from a stale list. */
   const picksRef = useRef<number[]>([]);
   const [detailId, setDetailId] = useState<number | null>(null);
@@ -53,6 +79,11 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     );
     if (restored.length) choose(restored);
   }, [product.id, influencers]);
+
+  useEffect(() => {
+    const dialog = detourDialog.current;
+    if (detour && dialog && !dialog.open) dialog.showModal();
+  }, [detour]);
 
   useEffect(() => {
     const dialog = detailDialog.current;
@@ -81,9 +112,14 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     choose([...current, personId]);
   }
 
-  function askForCard() {
+  /** Every detour keeps the picks: they come back with the player (takeSavedPicks). */
+  function detourTo(next: Detour) {
     keepPicks();
-    paymentDialog.current?.showModal();
+    setDetour((shown) => ({ to: next, n: (shown?.n ?? 0) + 1 }));
+  }
+
+  function askForCard() {
+    detourTo(cardDetour(product.id));
   }
 
   function goSignIn() {
@@ -105,11 +141,12 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     }
     if (!signedIn) return goSignIn();
     if (!hasCard) return askForCard();
+    if (prizeDelivery === 'elsewhere' && !donate) return refuseDelivery(OUTSIDE_DELIVERY_MESSAGE);
     if (!consented.current) return consentDialog.current?.showModal();
     joining.current = true;
     setBusy(true);
     try {
-      await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String) });
+      await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String), donateIfWon: donate });
     } catch (error) {
       return refused(error, false);
     }
@@ -121,7 +158,7 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     joining.current = true;
     setBusy(true);
     try {
-      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play' });
+      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
       toastAfterNavigation({ title: "You're in!", description: 'Your $1 entry is held on your card until the game ends.' });
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
@@ -129,13 +166,42 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     }
   }
 
+  /** Outside 92651 without the charity answer: said at the box, before any money is asked for. */
+  function refuseDelivery(message: string) {
+    setDeliveryError(message);
+    toast({ title: 'Prize delivery', description: message, variant: 'destructive' });
+    donateBox.current?.focus();
+  }
+
   function refused(error: unknown, paying: boolean) {
     joining.current = false;
     setBusy(false);
+    if (error instanceof ApiError && error.code === PRIZE_NOT_DELIVERABLE) return refuseDelivery(error.message);
     if (error instanceof OutcomeUnknownError) {
       return toast({ title: 'Entry not confirmed yet', description: error.message, variant: 'destructive' });
     }
     if (error instanceof ApiError && error.status === 402 && error.code === PAYMENT_METHOD_REQUIRED) return askForCard();
+    if (error instanceof ApiError && error.status === 402 && error.data.declined === true) {
+      window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
+      return detourTo({
+        title: 'Card declined',
+        text: error.message,
+        href: typeof error.data.actionUrl === 'string' ? error.data.actionUrl : cardDetour(product.id).href,
+        actionText: 'Update payment card',
+      });
+    }
+    if (error instanceof ApiError && error.code === PROFILE_INCOMPLETE) {
+      const missing = Array.isArray(error.data.missing) ? error.data.missing.map(String) : [];
+      // Only the card missing: its tab; anything else: the personal details first.
+      const onlyCard = missing.length > 0 && missing.every((field) => field === 'payment card');
+      return detourTo({
+        title: 'Complete your profile',
+        text: missing.length ? 'To enter a game, your profile still needs:' : error.message,
+        missing,
+        href: onlyCard ? cardDetour(product.id).href : `/profile?${backToPlay(product.id)}`,
+        actionText: 'Complete my profile',
+      });
+    }
     if (error instanceof ApiError && error.status === 401) return goSignIn();
     if (error instanceof ApiError && error.code === PLAY_CONSENT_REQUIRED) {
       consented.current = false;
@@ -174,12 +240,25 @@ export default function PlayGame({ product, game, influencers, signedIn, hasCard
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8">
       <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:sticky lg:top-16">
         <ProductSummary id={id} product={product} game={game} open={open} />
+        {open && (
+          <PrizeDeliveryChoice
+            id={id}
+            delivery={prizeDelivery}
+            donate={donate}
+            error={deliveryError}
+            boxRef={donateBox}
+            onChange={(checked) => {
+              setDonate(checked);
+              if (checked) setDeliveryError(null);
+            }}
+          />
+        )}
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
       <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} onJoin={join} />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
-      <PaymentRequiredDialog id={id} dialogRef={paymentDialog} productId={product.id} />
+      <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? cardDetour(product.id)} />
       <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />
     </div>
   );

@@ -13,8 +13,9 @@ let productId: number;
 
 beforeEach(async () => {
   ctx = await seededStore();
-  const products = (await (await ctx.client().get('/api/products')).json()) as { id: number; quantity: number; buyNowEnabled: boolean }[];
-  productId = products.find((p) => p.quantity > 2 && p.buyNowEnabled)!.id;
+  const products = (await (await ctx.client().get('/api/products')).json()) as { id: number; quantity: number; buyNowEnabled: boolean; playEnabled: boolean }[];
+  // One that can be bought and played: the Play page picks only for a product with a game to join.
+  productId = products.find((p) => p.quantity > 2 && p.buyNowEnabled && p.playEnabled)!.id;
 });
 
 async function registeredShopper(username: string, complete: boolean): Promise<void> {

@@ -126,7 +126,10 @@ describe('a visitor browses the catalogue', () => {
     await first.locator('a').first().click();
     await page.waitForURL(/\/product\/\d+$/);
     await shows(page.getByRole('heading', { level: 1, name: brand }));
-    await shows(page.getByText('Entry: $1'));
+    await shows(page.getByRole('link', { name: 'Pay Now' }));
+    // The dearest product has no games: no entry fee and no Play Now (issue 27, item 1).
+    expect(await page.getByText('Entry: $1').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Play Now' }).count()).toBe(0);
     const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!);
     expect(jsonLd['@type']).toBe('Product');
     expect(jsonLd.offers.priceCurrency).toBe('USD');

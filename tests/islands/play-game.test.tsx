@@ -325,7 +325,7 @@ describe('PlayGame for a signed-in shopper', () => {
       expect(play.productId).toBe(PRODUCT_ID);
       expect(play.influencerIds).toEqual(pageProps.influencers.slice(0, 5).map((p) => String(p.id)));
       expect(play.influencerIds.every((id) => typeof id === 'string')).toBe(true);
-      expect(JSON.parse(String(calls[1]![1].body))).toEqual({ productId: PRODUCT_ID, amount: 1, type: 'play' });
+      expect(JSON.parse(String(calls[1]![1].body))).toEqual({ productId: PRODUCT_ID, amount: 1, type: 'play', donateIfWon: false });
       expect(calls[1]![1].credentials).toBe('include');
       // The $1 entry is money: it carries the attempt's Idempotency-Key (issue 25).
       expect((calls[1]![1].headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
@@ -384,5 +384,71 @@ describe('PlayGame for a signed-in shopper', () => {
     }
     await clearToast();
     expect(errors).toEqual([]);
+  });
+});
+
+describe('PlayGame detours keep the picks and name the way on (issue 27)', () => {
+  const detour = () =>
+    [...document.querySelectorAll('dialog')].find((d) => d.id.endsWith('-detour') || d.getAttribute('aria-labelledby')?.includes('-detour'))!;
+  const savedPicks = () => JSON.parse(sessionStorage.getItem(`csa:play-picks:${PRODUCT_ID}`) ?? '[]') as number[];
+
+  test('a declined card opens a dialog linking to the card tab; the picks are kept', async () => {
+    await mountIsland({ signedIn: true, hasCard: true });
+    const actionUrl = `/profile?tab=payment&next=${encodeURIComponent(`/play/${PRODUCT_ID}`)}`;
+    globalThis.fetch = mock(async (url: string) =>
+      url === '/api/plays'
+        ? json(201, { id: 7, status: 'pending' })
+        : json(402, { message: 'Your card was declined, so you were not entered and nothing was held.', code: 'GENERIC_DECLINE', declined: true, actionUrl }),
+    ) as unknown as typeof fetch;
+    await pick(5);
+    joinButton().click();
+    await until(() => detour().open, 'the decline dialog');
+    expect(detour().querySelector('h2')!.textContent).toBe('Card declined');
+    const link = [...detour().querySelectorAll('a')].find((a) => a.textContent === 'Update payment card')!;
+    expect(link.getAttribute('href')).toBe(actionUrl);
+    expect(savedPicks()).toHaveLength(5);
+    detour().close();
+    sessionStorage.clear();
+  });
+
+  test('an incomplete profile lists what is missing and links to the profile; the picks are kept', async () => {
+    await mountIsland({ signedIn: true, hasCard: true });
+    globalThis.fetch = mock(async () =>
+      json(403, { message: 'Please complete your profile information.', code: 'PROFILE_INCOMPLETE', missing: ['phone', 'postal code'] }),
+    ) as unknown as typeof fetch;
+    await pick(5);
+    joinButton().click();
+    await until(() => detour().open, 'the profile dialog');
+    expect([...detour().querySelectorAll('[data-missing] li')].map((li) => li.textContent)).toEqual(['Phone', 'Postal code']);
+    const link = [...detour().querySelectorAll('a')].find((a) => a.textContent === 'Complete my profile')!;
+    expect(link.getAttribute('href')).toBe(`/profile?next=${encodeURIComponent(`/play/${PRODUCT_ID}`)}`);
+    expect(savedPicks()).toHaveLength(5);
+    detour().close();
+    sessionStorage.clear();
+  });
+
+  test('outside 92651, Join without the charity box asks for it and calls nothing; ticked, both calls carry donateIfWon', async () => {
+    await mountIsland({ signedIn: true, hasCard: true, prizeDelivery: 'elsewhere' });
+    const fetchMock = mock(async (url: string) => (url === '/api/plays' ? json(201, { id: 7, status: 'pending' }) : json(201, { id: 7, status: 'entered' })));
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    const assign = spyOn(window.location, 'assign').mockImplementation(() => {});
+    try {
+      await pick(5);
+      expect(document.body.textContent).toContain('Prizes are delivered in Laguna Beach (92651) only.');
+      joinButton().click();
+      await until(() => document.querySelector('[role="alert"]')?.textContent?.includes('If I win, the prize goes to charity') === true, 'the box asked for');
+      expect(fetchMock).not.toHaveBeenCalled();
+      const box = document.querySelector<HTMLInputElement>('[data-prize-delivery] input[type="checkbox"]')!;
+      expect(document.activeElement).toBe(box);
+      box.click();
+      await until(() => box.checked, 'the box ticked');
+      joinButton().click();
+      await until(() => assign.mock.calls.length === 1, 'the navigation');
+      const calls = fetchMock.mock.calls as unknown as FetchCall[];
+      expect(calls.map(([, init]) => JSON.parse(String(init.body)).donateIfWon)).toEqual([true, true]);
+    } finally {
+      assign.mockRestore();
+    }
+    await clearToast();
   });
 });

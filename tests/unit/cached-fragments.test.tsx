@@ -40,7 +40,7 @@ describe('product cards rendered once and reused', () => {
   test('a gallery from kept cards is the same HTML as one rendered whole', async () => {
     const manifest = await testManifest();
     const products = [1, 2, 3, 4, 5].map((id) => product(id));
-    const grid = createElement(ProductGrid, { products, eagerCount: 2 });
+    const grid = createElement(ProductGrid, { products, playable: new Set<number>(), eagerCount: 2 });
     const fragments = store();
     const whole = renderTree(manifest, grid).html;
     const first = renderTree(manifest, grid, { fragments }).html;
@@ -58,11 +58,15 @@ describe('product cards rendered once and reused', () => {
   test('a changed product, or the same product at another place, gets a card of its own', async () => {
     const manifest = await testManifest();
     const fragments = store();
-    renderTree(manifest, createElement(ProductGrid, { products: [product(1)] }), { fragments });
-    const repriced = renderTree(manifest, createElement(ProductGrid, { products: [product(1, { price: 999 })] }), { fragments }).html;
+    renderTree(manifest, createElement(ProductGrid, { products: [product(1)], playable: new Set<number>() }), { fragments });
+    const repriced = renderTree(manifest, createElement(ProductGrid, { products: [product(1, { price: 999 })], playable: new Set<number>() }), {
+      fragments,
+    }).html;
     expect(repriced).toContain('$999.00');
     expect(repriced).not.toContain('$101.00');
-    const second = renderTree(manifest, createElement(ProductGrid, { products: [product(2), product(1, { price: 999 })] }), { fragments }).html;
+    const second = renderTree(manifest, createElement(ProductGrid, { products: [product(2), product(1, { price: 999 })], playable: new Set<number>() }), {
+      fragments,
+    }).html;
     // Position 1 shows 'Bid' where position 0 showed 'Buy Now'.
     expect(second.match(/>Bid</g)?.length).toBe(1);
   });
@@ -70,7 +74,7 @@ describe('product cards rendered once and reused', () => {
   test('an image from another site still brings the fallback script when its card is kept', async () => {
     const manifest = await testManifest();
     const fragments = store();
-    const grid = createElement(ProductGrid, { products: [product(1, { imageUrl: 'https://cdn.example.com/p1.jpg' })] });
+    const grid = createElement(ProductGrid, { products: [product(1, { imageUrl: 'https://cdn.example.com/p1.jpg' })], playable: new Set<number>() });
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
   });
@@ -78,7 +82,7 @@ describe('product cards rendered once and reused', () => {
   test('two cards with the same key are the same HTML, whatever the products (fast-check)', async () => {
     const manifest = await testManifest();
     const card = (p: ProductView, position: number, eager: boolean) =>
-      renderTree(manifest, createElement(ProductCard, { product: p, position, eager, headingLevel: 3 })).html;
+      renderTree(manifest, createElement(ProductCard, { product: p, position, eager, headingLevel: 3, playable: false })).html;
     // Tiny domains on purpose: equal keys (and separators, markers, near-equal values) come often.
     const view = fc.record({
       id: fc.constantFrom(1, 2),
@@ -106,7 +110,7 @@ describe('product cards rendered once and reused', () => {
         (a, other, field, at, bt, eager) => {
           const first = product(a.id, a);
           const second = product(a.id, { ...a, [field]: other[field] });
-          if (cardKey(first, at, eager, 3) !== cardKey(second, bt, eager, 3)) return;
+          if (cardKey(first, at, eager, 3, false) !== cardKey(second, bt, eager, 3, false)) return;
           sameKeys++;
           expect(card(second, bt, eager)).toBe(card(first, at, eager));
         },
@@ -115,6 +119,8 @@ describe('product cards rendered once and reused', () => {
     );
     expect(sameKeys).toBeGreaterThan(300);
     // What a card does not show shares one card: the size, the flags, the stock within its level.
-    expect(cardKey(product(1, { quantity: 12, size: 'L', bidEnabled: true }), 0, false, 3)).toBe(cardKey(product(1, { quantity: 10 }), 0, false, 3));
+    expect(cardKey(product(1, { quantity: 12, size: 'L', bidEnabled: true }), 0, false, 3, false)).toBe(
+      cardKey(product(1, { quantity: 10 }), 0, false, 3, false),
+    );
   });
 });

@@ -138,6 +138,8 @@ export const plays = sqliteTable(
     /** pending until its $1 authorization succeeds; void when it never did. */
     status: text('status', { enum: playStatuses }).notNull().default('pending'),
     score: real('score'),
+    /** The player's answer before paying: a win goes to charity (prizes are delivered in 92651 only). */
+    donateIfWon: integer('donate_if_won', { mode: 'boolean' }).notNull().default(false),
     enteredAt: integer('entered_at'),
     createdAt: integer('created_at').notNull(),
   },

@@ -1,20 +1,21 @@
-import { and, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../notifications.ts';
-import { asPaymentFailure, paymentUnderKey, type GatewayPayment, type PaymentFailure } from '../payments/gateway.ts';
+import { asPaymentFailure, paymentUnderKey, type GatewayPayment } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { requireCompleteProfile } from '../profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
-import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile } from './entry.ts';
+import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile, requirePrizeCanGo } from './entry.ts';
 import { moveHolds } from './holds.ts';
 import { requireMayPlay } from './responsible-play.ts';
 import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
+import { entryAnswer, updateCardUrl } from './entry-answer.ts';
 
 /*
  * Paying for an entry (POST /api/payments), as named steps: claim the play (claimEntryPayment),
@@ -35,13 +36,16 @@ export async function payForPlay(deps: GameDeps, userId: number, input: EntryPay
   const { productId } = input;
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
+  // Refused before a card slot is taken: no hold is asked for a prize that could not be received.
+  const pending = waitingPlayOf(db, userId, productId, clock.now());
+  if (pending) requirePrizeCanGo(profile, input.donateIfWon ?? pending.donateIfWon);
   // The card slot comes before the claim: a 429 leaves the play pending and writes no payment row.
-  return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, productId, profile, gate));
+  return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, input, profile, gate));
 }
 
-async function holdEntry(deps: GameDeps, userId: number, productId: number, profile: ReturnType<typeof requireCardOnFile>, gate: CardGate) {
+async function holdEntry(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>, gate: CardGate) {
   const { db, gateway } = deps;
-  const claim = claimEntryPayment(deps, userId, productId);
+  const claim = claimEntryPayment(deps, userId, input, profile);
   if (claim.tooLate) throw new DomainError(409, 'This game has already started. Join the next one!');
   const { play, paymentRowId, key } = claim;
   try {
@@ -68,27 +72,31 @@ async function holdEntry(deps: GameDeps, userId: number, productId: number, prof
   return entryAnswer(deps, play.id, paymentRowId, null);
 }
 
-function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
+/** The player's pick for the product still waiting for its $1 (or being paid), if any. */
+function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number) {
+  if (!Number.isSafeInteger(productId)) return undefined;
+  return db
+    .select()
+    .from(plays)
+    .where(
+      and(
+        eq(plays.productId, productId),
+        eq(plays.userId, userId),
+        inArray(plays.status, ['pending', 'authorizing']),
+        gte(plays.createdAt, now - PENDING_PLAY_MS),
+      ),
+    )
+    .orderBy(desc(plays.createdAt))
+    .get();
+}
+
+function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>) {
   const { db, clock, gateway } = deps;
   const now = clock.now();
   return db.transaction((tx) => {
     // Inside the claim: another process's claim commits before this one begins, so its entry is counted here.
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
-    const play = Number.isSafeInteger(productId)
-      ? tx
-          .select()
-          .from(plays)
-          .where(
-            and(
-              eq(plays.productId, productId),
-              eq(plays.userId, userId),
-              inArray(plays.status, ['pending', 'authorizing']),
-              gte(plays.createdAt, now - PENDING_PLAY_MS),
-            ),
-          )
-          .orderBy(desc(plays.createdAt))
-          .get()
-      : undefined;
+    const play = waitingPlayOf(tx, userId, input.productId, now);
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
@@ -103,16 +111,26 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
       return { tooLate: true as const };
     }
+    const donateIfWon = input.donateIfWon ?? play.donateIfWon;
+    requirePrizeCanGo(profile, donateIfWon);
     const moved = tx
       .update(plays)
-      .set({ status: 'authorizing' })
+      .set({ status: 'authorizing', donateIfWon })
       .where(and(eq(plays.id, play.id), eq(plays.status, 'pending')))
       .returning({ id: plays.id })
       .all();
     if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36));
-    const existing = tx.select({ id: payments.id }).from(payments).where(eq(payments.idempotencyKey, key)).get();
-    if (existing) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
+    // Each try is its own hold: a declined one (its row 'failed') never blocks the next, even
+    // when the re-pick fell in the same millisecond (a manual clock, a quick retry).
+    const tries = tx.select({ n: count() }).from(payments).where(eq(payments.playId, play.id)).get()?.n ?? 0;
+    // A first try keeps the key shape of every earlier version; later tries add their number.
+    const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36), ...(tries === 0 ? [] : [tries]));
+    const held = tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.playId, play.id), inArray(payments.status, ['authorized', 'capturing', 'captured'])))
+      .get();
+    if (held) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
     const row = tx
       .insert(payments)
       .values({
@@ -132,32 +150,6 @@ function claimEntryPayment(deps: GameDeps, userId: number, productId: number) {
       .get();
     return { tooLate: false as const, play, paymentRowId: row.id, key };
   });
-}
-
-/** What the player is told once the entry's hold has ended, whoever ended it. */
-function entryAnswer(deps: GameDeps, playId: number, paymentRowId: number, failure: PaymentFailure | null) {
-  const { db } = deps;
-  const play = db.select().from(plays).where(eq(plays.id, playId)).get()!;
-  const row = db.select().from(payments).where(eq(payments.id, paymentRowId)).get()!;
-  if (play.status === 'entered' && row.status === 'authorized') {
-    return { id: play.id, playId: play.id, paymentId: row.id, status: 'entered', gameId: play.gameId, productId: play.productId, amount: 1 };
-  }
-  if (row.status === 'authorizing') {
-    throw new DomainError(
-      502,
-      'We could not confirm your $1 hold with the card processor yet. You will not be charged twice; we will notify you as soon as your entry is confirmed.',
-      undefined,
-      { code: 'PAYMENT_UNCONFIRMED' },
-    );
-  }
-  if (row.status === 'failed') {
-    const declined = failure?.declined ?? row.errorCode === 'DECLINED';
-    const message = declined
-      ? 'Your card was declined, so you were not entered. Update your payment method and try again.'
-      : 'The payment could not be processed. Please try again.';
-    throw new DomainError(declined ? 402 : 502, message, undefined, { code: failure?.code ?? row.errorCode ?? 'GATEWAY_ERROR' });
-  }
-  throw new DomainError(409, 'This game has already started. Your $1 hold was released; join the next one!');
 }
 
 /**
@@ -251,7 +243,7 @@ export function rollBackHold(deps: GameDeps, paymentRowId: number, failure: { co
         eventKey: `payment:${row.id}:failed`,
         title: 'Payment Failed',
         message: `There was an issue processing your payment for ${product.brand} game entry.`,
-        actionUrl: '/profile?tab=payment',
+        actionUrl: updateCardUrl(product.id),
         actionText: 'Update Payment Method',
         productId: product.id,
         gameId: play.gameId,

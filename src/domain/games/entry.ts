@@ -11,6 +11,8 @@ import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { PlayBody } from '../../shared/schemas/games.ts';
 import { gameStart } from './schedule.ts';
+import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN, NO_GAME_SOLD_OUT } from './openness.ts';
+import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE, prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -40,8 +42,8 @@ export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 function playableProduct(db: Queryable, id: number): Product {
   const product = db.select().from(products).where(eq(products.id, id)).get();
   if (!product) throw new DomainError(404, 'Product not found');
-  if (!product.playEnabled) throw new DomainError(409, 'Games are not open for this product.');
-  if (product.quantity <= 0) throw new DomainError(409, 'This product is out of stock, so no game can be played for it right now.');
+  if (!product.playEnabled) throw new DomainError(409, GAMES_NOT_OPEN);
+  if (product.quantity <= 0) throw new DomainError(409, NO_GAME_SOLD_OUT);
   return product;
 }
 
@@ -51,6 +53,16 @@ export function requireCardOnFile(db: Queryable, userId: number) {
     throw new DomainError(402, 'Add a payment card to your profile to play.', undefined, { code: PAYMENT_METHOD_REQUIRED });
   }
   return profile;
+}
+
+/**
+ * Eligibility before money (issue 27): a prize goes by local delivery in 92651 only, so a player
+ * whose address is elsewhere enters only having said that a win goes to charity. Checked on the
+ * play and again before the hold, so no $1 is held for a prize that could not be received.
+ */
+export function requirePrizeCanGo(profile: { address: { postalCode?: string } | null }, donateIfWon: boolean): void {
+  if (donateIfWon || prizeDeliveryFor(profile.address?.postalCode) !== 'elsewhere') return;
+  throw new DomainError(422, OUTSIDE_DELIVERY_MESSAGE, { donateIfWon: OUTSIDE_DELIVERY_MESSAGE }, { code: PRIZE_NOT_DELIVERABLE });
 }
 
 /** The picks, already five distinct ids by the request schema, must be influencers still in the game. */
@@ -83,7 +95,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
   if (open) return open;
   // Each full game takes one unit when it starts: a new game opens only while a unit is left for it.
   const stock = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, product.id)).get()?.quantity ?? 0;
-  if (stock <= waiting.length) throw new DomainError(409, 'Every unit of this product is already promised to a game. Try again after the next game.');
+  if (stock <= waiting.length) throw new DomainError(409, EVERY_UNIT_PROMISED);
   return tx
     .insert(games)
     .values({
@@ -132,6 +144,7 @@ export interface PlayView {
   productId: number;
   influencerIds: string[];
   status: string;
+  donateIfWon: boolean;
   createdAt: number;
 }
 
@@ -141,7 +154,9 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   const product = playableProduct(db, input.productId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
   requireCardOnFile(db, userId);
-  requireCompleteProfile(db, clock, userId);
+  const profile = requireCompleteProfile(db, clock, userId);
+  const donateIfWon = input.donateIfWon ?? false;
+  requirePrizeCanGo(profile, donateIfWon);
   const now = clock.now();
   const play = db.transaction((tx) => {
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
@@ -158,9 +173,13 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
       throw new DomainError(409, `${ENTRY_IN_PROGRESS} Your picks can change once it is done.`, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     if (mine) {
       // Not paid yet: the new picks replace the old ones and the 15 minutes start again.
-      return tx.update(plays).set({ influencerIds, status: 'pending', createdAt: now }).where(eq(plays.id, mine.id)).returning().get();
+      return tx.update(plays).set({ influencerIds, donateIfWon, status: 'pending', createdAt: now }).where(eq(plays.id, mine.id)).returning().get();
     }
-    return tx.insert(plays).values({ productId: product.id, gameId: game.id, userId, influencerIds, status: 'pending', createdAt: now }).returning().get();
+    return tx
+      .insert(plays)
+      .values({ productId: product.id, gameId: game.id, userId, influencerIds, donateIfWon, status: 'pending', createdAt: now })
+      .returning()
+      .get();
   });
   return {
     id: play.id,
@@ -169,6 +188,7 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
     productId: play.productId,
     influencerIds: play.influencerIds,
     status: play.status,
+    donateIfWon: play.donateIfWon,
     createdAt: play.createdAt,
   };
 }

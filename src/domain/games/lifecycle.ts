@@ -141,6 +141,12 @@ export function finalScores(db: Queryable, game: Started<Game>) {
   return { ranked, points, calibration, missing };
 }
 
+/** A win by a player who chose charity before paying (outside 92651) is donated at once; any other waits in the cart. */
+function prizeOutcomeFor(winner: { donateIfWon: boolean } | undefined) {
+  if (!winner) return null;
+  return winner.donateIfWon ? ('donated' as const) : ('cart' as const);
+}
+
 /** Settles one ended game: scores, winner, frozen record, prize in the winner's cart, notifications, captures. */
 export async function settleGame(deps: GameDeps, gameId: number): Promise<boolean> {
   const { db, clock } = deps;
@@ -168,14 +174,14 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const settled = db.transaction((tx) => {
     const claimed = tx
       .update(games)
-      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: winner ? 'cart' : null, calibration })
+      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: prizeOutcomeFor(winner), calibration })
       .where(and(eq(games.id, gameId), eq(games.status, 'active')))
       .returning()
       .get();
     if (!claimed || !isStarted(claimed)) return false;
     saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
-    if (winner) {
+    if (winner && !winner.donateIfWon) {
       tx.insert(cartItems)
         .values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now })
         .run();
@@ -202,9 +208,17 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
               type: 'game_won',
               eventKey: `game:${gameId}:result`,
               title: 'You won!',
-              message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`,
-              actionUrl: '/cart',
-              actionText: 'Claim Prize',
+              ...(play.donateIfWon
+                ? {
+                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. As you chose before playing, the prize goes to charity.`,
+                    actionUrl: '/scoreboard?tab=my-games',
+                    actionText: 'My Games',
+                  }
+                : {
+                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`,
+                    actionUrl: '/cart',
+                    actionText: 'Claim Prize',
+                  }),
             }
           : {
               ...base,
@@ -217,7 +231,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
             },
       );
     }
-    if (winner) {
+    if (winner && !winner.donateIfWon) {
       queueEmail(tx, clock, {
         userId: winner.userId,
         kind: 'game_won',

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { whyNoGameToJoin } from './openness.ts';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
@@ -98,8 +99,11 @@ export function competitionView(deps: GameDeps, productId: number) {
   if (!product) return null;
   const summary = currentGame(db, productId);
   const game = summary ? db.select().from(games).where(eq(games.id, summary.id)).get()! : null;
+  // The panel offers Play Now only when a play would find a game (issue 27).
+  const canJoin = whyNoGameToJoin(db, product) === null;
   if (!game) {
     return {
+      canJoin,
       gameId: null,
       metricsSource: deps.metrics.name,
       seedHash: null,
@@ -116,6 +120,7 @@ export function competitionView(deps: GameDeps, productId: number) {
   }
   const { ranked, points } = scoredEntries(deps, game);
   return {
+    canJoin,
     gameId: game.id,
     ...fairness(game),
     nextGame: game.status === 'waiting' && ranked.length < game.requiredParticipants ? null : nextGameOf(db, game),

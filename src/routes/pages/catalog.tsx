@@ -5,11 +5,12 @@ import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
 import { gallerySorts, homeGalleries, listProducts, productTypeLabels, productTypes, type GallerySort, type ProductType } from '../../domain/catalog.ts';
 import type { AppEnv } from '../../http/context.ts';
+import { joinableIds } from '../../domain/games/openness.ts';
 import { cachePages } from '../../http/page-cache.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
 
-function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
+function Home({ galleries, playable }: { galleries: ReturnType<typeof homeGalleries>; playable: ReadonlySet<number> }) {
   return (
     <>
       <section className="rounded-3xl bg-ink text-white px-5 py-7 sm:px-8 sm:py-10 mb-8">
@@ -43,7 +44,7 @@ function Home({ galleries }: { galleries: ReturnType<typeof homeGalleries> }) {
             {items.length === 0 ? (
               <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
             ) : (
-              <ProductGrid products={items} eagerCount={index === 0 ? 2 : 0} />
+              <ProductGrid products={items} playable={playable} eagerCount={index === 0 ? 2 : 0} />
             )}
           </section>
         );
@@ -73,7 +74,7 @@ const pill = (active: boolean) =>
     active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
   }`;
 
-function Gallery({ query, products }: { query: GalleryQuery; products: ReturnType<typeof listProducts> }) {
+function Gallery({ query, products, playable }: { query: GalleryQuery; products: ReturnType<typeof listProducts>; playable: ReadonlySet<number> }) {
   const heading = query.type ? productTypeLabels[query.type].plural : 'All products';
   return (
     <>
@@ -145,7 +146,7 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
           )}
         </div>
       ) : (
-        <ProductGrid products={products} eagerCount={2} headingLevel={2} />
+        <ProductGrid products={products} playable={playable} eagerCount={2} headingLevel={2} />
       )}
     </>
   );
@@ -153,7 +154,15 @@ function Gallery({ query, products }: { query: GalleryQuery; products: ReturnTyp
 
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
-  .get('/', cachePages(), (c) => renderPage(c, { path: '/' }, <Home galleries={homeGalleries(c.env.deps.db)} />))
+  .get('/', cachePages(), (c) => {
+    const { db } = c.env.deps;
+    const galleries = homeGalleries(db);
+    const playable = joinableIds(
+      db,
+      Object.values(galleries).flatMap((items) => items.map((item) => item.id)),
+    );
+    return renderPage(c, { path: '/' }, <Home galleries={galleries} playable={playable} />);
+  })
   .get('/products', cachePages(), queryOf(galleryPageQuery), (c) => {
     const { type, sort = 'featured', q = '' } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q };
@@ -169,6 +178,13 @@ export const catalogPages = new Hono<AppEnv>()
           : undefined,
         noindex: query.q !== '' || undefined,
       },
-      <Gallery query={query} products={products} />,
+      <Gallery
+        query={query}
+        products={products}
+        playable={joinableIds(
+          c.env.deps.db,
+          products.map((product) => product.id),
+        )}
+      />,
     );
   });

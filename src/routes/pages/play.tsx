@@ -10,10 +10,13 @@ import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../shared/money.ts';
 import { findProfile } from '../../domain/profile.ts';
+import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNotFound } from './not-found.tsx';
+import { PlayClosed } from './play-closed.tsx';
+import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
 function imageFor(product: ProductView): Pick<PlayGameProps['product'], 'imageUrl' | 'fallbackImageUrl'> {
@@ -51,6 +54,15 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   if (!stored) return productNotFound(c);
   const product = productView(stored);
   const { name, subtitle } = productTitle(product);
+  const noGame = whyNoGameToJoin(db, stored);
+  if (noGame !== null) {
+    return renderPage(
+      c,
+      { title: `Play Now: ${name} ${subtitle}`, path: `/play/${product.id}`, noindex: true },
+      <PlayClosed db={db} product={product} name={`${name} ${subtitle}`} reason={noGame} />,
+      { backHref: `/product/${product.id}` },
+    );
+  }
   const image = imageFor(product);
 
   // A play joins the oldest waiting game with room; a full one, a live one or none: the next one opens.
@@ -63,6 +75,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     afterFull: taking?.afterFull ?? false,
   };
   const user = c.get('user');
+  const profile = user ? findProfile(db, user.id) : undefined;
   const props: PlayGameProps = {
     product: {
       id: product.id,
@@ -76,7 +89,8 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     game,
     influencers: influencerList(db, metrics, clock.now()),
     signedIn: user !== null,
-    hasCard: user ? Boolean(findProfile(db, user.id)?.gatewayCardId) : false,
+    hasCard: Boolean(profile?.gatewayCardId),
+    prizeDelivery: prizeDeliveryFor(profile?.address?.postalCode),
     play: user ? playStanding(c, user.id) : { consented: false, blocked: null },
   };
   return renderPage(

@@ -5,6 +5,7 @@ import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
+import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
 import { cachePages } from '../../http/page-cache.ts';
 import { formatDollars } from '../../shared/money.ts';
@@ -75,8 +76,11 @@ function ProductDetail({
   now,
   url,
   viewerId,
+  noGame,
 }: {
   product: ProductView;
+  /** Why no game of it can be joined now (domain/games/openness.ts); null when Play Now leads to one. */
+  noGame: string | null;
   tab: Tab;
   competition: CompetitionData | null;
   now: number;
@@ -101,10 +105,10 @@ function ProductDetail({
         <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
         <div className="mt-4 flex flex-wrap items-center gap-3">
           <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>
-          <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>
+          {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
           <StockBadge quantity={product.quantity} />
         </div>
-        <div className="mt-6 grid grid-cols-2 gap-3">
+        <div className={`mt-6 grid gap-3 ${noGame === null ? 'grid-cols-2' : 'grid-cols-1'}`}>
           {soldOut ? (
             <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
               Pay Now
@@ -114,9 +118,11 @@ function ProductDetail({
               Pay Now
             </a>
           )}
-          <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
-            Play Now
-          </a>
+          {noGame === null && (
+            <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+              Play Now
+            </a>
+          )}
         </div>
         {!soldOut && (
           <form method="post" action="/cart/add" className="mt-3">
@@ -130,6 +136,12 @@ function ProductDetail({
         <p className="m-0 mt-3 text-sm text-slate-600">
           {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>
+        {/* Sold out says it above; a product with games says why none can be joined now. */}
+        {product.playEnabled && !soldOut && noGame !== null && (
+          <p className="m-0 mt-2 text-sm text-slate-600" data-no-game="">
+            {noGame}
+          </p>
+        )}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
@@ -213,6 +225,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
     },
     <ProductDetail
       product={product}
+      noGame={whyNoGameToJoin(c.env.deps.db, stored)}
       tab={tab}
       competition={tab === 'competition' ? competitionView(c.env.deps, product.id) : null}
       now={c.env.deps.clock.now()}

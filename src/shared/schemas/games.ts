@@ -13,6 +13,9 @@ export const PICK_FIVE = 'Please select exactly 5 influencers.';
 export const MAX_DAILY_ENTRY_LIMIT = 10;
 export const EXCLUSION_PERIODS = ['30d', '6m', 'permanent'] as const;
 
+/** Sent with the play and its payment: whether a win goes to charity (required outside 92651, shared/prize-delivery.ts). */
+const donateIfWon = z.optional(z.boolean({ error: 'donateIfWon must be true or false.' }));
+
 /** POST /api/plays: the spec sends the ids as strings; numbers are read too. */
 export const playBody = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
@@ -30,6 +33,7 @@ export const playBody = z.object({
         PICK_FIVE,
       ),
     ),
+  donateIfWon,
 });
 export type PlayBody = z.infer<typeof playBody>;
 
@@ -38,6 +42,7 @@ export const entryPaymentBody = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
   amount: z.literal(1, { error: 'A game entry costs $1.' }),
   type: z.literal('play', { error: "Only game entries are paid here (type 'play')." }),
+  donateIfWon,
 });
 export type EntryPaymentBody = z.infer<typeof entryPaymentBody>;
 

@@ -1,3 +1,4 @@
+import type { PrizeDelivery } from '../prize-delivery.ts';
 /*
  * The game data the server sends and the game islands read: GET /api/influencers, GET
  * /api/products/{id}/competition, and the Play Now page's props.
@@ -41,6 +42,8 @@ export interface CompetitionPlay {
 
 /** GET /api/products/{id}/competition. */
 export interface CompetitionData {
+  /** A play would find a game of this product now (domain/games/openness.ts): the panel's Play Now. */
+  canJoin?: boolean;
   gameId: number | null;
   gameStatus: 'waiting' | 'active' | 'completed';
   startTime: number | null;
@@ -78,6 +81,8 @@ export interface PlayGameProps {
   influencers: InfluencerView[];
   signedIn: boolean;
   hasCard: boolean;
+  /** Where a prize could go, from the player's profile ZIP (prizes are delivered in 92651 only); 'unknown' when signed out or without one. */
+  prizeDelivery?: PrizeDelivery;
   /** Responsible play: consent given once; why the player may not enter now (self-excluded, daily limit), if so. */
   play?: { consented: boolean; blocked: string | null };
 }

@@ -55,12 +55,12 @@ function Steps({ steps }: { steps: { title: string; body: ReactNode }[] }) {
 function HowItWorks() {
   return (
     <>
-      <p className="m-0 text-slate-700">Every product in the store can be yours in one of two ways.</p>
+      <p className="m-0 text-slate-700">Every product in the store can be bought; the ones with a game open to join can also be won.</p>
       <div className="grid gap-4 sm:grid-cols-2">
         <div className="rounded-xl border border-coral-light bg-white p-4">
           <h3 className="m-0 text-lg font-extrabold text-coral-dark">Play for it</h3>
           <p className="m-0 mt-2 text-sm text-slate-700">
-            {`Enter a game for ${entry}, pick ${INFLUENCERS_PER_PLAY} social-media influencers, and win if your influencers score the most during the game's hour. The winner buys the product for $1, or donates it to charity.`}
+            {`Enter a game for ${entry}, pick ${INFLUENCERS_PER_PLAY} social-media influencers, and win if your influencers score the most during the game's hour. The winner buys the product for $1, or donates it to charity. Only products with a game open to join show Play, and prizes are delivered in Laguna Beach (${LOCAL_ZIP}) only.`}
           </p>
         </div>
         <div className="rounded-xl border border-sea bg-white p-4">

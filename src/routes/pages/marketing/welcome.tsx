@@ -52,8 +52,8 @@ export function WelcomePage() {
         }
       >
         <p className="m-0">
-          Designer sunglasses, t-shirts, shoes and books from Laguna Beach. Pay for it and get it today, or play for it: {entry} gets you into a game you can
-          win.
+          Designer sunglasses, t-shirts, shoes and books from Laguna Beach. Pay for any of them and get it today, or play for the ones with a game open to join:{' '}
+          {entry} gets you into a game you can win.
         </p>
       </Hero>
 
@@ -68,6 +68,7 @@ export function WelcomePage() {
             `Pay a ${entry} entry and pick ${INFLUENCERS_PER_PLAY} social-media influencers.`,
             'The game starts at the top of the hour once enough players have joined, and lasts one hour.',
             'Highest combined influencer score wins: buy the product for $1, or donate it to charity.',
+            `Products with a game open to join show Play; prizes are delivered in Laguna Beach (${LOCAL_ZIP}) only.`,
             'Your $1 is only held on your card until the game is decided.',
           ]}
         />

@@ -1,0 +1,1 @@
+ALTER TABLE `plays` ADD `donate_if_won` integer DEFAULT false NOT NULL;

@@ -1,0 +1,50 @@
+import { and, asc, inArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { products, type Product } from '../../db/schema.ts';
+
+/*
+ * Whether a product has a game to join (issue 27, item 1): the one rule the cards, the product
+ * page, the play page and POST /api/plays share. A game is open to join when play is enabled,
+ * the product is in stock, and a waiting game has room or a new one can open (every full
+ * waiting game takes a unit when it starts, so one opens only while a unit is left for it:
+ * entry.ts gameWithRoom).
+ */
+
+export const GAMES_NOT_OPEN = 'Games are not open for this product.';
+export const NO_GAME_SOLD_OUT = 'This product is out of stock, so no game can be played for it right now.';
+export const EVERY_UNIT_PROMISED = 'Every unit of this product is already promised to a game. Try again after the next game.';
+
+/** True for a product row with a game to join; one correlated test per product (games_product_status_idx, plays_game_status_idx). */
+const hasGameToJoin = sql`(${products.playEnabled} = 1 and ${products.quantity} > 0 and (
+  exists (select 1 from games g where g.product_id = ${products.id} and g.status = 'waiting'
+    and (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') < g.required_participants)
+  or ${products.quantity} > (select count(*) from games g where g.product_id = ${products.id} and g.status = 'waiting')))`;
+
+/** Why no game of this product can be joined now, in the shop's words; null when one can. */
+export function whyNoGameToJoin(db: Queryable, product: Pick<Product, 'id' | 'playEnabled' | 'quantity'>): string | null {
+  if (!product.playEnabled) return GAMES_NOT_OPEN;
+  if (product.quantity <= 0) return NO_GAME_SOLD_OUT;
+  return joinableIds(db, [product.id]).has(product.id) ? null : EVERY_UNIT_PROMISED;
+}
+
+/** Of these products, the ones with a game to join (for a grid of cards: one statement). */
+export function joinableIds(db: Queryable, ids: readonly number[]): Set<number> {
+  if (ids.length === 0) return new Set();
+  const rows = db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(inArray(products.id, [...ids]), hasGameToJoin))
+    .all();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Products with a game to join, for a visitor who came to one without: the ones closest to starting first. */
+export function productsWithOpenGames(db: Queryable, exceptId: number, limit = 4): Product[] {
+  return db
+    .select()
+    .from(products)
+    .where(and(hasGameToJoin, sql`${products.id} <> ${exceptId}`))
+    .orderBy(asc(products.priceCents), asc(products.id))
+    .limit(limit)
+    .all();
+}
