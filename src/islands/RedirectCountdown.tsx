@@ -1,21 +1,46 @@
 import { useEffect, useState } from 'react';
 
-/** Counts down, then goes to `href` (the order confirmation's 5 seconds to the orders tab). */
+/**
+ * Counts down, then goes to `href` (the order confirmation's 5 seconds to the orders tab, spec
+ * section 2). 'Stay on this page' stops it for good (WCAG 2.2.1: a time limit the person can
+ * turn off); the countdown is never started without the script, so the page then simply stays.
+ */
 export default function RedirectCountdown({ seconds, href, label }: { seconds: number; href: string; label: string }) {
   const [left, setLeft] = useState(seconds);
+  const [staying, setStaying] = useState(false);
   useEffect(() => {
+    if (staying) return;
     const timer = setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
     return () => clearInterval(timer);
-  }, []);
+  }, [staying]);
   useEffect(() => {
-    if (left === 0) window.location.assign(href);
-  }, [left, href]);
+    if (left === 0 && !staying) window.location.assign(href);
+  }, [left, href, staying]);
+  if (staying) {
+    return (
+      <p className="m-0 text-sm text-slate-600" role="status" data-redirect="stopped">
+        {'You are staying on this page. '}
+        <a href={href} className="font-semibold text-sea-dark">
+          Go to your orders
+        </a>
+      </p>
+    );
+  }
   return (
-    <p className="m-0 text-sm text-slate-600" aria-live="polite">
-      {`${label} in ${left} second${left === 1 ? '' : 's'}. `}
-      <a href={href} className="font-semibold text-sea-dark">
-        Go now
-      </a>
-    </p>
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2" data-redirect="counting">
+      <p className="m-0 text-sm text-slate-600" aria-live="polite">
+        {`${label} in ${left} second${left === 1 ? '' : 's'}. `}
+        <a href={href} className="font-semibold text-sea-dark">
+          Go now
+        </a>
+      </p>
+      <button
+        type="button"
+        onClick={() => setStaying(true)}
+        className="rounded-full border border-slate-300 bg-white px-4 py-2 text-sm font-semibold text-ink cursor-pointer hover:bg-slate-50"
+      >
+        Stay on this page
+      </button>
+    </div>
   );
 }
