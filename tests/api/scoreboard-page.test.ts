@@ -211,7 +211,9 @@ describe('/scoreboard', () => {
     const [props] = allIslandProps(html, 'CompetitionPanel');
     expect(props).toMatchObject({ productId, now: T0, initial: { gameStatus: 'waiting', participants: 1, requiredParticipants: 2 } });
     expect(html).toContain('Waiting for 1 more participants. (1/2 entries)');
-    expect(html).toContain(`Player ${alice.id}`);
+    // Players are named by username, as on the scoreboard and the game record, never 'Player {id}'.
+    expect(html).toContain('carol');
+    expect(html).not.toContain(`Player ${alice.id}`);
     expect(html).toContain(`href="/play/${productId}"`);
   });
 });
