@@ -60,6 +60,7 @@ export function ViewerParts({ viewer, path, backHref, siteName, flash }: ViewerP
   return (
     <>
       <Header viewer={viewer} path={path} backHref={backHref} siteName={siteName} />
+      {viewer.user && <Island name="WinMoment" props={{ initial: viewer.notifications.filter((n) => n.type === 'game_won' && !n.read) }} />}
       <Slot name="split" />
       <BottomBar viewer={viewer} path={path} />
       <ToasterWhenNeeded flash={flash} />

@@ -54,7 +54,8 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
           </a>
         ))}
       </nav>
-      {tab === 'active' && <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true }} />}
+      {/* Every tab follows the games as they change; My Games also the player's own news (a game ended, a win). */}
+      <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true, user: tab === 'my-games' && user !== null }} />
       <section aria-label={label} data-live-region="scoreboard">
         {board && <ActiveTab board={board} now={now} />}
         {board && <Pager base="/scoreboard?" page={page} hasNext={page < board.pages} label="Active games" />}
