@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /**
  * Counts down, then goes to `href` (the order confirmation's 5 seconds to the orders tab, spec
@@ -8,6 +8,11 @@ import { useEffect, useState } from 'react';
 export default function RedirectCountdown({ seconds, href, label }: { seconds: number; href: string; label: string }) {
   const [left, setLeft] = useState(seconds);
   const [staying, setStaying] = useState(false);
+  // The button goes away once pressed: focus moves to what replaced it rather than to the page's start.
+  const stayed = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (staying) stayed.current?.focus();
+  }, [staying]);
   useEffect(() => {
     if (staying) return;
     const timer = setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
@@ -18,7 +23,7 @@ export default function RedirectCountdown({ seconds, href, label }: { seconds: n
   }, [left, href, staying]);
   if (staying) {
     return (
-      <p className="m-0 text-sm text-slate-600" role="status" data-redirect="stopped">
+      <p ref={stayed} tabIndex={-1} className="m-0 text-sm text-slate-600" role="status" data-redirect="stopped">
         {'You are staying on this page. '}
         <a href={href} className="font-semibold text-sea-dark">
           Go to your orders

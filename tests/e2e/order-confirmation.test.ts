@@ -55,6 +55,7 @@ describe('the order confirmation', () => {
     await shows(stay);
     await stay.click();
     await shows(page.getByText('You are staying on this page.'));
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('You are staying on this page.');
     // Well past the 5 s: the countdown was stopped, so the page is still the confirmation.
     await page.clock.runFor(10_000);
     expect(new URL(page.url()).pathname).toBe(`/order-confirmation/${id}`);

@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
-import { islandsReady, shows, watchErrors } from '../helpers/browser.ts';
+import { islandsReady, screenshot, shows, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 
 /*
@@ -100,6 +100,7 @@ describe('a win is a moment', () => {
       await shows(banner.getByRole('link', { name: 'Claim Prize' }));
     }
     await shows(winner.elsewhere.locator('[data-toast]').getByText('You won!'));
+    await screenshot(winner.elsewhere, 'win-moment');
     expect(new URL(winner.elsewhere.url()).pathname).toBe('/products');
 
     // My Games shows each result by itself; the loser gets no banner.
