@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { storeAndBrowser } from '../helpers/e2e.ts';
+import { E2E_ADMIN } from '../helpers/server.ts';
 
 /*
  * WCAG 2.4.11 (Focus Not Obscured): a keyboard-only user tabs through every page of the route
@@ -31,11 +32,16 @@ function routes(): string[] {
     `/checkout?productId=${ids.product}`,
     '/business-portal',
     '/tutorial',
+    '/tutorial?tab=faqs',
     '/sunglass-gallery',
     '/coach',
+    '/coach/twitter',
     '/profile',
     '/profile?tab=payment',
     '/profile?tab=orders',
+    '/profile?tab=play',
+    '/profile?tab=account',
+    '/auth/forgot',
     '/rules',
     '/terms',
     '/privacy',
@@ -44,6 +50,17 @@ function routes(): string[] {
     '/contact',
     '/no/such/page',
   ];
+}
+
+/** The admin's pages, walked by the admin who passed the PIN. */
+const adminRoutes = () => ['/admin', '/admin?tab=orders', '/admin?tab=applications', '/admin/product/new', `/admin/product/${ids.product}`];
+
+async function adminContext(width: number, height: number): Promise<BrowserContext> {
+  const { server, browser } = store;
+  const context = await browser.newContext({ viewport: { width, height } });
+  expect((await context.request.post(`${server.url}/api/login`, { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } })).status()).toBe(200);
+  expect((await context.request.post(`${server.url}/api/admin/pin`, { data: { pin: E2E_ADMIN.pin } })).status()).toBe(200);
+  return context;
 }
 
 async function signedInContext(width: number, height: number): Promise<BrowserContext> {
@@ -120,4 +137,21 @@ describe('focus is never hidden by the bottom tab bar', () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    test(`the admin's pages at ${width} px: nothing focused is covered`, async () => {
+      const context = await adminContext(width, height);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      for (const path of adminRoutes()) {
+        await page.goto(`${store.server.url}${path}`, { waitUntil: 'load' });
+        problems.push(...(await coveredWhileTabbing(page, path)));
+      }
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
 });
