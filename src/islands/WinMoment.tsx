@@ -2,15 +2,17 @@ import { useEffect, useState } from 'react';
 import type { NotificationView } from '../shared/views/notifications.ts';
 import { TrophyIcon } from '../shared/ui/icons.tsx';
 import { safeNextPath } from '../shared/safe-next-path.ts';
+import { NOTIFICATIONS_POLLED } from './lib/events.ts';
 import { subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
 
 /*
  * A win is a moment (issue 27): the second a game settles, its winner sees a 'You won!' toast and
  * a banner above the page, on whatever page of the store they are, from the live stream's
- * notifications (GET /api/events, the user's topic). A win arriving between two pages shows on
- * the next one. A win is celebrated in every tab open when it arrives, and then not again on
- * the pages opened later (localStorage), so it does not come back on every page until read.
+ * notifications (GET /api/events, the user's topic), or the bell's fallback poll when the stream
+ * cannot connect. A win arriving between two pages shows on the next one. It is celebrated in
+ * every tab open when it arrives, then not again on pages opened later (localStorage), so it
+ * does not follow the player around until read.
  */
 
 export const CELEBRATED_KEY = 'csa-wins-celebrated';
@@ -60,10 +62,20 @@ export default function WinMoment({ initial }: { initial: NotificationView[] }) 
       toast({ title: 'You won!', description: found.message });
     };
     celebrate(initial);
-    return subscribeLive('user', {}, (message) => {
+    const stop = subscribeLive('user', {}, (message) => {
       const data = message as { notifications?: unknown };
       if (Array.isArray(data.notifications)) celebrate(data.notifications as NotificationView[]);
     });
+    // Without the stream, the bell's fallback poll brings the list instead.
+    const onPolled = (event: Event) => {
+      const list = (event as CustomEvent<unknown>).detail;
+      if (Array.isArray(list)) celebrate(list as NotificationView[]);
+    };
+    window.addEventListener(NOTIFICATIONS_POLLED, onPolled);
+    return () => {
+      stop();
+      window.removeEventListener(NOTIFICATIONS_POLLED, onPolled);
+    };
   }, [initial]);
 
   if (!win) return null;
