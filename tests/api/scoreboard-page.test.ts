@@ -174,7 +174,14 @@ describe('/scoreboard', () => {
     expect(winners).toContain('The Old Man and the Sea BK-OLDMAN-001');
     expect(winners).toContain('Nov 21, 2026');
     expect(winners).toContain('<img');
-    expect(tabSection(await page(ctx.client(), '/scoreboard'))).toContain('No games are running right now.');
+    const active = tabSection(await page(ctx.client(), '/scoreboard'));
+    expect(active).toContain('No games are running right now.');
+    // The game that just ended does not vanish from Active Games: it is there with its winner for the hour.
+    expect(active).toContain('Just finished');
+    expect(active).toContain(`<strong>${winner!.username}</strong> won The Old Man and the Sea BK-OLDMAN-001`);
+    expect(active).toContain('href="/scoreboard?tab=winners"');
+    ctx.clock.set(START + 2 * HOUR + MINUTE);
+    expect(tabSection(await page(ctx.client(), '/scoreboard'))).not.toContain('Just finished');
 
     const [won, lost] = winner!.username === 'alice' ? [alice, bob] : [bob, alice];
     const winnerHtml = await page(won.client, '/scoreboard?tab=my-games');

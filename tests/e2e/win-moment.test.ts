@@ -119,6 +119,11 @@ describe('a win is a moment', () => {
     await shows(row);
     expect(await row.textContent()).toContain(winner.name);
 
+    // Active Games says it just finished, and who won.
+    await loser.elsewhere.goto(`${url}/scoreboard`);
+    await shows(loser.elsewhere.locator('[data-just-finished]').getByText(winner.name));
+    await screenshot(loser.elsewhere, 'just-finished');
+
     // One display name: the product page names the winner as the scoreboard does, and 'You' for the winner.
     await loser.elsewhere.goto(`${url}/product/${book.id}?tab=competition`);
     await shows(loser.elsewhere.getByText(`Winner: ${winner.name} with`));
