@@ -37,12 +37,16 @@ export function bottomBarTab(path: string): BottomBarTab {
   return null;
 }
 
-/** Spec section 2, bottom bar: Home, Coach, Cart, Scoreboard, and Profile (signed in) or Login. */
+/**
+ * Spec section 2, bottom bar: Home, Coach, Cart, Scoreboard, and Profile (signed in) or Login.
+ * Narrow screens only: on wide ones a fixed bar would cover focused controls (WCAG 2.4.11) for
+ * no gain, and the header carries the same links (Header's MainLinks).
+ */
 export function BottomBar({ viewer, path }: { viewer: Viewer; path: string }) {
   const tab = bottomBarTab(path);
   const profileActive = tab === 'account';
   return (
-    <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)] print:hidden">
+    <nav aria-label="Main" className="fixed bottom-0 inset-x-0 z-40 md:hidden bg-white border-t border-slate-200 pb-[env(safe-area-inset-bottom)] print:hidden">
       <div className="mx-auto max-w-xl flex items-stretch h-16">
         <Item href="/" label="Home" icon={<HomeIcon />} active={tab === 'home'} />
         <Item href="/coach" label="Coach" icon={<CoachIcon />} active={tab === 'coach'} />

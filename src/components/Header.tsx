@@ -1,5 +1,6 @@
 import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from '../shared/ui/icons.tsx';
 import { AccountMenuItems } from './AccountMenu.tsx';
+import { bottomBarTab } from './BottomBar.tsx';
 import { Island } from './Island.tsx';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
@@ -62,6 +63,7 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           <span className="text-lg font-extrabold tracking-tight">{siteName}</span>
           <span className="hidden sm:block text-[11px] text-slate-600 truncate">The Competitive Shopping Association</span>
         </a>
+        <MainLinks path={path} />
         <Menu
           id="search"
           menuName="search"
@@ -128,6 +130,34 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
         )}
       </div>
     </header>
+  );
+}
+
+const mainLinks = [
+  { href: '/', label: 'Home' },
+  { href: '/coach', label: 'Coach' },
+  { href: '/scoreboard', label: 'Scoreboard' },
+] as const;
+
+/** The bottom bar's links for wide screens, where the bar is hidden (cart and account are the header's own). */
+function MainLinks({ path }: { path: string }) {
+  const tab = bottomBarTab(path);
+  return (
+    <nav aria-label="Main" className="hidden md:flex items-center gap-1 mr-2">
+      {mainLinks.map((link) => {
+        const active = bottomBarTab(link.href) === tab && tab !== null;
+        return (
+          <a
+            key={link.href}
+            href={link.href}
+            aria-current={active ? 'page' : undefined}
+            className={`rounded-full px-3 py-2 text-sm font-semibold no-underline hover:bg-slate-100 ${active ? 'text-coral-dark' : 'text-ink'}`}
+          >
+            {link.label}
+          </a>
+        );
+      })}
+    </nav>
   );
 }
 

@@ -60,6 +60,7 @@ export function ViewerParts({ viewer, path, backHref, siteName, flash }: ViewerP
   return (
     <>
       <Header viewer={viewer} path={path} backHref={backHref} siteName={siteName} />
+      {viewer.user && <Island name="WinMoment" props={{ initial: viewer.notifications.filter((n) => n.type === 'game_won' && !n.read) }} />}
       <Slot name="split" />
       <BottomBar viewer={viewer} path={path} />
       <ToasterWhenNeeded flash={flash} />
@@ -78,10 +79,10 @@ const footerLinks = [
   ['/business-portal', 'Business portal'],
 ] as const;
 
-/** The shop's policies on every page; its bottom padding clears the fixed bottom bar. */
+/** The shop's policies on every page; its bottom padding clears the fixed bottom bar (narrow screens only). */
 function Footer() {
   return (
-    <footer className="border-t border-slate-200 bg-white px-4 pt-6 pb-28 text-sm text-slate-600 print:hidden">
+    <footer className="border-t border-slate-200 bg-white px-4 pt-6 pb-28 md:pb-8 text-sm text-slate-600 print:hidden">
       <div className="mx-auto flex max-w-6xl flex-col gap-3">
         <nav aria-label="Shop policies">
           <ul className="m-0 flex list-none flex-wrap gap-x-5 gap-y-2 p-0">

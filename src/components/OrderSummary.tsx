@@ -1,13 +1,16 @@
 import type { OrderView } from '../domain/order-views.ts';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts';
 
-/** One order: number, date, status in its colour, items with thumbnails, and totals. */
-export function OrderCard({ order, detailed = false }: { order: OrderView; detailed?: boolean }) {
+/**
+ * One order: number, date, status in its colour, items with thumbnails, and totals. `linked`
+ * false leaves out its links to the order page, for a page that already has its one link there.
+ */
+export function OrderCard({ order, detailed = false, linked = true }: { order: OrderView; detailed?: boolean; linked?: boolean }) {
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="m-0 text-base font-bold">
-          <a href={`/orders/${order.id}`} className="text-ink">{`Order #${order.id}`}</a>
+          {linked ? <a href={`/orders/${order.id}`} className="text-ink">{`Order #${order.id}`}</a> : `Order #${order.id}`}
         </h3>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${orderStatusClass(order.status)}`} data-status={order.status}>
           {orderStatusLabel[order.status] ?? order.status}
@@ -45,11 +48,13 @@ export function OrderCard({ order, detailed = false }: { order: OrderView; detai
         <dt className="font-bold">Total</dt>
         <dd className="m-0 text-right font-bold">{`$${order.total.toFixed(2)}`}</dd>
       </dl>
-      <p className="m-0 mt-3 text-sm">
-        <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
-          View order details<span className="sr-only">{` for order #${order.id}`}</span>
-        </a>
-      </p>
+      {linked && (
+        <p className="m-0 mt-3 text-sm">
+          <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
+            View order details<span className="sr-only">{` for order #${order.id}`}</span>
+          </a>
+        </p>
+      )}
     </article>
   );
 }

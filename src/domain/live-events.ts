@@ -33,12 +33,15 @@ export function firstLiveEventId(db: Db): number {
 
 /**
  * Once a minute, after the games job: every live game's scores moved, so its product's topic
- * changes (snapshots are written per influencer, too many rows for a trigger).
+ * changes (snapshots are written per influencer, too many rows for a trigger), and so does the
+ * scoreboard, whose leader lines would otherwise stay as they were for the hour.
  */
 export function announceLiveScores(db: Db): number {
-  return db.$client
+  const products = db.$client
     .query("insert into live_events (topic, created_at) select distinct 'product:' || product_id, unixepoch() from games where status = 'active'")
     .run().changes;
+  if (products === 0) return 0;
+  return products + db.$client.query("insert into live_events (topic, created_at) values ('scoreboard', unixepoch())").run().changes;
 }
 
 export function pruneLiveEvents(db: Db): number {

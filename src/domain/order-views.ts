@@ -34,6 +34,7 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     shippingState: order.shippingState,
     shippingZipCode: order.shippingZipCode,
     shippingCountry: order.shippingCountry,
+    addressLines: addressLinesOf(order),
     paymentMethod: order.paymentMethod,
     shippingMethod: order.shippingMethod,
     paymentId: order.paymentId,
@@ -167,7 +168,6 @@ export function orderDetail(db: Queryable, userId: number, id: number, now: numb
   const refundedCents = moves.filter((p) => p.kind === 'refund' && p.status === 'refunded').reduce((sum, p) => sum + p.amountCents, 0);
   return {
     ...orderView(db, order),
-    addressLines: addressLinesOf(order),
     customerEmail: order.customerEmail,
     customerPhone: order.customerPhone,
     shippingLabel: shippingLabelOf(order.shippingMethod),

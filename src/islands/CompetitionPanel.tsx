@@ -66,7 +66,12 @@ function winnerPlayOf(data: CompetitionData): CompetitionPlay | undefined {
   return data.plays.find((p) => p.id === data.winnerPlayId);
 }
 
-function Status({ data, now }: { data: CompetitionData; now: number }) {
+/** One display name everywhere: the username, or 'You' for the viewer's own entry. */
+export function playerName(play: CompetitionPlay, viewerId: number | null): string {
+  return viewerId !== null && play.userId === viewerId ? 'You' : play.username;
+}
+
+function Status({ data, now, viewerId }: { data: CompetitionData; now: number; viewerId: number | null }) {
   const required = data.requiredParticipants || DEFAULT_REQUIRED_PARTICIPANTS;
   if (data.gameStatus === 'active') {
     const end = competitionEnd(data);
@@ -105,7 +110,7 @@ function Status({ data, now }: { data: CompetitionData; now: number }) {
         {winner ? (
           <p className="m-0 mt-1 text-sm text-slate-700">
             {'Winner: '}
-            <strong className="font-bold text-ink">{`Player ${winner.userId}`}</strong>
+            <strong className="font-bold text-ink">{playerName(winner, viewerId)}</strong>
             {` with ${formatCompactScore(winner.score)} points.`}
           </p>
         ) : (
@@ -182,8 +187,7 @@ function Leaderboard({ data, viewerId }: { data: CompetitionData; viewerId: numb
                   <div className="flex items-center gap-3 text-sm">
                     <span className={`w-6 shrink-0 text-center font-extrabold ${index === 0 ? 'text-coral-dark' : 'text-slate-600'}`}>{index + 1}</span>
                     <span className="min-w-0 flex-1 truncate font-semibold">
-                      {`Player ${play.userId}`}
-                      {mine && <span className="ml-2 rounded-full bg-sea px-2 py-0.5 text-[11px] font-bold text-white">You</span>}
+                      {mine ? <span className="rounded-full bg-sea px-2 py-0.5 text-[11px] font-bold text-white">You</span> : play.username}
                       {won && <span className="ml-2 rounded-full bg-amber-400 px-2 py-0.5 text-[11px] font-bold text-ink">Winner</span>}
                     </span>
                     <span className="shrink-0 font-bold tabular-nums" data-score="">
@@ -278,7 +282,7 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
 
   return (
     <div data-game-status={data.gameStatus}>
-      <Status data={data} now={now} />
+      <Status data={data} now={now} viewerId={viewerId} />
       <Leaderboard data={data} viewerId={viewerId} />
       {data.gameId !== null && (
         <p className="m-0 mt-4 break-all text-xs text-slate-600">

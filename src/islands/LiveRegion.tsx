@@ -7,6 +7,8 @@ export interface LiveRegionProps {
   region: string;
   /** The games list changed: the scoreboard. */
   scoreboard?: boolean;
+  /** The signed-in user's notifications changed (their game started, ended, was won): My Games. */
+  user?: boolean;
   /** Fallback poll while the stream cannot connect (ms). */
   pollMs?: number;
 }
@@ -16,7 +18,7 @@ export interface LiveRegionProps {
  * stream says its topic changed, the same page is read again and only that part replaced, with
  * its islands hydrated anew. The server stays the one place that renders it.
  */
-export default function LiveRegion({ region, scoreboard = false, pollMs = 30_000 }: LiveRegionProps) {
+export default function LiveRegion({ region, scoreboard = false, user = false, pollMs = 30_000 }: LiveRegionProps) {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | null = null;
     let poll: ReturnType<typeof setInterval> | null = null;
@@ -44,17 +46,19 @@ export default function LiveRegion({ region, scoreboard = false, pollMs = 30_000
       if (timer) clearTimeout(timer);
       timer = setTimeout(refresh, 150 + Math.floor(Math.random() * 650));
     };
-    const stop = scoreboard ? subscribeLive('scoreboard', { scoreboard: true }, soon) : () => {};
+    const stopScoreboard = scoreboard ? subscribeLive('scoreboard', { scoreboard: true }, soon) : () => {};
+    const stopUser = user ? subscribeLive('user', {}, soon) : () => {};
     const stopFallback = onLiveFallback((polling) => {
       if (poll) clearInterval(poll);
       poll = polling ? setInterval(refresh, pollMs) : null;
     });
     return () => {
-      stop();
+      stopScoreboard();
+      stopUser();
       stopFallback();
       if (timer) clearTimeout(timer);
       if (poll) clearInterval(poll);
     };
-  }, [region, scoreboard, pollMs]);
+  }, [region, scoreboard, user, pollMs]);
   return null;
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type MouseEvent as Rea
 import type { NotificationView } from '../shared/views/notifications.ts';
 import { apiRequest } from './lib/http.ts';
 import { alertNewGameNotifications, markAlertsSeen } from './lib/device-alerts.ts';
-import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
+import { NOTIFICATIONS_CHANGED, NOTIFICATIONS_POLLED } from './lib/events.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
 import { BellIcon } from '../shared/ui/icons.tsx';
@@ -156,6 +156,7 @@ export default function NotificationBell({
         .then((data) => {
           if (!mounted.current || started !== generation.current) return;
           if (!data || !Array.isArray(data.notifications) || typeof data.unread !== 'number') return;
+          window.dispatchEvent(new CustomEvent(NOTIFICATIONS_POLLED, { detail: data.notifications }));
           alertNewGameNotifications(data.notifications);
           setItems(newestFirst(data.notifications));
           setUnread(data.unread);

@@ -16,6 +16,7 @@ import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import Toaster from './Toaster.tsx';
+import WinMoment from './WinMoment.tsx';
 
 /** Every island, by the name the server marks it with and the client build bundles it under. */
 export const islands = {
@@ -37,5 +38,6 @@ export const islands = {
   ShareButton,
   SubmitButton,
   Toaster,
+  WinMoment,
 } as const;
 export type IslandName = keyof typeof islands;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { emailOutbox, orders, products, userProfiles } from '../../src/db/schema.ts';
 import { buyNowBody, completeProfile } from '../helpers/actors.ts';
 import { type Store, seededStore, signedInAdmin, signedInUser } from '../helpers/admin-tools.ts';
-import { textOf } from '../helpers/html.ts';
+import { count, mainOf, text, textOf } from '../helpers/html.ts';
 
 /* /orders/{id}: one order for its owner, the order history's grouping, and the order e-mails. */
 
@@ -21,6 +21,17 @@ async function shopperWithOrder(ctx: Store, token?: string) {
 }
 
 const emailsOf = (ctx: Store) => ctx.db.select().from(emailOutbox).all();
+
+describe('/order-confirmation/{id}', () => {
+  test('one link to the order, and the delivery address', async () => {
+    const ctx = await seededStore();
+    const { shopper, response } = await shopperWithOrder(ctx);
+    const { id } = (await response.json()) as { id: number };
+    const html = await (await shopper.client.get(`/order-confirmation/${id}`)).text();
+    expect(count(mainOf(html), `a[href="/orders/${id}"]`)).toBe(1);
+    expect(text(html, '[data-delivery-address]')).toBe('123 Coast Hwy, Laguna Beach CA 92651, USA');
+  });
+});
 
 describe('/orders/{id}', () => {
   test('its owner sees items linked to the product, address, delivery, card and last four, totals and the timeline; a receipt e-mail is queued once', async () => {

@@ -174,7 +174,14 @@ describe('/scoreboard', () => {
     expect(winners).toContain('The Old Man and the Sea BK-OLDMAN-001');
     expect(winners).toContain('Nov 21, 2026');
     expect(winners).toContain('<img');
-    expect(tabSection(await page(ctx.client(), '/scoreboard'))).toContain('No games are running right now.');
+    const active = tabSection(await page(ctx.client(), '/scoreboard'));
+    expect(active).toContain('No games are running right now.');
+    // The game that just ended does not vanish from Active Games: it is there with its winner for the hour.
+    expect(active).toContain('Just finished');
+    expect(active).toContain(`<strong>${winner!.username}</strong> won The Old Man and the Sea BK-OLDMAN-001`);
+    expect(active).toContain('href="/scoreboard?tab=winners"');
+    ctx.clock.set(START + 2 * HOUR + MINUTE);
+    expect(tabSection(await page(ctx.client(), '/scoreboard'))).not.toContain('Just finished');
 
     const [won, lost] = winner!.username === 'alice' ? [alice, bob] : [bob, alice];
     const winnerHtml = await page(won.client, '/scoreboard?tab=my-games');
@@ -211,7 +218,9 @@ describe('/scoreboard', () => {
     const [props] = allIslandProps(html, 'CompetitionPanel');
     expect(props).toMatchObject({ productId, now: T0, initial: { gameStatus: 'waiting', participants: 1, requiredParticipants: 2 } });
     expect(html).toContain('Waiting for 1 more participants. (1/2 entries)');
-    expect(html).toContain(`Player ${alice.id}`);
+    // Players are named by username, as on the scoreboard and the game record, never 'Player {id}'.
+    expect(html).toContain('carol');
+    expect(html).not.toContain(`Player ${alice.id}`);
     expect(html).toContain(`href="/play/${productId}"`);
   });
 });

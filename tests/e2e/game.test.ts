@@ -65,8 +65,11 @@ async function join(player: Player, productId: number, first: number) {
 }
 
 async function leaderboardScores(page: Page): Promise<number[]> {
-  const text = (await page.locator('main').textContent()) ?? '';
-  return [...text.matchAll(/Player \d+[^\d]*?(\d+(?:\.\d)?)(K|M)?/g)].map((m) => Number(m[1]) * (m[2] === 'K' ? 1000 : m[2] === 'M' ? 1e6 : 1));
+  const scores = await page.locator('[data-play-id] [data-score]').allTextContents();
+  return scores.map((text) => {
+    const m = /(\d+(?:\.\d)?)(K|M)?/.exec(text)!;
+    return Number(m[1]) * (m[2] === 'K' ? 1000 : m[2] === 'M' ? 1e6 : 1);
+  });
 }
 
 async function openBell(page: Page) {

@@ -32,7 +32,7 @@ function jsonResponse(body: unknown, status = 200): Response {
 }
 
 function play(id: number, userId: number, score: number | null) {
-  return { id, userId, influencerIds: ['1', '2', '3', '4', '5'], score, createdAt: 1_700_000_000_000 + id };
+  return { id, userId, username: `fan_${userId}`, influencerIds: ['1', '2', '3', '4', '5'], score, createdAt: 1_700_000_000_000 + id };
 }
 
 const waiting: Data = {
@@ -182,7 +182,7 @@ describe('CompetitionPanel island', () => {
     expect(root.textContent).toContain('LIVE');
     expect(root.textContent).toMatch(/Live competition in progress! 00:(40:00|39:5\d) remaining/);
     const list = rows(root);
-    expect(list.map((row) => row.textContent)).toEqual(['1Player 402.5M', '2Player 411.2K', '3Player 4212.3', '4Player 431.0']);
+    expect(list.map((row) => row.textContent)).toEqual(['1fan_402.5M', '2fan_411.2K', '3fan_4212.3', '4fan_431.0']);
     expect(root.querySelector('a[href="/play/4"]')).not.toBeNull();
   });
 
@@ -201,7 +201,7 @@ describe('CompetitionPanel island', () => {
   test("completed: 'Competition completed!', the winner highlighted, no Play Now", () => {
     const root = islandElement(2);
     expect(root.textContent).toContain('Competition completed!');
-    expect(root.textContent).toContain('Winner: Player 40 with 900.0 points.');
+    expect(root.textContent).toContain('Winner: fan_40 with 900.0 points.');
     const [first, second] = rows(root);
     expect(first!.dataset.winner).toBe('true');
     expect(first!.className).toContain('bg-amber-50');
@@ -247,7 +247,7 @@ describe('CompetitionPanel island', () => {
     expect(calls).toHaveLength(0);
     await until(() => container.textContent!.includes('Live competition in progress!'), 'the live data', 1000);
     expect(calls[0]!.url).toBe('/api/products/11/competition');
-    expect(rows(container).map((row) => row.textContent)).toEqual(['1Player 4050.0', '2Player 4110.0']);
+    expect(rows(container).map((row) => row.textContent)).toEqual(['1fan_4050.0', '2fan_4110.0']);
 
     // Live: the fast interval. A failed read keeps the last data.
     await until(() => calls.length >= 3, 'fast polls', 500);
@@ -280,6 +280,10 @@ describe('CompetitionPanel island', () => {
     const mine = [...container.querySelectorAll<HTMLElement>('[data-mine="true"]')];
     expect(mine.map((row) => row.dataset.playId)).toEqual([String(live.plays.find((p) => p.userId === 41)!.id)]);
     expect(mine[0]!.textContent).toContain('You');
+    // One display name: the viewer's own line says 'You' and never their username; the others show theirs.
+    expect(mine[0]!.textContent).not.toContain('fan_41');
+    expect(container.textContent).toContain('fan_40');
+    expect(container.textContent).not.toMatch(/Player \d/);
     expect(container.querySelectorAll('[data-mine]')).toHaveLength(1);
     expect(container.querySelector<HTMLAnchorElement>(`a[href="/games/${live.gameId}"]`)!.textContent).toBe('Game details and how to check the result');
     expect(container.textContent).toContain(`Seed hash ${'ab'.repeat(8)}…`);

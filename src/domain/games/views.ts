@@ -119,6 +119,11 @@ export function competitionView(deps: GameDeps, productId: number) {
     };
   }
   const { ranked, points } = scoredEntries(deps, game);
+  // Players by their username everywhere (the scoreboard, winners, the game record, e-mails); the viewer's own line says 'You'.
+  const names = usernames(
+    db,
+    ranked.map((play) => play.userId),
+  );
   return {
     canJoin,
     gameId: game.id,
@@ -133,6 +138,7 @@ export function competitionView(deps: GameDeps, productId: number) {
     plays: ranked.map((play) => ({
       id: play.id,
       userId: play.userId,
+      username: names.get(play.userId) ?? 'A player',
       influencerIds: shownPicks(game, play.influencerIds),
       score: play.score,
       createdAt: play.enteredAt ?? play.createdAt,

@@ -36,7 +36,8 @@ export function JoinBar({
       <div aria-hidden="true" className="h-4 lg:col-span-2" />
 
       <div
-        className="fixed inset-x-0 bottom-16 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,42,68,0.08)] backdrop-blur"
+        data-join-bar=""
+        className="fixed inset-x-0 bottom-16 md:bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,42,68,0.08)] backdrop-blur"
         style={{ marginBottom: 'env(safe-area-inset-bottom, 0px)' }}
       >
         <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">

@@ -120,7 +120,18 @@ export const checkoutPages = new Hono<AppEnv>()
           <h1 className="m-0 text-2xl font-extrabold">{order.status === 'failed' ? 'Payment failed' : 'Thank you! Your order is confirmed.'}</h1>
           <p className="m-0 mt-2 text-slate-200">{`Order #${order.id} · ${order.paymentMethod === 'cod' ? 'Cash on delivery' : 'Paid by card'}`}</p>
         </div>
-        <OrderCard order={order} detailed />
+        {/* Near the top, so a keyboard or screen-reader user reaches 'Stay on this page' within the 5 s. */}
+        <Island name="RedirectCountdown" props={{ seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }} />
+        <OrderCard order={order} detailed linked={false} />
+        <section aria-labelledby="delivery-to" className="rounded-2xl border border-slate-200 bg-white p-5">
+          <h2 id="delivery-to" className="m-0 text-lg font-bold">
+            Delivery address
+          </h2>
+          <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
+          <p className="m-0 text-sm break-words" data-delivery-address="">
+            {order.addressLines}
+          </p>
+        </section>
         <p className="m-0 text-sm">
           <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
             View your order and receipt
@@ -142,7 +153,6 @@ export const checkoutPages = new Hono<AppEnv>()
             <li>Not happy? You have a 30-day money-back guarantee.</li>
           </ol>
         </section>
-        <Island name="RedirectCountdown" props={{ seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }} />
       </div>,
     );
   });

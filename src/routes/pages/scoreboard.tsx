@@ -8,7 +8,7 @@ import { renderPage } from '../../http/render.tsx';
 import { ActiveTab } from './scoreboard/active-tab.tsx';
 import { Pager, parsePage } from '../../components/Pager.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';
-import { WinnersTab } from './scoreboard/winners-tab.tsx';
+import { JustFinished, WinnersTab } from './scoreboard/winners-tab.tsx';
 
 /*
  * The games page /scoreboard (spec sections 2, 4 and 9): tabs Active Games (the default),
@@ -37,6 +37,8 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
   // One more than a page tells whether there is a next one.
   const plays = tab === 'my-games' && user ? userPlays(deps, user.id, { offset: (page - 1) * ACTIVE_PAGE_SIZE, limit: ACTIVE_PAGE_SIZE + 1 }) : [];
   const list = tab === 'winners' ? winners(db) : [];
+  // The latest winners are read newest first: the few settled within the hour are among the first.
+  const justFinished = tab === 'active' && page === 1 ? winners(db, 3).filter((w) => w.date !== null && clock.now() - w.date < HOUR) : [];
   const label = tabs.find((t) => t.key === tab)!.label;
   return (
     <div className="mx-auto grid max-w-4xl grid-cols-1 gap-5">
@@ -54,8 +56,10 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
           </a>
         ))}
       </nav>
-      {tab === 'active' && <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true }} />}
+      {/* Every tab follows the games as they change; My Games also the player's own news (a game ended, a win). */}
+      <Island name="LiveRegion" mode="idle" props={{ region: 'scoreboard', scoreboard: true, user: tab === 'my-games' && user !== null }} />
       <section aria-label={label} data-live-region="scoreboard">
+        {board && <JustFinished list={justFinished} />}
         {board && <ActiveTab board={board} now={now} />}
         {board && <Pager base="/scoreboard?" page={page} hasNext={page < board.pages} label="Active games" />}
         {tab === 'my-games' && <MyGamesTab plays={plays.slice(0, ACTIVE_PAGE_SIZE)} signedIn={user !== null} />}
@@ -67,6 +71,7 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /**
  * Active Games and Winners are the same for every viewer: kept in the page cache until the

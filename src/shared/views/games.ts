@@ -34,6 +34,8 @@ export interface InfluencerView {
 export interface CompetitionPlay {
   id: number;
   userId: number;
+  /** The name every page shows for this player (the viewer's own line reads 'You'). */
+  username: string;
   /** Null until the game has started: nobody's picks are public while it waits. */
   influencerIds: string[] | null;
   score: number | null;

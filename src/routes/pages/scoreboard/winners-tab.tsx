@@ -50,3 +50,33 @@ export function WinnersTab({ list }: { list: Winner[] }) {
     </ul>
   );
 }
+
+/**
+ * On Active Games, the games settled in the last hour: a game that just ended leaves the live
+ * list, and without this it would seem to vanish rather than end with a winner.
+ */
+export function JustFinished({ list }: { list: Winner[] }) {
+  if (list.length === 0) return null;
+  return (
+    <section aria-labelledby="just-finished" data-just-finished="" className="mb-4 rounded-2xl border border-amber-200 bg-amber-50 p-4">
+      <h2 id="just-finished" className="m-0 text-base font-bold">
+        Just finished
+      </h2>
+      <ul className="m-0 mt-2 grid list-none gap-1 p-0 text-sm">
+        {list.map((winner) => (
+          <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-start gap-2">
+            <TrophyIcon className="mt-0.5 h-4 w-4 shrink-0 text-amber-500" />
+            <span className="min-w-0">
+              <strong>{winner.username}</strong>
+              {` won ${winner.productName} with ${formatCompactScore(winner.score)} points · `}
+              <GameRecordLink gameId={winner.gameId} />
+            </span>
+          </li>
+        ))}
+      </ul>
+      <a href="/scoreboard?tab=winners" className="mt-2 inline-block text-sm font-semibold text-sea-dark">
+        See all winners
+      </a>
+    </section>
+  );
+}
