@@ -4,6 +4,7 @@ import { findProduct, productTitle, productView } from '../domain/catalog.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppEnv } from './context.ts';
+import { joinCartOnSignIn } from './visitor-cart.ts';
 
 /*
  * A visitor's Add to Cart survives the sign-in it needs: the POST that found no session keeps
@@ -29,8 +30,14 @@ export function rememberCartIntent<E extends AppEnv>(c: AppContext<E>, productId
  * (or, with `quietWhileIncomplete`, when it still waits for the profile).
  */
 export function carryOutCartIntent<E extends AppEnv>(c: AppContext<E>, userId: number, options: { quietWhileIncomplete?: boolean } = {}): IntentOutcome | null {
+  // Every sign-in and registration passes here: the visitor's cart joins the account first.
+  const joined = joinCartOnSignIn(c, userId);
   const raw = getCookie(c, INTENT_COOKIE);
-  if (!raw) return null;
+  if (!raw) {
+    if (joined === 0) return null;
+    const what = joined === 1 ? 'The product you added is' : `The ${joined} products you added are`;
+    return { toast: { title: 'Your cart came with you', description: `${what} in your cart.` } };
+  }
   const productId = /^\d{1,9}$/.test(raw) ? Number(raw) : null;
   const stored = productId === null ? undefined : findProduct(c.env.deps.db, productId);
   if (!stored) {

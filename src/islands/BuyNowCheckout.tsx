@@ -4,7 +4,7 @@ import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
-import { ApiError } from './lib/http.ts';
+import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
@@ -42,6 +42,8 @@ function customerInfoOf(values: ShippingValues) {
 const fieldNamesOf = (errors: Record<string, string>) =>
   Object.fromEntries(Object.entries(errors).map(([key, message]) => [key.replace(/^address\./, ''), message]));
 
+const SHIPS_FROM_CART = 'Your cart ships anywhere in the US: add it to your cart and choose Standard or Express shipping.';
+
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
@@ -59,6 +61,25 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   /** Set at once, before React re-renders the button disabled: a double click pays once. */
   const paying = useRef(false);
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
+  /** The address is outside 92651: the cart, which ships anywhere, is offered instead of a dead end. */
+  const [outside, setOutside] = useState(false);
+  const [moving, setMoving] = useState(false);
+
+  async function shipFromCart() {
+    setMoving(true);
+    try {
+      await apiRequest('POST', '/api/cart', { productId: product.id });
+    } catch (error) {
+      // Already in the cart as many times as there is stock: the cart is still where it ships from.
+      if (!(error instanceof ApiError && error.status === 409)) {
+        setMoving(false);
+        toast({ title: 'Could not add to cart', description: error instanceof ApiError ? error.message : 'Please try again.', variant: 'destructive' });
+        return;
+      }
+    }
+    toastAfterNavigation({ title: 'Added to cart', description: 'Choose Standard or Express shipping to your address.' });
+    window.location.assign('/cart');
+  }
 
   function customerInfo(form: HTMLFormElement) {
     const checked = customerInfoSchema.safeParse(customerInfoOf(readShipping(form, NAMES)));
@@ -69,7 +90,8 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
     const found = fieldErrorsOf(checked.error);
     setErrors(fieldNamesOf(found));
     if (found['address.postalCode'] === localDeliveryMessage) {
-      toast({ title: 'Local Delivery Only', description: 'We only deliver within the 92651 area code (Laguna Beach).', variant: 'destructive' });
+      setOutside(true);
+      toast({ title: 'Local Delivery Only', description: SHIPS_FROM_CART, variant: 'destructive' });
     }
     return null;
   }
@@ -118,6 +140,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         return;
       }
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
+      if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) setOutside(true);
       const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
       setFailure(message);
       toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
@@ -143,7 +166,23 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         names={NAMES}
         values={customer}
         errors={errors}
-        notice={<p className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{`Delivery is only available within ${LOCAL_ZIP} (Laguna Beach).`}</p>}
+        notice={
+          <div data-outside-area={outside ? '' : undefined} className="m-0 grid gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            <p className={`m-0 ${outside ? 'font-bold' : ''}`} role={outside ? 'alert' : undefined}>
+              {outside
+                ? `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only. ${SHIPS_FROM_CART}`
+                : `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only.`}
+            </p>
+            <button
+              type="button"
+              disabled={moving}
+              onClick={() => void shipFromCart()}
+              className={`justify-self-start rounded-lg px-3 py-2 text-sm font-bold cursor-pointer disabled:opacity-60 ${outside ? 'border-0 bg-ink text-white' : 'border border-amber-900/30 bg-white text-amber-900'}`}
+            >
+              {outside ? 'Add to cart and ship it' : 'Shipping elsewhere? Add to cart instead'}
+            </button>
+          </div>
+        }
       >
         <div>
           <label htmlFor={`${id}-method`} className="text-sm font-medium">

@@ -12,7 +12,7 @@ import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNotFound, orderNotFound } from './not-found.tsx';
-import { requireUserPage } from '../../http/guards.ts';
+import { cartOwnerOf } from '../../http/visitor-cart.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -22,17 +22,17 @@ export const checkoutPages = new Hono<AppEnv>()
       setFlash(c, { title: 'No product specified for checkout', description: 'Choose a product first.', variant: 'destructive' });
       return c.redirect('/', 302);
     }
-    const user = c.get('user');
-    if (!user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    // Signed in, a visitor with a cart, or nobody yet: anyone can buy now (as a guest with their e-mail).
+    const owner = cartOwnerOf(c);
     const id = productIdOf(raw);
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     if (!stored) return productNotFound(c, 'checkout');
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, user.id);
+    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
     const soldOut = stored.quantity <= 0;
     const { db, clock } = c.env.deps;
-    const bought = recentPurchaseOf(db, user.id, stored.id, clock.now());
+    const bought = owner === null ? null : recentPurchaseOf(db, owner, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const page = renderPage(
       c,
@@ -106,8 +106,11 @@ export const checkoutPages = new Hono<AppEnv>()
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
     return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
-  .get('/order-confirmation/:id', requireUserPage, (c) => {
-    const order = findOwnOrder(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
+  .get('/order-confirmation/:id', (c) => {
+    // The guest who just paid is known by the cart cookie their checkout used.
+    const owner = cartOwnerOf(c);
+    if (owner === null) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    const order = findOwnOrder(c.env.deps.db, owner, Number(c.req.param('id')));
     if (!order) {
       return orderNotFound(c);
     }
@@ -142,7 +145,14 @@ export const checkoutPages = new Hono<AppEnv>()
             <li>Not happy? You have a 30-day money-back guarantee.</li>
           </ol>
         </section>
-        <Island name="RedirectCountdown" props={{ seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }} />
+        <Island
+          name="RedirectCountdown"
+          props={
+            c.get('user')
+              ? { seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }
+              : { seconds: 5, href: `/orders/${order.id}`, label: 'Taking you to your order' }
+          }
+        />
       </div>,
     );
   });

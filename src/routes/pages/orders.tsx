@@ -3,8 +3,9 @@ import { Island } from '../../components/Island.tsx';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../components/format.ts';
 import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
-import { renderPage } from '../../http/render.tsx';
-import { requireUserPage } from '../../http/guards.ts';
+import { currentPath, renderPage } from '../../http/render.tsx';
+import { orderLinkOpens } from '../../domain/visitor-cart.ts';
+import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderNotFound } from './not-found.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
@@ -13,16 +14,18 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order }: { order: OrderDetail }) {
+function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
-          <p className="m-0 text-sm print:hidden">
-            <a href="/profile?tab=orders" className="font-semibold text-sea-dark">
-              My Orders
-            </a>
-          </p>
+          {signedIn && (
+            <p className="m-0 text-sm print:hidden">
+              <a href="/profile?tab=orders" className="font-semibold text-sea-dark">
+                My Orders
+              </a>
+            </p>
+          )}
           <h1 className="m-0 mt-1 text-2xl font-extrabold">{`Order #${order.id}`}</h1>
           <p className="m-0 mt-1 text-sm text-slate-600">{`Placed ${formatDateTime(order.createdAt)}`}</p>
         </div>
@@ -124,12 +127,26 @@ function OrderPage({ order }: { order: OrderDetail }) {
   );
 }
 
-export const orderPages = new Hono<AppEnv>().get('/orders/:id', requireUserPage, (c) => {
-  const order = orderDetail(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
+/** Its owner (signed in, or the guest whose cookie made it) or whoever holds its e-mailed link (`?key=`) sees an order. */
+export const orderPages = new Hono<AppEnv>().get('/orders/:id', (c) => {
+  const { db } = c.env.deps;
+  const id = Number(c.req.param('id'));
+  const byLink = orderLinkOpens(db, id, c.req.query('key'));
+  const owner = cartOwnerOf(c);
+  if (!byLink && owner === null) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+  const order = orderDetail(db, byLink ? 'anyOwner' : owner!, id);
   if (!order) {
     return orderNotFound(c);
   }
-  return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
-    backHref: '/profile?tab=orders',
-  });
+  const page = renderPage(
+    c,
+    { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
+    <OrderPage order={order} signedIn={!!c.get('user')} />,
+    {
+      backHref: c.get('user') ? '/profile?tab=orders' : '/',
+    },
+  );
+  // One person's order, opened by a secret link: never kept by a cache.
+  page.headers.set('Cache-Control', 'private, no-store');
+  return page;
 });
