@@ -13,6 +13,8 @@ import type { Clock } from './clock.ts';
  */
 
 export const VISITOR_PREFIX = 'visitor:';
+/** How long the cart cookie lives from the first add; the retention job removes the guest account (without orders) a day later. */
+export const VISITOR_COOKIE_DAYS = 30;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export function newVisitorToken(): string {

@@ -1,7 +1,9 @@
 import { createMiddleware } from 'hono/factory';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken } from '../domain/visitor-cart.ts';
-import { cameOverHttps } from './client-address.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/visitor-cart.ts';
+import { DomainError } from '../domain/errors.ts';
+import { minutesText, RateLimiter } from '../domain/rate-limit.ts';
+import { cameOverHttps, clientIp } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
 /*
@@ -10,7 +12,10 @@ import type { AppContext, AppEnv } from './context.ts';
  */
 
 export const VISITOR_COOKIE = 'csa_cart';
-const KEEP_SECONDS = 30 * 24 * 60 * 60;
+const KEEP_SECONDS = VISITOR_COOKIE_DAYS * 24 * 60 * 60;
+const HOUR = 60 * 60 * 1000;
+/** New guest carts one address may start in an hour (a shared network's shoppers included). */
+export const GUEST_CARTS_PER_ADDRESS = 60;
 /** A guest account made during this request, before its cookie has come back. */
 const madeNow = new WeakMap<Request, number>();
 
@@ -26,6 +31,9 @@ export function ensureVisitorOf<E extends AppEnv>(c: AppContext<E>): number {
   const { db, clock } = c.env.deps;
   const found = madeNow.get(c.req.raw) ?? findVisitor(db, getCookie(c, VISITOR_COOKIE));
   if (found !== undefined) return found;
+  // Guests are limited like everyone: a script clearing its cookies cannot make guest accounts without end.
+  const wait = new RateLimiter(db, 'guest-cart-ip', GUEST_CARTS_PER_ADDRESS, HOUR, clock, c.env.deps.config.rateLimit).attempt(clientIp(c));
+  if (wait > 0) throw new DomainError(429, `Too many new carts from this network. Please try again in ${minutesText(wait)}.`);
   const token = newVisitorToken();
   const id = ensureVisitor(db, clock, token);
   setCookie(c, VISITOR_COOKIE, token, {

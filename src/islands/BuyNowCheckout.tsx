@@ -64,6 +64,15 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   /** The address is outside 92651: the cart, which ships anywhere, is offered instead of a dead end. */
   const [outside, setOutside] = useState(false);
   const [moving, setMoving] = useState(false);
+  const shipButton = useRef<HTMLButtonElement>(null);
+  /** The way on is where the eyes go: the cart offer, scrolled to and focused. */
+  function offerCart() {
+    setOutside(true);
+    requestAnimationFrame(() => {
+      shipButton.current?.scrollIntoView({ block: 'center' });
+      shipButton.current?.focus();
+    });
+  }
 
   async function shipFromCart() {
     setMoving(true);
@@ -90,7 +99,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
     const found = fieldErrorsOf(checked.error);
     setErrors(fieldNamesOf(found));
     if (found['address.postalCode'] === localDeliveryMessage) {
-      setOutside(true);
+      offerCart();
       toast({ title: 'Local Delivery Only', description: SHIPS_FROM_CART, variant: 'destructive' });
     }
     return null;
@@ -140,7 +149,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         return;
       }
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
-      if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) setOutside(true);
+      if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) offerCart();
       const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
       setFailure(message);
       toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
@@ -174,6 +183,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
                 : `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only.`}
             </p>
             <button
+              ref={shipButton}
               type="button"
               disabled={moving}
               onClick={() => void shipFromCart()}

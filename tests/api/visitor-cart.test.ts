@@ -1,8 +1,12 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { products } from '../../src/db/schema.ts';
+import { cartItems, products, users } from '../../src/db/schema.ts';
+import { pruneStoreRows } from '../../src/domain/row-retention.ts';
+import { GUEST_CARTS_PER_ADDRESS } from '../../src/http/visitor-cart.ts';
 import { shopper } from '../helpers/actors.ts';
-import { addToCart, aviator, cartOf, checkoutStore, radar, wayfarer } from '../helpers/checkout.ts';
+import { addToCart, allOrders, aviator, cartOf, checkoutBody, checkoutStore, customer, radar, wayfarer } from '../helpers/checkout.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
 import { seededApp } from '../helpers/app.ts';
 import { parseHtml, textOf } from '../helpers/html.ts';
 
@@ -90,5 +94,47 @@ describe('the cart needs no saved card', () => {
     const page = await client.get('/cart');
     expect(page.status).toBe(200);
     expect(textOf(parseHtml(await page.text()).querySelector('h1')!)).toBe('Cart');
+  });
+});
+
+describe('guest carts are limited and do not pile up', () => {
+  test('one address starts at most GUEST_CARTS_PER_ADDRESS new carts an hour: then 429, and no guest account is made', async () => {
+    const ctx = await seededApp();
+    const productId = aviator(ctx).id;
+    for (let i = 0; i < GUEST_CARTS_PER_ADDRESS; i++) expect((await ctx.client().post('/api/cart', { json: { productId } })).status).toBe(201);
+    const guests = () =>
+      ctx.db
+        .select()
+        .from(users)
+        .all()
+        .filter((u) => u.username.startsWith('visitor:')).length;
+    expect(guests()).toBe(GUEST_CARTS_PER_ADDRESS);
+    const refused = await ctx.client().post('/api/cart', { json: { productId } });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).message).toStartWith('Too many new carts from this network.');
+    expect(guests()).toBe(GUEST_CARTS_PER_ADDRESS);
+  });
+
+  test('retention removes a guest account and its cart a day after the cookie ended, unless it ordered', async () => {
+    const ctx = await checkoutStore();
+    const idle = ctx.client();
+    await addToCart(idle, aviator(ctx).id, 1);
+    const buyer = ctx.client();
+    await addToCart(buyer, aviator(ctx).id, 1);
+    const { customer: _omit, ...body } = await checkoutBody(buyer, { subtotal: 171, shipping: 5.99, tax: 13.68, total: 190.67 });
+    expect((await buyer.post('/api/checkout', { json: { ...body, customer } })).status).toBe(201);
+    const guests = () =>
+      ctx.db
+        .select()
+        .from(users)
+        .all()
+        .filter((u) => u.username.startsWith('visitor:'));
+    expect(guests()).toHaveLength(2);
+    const retention = ctx.config.retention;
+    expect((await pruneStoreRows(ctx.db, ctx.clock.now() + 30 * DAY, retention)).guestCarts).toBe(0);
+    expect((await pruneStoreRows(ctx.db, ctx.clock.now() + 32 * DAY, retention)).guestCarts).toBe(1);
+    expect(guests()).toHaveLength(1);
+    expect(allOrders(ctx)[0]!.userId).toBe(guests()[0]!.id);
+    expect(ctx.db.select().from(cartItems).all()).toHaveLength(0);
   });
 });
