@@ -43,6 +43,16 @@ async function receiptLink(ctx: Parameters<typeof deliverOutbox>[0], to: string)
 }
 
 describe('guest buy now', () => {
+  test('the checkout page opens signed out and says how a guest gets the receipt and the order', async () => {
+    const ctx = await seededApp();
+    const page = await ctx.client().get(`/checkout?productId=${aviator(ctx).id}`);
+    expect(page.status).toBe(200);
+    const doc = parseHtml(await page.text());
+    expect(textOf(doc.querySelector('[data-guest-checkout]')!)).toContain(
+      'Buying as a guest: your receipt and a link to your order go to the e-mail you enter.',
+    );
+  });
+
   test('signed out with an e-mail: 201, charged once, the receipt links to the order with a key that opens it signed out', async () => {
     const ctx = await seededApp();
     const p = aviator(ctx);

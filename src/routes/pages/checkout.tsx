@@ -53,6 +53,15 @@ export const checkoutPages = new Hono<AppEnv>()
               </p>
             </div>
           )}
+          {!c.get('user') && !soldOut && (
+            <p data-guest-checkout="" className="m-0 mb-5 rounded-xl bg-slate-50 p-3 text-sm text-slate-700">
+              {'Buying as a guest: your receipt and a link to your order go to the e-mail you enter. '}
+              <a href={`/auth?next=${encodeURIComponent(currentPath(c))}`} className="font-semibold text-sea-dark">
+                Log in
+              </a>
+              {' to use your saved details and card.'}
+            </p>
+          )}
           {soldOut ? (
             <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
           ) : (
