@@ -32,8 +32,15 @@ describe('a visitor cart', () => {
     const doc = parseHtml(await page.text());
     expect(textOf(doc.querySelector('h1')!)).toBe('Cart');
     expect(textOf(doc.querySelector('[data-guest-checkout]')!)).toContain('Checking out as a guest');
+    // The header counts the visitor's cart, and only theirs.
+    const cartLink = async (client: ReturnType<typeof ctx.client>) =>
+      parseHtml(await (await client.get('/products')).text())
+        .querySelector('header a[href="/cart"]')!
+        .getAttribute('aria-label');
+    expect(await cartLink(visitor)).toBe('Cart, 2 items');
     // Another browser sees its own, empty cart.
     expect(await linesOf(ctx.client())).toEqual([]);
+    expect(await cartLink(ctx.client())).toBe('Cart, 0 items');
   });
 
   test('the product form without JavaScript adds for a visitor too', async () => {
