@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.ts';
 import { orderLinkKey } from '../../src/domain/visitor-cart.ts';
 import { allOrders, aviator, checkout, checkoutBody, checkoutStore, customer, fillCart, STANDARD, stockOf } from '../helpers/checkout.ts';
+import { adminWithPin } from '../helpers/actors.ts';
 import { seededApp, type TestClient } from '../helpers/app.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
 import { parseHtml, textOf } from '../helpers/html.ts';
@@ -78,6 +79,11 @@ describe('guest buy now', () => {
     expect((await ctx.client().get(`/api/orders/${id}?key=${orderLinkKey(ctx.db, id)}`)).status).toBe(200);
     // The guest's own browser (its cart cookie) sees the confirmation page.
     expect((await visitor.get(`/order-confirmation/${id}`)).status).toBe(200);
+    // The admin sees a guest checkout, not the guest account's inner name.
+    const admin = await adminWithPin(ctx);
+    const ordersTab = textOf(parseHtml(await (await admin.get('/admin?tab=orders')).text()).querySelector('main')!);
+    expect(ordersTab).toContain('gus@example.com · Guest checkout');
+    expect(ordersTab).not.toContain('visitor:');
   });
 
   test('without customerInfo.email: 400 naming the e-mail; no order, no guest account, nothing charged', async () => {
