@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.ts';
+import { CARD_ATTEMPTS_PER_ADDRESS } from '../../src/domain/payments/card-attempts.ts';
 import { orderLinkKey } from '../../src/domain/visitor-cart.ts';
 import { allOrders, aviator, checkout, checkoutBody, checkoutStore, customer, fillCart, STANDARD, stockOf } from '../helpers/checkout.ts';
 import { adminWithPin } from '../helpers/actors.ts';
@@ -97,6 +98,22 @@ describe('guest buy now', () => {
     expect(allOrders(ctx)).toHaveLength(0);
     expect(ctx.db.select().from(users).all()).toHaveLength(before);
     expect(ctx.gateway.payments()).toHaveLength(0);
+    expect(stockOf(ctx, p.id)).toBe(12);
+  });
+});
+
+describe('guests are limited like everyone', () => {
+  test('declined cards from fresh browsers on one address: after CARD_ATTEMPTS_PER_ADDRESS the next is 429 and nothing is charged or ordered', async () => {
+    const ctx = await seededApp();
+    const p = aviator(ctx);
+    for (let i = 0; i < CARD_ATTEMPTS_PER_ADDRESS; i++) {
+      expect((await buyNow(ctx.client(), buyNowBody(p.id, { paymentToken: 'cnon:card-nonce-declined' }))).status).toBe(402);
+    }
+    const orders = allOrders(ctx).length;
+    const refused = await buyNow(ctx.client(), buyNowBody(p.id));
+    expect(refused.status).toBe(429);
+    expect(allOrders(ctx)).toHaveLength(orders);
+    expect(ctx.gateway.payments().filter((payment) => payment.status === 'COMPLETED')).toHaveLength(0);
     expect(stockOf(ctx, p.id)).toBe(12);
   });
 });
