@@ -170,18 +170,21 @@ describe('the order link refuses what it does not open', () => {
     return { ctx, first: first.id as number, second: second.id as number };
   }
 
-  test('a wrong key: the page asks to sign in, the API answers 401, nothing of the order shows', async () => {
+  test('a wrong key: the page says the link opens no order and offers to log in, the API answers 401, nothing of the order shows', async () => {
     const { ctx, first } = await twoGuestOrders();
     const page = await ctx.client().get(`/orders/${first}?key=${'A'.repeat(32)}`);
-    expect(page.status).toBe(302);
-    expect(page.headers.get('location')).toStartWith('/auth?next=');
+    expect(page.status).toBe(404);
+    const main = parseHtml(await page.text()).querySelector('main')!;
+    expect(textOf(main)).toContain('This link does not open an order.');
+    expect(textOf(main)).not.toContain('5 Forest Ave');
+    expect(main.querySelector('a[href^="/auth?next="]')).not.toBeNull();
     expect((await ctx.client().get(`/api/orders/${first}?key=nope`)).status).toBe(401);
   });
 
   test("another order's key opens neither order for a stranger", async () => {
     const { ctx, first, second } = await twoGuestOrders();
     const key = orderLinkKey(ctx.db, second);
-    expect((await ctx.client().get(`/orders/${first}?key=${key}`)).status).toBe(302);
+    expect((await ctx.client().get(`/orders/${first}?key=${key}`)).status).toBe(404);
     expect((await ctx.client().get(`/api/orders/${first}?key=${key}`)).status).toBe(401);
   });
 

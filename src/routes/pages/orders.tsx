@@ -6,7 +6,7 @@ import type { AppEnv } from '../../http/context.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { orderLinkOpens } from '../../domain/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
-import { orderNotFound } from './not-found.tsx';
+import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -133,7 +133,10 @@ export const orderPages = new Hono<AppEnv>().get('/orders/:id', (c) => {
   const id = Number(c.req.param('id'));
   const byLink = orderLinkOpens(db, id, c.req.query('key'));
   const owner = cartOwnerOf(c);
-  if (!byLink && owner === null) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+  if (!byLink && owner === null) {
+    // A wrong key is said so (a guest has no account to sign in to); no key at all asks to sign in as before.
+    return c.req.query('key') === undefined ? c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302) : orderLinkNotValid(c, `/orders/${id}`);
+  }
   const order = orderDetail(db, byLink ? 'anyOwner' : owner!, id);
   if (!order) {
     return orderNotFound(c);
