@@ -40,7 +40,13 @@ function customerInfoOf(values: ShippingValues) {
 
 /** Errors of the body (`address.line1`) under the field names (`line1`). */
 const fieldNamesOf = (errors: Record<string, string>) =>
-  Object.fromEntries(Object.entries(errors).map(([key, message]) => [key.replace(/^address\./, ''), message]));
+  Object.fromEntries(
+    Object.entries(errors).map(([key, message]) => [
+      key.replace(/^address\./, ''),
+      // The notice above the fields says it in full, with the cart's button: the narrow ZIP field gets the short form.
+      message === localDeliveryMessage ? `Buy now delivers in ${LOCAL_ZIP} only` : message,
+    ]),
+  );
 
 const SHIPS_FROM_CART = 'Your cart ships anywhere in the US: add it to your cart and choose Standard or Express shipping.';
 
