@@ -5,7 +5,6 @@ import { resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
-import { requireCompleteProfile } from './profile.ts';
 import { returnPrizeFromCart } from './games/prizes.ts';
 
 /*
@@ -81,13 +80,20 @@ function stockMessage(stock: number): string {
   return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
 }
 
+/** The product, when it can go in a cart at all: for sale and in stock for that many. */
+export function productForCart(db: Queryable, input: { productId: number; quantity?: number }) {
+  const product = db.select().from(products).where(eq(products.id, input.productId)).get();
+  if (!product) throw new DomainError(404, 'Product not found');
+  // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
+  if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
+  return product;
+}
+
 /** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
 export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
   const { productId, quantity = 1 } = input;
-  const product = db.select().from(products).where(eq(products.id, productId)).get();
-  if (!product) throw new DomainError(404, 'Product not found');
-  requireCompleteProfile(db, clock, userId);
-  if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  const product = productForCart(db, input);
   const existing = db
     .select()
     .from(cartItems)

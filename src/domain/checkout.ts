@@ -4,8 +4,9 @@ import { cartLines } from './cart.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
-import { findProfile, requireCompleteProfile, streetLine } from './profile.ts';
+import { findProfile, streetLine } from './profile.ts';
 import { stateCode } from '../shared/us-states.ts';
+import { isGuestAccount } from './visitor-cart.ts';
 import type { Config } from '../config.ts';
 import type { Queryable } from '../db/client.ts';
 import { cardConfig, cardLabel } from './payments/card-config.ts';
@@ -19,6 +20,9 @@ import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
 function invalid(fields: Record<string, string>): never {
   throw new DomainError(400, Object.values(fields)[0] ?? 'Invalid checkout', fields);
 }
+
+/** A guest's receipt, and the link that opens the order, go to this address. */
+export const GUEST_EMAIL_NEEDED = 'Enter your e-mail: your receipt and the link to your order go there.';
 
 function totalsChanged(totals: Totals): never {
   throw new DomainError(409, 'Your order total has changed. Please review the new total before paying.', undefined, {
@@ -42,7 +46,7 @@ function addressFor(deps: OrderDeps, userId: number, f: CartCheckoutBody['custom
   }
   const profile = findProfile(deps.db, userId);
   const address = profile?.address;
-  if (!profile?.name || !address?.line1) invalid({ customer: 'Enter your shipping details, or complete your profile.' });
+  if (!profile?.name || !address?.line1 || !profile.phone) invalid({ customer: 'Enter your name, phone and delivery address.' });
   return {
     name: profile.name,
     email: profile.email ?? '',
@@ -60,7 +64,9 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
   const { paymentMethod } = input;
   const method = input.shipping.method;
 
-  requireCompleteProfile(deps.db, deps.clock, userId);
+  // Only what the chosen payment needs: the delivery details (below) and, for a card, the card.
+  const guest = isGuestAccount(deps.db, userId);
+  if (guest && !input.customer) invalid({ email: GUEST_EMAIL_NEEDED });
   const cart = cartLines(deps.db, userId);
   if (cart.length === 0) throw new DomainError(400, 'Your cart is empty.');
   // The client's view of the cart must still be the cart: same lines, same quantities.
@@ -102,6 +108,7 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
     payment,
     checkoutKey: `cart:${userId}`,
     clientAddress,
+    guest,
   });
   return { orderId };
 }
@@ -111,7 +118,6 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   const { productId, customerInfo: customer } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
-  requireCompleteProfile(deps.db, deps.clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);
 
@@ -140,6 +146,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
     payment,
     checkoutKey: `buy:${userId}:${productId}`,
     clientAddress,
+    guest: isGuestAccount(deps.db, userId),
   });
   return { id };
 }

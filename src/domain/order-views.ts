@@ -61,17 +61,18 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
 
 export type OrderView = ReturnType<typeof orderView>;
 
-function ownOrderRow(db: Queryable, userId: number, id: number) {
+/** `anyOwner`: the holder of the order's e-mailed link (domain/visitor-cart.ts), whoever owns it. */
+function ownOrderRow(db: Queryable, userId: number | 'anyOwner', id: number) {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
   return db
     .select()
     .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+    .where(userId === 'anyOwner' ? eq(orders.id, id) : and(eq(orders.id, id), eq(orders.userId, userId)))
     .get();
 }
 
 /** The owner's order, or null: anyone else's order answers like a missing one. */
-export function findOwnOrder(db: Queryable, userId: number, id: number): OrderView | null {
+export function findOwnOrder(db: Queryable, userId: number | 'anyOwner', id: number): OrderView | null {
   const order = ownOrderRow(db, userId, id);
   return order ? orderView(db, order) : null;
 }
@@ -127,7 +128,7 @@ export interface TimelineStep {
 }
 
 /** Everything /orders/{id} shows: the order, its labels, and what happened to it, in order. */
-export function orderDetail(db: Queryable, userId: number, id: number, now: number = Date.now()) {
+export function orderDetail(db: Queryable, userId: number | 'anyOwner', id: number, now: number = Date.now()) {
   const order = ownOrderRow(db, userId, id);
   if (!order) return null;
   const moves = db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(asc(payments.createdAt), asc(payments.id)).all();

@@ -12,6 +12,7 @@ import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from '../shared/pricing.ts';
 import { findProfile } from './profile.ts';
+import { openCashOrdersOfEmail } from './visitor-cart.ts';
 
 /*
  * Placing an order (DESIGN section 5), in named steps:
@@ -127,7 +128,8 @@ function checkCashOnDelivery(tx: Queryable, order: PlaceOrder): void {
       .from(orders)
       .where(and(eq(orders.userId, order.userId), eq(orders.paymentMethod, 'cod'), eq(orders.status, 'processing')))
       .get()?.n ?? 0;
-  if (open >= MAX_OPEN_COD_ORDERS) {
+  const ofEmail = order.guest ? openCashOrdersOfEmail(tx, order.address.email) : 0;
+  if (Math.max(open, ofEmail) >= MAX_OPEN_COD_ORDERS) {
     const message = 'You already have a cash-on-delivery order on its way. Please pay by card, or wait until it is delivered.';
     throw new DomainError(409, message, { paymentMethod: message });
   }
@@ -148,6 +150,8 @@ export interface PlaceOrder {
   checkoutKey: string;
   /** The client's address: card attempts are limited per user and per address (card-attempts.ts). */
   clientAddress: string;
+  /** A guest checkout (domain/visitor-cart.ts): the cash limit also counts the e-mail's other guest orders. */
+  guest?: boolean;
 }
 
 interface Claimed {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { pruneOutbox } from './mail/retention.ts';
 import { pruneRateLimitEvents } from './rate-limit.ts';
 import { yieldToRequests } from './slices.ts';
+import { VISITOR_COOKIE_DAYS, VISITOR_PREFIX } from './visitor-cart.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -62,6 +63,21 @@ export async function pruneStoreRows(db: Db, now: number, retention: Config['ret
   const endedExclusions = await deleteInSlices(
     (limit) => sql.query('delete from play_exclusions where id in (select id from play_exclusions where excluded_until <= ? limit ?)').run(now, limit).changes,
   );
+  // A visitor's cart outlives its cookie (30 days from the first add) by nothing: its guest account goes, unless it ordered.
+  const guestsBefore = now - (VISITOR_COOKIE_DAYS + 1) * DAY;
+  const guestCarts = await deleteInSlices(
+    (limit) =>
+      sql
+        .query(
+          `delete from users where id in (
+             select u.id from users u
+             where substr(u.username, 1, ?) = ? and u.created_at < ?
+               and not exists (select 1 from orders o where o.user_id = u.id)
+               and not exists (select 1 from payments pay where pay.user_id = u.id)
+             limit ?)`,
+        )
+        .run(VISITOR_PREFIX.length, VISITOR_PREFIX, guestsBefore, limit).changes,
+  );
   const rateLimitEvents = pruneRateLimitEvents(db, now - retention.rateLimitHours * HOUR);
   const mail = pruneOutbox(db, now, retention.mailDays);
   for (let pages = 0; pages < VACUUM_PAGES; pages += VACUUM_SLICE) {
@@ -70,5 +86,5 @@ export async function pruneStoreRows(db: Db, now: number, retention: Config['ret
     await yieldToRequests();
     sql.exec(`PRAGMA incremental_vacuum(${VACUUM_SLICE})`);
   }
-  return { notifications, sessions, voidPlays, endedExclusions, rateLimitEvents, ...mail };
+  return { notifications, sessions, voidPlays, endedExclusions, guestCarts, rateLimitEvents, ...mail };
 }

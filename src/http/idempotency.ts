@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
 import { claimIdempotencyKey, forgetIdempotencyKey, type IdempotencyKey, recordIdempotentAnswer } from '../domain/idempotency.ts';
 import type { AppEnv } from './context.ts';
+import { cartOwnerOf } from './visitor-cart.ts';
 
 /*
  * `Idempotency-Key` on every money request: POST /api/checkout (the cart and bought prizes),
@@ -45,11 +46,12 @@ function namesAnOrder(body: string): boolean {
 
 export const idempotent = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header('idempotency-key');
-  const user = c.get('user');
-  if (key === undefined || !user) return next();
+  // A guest's keys are its guest account's (http/visitor-cart.ts).
+  const userId = cartOwnerOf(c);
+  if (key === undefined || userId === null) return next();
   if (!KEY_PATTERN.test(key)) return problem(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
   const { db, clock } = c.env.deps;
-  const id: IdempotencyKey = { userId: user.id, scope: `${c.req.method} ${c.req.path}`, key };
+  const id: IdempotencyKey = { userId, scope: `${c.req.method} ${c.req.path}`, key };
   const requestHash = hashOf(await c.req.text());
 
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;

@@ -9,6 +9,7 @@ import { latestNotifications, notificationView, unreadNotificationCount } from '
 import { profileStatus } from '../domain/profile.ts';
 import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppEnv } from './context.ts';
+import { cartOwnerOf } from './visitor-cart.ts';
 import { Piece } from './gzip-join.ts';
 import type { SharedPage } from './render.tsx';
 
@@ -17,9 +18,18 @@ export interface ViewerPieces {
   tail: Piece;
 }
 
+/** Units in a visitor's cart (the cookie's guest cart): read only for a request that carries the cookie. */
+function visitorCartCount<E extends AppEnv>(c: AppContext<E>): number {
+  const owner = cartOwnerOf(c);
+  return owner === null ? 0 : cartCount(c.env.deps.db, owner);
+}
+
 export function viewerOf<E extends AppEnv>(c: AppContext<E>): Viewer {
   const user = c.get('user');
-  if (!user) return anonymousViewer;
+  if (!user) {
+    const inCart = visitorCartCount(c);
+    return inCart === 0 ? anonymousViewer : { ...anonymousViewer, cartCount: inCart };
+  }
   const { db } = c.env.deps;
   return {
     user: publicUser(user),
@@ -37,7 +47,10 @@ export function viewerOf<E extends AppEnv>(c: AppContext<E>): Viewer {
  */
 function viewerKey<E extends AppEnv>(c: AppContext<E>): string {
   const user = c.get('user');
-  if (!user) return 'visitor';
+  if (!user) {
+    const inCart = visitorCartCount(c);
+    return inCart === 0 ? 'visitor' : `visitor:cart:${inCart}`;
+  }
   return `${user.id}:${c.get('viewerVersion')}:${user.isAdmin ? 'admin' : ''}:${user.username}`;
 }
 

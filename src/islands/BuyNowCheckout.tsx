@@ -4,7 +4,7 @@ import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
-import { ApiError } from './lib/http.ts';
+import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
@@ -41,7 +41,15 @@ function customerInfoOf(values: ShippingValues) {
 
 /** Errors of the body (`address.line1`) under the field names (`line1`). */
 const fieldNamesOf = (errors: Record<string, string>) =>
-  Object.fromEntries(Object.entries(errors).map(([key, message]) => [key.replace(/^address\./, ''), message]));
+  Object.fromEntries(
+    Object.entries(errors).map(([key, message]) => [
+      key.replace(/^address\./, ''),
+      // The notice above the fields says it in full, with the cart's button: the narrow ZIP field gets the short form.
+      message === localDeliveryMessage ? `Buy now delivers in ${LOCAL_ZIP} only` : message,
+    ]),
+  );
+
+const SHIPS_FROM_CART = 'Your cart ships anywhere in the US: add it to your cart and choose Standard or Express shipping.';
 
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
@@ -60,6 +68,34 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   /** Set at once, before React re-renders the button disabled: a double click pays once. */
   const paying = useRef(false);
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
+  /** The address is outside 92651: the cart, which ships anywhere, is offered instead of a dead end. */
+  const [outside, setOutside] = useState(false);
+  const [moving, setMoving] = useState(false);
+  const shipButton = useRef<HTMLButtonElement>(null);
+  /** The way on is where the eyes go: the cart offer, scrolled to and focused. */
+  function offerCart() {
+    setOutside(true);
+    requestAnimationFrame(() => {
+      shipButton.current?.scrollIntoView({ block: 'center' });
+      shipButton.current?.focus();
+    });
+  }
+
+  async function shipFromCart() {
+    setMoving(true);
+    try {
+      await apiRequest('POST', '/api/cart', { productId: product.id });
+    } catch (error) {
+      // Already in the cart as many times as there is stock: the cart is still where it ships from.
+      if (!(error instanceof ApiError && error.status === 409)) {
+        setMoving(false);
+        toast({ title: 'Could not add to cart', description: error instanceof ApiError ? error.message : 'Please try again.', variant: 'destructive' });
+        return;
+      }
+    }
+    toastAfterNavigation({ title: 'Added to cart', description: 'Choose Standard or Express shipping to your address.' });
+    window.location.assign('/cart');
+  }
 
   function customerInfo(form: HTMLFormElement) {
     const checked = customerInfoSchema.safeParse(customerInfoOf(readShipping(form, NAMES)));
@@ -70,7 +106,8 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
     const found = fieldErrorsOf(checked.error);
     setErrors(fieldNamesOf(found));
     if (found['address.postalCode'] === localDeliveryMessage) {
-      toast({ title: 'Local Delivery Only', description: 'We only deliver within the 92651 area code (Laguna Beach).', variant: 'destructive' });
+      offerCart();
+      toast({ title: 'Local Delivery Only', description: SHIPS_FROM_CART, variant: 'destructive' });
     }
     return null;
   }
@@ -119,6 +156,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         return;
       }
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
+      if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) offerCart();
       const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
       setFailure(message);
       toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
@@ -144,7 +182,24 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         names={NAMES}
         values={customer}
         errors={errors}
-        notice={<p className="m-0 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{`Delivery is only available within ${LOCAL_ZIP} (Laguna Beach).`}</p>}
+        notice={
+          <div data-outside-area={outside ? '' : undefined} className="m-0 grid gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            <p className={`m-0 ${outside ? 'font-bold' : ''}`} role={outside ? 'alert' : undefined}>
+              {outside
+                ? `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only. ${SHIPS_FROM_CART}`
+                : `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only.`}
+            </p>
+            <button
+              ref={shipButton}
+              type="button"
+              disabled={moving}
+              onClick={() => void shipFromCart()}
+              className={`justify-self-start rounded-lg px-3 py-2 text-sm font-bold cursor-pointer disabled:opacity-60 ${outside ? 'border-0 bg-ink text-white' : 'border border-amber-900/30 bg-white text-amber-900'}`}
+            >
+              {outside ? 'Add to cart and ship it' : 'Shipping elsewhere? Add to cart instead'}
+            </button>
+          </div>
+        }
       >
         <div>
           <label htmlFor={`${id}-method`} className="text-sm font-medium">

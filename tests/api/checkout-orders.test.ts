@@ -26,10 +26,11 @@ import { testApp } from '../helpers/app.ts';
  */
 
 describe('POST /api/checkout: totals and a successful order', () => {
-  test('signed out: 401', async () => {
+  test('signed out with no cart: 400 "Your cart is empty."', async () => {
     const ctx = await testApp();
-    const response = await checkout(ctx.client(), { paymentMethod: 'cod' });
-    expect(response.status).toBe(401);
+    const response = await checkout(ctx.client(), { paymentMethod: 'cod', shipping: { method: 'standard' } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('Your cart is empty.');
   });
 
   test('cash on delivery with the right summary: 201 {orderId}, processing, stock taken, cart emptied, nothing charged', async () => {
@@ -124,13 +125,13 @@ describe('POST /api/checkout: totals and a successful order', () => {
     expect(ctx.gateway.payments().map((p) => p.amountCents)).toEqual([54275]);
   });
 
-  test('by card without a token or a saved card (an incomplete profile): 403, nothing ordered', async () => {
+  test('by card without a token or a saved card: 400 naming the card, nothing ordered', async () => {
     const ctx = await checkoutStore();
     await fillCart(ctx);
     ctx.db.update(userProfiles).set({ gatewayCardId: null }).where(eq(userProfiles.userId, ctx.userId)).run();
     const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD, { paymentMethod: 'square' }));
-    expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ code: 'PROFILE_INCOMPLETE', missing: ['payment card'] });
+    expect(response.status).toBe(400);
+    expect((await response.json()).fields).toEqual({ paymentToken: 'Add a payment card to your profile, or enter a card.' });
     expect(allOrders(ctx)).toHaveLength(0);
     expect(stockOf(ctx, aviator(ctx).id)).toBe(12);
   });

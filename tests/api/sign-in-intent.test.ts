@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.ts';
 import { seededStore, type Store } from '../helpers/admin-tools.ts';
-import { completeProfile, COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { completeProfile } from '../helpers/actors.ts';
 import { TEST_ORIGIN, type TestClient } from '../helpers/app.ts';
 import { parseHtml, toastOf } from '../helpers/html.ts';
 
@@ -30,17 +30,18 @@ async function cartOf(client: TestClient): Promise<{ productId: number; quantity
   return lines.map((line) => ({ productId: line.productId, quantity: line.quantity }));
 }
 
-/** A visitor presses Add to Cart on a product page: sent to log in, the product remembered. */
+/** A visitor presses Add to Cart on a product page: it goes in the visitor's cart, kept by a cookie, and they stay on the product. */
 async function visitorAddsToCart(): Promise<TestClient> {
   const visitor = ctx.client();
   const response = await visitor.post('/cart/add', { form: { productId: String(productId), next: `/product/${productId}` } });
   expect(response.status).toBe(303);
-  expect(response.headers.get('location')).toBe(`/auth?next=${encodeURIComponent(`/product/${productId}`)}`);
+  expect(response.headers.get('location')).toBe(`/product/${productId}`);
+  expect(await cartOf(visitor)).toEqual([{ productId, quantity: 1 }]);
   return visitor;
 }
 
-describe("a visitor's Add to Cart survives signing in", () => {
-  test('logging in with the form puts the product in the cart and returns to the product', async () => {
+describe("a visitor's Add to Cart survives signing in (the visitor cart joins the account's)", () => {
+  test('logging in with the form keeps the product in the cart and returns to the product', async () => {
     await registeredShopper('intent_form', true);
     const visitor = await visitorAddsToCart();
     const login = await visitor.post(`/auth/login?next=${encodeURIComponent(`/product/${productId}`)}`, {
@@ -49,7 +50,7 @@ describe("a visitor's Add to Cart survives signing in", () => {
     expect(login.status).toBe(303);
     expect(login.headers.get('location')).toBe(`/product/${productId}`);
     const page = await visitor.get(`/product/${productId}`);
-    expect(toastOf(await page.text())?.title).toBe('Added to cart');
+    expect(toastOf(await page.text())?.title).toBe('Your cart came with you');
     expect(await cartOf(visitor)).toEqual([{ productId, quantity: 1 }]);
     // Done once: logging in again adds nothing more.
     await visitor.post('/api/logout');
@@ -64,30 +65,18 @@ describe("a visitor's Add to Cart survives signing in", () => {
     expect(login.status).toBe(200);
     const body = await login.json();
     expect(body.username).toBe('intent_api');
-    expect(body.notice.title).toBe('Added to cart');
+    expect(body.notice).toEqual({ title: 'Your cart came with you', description: 'The product you added is in your cart.' });
     expect(body.next).toBeUndefined();
     expect(await cartOf(visitor)).toEqual([{ productId, quantity: 1 }]);
   });
 
-  test('a new account is sent to complete its profile, and the product goes in once the profile is complete', async () => {
+  test('a new account keeps the cart at once: no profile is needed to have a cart', async () => {
     const visitor = await visitorAddsToCart();
     const registered = await visitor.post('/api/register', { json: { username: 'intent_new', password: 'intent-pass-1' } });
     expect(registered.status).toBe(201);
     const body = await registered.json();
-    expect(body.notice.title).toBe('Complete your profile');
-    expect(body.next).toBe('/profile');
-    expect(await cartOf(visitor)).toEqual([]);
-
-    // Saving part of the profile says only that it was saved.
-    const partial = await visitor.patch('/api/user/profile', { json: { name: COMPLETE_PROFILE.name, email: COMPLETE_PROFILE.email } });
-    expect(partial.status).toBe(200);
-    expect((await partial.json()).notice).toBeUndefined();
-
-    const completed = await visitor.patch('/api/user/profile', {
-      json: { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } },
-    });
-    expect(completed.status).toBe(200);
-    expect((await completed.json()).notice.title).toBe('Added to cart');
+    expect(body.notice.title).toBe('Your cart came with you');
+    expect(body.next).toBeUndefined();
     expect(await cartOf(visitor)).toEqual([{ productId, quantity: 1 }]);
   });
 
@@ -95,9 +84,9 @@ describe("a visitor's Add to Cart survives signing in", () => {
     await registeredShopper('intent_get', true);
     const visitor = await visitorAddsToCart();
     for (const path of ['/', `/product/${productId}`, '/cart', '/auth']) await visitor.get(path);
-    expect(visitor.cookies.has('csa_cart_intent')).toBe(true);
+    expect(visitor.cookies.has('csa_cart')).toBe(true);
     await visitor.post('/api/login', { json: { username: 'intent_get', password: 'intent-pass-1' } });
-    expect(visitor.cookies.has('csa_cart_intent')).toBe(false);
+    expect(visitor.cookies.has('csa_cart')).toBe(false);
   });
 
   test('a forged or stale intent is dropped and the sign-in goes on as usual', async () => {

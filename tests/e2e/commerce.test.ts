@@ -59,9 +59,9 @@ describe('a new shopper pays for real with the test card', () => {
     const page = await store.browser.newPage({ viewport: { width: 390, height: 844 } });
     const errors = watchErrors(page);
     await register(page, 'buyer_one');
+    // The cart opens without a complete profile or a card (issue 27).
     await page.goto(`${store.server.url}/cart`);
-    await page.waitForURL(`${store.server.url}/profile`);
-    expect(await toastText(page)).toContain('Complete Your Profile');
+    await shows(page.getByRole('heading', { name: 'Your cart is empty' }));
     await completeProfile(page);
 
     await saveTestCard(page);

@@ -5,13 +5,13 @@ import { storeAndBrowser } from '../helpers/e2e.ts';
 
 setDefaultTimeout(90_000);
 
-/* A visitor presses Add to Cart, logs in on the page it sends them to, and finds the product in the cart. */
+/* A visitor fills a cart without an account, logs in, and finds the same cart in their account. */
 const store = storeAndBrowser();
 
 const PROFILE = { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', sourceId: 'cnon:card-nonce-ok' } };
 
-describe('intent across login', () => {
-  test('Add to Cart as a visitor, log in, and the product is in the cart on the page it came from', async () => {
+describe('a visitor cart across login', () => {
+  test('Add to Cart as a visitor stays on the product; logging in brings the cart into the account', async () => {
     const url = store.server.url;
     const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
     const setup = await store.browser.newContext();
@@ -26,15 +26,24 @@ describe('intent across login', () => {
     const page = await context.newPage();
     await page.goto(`${url}/product/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await page.waitForURL(/\/auth\?next=/);
+    await page.waitForURL(`${url}/product/${product.id}`);
+    expect(await toastText(page)).toContain('Added to cart');
+    // The visitor's cart opens without an account.
+    await page.goto(`${url}/cart`);
+    await shows(page.getByRole('heading', { name: 'Cart', exact: true }));
+    await shows(page.getByText('Checking out as a guest'));
+    await page.getByRole('link', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(/\/auth\?next=%2Fcart/);
     await islandsReady(page);
     const login = page.locator('form[action^="/auth/login"]');
     await login.getByLabel('Username').fill('kai_reef');
     await login.getByLabel('Password').fill('reef-pass-1');
     await login.getByRole('button', { name: 'Login' }).click();
-    await page.waitForURL(`${url}/product/${product.id}`);
-    expect(await toastText(page)).toContain('Added to cart');
+    await page.waitForURL(`${url}/cart`);
+    expect(await toastText(page)).toContain('Your cart came with you');
     await shows(page.getByRole('link', { name: 'Cart, 1 item' }));
+    await shows(page.getByRole('button', { name: /Remove/ }));
+    expect(await page.getByText('Checking out as a guest').count()).toBe(0);
     await context.close();
   });
 });

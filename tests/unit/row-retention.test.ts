@@ -60,7 +60,7 @@ describe('store-wide retention', () => {
 
     const paymentsBefore = count(ctx, 'select count(*) as n from payments');
     const pruned = await pruneStoreRows(ctx.db, now, retention);
-    expect(pruned).toEqual({ notifications: 1, sessions: 1, voidPlays: 1, endedExclusions: 0, rateLimitEvents: 1, mailLinks: 0, mailRows: 0 });
+    expect(pruned).toEqual({ notifications: 1, sessions: 1, voidPlays: 1, endedExclusions: 0, guestCarts: 0, rateLimitEvents: 1, mailLinks: 0, mailRows: 0 });
     expect(count(ctx, 'select count(*) as n from plays where id = ?', oldVoid)).toBe(0);
     expect(count(ctx, 'select count(*) as n from plays where id in (?, ?)', youngVoid, namedVoid)).toBe(2);
     expect(count(ctx, 'select count(*) as n from payments')).toBe(paymentsBefore);

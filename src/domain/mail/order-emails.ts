@@ -5,6 +5,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from './compose.ts';
 import { queueEmail } from './outbox.ts';
+import { isGuestAccount, orderLinkPath } from '../visitor-cart.ts';
 
 /*
  * The order messages: the confirmation with its receipt, the refund and the delivery. Each is
@@ -55,6 +56,11 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   ];
 }
 
+/** A guest cannot sign in: their e-mails carry the order's signed link (domain/visitor-cart.ts). */
+function orderPathFor(tx: Queryable, order: OrderRow): string {
+  return isGuestAccount(tx, order.userId) ? orderLinkPath(tx, order.id) : `/orders/${order.id}`;
+}
+
 function greeting(order: OrderRow): string {
   const first = order.customerName?.trim().split(/\s+/)[0];
   return first ? `Thank you, ${first}!` : 'Thank you!';
@@ -81,7 +87,7 @@ export function queueOrderConfirmation(tx: Queryable, clock: Clock, order: Order
         'Not happy with it? Our 30-day money-back guarantee applies.',
       ],
       rows: receiptRows(tx, order),
-      action: { label: 'View your order', path: `/orders/${order.id}` },
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: `This is your receipt for order #${order.id}. Keep it for your records.`,
     }),
   });
@@ -104,7 +110,7 @@ export function queueRefundEmail(tx: Queryable, clock: Clock, order: OrderRow, r
         ['Order', `#${order.id}`],
         ['Refunded', formatCents(refundCents)],
       ],
-      action: { label: 'View your order', path: `/orders/${order.id}` },
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
     }),
   });
 }
@@ -120,7 +126,7 @@ export function queueCanceledEmail(tx: Queryable, clock: Clock, order: OrderRow)
     body: composeEmail({
       heading: 'Your order was canceled',
       paragraphs: [`Order #${order.id} was canceled. Nothing was charged, so there is nothing to refund.`],
-      action: { label: 'View your order', path: `/orders/${order.id}` },
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
     }),
   });
 }
@@ -138,7 +144,7 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
         `Your order #${order.id} was delivered to ${addressLinesOf(order)}.`,
         'Something wrong? Our 30-day money-back guarantee applies: reply to this message or see our returns page.',
       ],
-      action: { label: 'View your order', path: `/orders/${order.id}` },
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: 'You get this message because e-mail notifications are on in your profile.',
     }),
   });

@@ -1,24 +1,35 @@
 import { Hono } from 'hono';
 import { buyNow } from '../../domain/checkout.ts';
 import { findOwnOrder, userOrders } from '../../domain/order-views.ts';
+import { orderLinkOpens } from '../../domain/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
+import { asGuestWhenSignedOut, cartOwnerOf } from '../../http/visitor-cart.ts';
 import { buyNowBody } from '../../shared/schemas/cart.ts';
 
-/** /api/orders and /api/user/orders (spec section 7): buy now (the /checkout page), one order, the shopper's orders. */
+const notFound = { message: 'Order not found' };
+
+/**
+ * /api/orders and /api/user/orders (spec section 7): buy now (the /checkout page, signed in or as
+ * a guest with `customerInfo.email`), one order (its owner's, or anyone's holding its e-mailed
+ * link's `key`), the shopper's orders.
+ */
 export const ordersApi = new Hono<AppEnv>()
-  .use('/orders', requireUserApi)
-  .use('/orders/*', requireUserApi)
   .use('/user/orders', requireUserApi)
-  .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())))
-  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotent, async (c) => {
-    const { id } = await buyNow(c.env.deps, c.get('user').id, c.req.valid('json'), clientIp(c));
+  .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user')!.id, c.env.deps.clock.now())))
+  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), asGuestWhenSignedOut, idempotent, async (c) => {
+    const { id } = await buyNow(c.env.deps, cartOwnerOf(c)!, c.req.valid('json'), clientIp(c));
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {
-    const order = findOwnOrder(c.env.deps.db, c.get('user').id, pathId(c));
-    if (!order) return c.json({ message: 'Order not found' }, 404);
+    const { db } = c.env.deps;
+    const id = pathId(c);
+    const byLink = orderLinkOpens(db, id, c.req.query('key'));
+    const owner = cartOwnerOf(c);
+    if (!byLink && owner === null) return c.json({ message: 'Please log in to continue.' }, 401);
+    const order = findOwnOrder(db, byLink ? 'anyOwner' : owner!, id);
+    if (!order) return c.json(notFound, 404);
     return c.json(order);
   });

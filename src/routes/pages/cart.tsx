@@ -1,14 +1,12 @@
 import { Hono } from 'hono';
-import { rememberCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
-import { addToCart, cartLines, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
+import { addToCart, cartLines, productForCart, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { noticeIncompleteProfile } from '../../domain/notifications.ts';
 import { formatCents } from '../../shared/pricing.ts';
-import { findProfile, isProfileComplete } from '../../domain/profile.ts';
 import { checkoutDefaults } from '../../domain/checkout.ts';
 import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
+import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
 import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
@@ -64,13 +62,16 @@ function CartItem({ line }: { line: CartLine }) {
   );
 }
 
-/** A visitor's cart is empty: lines come with a user. */
-function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; userId: number | null; lines: CartLine[] }) {
-  if (lines.length === 0 || userId === null) {
+/** The cart of the signed-in shopper or of the visitor's cookie (`owner`): anyone can fill one and check out. */
+function CartPage<E extends AppEnv>({ c, lines, owner }: { c: AppContext<E>; owner: number | null; lines: CartLine[] }) {
+  const guest = !c.get('user');
+  if (lines.length === 0 || owner === null) {
     return (
       <div className="mx-auto max-w-md pt-10 text-center">
         <h1 className="m-0 text-2xl font-extrabold">Your cart is empty</h1>
-        <p className="mt-2 mb-6 text-slate-600">{userId !== null ? 'Find something you love, or play for it for $1.' : 'Log in to see your cart.'}</p>
+        <p className="mt-2 mb-6 text-slate-600">
+          {guest ? 'Find something you love. Log in to see the cart you filled on another visit.' : 'Find something you love, or play for it for $1.'}
+        </p>
         <div className="flex justify-center gap-3">
           <a href="/products" className="rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
             Continue Shopping
@@ -84,7 +85,7 @@ function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; us
       </div>
     );
   }
-  const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, userId);
+  const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner);
   return (
     <div className="grid gap-6 lg:grid-cols-[1fr_26rem]">
       <section aria-labelledby="cart-items" className="self-start rounded-2xl border border-slate-200 bg-white px-4 sm:px-6">
@@ -103,6 +104,15 @@ function CartPage<E extends AppEnv>({ c, lines, userId }: { c: AppContext<E>; us
         </p>
       </section>
       <section aria-label="Checkout" className="self-start rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
+        {guest && (
+          <p data-guest-checkout="" className="m-0 mb-5 rounded-xl bg-slate-50 p-3 text-sm text-slate-700">
+            {'Checking out as a guest: your receipt and a link to your order go to the e-mail you enter. '}
+            <a href="/auth?next=%2Fcart" className="font-semibold text-sea-dark">
+              Log in
+            </a>
+            {' to use your saved details; your cart comes with you.'}
+          </p>
+        )}
         <Island
           name="CartCheckout"
           props={{
@@ -164,34 +174,20 @@ function RemovePrizeStep({ line }: { line: CartLine }) {
 
 export const cartPages = new Hono<AppEnv>()
   .get('/cart', (c) => {
-    const user = c.get('user');
-    if (user) {
-      const { db, clock } = c.env.deps;
-      // Spec section 5: an incomplete profile cannot open the cart.
-      if (!isProfileComplete(findProfile(db, user.id))) {
-        noticeIncompleteProfile(db, clock, user.id);
-        setFlash(c, {
-          title: 'Complete Your Profile',
-          description: 'Please complete your profile information before making purchases or entering games.',
-          variant: 'destructive',
-        });
-        return c.redirect('/profile', 302);
-      }
-    }
-    const lines = user ? cartLines(c.env.deps.db, user.id) : [];
-    return renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} userId={user?.id ?? null} />);
+    // Open to everyone (issue 27): the checkout form asks for what the chosen payment needs, nothing is required first.
+    const owner = cartOwnerOf(c);
+    const lines = owner === null ? [] : cartLines(c.env.deps.db, owner);
+    const page = renderPage(c, { title: 'Cart', path: '/cart', noindex: true }, <CartPage c={c} lines={lines} owner={owner} />);
+    page.headers.set('Cache-Control', 'private, no-store');
+    return page;
   })
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
     const { productId, next: wanted } = c.req.valid('form');
     const next = safeNextPath(wanted ?? `/product/${productId}`);
-    const user = c.get('user');
-    if (!user) {
-      rememberCartIntent(c, productId);
-      setFlash(c, { title: 'Please log in', description: 'Log in or register and the product goes in your cart.' });
-      return c.redirect(`/auth?next=${encodeURIComponent(next)}`, 303);
-    }
     try {
-      addToCart(c.env.deps.db, c.env.deps.clock, user.id, { productId });
+      // A visitor's first add makes their guest cart, once the product can go in one.
+      const owner = cartOwnerOf(c) ?? (productForCart(c.env.deps.db, { productId }) && ensureVisitorOf(c));
+      addToCart(c.env.deps.db, c.env.deps.clock, owner, { productId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
@@ -200,10 +196,10 @@ export const cartPages = new Hono<AppEnv>()
     return c.redirect(next, 303);
   })
   .post('/cart/items/:id', idFrom('Cart item'), formBody(cartQuantityForm, refusedForm('Could not change the quantity', '/cart')), (c) => {
-    const user = c.get('user');
-    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
+    const owner = cartOwnerOf(c);
+    if (owner === null) return c.redirect('/cart', 303);
     try {
-      setCartQuantity(c.env.deps.db, user.id, pathId(c), c.req.valid('form').quantity);
+      setCartQuantity(c.env.deps.db, owner, pathId(c), c.req.valid('form').quantity);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Could not change the quantity', description: error.message, variant: 'destructive' });
@@ -212,8 +208,8 @@ export const cartPages = new Hono<AppEnv>()
   })
   .post('/cart/checkout', async (c) => {
     // The cart's checkout form without JavaScript: cash on delivery completes; a card needs the script.
-    const user = c.get('user');
-    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
+    const owner = cartOwnerOf(c);
+    if (owner === null) return c.redirect('/cart', 303);
     const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const text = (key: string) => (typeof form[key] === 'string' ? (form[key] as string) : '');
     if (text('paymentMethod') !== 'cod') {
@@ -221,7 +217,7 @@ export const cartPages = new Hono<AppEnv>()
       return c.redirect('/cart', 303);
     }
     const { db, clock, gateway } = c.env.deps;
-    const lines = cartLines(db, user.id);
+    const lines = cartLines(db, owner);
     const method = text('shippingMethod') === 'express' ? 'express' : 'standard';
     const checked = cartCheckoutBody.safeParse({
       paymentMethod: 'cod',
@@ -241,7 +237,7 @@ export const cartPages = new Hono<AppEnv>()
     });
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Check your shipping details.');
-      const { orderId } = await checkoutCart({ db, clock, gateway }, user.id, checked.data, clientIp(c));
+      const { orderId } = await checkoutCart({ db, clock, gateway }, owner, checked.data, clientIp(c));
       setFlash(c, { title: 'Order placed', description: 'Thank you! Your order has been placed.' });
       return c.redirect(`/order-confirmation/${orderId}`, 303);
     } catch (error) {
@@ -251,16 +247,16 @@ export const cartPages = new Hono<AppEnv>()
     }
   })
   .post('/cart/items/:id/remove', idFrom('Cart item'), async (c) => {
-    const user = c.get('user');
-    if (!user) return c.redirect('/auth?next=%2Fcart', 303);
-    const line = cartLines(c.env.deps.db, user.id).find((l) => l.id === pathId(c));
+    const owner = cartOwnerOf(c);
+    if (owner === null) return c.redirect('/cart', 303);
+    const line = cartLines(c.env.deps.db, owner).find((l) => l.id === pathId(c));
     const confirmed = (await c.req.parseBody().catch(() => ({}) as Record<string, unknown>)).confirmed === 'yes';
     if (line?.type === 'play' && !confirmed) {
       // A prize asks first: removing it does not lose it, but the shopper should know where it goes.
       return renderPage(c, { title: 'Remove prize from cart?', path: '/cart', noindex: true }, <RemovePrizeStep line={line} />, { backHref: '/cart' });
     }
     try {
-      removeCartItem(c.env.deps.db, user.id, pathId(c));
+      removeCartItem(c.env.deps.db, owner, pathId(c));
       setFlash(
         c,
         line?.type === 'play'

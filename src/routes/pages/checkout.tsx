@@ -12,7 +12,7 @@ import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNotFound, orderNotFound } from './not-found.tsx';
-import { requireUserPage } from '../../http/guards.ts';
+import { cartOwnerOf } from '../../http/visitor-cart.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -22,17 +22,17 @@ export const checkoutPages = new Hono<AppEnv>()
       setFlash(c, { title: 'No product specified for checkout', description: 'Choose a product first.', variant: 'destructive' });
       return c.redirect('/', 302);
     }
-    const user = c.get('user');
-    if (!user) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    // Signed in, a visitor with a cart, or nobody yet: anyone can buy now (as a guest with their e-mail).
+    const owner = cartOwnerOf(c);
     const id = productIdOf(raw);
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     if (!stored) return productNotFound(c, 'checkout');
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, user.id);
+    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
     const soldOut = stored.quantity <= 0;
     const { db, clock } = c.env.deps;
-    const bought = recentPurchaseOf(db, user.id, stored.id, clock.now());
+    const bought = owner === null ? null : recentPurchaseOf(db, owner, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const page = renderPage(
       c,
@@ -52,6 +52,15 @@ export const checkoutPages = new Hono<AppEnv>()
                 {soldOut ? '' : ', or buy it again below.'}
               </p>
             </div>
+          )}
+          {!c.get('user') && !soldOut && (
+            <p data-guest-checkout="" className="m-0 mb-5 rounded-xl bg-slate-50 p-3 text-sm text-slate-700">
+              {'Buying as a guest: your receipt and a link to your order go to the e-mail you enter. '}
+              <a href={`/auth?next=${encodeURIComponent(currentPath(c))}`} className="font-semibold text-sea-dark">
+                Log in
+              </a>
+              {' to use your saved details and card.'}
+            </p>
           )}
           {soldOut ? (
             <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
@@ -106,8 +115,11 @@ export const checkoutPages = new Hono<AppEnv>()
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
     return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
   })
-  .get('/order-confirmation/:id', requireUserPage, (c) => {
-    const order = findOwnOrder(c.env.deps.db, c.get('user').id, Number(c.req.param('id')));
+  .get('/order-confirmation/:id', (c) => {
+    // The guest who just paid is known by the cart cookie their checkout used.
+    const owner = cartOwnerOf(c);
+    if (owner === null) return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    const order = findOwnOrder(c.env.deps.db, owner, Number(c.req.param('id')));
     if (!order) {
       return orderNotFound(c);
     }
@@ -121,7 +133,14 @@ export const checkoutPages = new Hono<AppEnv>()
           <p className="m-0 mt-2 text-slate-200">{`Order #${order.id} · ${order.paymentMethod === 'cod' ? 'Cash on delivery' : 'Paid by card'}`}</p>
         </div>
         {/* Near the top, so a keyboard or screen-reader user reaches 'Stay on this page' within the 5 s. */}
-        <Island name="RedirectCountdown" props={{ seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }} />
+        <Island
+          name="RedirectCountdown"
+          props={
+            c.get('user')
+              ? { seconds: 5, href: '/profile?tab=orders', label: 'Taking you to your orders' }
+              : { seconds: 5, href: `/orders/${order.id}`, label: 'Taking you to your order' }
+          }
+        />
         <OrderCard order={order} detailed linked={false} />
         <section aria-labelledby="delivery-to" className="rounded-2xl border border-slate-200 bg-white p-5">
           <h2 id="delivery-to" className="m-0 text-lg font-bold">

@@ -46,6 +46,21 @@ export function productNotFound<E extends AppEnv>(c: AppContext<E>, from: 'produ
 }
 
 /** An order that is not there, or not this shopper's (the same answer for both), status 404. */
+/** An order link whose key does not open that order, for someone signed out: the receipt's link again, or signing in (no dead end). */
+export function orderLinkNotValid<E extends AppEnv>(c: AppContext<E>, next: string) {
+  return renderPage(
+    c,
+    { title: 'Order Not Found', path: '/profile', noindex: true },
+    <NotFoundCard
+      heading="Order Not Found"
+      text="This link does not open an order. Open the link in your receipt e-mail exactly as it was sent, or log in to see your orders."
+      href={`/auth?next=${encodeURIComponent(next)}`}
+      link="Log in"
+    />,
+    { status: 404 },
+  );
+}
+
 export function orderNotFound<E extends AppEnv>(c: AppContext<E>) {
   return renderPage(
     c,

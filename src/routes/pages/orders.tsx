@@ -6,12 +6,14 @@ import { DomainError } from '../../domain/errors.ts';
 import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
-import { renderPage } from '../../http/render.tsx';
+import { currentPath, renderPage } from '../../http/render.tsx';
 import { requireUserPage } from '../../http/guards.ts';
 import { idFrom, pathId, validForm } from '../../http/request.ts';
 import { returnRequestBody } from '../../shared/schemas/aftersale.ts';
 import { AfterSale } from './order-aftersale.tsx';
-import { orderNotFound } from './not-found.tsx';
+import { orderLinkOpens } from '../../domain/visitor-cart.ts';
+import { cartOwnerOf } from '../../http/visitor-cart.ts';
+import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -19,16 +21,18 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order }: { order: OrderDetail }) {
+function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
-          <p className="m-0 text-sm print:hidden">
-            <a href="/profile?tab=orders" className="font-semibold text-sea-dark">
-              My Orders
-            </a>
-          </p>
+          {signedIn && (
+            <p className="m-0 text-sm print:hidden">
+              <a href="/profile?tab=orders" className="font-semibold text-sea-dark">
+                My Orders
+              </a>
+            </p>
+          )}
           <h1 className="m-0 mt-1 text-2xl font-extrabold">{`Order #${order.id}`}</h1>
           <p className="m-0 mt-1 text-sm text-slate-600">{`Placed ${formatDateTime(order.createdAt)}`}</p>
         </div>
@@ -125,6 +129,7 @@ function OrderPage({ order }: { order: OrderDetail }) {
   );
 }
 
+/** Its owner (signed in, or the guest whose cookie made it) or whoever holds its e-mailed link (`?key=`) sees an order. */
 export const orderPages = new Hono<AppEnv>()
   .post(
     '/orders/:id{[0-9]+}/return-request',
@@ -144,12 +149,28 @@ export const orderPages = new Hono<AppEnv>()
       return c.redirect(`/orders/${pathId(c)}`, 303);
     },
   )
-  .get('/orders/:id', requireUserPage, (c) => {
-    const order = orderDetail(c.env.deps.db, c.get('user').id, Number(c.req.param('id')), c.env.deps.clock.now());
+  .get('/orders/:id', (c) => {
+    const { db, clock } = c.env.deps;
+    const id = Number(c.req.param('id'));
+    const byLink = orderLinkOpens(db, id, c.req.query('key'));
+    const owner = cartOwnerOf(c);
+    if (!byLink && owner === null) {
+      // A wrong key is said so (a guest has no account to sign in to); no key at all asks to sign in as before.
+      return c.req.query('key') === undefined ? c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302) : orderLinkNotValid(c, `/orders/${id}`);
+    }
+    const order = orderDetail(db, byLink ? 'anyOwner' : owner!, id, clock.now());
     if (!order) {
       return orderNotFound(c);
     }
-    return renderPage(c, { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true }, <OrderPage order={order} />, {
-      backHref: '/profile?tab=orders',
-    });
+    const page = renderPage(
+      c,
+      { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
+      <OrderPage order={order} signedIn={!!c.get('user')} />,
+      {
+        backHref: c.get('user') ? '/profile?tab=orders' : '/',
+      },
+    );
+    // One person's order, opened by a secret link: never kept by a cache.
+    page.headers.set('Cache-Control', 'private, no-store');
+    return page;
   });

@@ -80,7 +80,9 @@ export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
 
 /** The single-product checkout delivers only in Laguna Beach. */
 export const LOCAL_ZIP = '92651';
-export const localDeliveryMessage = 'Local Delivery Only: we only deliver within the 92651 area code (Laguna Beach).';
+// The second sentence is the way on (issue 27, item 6): buy now is local, the cart ships anywhere.
+export const localDeliveryMessage =
+  'Local Delivery Only: we only deliver within the 92651 area code (Laguna Beach). Your cart ships anywhere in the US: add the product to your cart instead.';
 
 export const customerInfoSchema = z.object({
   name: trimmed(2, 'Name must be at least 2 characters'),

@@ -6,6 +6,7 @@ import { Island } from '../../../components/Island.tsx';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
 import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
 import { OrderAfterSale, ReturnRequests } from './order-aftersale.tsx';
+import { isGuestUsername } from '../../../domain/visitor-cart.ts';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [
@@ -62,7 +63,7 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
           <span className="font-semibold">{order.customer.name}</span>
           <span className="block break-words text-slate-600 sm:inline">
             <span className="hidden sm:inline"> · </span>
-            {[order.customer.email, `@${order.customer.username}`].filter(Boolean).join(' · ')}
+            {[order.customer.email, isGuestUsername(order.customer.username) ? 'Guest checkout' : `@${order.customer.username}`].filter(Boolean).join(' · ')}
           </span>
         </p>
         <dl className="m-0 mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm" aria-label={`Delivery of order #${order.id}`}>

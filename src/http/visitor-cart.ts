@@ -1,0 +1,63 @@
+import { createMiddleware } from 'hono/factory';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/visitor-cart.ts';
+import { DomainError } from '../domain/errors.ts';
+import { minutesText, RateLimiter } from '../domain/rate-limit.ts';
+import { cameOverHttps, clientIp } from './client-address.ts';
+import type { AppContext, AppEnv } from './context.ts';
+
+/*
+ * The cookie naming a visitor's cart (domain/visitor-cart.ts). Only a POST that puts something
+ * in a cart (or pays as a guest) makes one; reading pages never does.
+ */
+
+export const VISITOR_COOKIE = 'csa_cart';
+const KEEP_SECONDS = VISITOR_COOKIE_DAYS * 24 * 60 * 60;
+const HOUR = 60 * 60 * 1000;
+/** New guest carts one address may start in an hour (a shared network's shoppers included). */
+export const GUEST_CARTS_PER_ADDRESS = 60;
+/** A guest account made during this request, before its cookie has come back. */
+const madeNow = new WeakMap<Request, number>();
+
+/** The cart's owner for this request: the signed-in user, else the visitor's guest account, else null. */
+export function cartOwnerOf<E extends AppEnv>(c: AppContext<E>): number | null {
+  const user = c.get('user');
+  if (user) return user.id;
+  return madeNow.get(c.req.raw) ?? findVisitor(c.env.deps.db, getCookie(c, VISITOR_COOKIE)) ?? null;
+}
+
+/** The guest account of this visitor, made (with its cookie) when there is none yet. */
+export function ensureVisitorOf<E extends AppEnv>(c: AppContext<E>): number {
+  const { db, clock } = c.env.deps;
+  const found = madeNow.get(c.req.raw) ?? findVisitor(db, getCookie(c, VISITOR_COOKIE));
+  if (found !== undefined) return found;
+  // Guests are limited like everyone: a script clearing its cookies cannot make guest accounts without end.
+  const wait = new RateLimiter(db, 'guest-cart-ip', GUEST_CARTS_PER_ADDRESS, HOUR, clock, c.env.deps.config.rateLimit).attempt(clientIp(c));
+  if (wait > 0) throw new DomainError(429, `Too many new carts from this network. Please try again in ${minutesText(wait)}.`);
+  const token = newVisitorToken();
+  const id = ensureVisitor(db, clock, token);
+  setCookie(c, VISITOR_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: c.env.deps.config.publicUrl.startsWith('https://') || cameOverHttps(c),
+    path: '/',
+    maxAge: KEEP_SECONDS,
+  });
+  madeNow.set(c.req.raw, id);
+  return id;
+}
+
+/** A guest's money request (buy now) runs as the visitor's guest account: made here, before the idempotency key is claimed for it. */
+export const asGuestWhenSignedOut = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.get('user')) ensureVisitorOf(c);
+  await next();
+});
+
+/** At sign-in or registration: the visitor's cart joins the account's, and the cookie goes. */
+export function joinCartOnSignIn<E extends AppEnv>(c: AppContext<E>, userId: number): number {
+  const token = getCookie(c, VISITOR_COOKIE);
+  if (!token) return 0;
+  const visitorId = findVisitor(c.env.deps.db, token);
+  deleteCookie(c, VISITOR_COOKIE, { path: '/' });
+  return visitorId === undefined ? 0 : joinVisitorCart(c.env.deps.db, visitorId, userId).moved;
+}
