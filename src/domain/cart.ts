@@ -1,7 +1,7 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { cartItems, products } from '../db/schema.ts';
-import { resolveImageUrl } from './catalog.ts';
+import { requireStillSold, resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
@@ -86,6 +86,7 @@ export function addToCart(db: Queryable, clock: Clock, userId: number, input: { 
   const { productId, quantity = 1 } = input;
   const product = db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
   requireCompleteProfile(db, clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   const existing = db

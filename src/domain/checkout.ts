@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
+import { requireStillSold } from './catalog.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
@@ -101,6 +102,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   const { productId, customerInfo: customer } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
   requireCompleteProfile(deps.db, deps.clock, userId);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);

@@ -3,7 +3,7 @@ import { shareCardImage, shareCardPath } from '../../domain/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
+import { findProduct, productIdOf, productLabel, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
 import { cachePages } from '../../http/page-cache.ts';
@@ -11,7 +11,7 @@ import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { CompetitionData } from '../../shared/views/games.ts';
-import { productNotFound } from './not-found.tsx';
+import { productNoLongerSold, productNotFound } from './not-found.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -196,6 +196,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
   if (!stored) return productNotFound(c);
+  if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
   const base = c.env.deps.config.publicUrl;

@@ -2,7 +2,7 @@ import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import { productTitle, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
+import { productTitle, productTypeLabels, productTypes, type AdminProductView, type ProductType } from '../../../domain/catalog.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
@@ -40,8 +40,9 @@ export function newProductHref(type: ProductType): string {
   return type === 'sunglasses' ? '/admin/product/new?type=sunglasses' : `${formRoute[type]}/new`;
 }
 
-function ProductRow({ product }: { product: ProductView }) {
+function ProductRow({ product }: { product: AdminProductView }) {
   const { name, subtitle } = productTitle(product);
+  const archived = product.archivedAt !== null;
   return (
     <li className="flex items-center gap-3 border-b border-slate-100 py-3 last:border-0">
       <ProductImage product={product} size={56} className="h-14 w-14 shrink-0 rounded-lg bg-slate-50 object-contain" />
@@ -56,6 +57,7 @@ function ProductRow({ product }: { product: ProductView }) {
           <span className="text-slate-600">{`Qty ${product.quantity}`}</span>
           <StockBadge quantity={product.quantity} />
           {product.playEnabled && <span className="rounded-full bg-coral/10 px-2 py-0.5 text-[11px] font-bold text-coral-dark">Play</span>}
+          {archived && <span className="rounded-full bg-slate-200 px-2 py-0.5 text-[11px] font-bold text-slate-700">Archived: not in the shop</span>}
         </p>
       </div>
       <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
@@ -65,7 +67,22 @@ function ProductRow({ product }: { product: ProductView }) {
         >
           Edit<span className="sr-only"> {name}</span>
         </a>
-        <Island name="DeleteProductButton" mode="idle" props={{ productId: product.id, label: `${name} ${subtitle}` }} />
+        {archived ? (
+          <form method="post" action={`/admin/products/${product.id}/restore`} className="m-0">
+            <button
+              type="submit"
+              className="w-full rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:border-ink"
+            >
+              Restore<span className="sr-only"> {name}</span>
+            </button>
+          </form>
+        ) : (
+          <Island
+            name="DeleteProductButton"
+            mode="idle"
+            props={{ productId: product.id, label: `${name} ${subtitle}`, history: { orders: product.orders, games: product.games } }}
+          />
+        )}
       </div>
     </li>
   );
@@ -88,7 +105,7 @@ export function AdminPanel({
 }: {
   tab: AdminTab;
   q: string;
-  products: ProductView[];
+  products: AdminProductView[];
   orders?: AdminOrder[];
   orderStatus?: OrderStatus | null;
   applications?: BusinessApplicationView[];
