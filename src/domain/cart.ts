@@ -34,7 +34,7 @@ export interface CartLine {
   type: 'regular' | 'play';
   gameId: number | null;
   addedAt: number;
-  product: { id: number; brand: string; model: string; imageUrl: string; productType: string; stock: number };
+  product: { id: number; name: string | null; brand: string; model: string; imageUrl: string; productType: string; stock: number };
 }
 
 export function cartLines(db: Queryable, userId: number): CartLine[] {
@@ -55,6 +55,7 @@ export function cartLines(db: Queryable, userId: number): CartLine[] {
       addedAt: item.addedAt,
       product: {
         id: product.id,
+        name: product.name,
         brand: product.brand,
         model: product.model,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),

@@ -70,6 +70,7 @@ export function productView(product: Product) {
 export type ProductView = ReturnType<typeof productView>;
 
 type Titled = Pick<ProductView, 'productType' | 'brand' | 'model' | 'description'> & { name?: string | null };
+type Labelled = { productType: string; brand: string; model: string; name?: string | null };
 
 /**
  * The title and the line under it: a named product is its name over its brand (the SKU stays
@@ -83,9 +84,9 @@ export function productTitle(product: Titled) {
 }
 
 /** A product on one line (orders, e-mails, games): 'Ray-Ban Aviator Classic', else brand and SKU. */
-export function productLabel(product: Pick<Titled, 'productType' | 'brand' | 'model' | 'name'>): string {
+export function productLabel(product: Labelled): string {
   if (product.productType === 'book') return product.brand;
-  return `${product.brand} ${product.name || product.model}`;
+  return [product.brand, product.name || product.model].filter(Boolean).join(' ');
 }
 
 /** The label of each sort of src/shared/schemas/catalog.ts (the type keeps the two lists equal). */

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
-import { resolveImageUrl } from '../catalog.ts';
+import { productLabel, resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
@@ -274,7 +274,7 @@ export function winners(db: Queryable, limit = 30) {
         playId: play.id,
         productId: product.id,
         username,
-        productName: `${product.brand} ${product.model}`,
+        productName: productLabel(product),
         productType: product.productType,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
         score: Math.round((play.score ?? 0) * 10) / 10,

@@ -81,8 +81,8 @@ export const productsApi = new Hono<AppEnv>()
   .delete('/products/:id', requireAdminWithPinApi, (c) => {
     // A product with orders or games is archived instead, so its history stays.
     const { outcome, orders, games } = deleteProduct(catalogWriter(c), idParam(c));
-    const message = outcome === 'deleted' ? 'Product deleted' : 'Product archived: it has orders or games, so it leaves the shop and its history stays.';
-    return c.json({ message, outcome, orders, games });
+    if (outcome === 'deleted') return c.json({ message: 'Product deleted' });
+    return c.json({ message: 'Product archived: it has orders or games, so it leaves the shop and its history stays.', archived: true, orders, games });
   })
   .post('/products/:id/restore', requireAdminWithPinApi, (c) => {
     const product = restoreProduct(catalogWriter(c), idParam(c));

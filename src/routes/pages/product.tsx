@@ -24,7 +24,7 @@ function productJsonLd(product: ProductView, base: string) {
     '@context': 'https://schema.org',
     // A book is both: Product carries the offer, Book the author and pages.
     '@type': isBook ? ['Product', 'Book'] : 'Product',
-    name: isBook ? name : `${product.brand} ${product.model}`,
+    name: isBook ? name : productLabel(product),
     image: [absolute(shareCardPath(product)), absolute(product.imageUrl)],
     description: text || undefined,
     sku: product.model,
@@ -201,11 +201,12 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
   const base = c.env.deps.config.publicUrl;
   const { name, subtitle, text } = productTitle(product);
+  const label = product.productType === 'book' ? `${name} ${subtitle}` : productLabel(product);
   return renderPage(
     c,
     {
-      title: `${name} ${subtitle}`,
-      description: text ? text.slice(0, 160) : `${name} ${subtitle}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
+      title: label,
+      description: text ? text.slice(0, 160) : `${label}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
       image: shareCardImage(product),
       price: product.price,
       type: 'product',

@@ -48,10 +48,7 @@ function ProductRow({ product }: { product: AdminProductView }) {
       <ProductImage product={product} size={56} className="h-14 w-14 shrink-0 rounded-lg bg-slate-50 object-contain" />
       <div className="min-w-0 flex-1">
         <p className="m-0 truncate font-semibold">{name}</p>
-        <p className="m-0 truncate text-sm text-slate-600">
-          {subtitle}
-          {product.productType === 'book' ? ` · ${product.model}` : ''}
-        </p>
+        <p className="m-0 truncate text-sm text-slate-600">{`${subtitle} · ${product.model}`}</p>
         <p className="m-0 mt-1 flex flex-wrap items-center gap-2 text-sm">
           <span className="font-bold">{formatDollars(product.price)}</span>
           <span className="text-slate-600">{`Qty ${product.quantity}`}</span>
