@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { games, orderItems, plays, products } from '../../src/db/schema.ts';
-import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
-import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
-import { afterRedirect, enter, player, postForm, seededStore, signedInAdmin, signedInUser, type Store } from '../helpers/admin-tools.ts';
+import { afterRedirect, player, postForm, seededStore, signedInAdmin, signedInUser, type Store } from '../helpers/admin-tools.ts';
 import type { TestClient } from '../helpers/app.ts';
-import { END, fivePicks } from '../helpers/games.ts';
+import { fivePicks } from '../helpers/games.ts';
+import { settledBookGame } from '../helpers/settled-game.ts';
 import { all, headingOf, mainOf, textOf } from '../helpers/html.ts';
 
 /*
@@ -43,18 +42,6 @@ async function orderedAviator(ctx: Store): Promise<{ shopper: TestClient; orderI
   const response = await client.post('/api/orders', { json: aviatorOrder(aviator(ctx).id) });
   expect(response.status).toBe(201);
   return { shopper: client, orderId: ((await response.json()) as { id: number }).id };
-}
-
-/** The book's game played by two players and settled; its id. */
-async function settledBookGame(ctx: Store): Promise<number> {
-  const alice = await player(ctx, 'alice');
-  const bob = await player(ctx, 'bob');
-  const { gameId } = await enter(alice, book(ctx).id, fivePicks(ctx.db, 0));
-  await enter(bob, book(ctx).id, fivePicks(ctx.db, 5));
-  ctx.clock.set(END);
-  await runGameJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics });
-  expect(ctx.db.select().from(games).where(eq(games.id, gameId)).get()!.status).toBe('completed');
-  return gameId;
 }
 
 describe('DELETE /api/products/{id}: archive or delete', () => {

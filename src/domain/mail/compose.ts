@@ -37,10 +37,12 @@ function link(path: string): string {
 /** A link to a page of the store, for use inside a paragraph or footnote. */
 export const linkTo = (path: string) => link(path);
 
+/** A store link in escaped text: a path of URL characters (`&` escaped), not ending in punctuation. */
+const STORE_LINK = /\{\{PUBLIC_URL\}\}(?:[A-Za-z0-9/_~%+#=?.:-]|&amp;)*[A-Za-z0-9/_~%+#=-]/g;
+
 /** Text with its store links as anchors (the text is escaped first; a link's trailing full stop stays text). */
 function htmlText(value: string): string {
-  const base = escapeHtml(LINK_BASE);
-  return escapeHtml(value).replace(new RegExp(`${base.replace(/[{}]/g, '\\$&')}[^\\s<>"']*[^\\s<>"'.,;:!?)]`, 'g'), (url) => `<a href="${url}">${url}</a>`);
+  return escapeHtml(value).replace(STORE_LINK, (url) => `<a href="${url}">${url}</a>`);
 }
 
 export function composeEmail(content: EmailContent): EmailBody {
