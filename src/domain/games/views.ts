@@ -238,6 +238,7 @@ function openGameViews(deps: GameDeps, ids: number[]) {
       productId: product.id,
       product: {
         id: product.id,
+        name: product.name,
         brand: product.brand,
         model: product.model,
         productType: product.productType,
@@ -325,6 +326,7 @@ export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 
         requiredParticipants: game.requiredParticipants,
       },
       product: {
+        name: product.name,
         brand: product.brand,
         model: product.model,
         productType: product.productType,
