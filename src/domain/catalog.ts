@@ -83,6 +83,16 @@ export function productTitle(product: Titled) {
   return { name: product.brand, subtitle: product.model, author, badge, text };
 }
 
+/** A product on two lines where only brand, SKU and name are at hand (its name over its brand, else brand over SKU), and on one. */
+export function productLines(product: Labelled & { name: string | null }) {
+  const book = product.productType === 'book';
+  return {
+    title: (!book && product.name) || product.brand,
+    subtitle: !book && product.name ? product.brand : product.model,
+    label: productLabel(product),
+  };
+}
+
 /** A product on one line (orders, e-mails, games): 'Ray-Ban Aviator Classic', else brand and SKU. */
 export function productLabel(product: Labelled): string {
   if (product.productType === 'book') return product.brand;

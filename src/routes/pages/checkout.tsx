@@ -76,7 +76,7 @@ export const checkoutPages = new Hono<AppEnv>()
           <div className="flex gap-3">
             <ProductImage product={product} size={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
             <div>
-              <p className="m-0 font-semibold">{product.brand}</p>
+              <p className="m-0 font-semibold">{productLabel(product)}</p>
               <p className="m-0 text-sm text-slate-600">{`SKU: ${product.model}`}</p>
               <p className="m-0 mt-1 font-bold">{formatCents(stored.priceCents)}</p>
             </div>

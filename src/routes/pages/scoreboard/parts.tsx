@@ -1,5 +1,6 @@
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import { productLabel, type ProductType } from '../../../domain/catalog.ts';
+import type { ProductType } from '../../../domain/catalog.ts';
+export { productLines } from '../../../domain/catalog.ts';
 import type { ReactNode } from 'react';
 
 /** What the scoreboard's tabs share: a product thumbnail, links to a game and to playing, the empty-tab card. */
@@ -45,13 +46,4 @@ export function PlayNowLink({ productId, name, className = '' }: { productId: nu
 /** A tab with nothing in it yet: what to do instead. */
 export function EmptyCard({ children }: { children: ReactNode }) {
   return <div className="rounded-2xl border border-slate-200 bg-white p-6 text-center">{children}</div>;
-}
-
-/** A game's product on two lines (its name over its brand, else brand over SKU) and on one. */
-export function productLines(product: { productType: string; name: string | null; brand: string; model: string }) {
-  return {
-    title: product.name || product.brand,
-    subtitle: product.name ? product.brand : product.model,
-    label: productLabel(product),
-  };
 }
