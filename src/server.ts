@@ -249,8 +249,8 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
       config.mail.mode === 'off'
         ? null
         : config.mail.mode === 'smtp' && config.mail.smtpUrl
-          ? smtpTransport(config.mail.smtpUrl, config.mail.from)
-          : fileTransport(mailDir, config.mail.from),
+          ? smtpTransport(config.mail.smtpUrl, config.mail.from, config.supportEmail)
+          : fileTransport(mailDir, config.mail.from, config.supportEmail),
     active: scheduler.holdsLease,
     observe: telemetry.observeEmail,
   });

@@ -25,7 +25,7 @@ export function OrderCard({ order, detailed = false, linked = true }: { order: O
           <li key={item.id} className="flex items-center gap-3">
             <img src={item.product.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-lg bg-slate-50 object-contain" />
             <span className="min-w-0 flex-1 text-sm">
-              <span className="block truncate font-semibold">{item.product.brand}</span>
+              <span className="block truncate font-semibold">{item.label}</span>
               <span className="block truncate text-slate-600">
                 {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity}`}
               </span>

@@ -1,4 +1,4 @@
-import { defaultImageFor, type ProductView } from '../domain/catalog.ts';
+import { defaultImageFor, productLabel, type ProductView } from '../domain/catalog.ts';
 import { useRenderState } from './render-context.ts';
 
 /**
@@ -12,7 +12,7 @@ export function ProductImage({
   eager = false,
   size = 400,
 }: {
-  product: Pick<ProductView, 'imageUrl' | 'productType' | 'brand' | 'model'>;
+  product: Pick<ProductView, 'imageUrl' | 'productType' | 'brand' | 'model'> & { name?: string | null };
   className?: string;
   eager?: boolean;
   size?: number;
@@ -26,7 +26,7 @@ export function ProductImage({
   return (
     <img
       src={src}
-      alt={`${product.brand} ${product.model}`}
+      alt={productLabel(product)}
       width={size}
       height={size}
       loading={eager ? 'eager' : 'lazy'}

@@ -5,6 +5,8 @@ export interface SeedProduct {
   productType: ProductType;
   /** For books: the book's title. */
   brand: string;
+  /** The title on cards and pages (books use their title, brand). */
+  name?: string;
   /** The SKU. */
   model: string;
   /** For books: the page count. */
@@ -25,6 +27,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Ray-Ban',
+    name: 'Aviator Classic',
     model: 'RB3025-L0205',
     size: '58-14-135',
     quantity: 12,
@@ -38,6 +41,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Ray-Ban',
+    name: 'Original Wayfarer',
     model: 'RB2140-901',
     size: '50mm',
     quantity: 4,
@@ -51,6 +55,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Oakley',
+    name: 'Radar EV Path',
     model: 'OO9208-46',
     size: '38mm',
     quantity: 0,
@@ -64,6 +69,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Persol',
+    name: '649 Original',
     model: 'PO0649-24/31',
     size: '54-20-140',
     quantity: 3,
@@ -77,6 +83,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Maui Jim',
+    name: 'Peahi',
     model: 'B202-2M',
     size: '65-13-127',
     quantity: 6,
@@ -90,6 +97,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Costa',
+    name: 'Fantail',
     model: 'TF11-OGMGLP',
     size: '59-16-125',
     quantity: 9,
@@ -103,6 +111,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'sunglasses',
     brand: 'Oliver Peoples',
+    name: 'Gregory Peck Sun',
     model: 'OV5217S-1001',
     size: '47-23-150',
     quantity: 2,
@@ -119,6 +128,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Patagonia',
+    name: 'P-6 Logo Responsibili-Tee',
     model: '38504-WHI',
     size: 'M',
     quantity: 14,
@@ -131,6 +141,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Vans',
+    name: 'Classic Checkerboard Tee',
     model: 'VN000GGG-BLK',
     size: 'L',
     quantity: 18,
@@ -143,6 +154,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Billabong',
+    name: 'Arch Wave Tee',
     model: 'ABYZT01234-NVY',
     size: 'S',
     quantity: 4,
@@ -155,6 +167,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Rip Curl',
+    name: 'Search Icon Tee',
     model: 'CTEGP9-BLU',
     size: 'XL',
     quantity: 0,
@@ -167,6 +180,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Lululemon',
+    name: 'Metal Vent Tech 2.0',
     model: 'LM3DWPS-HRD',
     size: 'M',
     quantity: 6,
@@ -179,6 +193,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Supreme',
+    name: 'Box Logo Tee',
     model: 'SS24-BOXLOGO-WHT',
     size: 'L',
     quantity: 1,
@@ -192,6 +207,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'tshirt',
     brand: 'Stussy',
+    name: '8 Ball Tee',
     model: '1904870-SAND',
     size: 'M',
     quantity: 7,
@@ -206,6 +222,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'Nike',
+    name: "Air Force 1 '07",
     model: 'CW2288-111',
     size: '10',
     quantity: 8,
@@ -218,6 +235,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'Adidas',
+    name: 'Samba OG',
     model: 'B75806',
     size: '9.5',
     quantity: 3,
@@ -231,6 +249,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'Vans',
+    name: 'Old Skool',
     model: 'VN000D3HY28',
     size: '8',
     quantity: 15,
@@ -243,6 +262,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'Allbirds',
+    name: 'Tree Runner',
     model: 'TR3MNTW-NAT',
     size: '11',
     quantity: 0,
@@ -255,6 +275,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'Hoka',
+    name: 'Clifton 9',
     model: '1127895-BBLC',
     size: '10.5',
     quantity: 5,
@@ -267,6 +288,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'On',
+    name: 'Cloud 5',
     model: '59.98904',
     size: '9',
     quantity: 6,
@@ -279,6 +301,7 @@ export const seedProducts: SeedProduct[] = [
   {
     productType: 'shoe',
     brand: 'New Balance',
+    name: 'Made in USA 990v6',
     model: 'M990GL6',
     size: '12',
     quantity: 2,

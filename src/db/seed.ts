@@ -26,6 +26,7 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
         .values({
           productType: p.productType,
           brand: p.brand,
+          name: p.name ?? null,
           model: p.model,
           size: p.size,
           quantity: p.quantity,

@@ -1,7 +1,7 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { cartItems, products } from '../db/schema.ts';
-import { resolveImageUrl } from './catalog.ts';
+import { requireStillSold, resolveImageUrl } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
@@ -33,7 +33,7 @@ export interface CartLine {
   type: 'regular' | 'play';
   gameId: number | null;
   addedAt: number;
-  product: { id: number; brand: string; model: string; imageUrl: string; productType: string; stock: number };
+  product: { id: number; name: string | null; brand: string; model: string; imageUrl: string; productType: string; stock: number };
 }
 
 export function cartLines(db: Queryable, userId: number): CartLine[] {
@@ -54,6 +54,7 @@ export function cartLines(db: Queryable, userId: number): CartLine[] {
       addedAt: item.addedAt,
       product: {
         id: product.id,
+        name: product.name,
         brand: product.brand,
         model: product.model,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
@@ -84,6 +85,7 @@ function stockMessage(stock: number): string {
 export function productForCart(db: Queryable, input: { productId: number; quantity?: number }) {
   const product = db.select().from(products).where(eq(products.id, input.productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
   // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });

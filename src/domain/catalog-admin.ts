@@ -1,10 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { games, products, type Product } from '../db/schema.ts';
+import { and, countDistinct, eq, inArray } from 'drizzle-orm';
+import type { Db, Queryable } from '../db/client.ts';
+import { cartItems, games, orderItems, products, type Product } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { ImageStore } from './images.ts';
 import { centsToDollars } from '../shared/money.ts';
+import type { ProductHistoryCounts } from '../shared/product-removal.ts';
 import { projectFile } from '../runtime-files.ts';
 import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../shared/schemas/product.ts';
 
@@ -81,6 +82,8 @@ export async function createProduct(writer: CatalogWriter, raw: Record<string, u
 /** The stored product in the shape its input takes, so an update may send only what changes. */
 function asInput(product: Product): Record<string, unknown> {
   return {
+    // A book's name is its title (brand), so only goods carry their own name.
+    ...(product.productType === 'book' ? {} : { name: product.name ?? '' }),
     brand: product.brand,
     model: product.model,
     size: product.size,
@@ -128,17 +131,63 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   }
 }
 
-export function deleteProduct(writer: CatalogWriter, id: number): void {
+/** What a product has behind it: orders that sold it and games played for it. */
+export function productHistory(db: Queryable, id: number): ProductHistoryCounts {
+  const orders =
+    db
+      .select({ n: countDistinct(orderItems.orderId) })
+      .from(orderItems)
+      .where(eq(orderItems.productId, id))
+      .get()?.n ?? 0;
+  const played =
+    db
+      .select({ n: countDistinct(games.id) })
+      .from(games)
+      .where(eq(games.productId, id))
+      .get()?.n ?? 0;
+  return { orders, games: played };
+}
+
+export type Removal = ProductHistoryCounts & { outcome: 'deleted' | 'archived' };
+
+/**
+ * Deleting a product with orders or games would erase players' game records (games cascade)
+ * and orders' product links, so such a product is archived instead: it leaves the shop, its
+ * history stays. One without history is deleted with its image.
+ */
+export function deleteProduct(writer: CatalogWriter, id: number): Removal {
+  const removal = writer.db.transaction((tx): Removal & { imageUrl?: string } => {
+    const existing = tx.select().from(products).where(eq(products.id, id)).get();
+    if (!existing) throw new DomainError(404, 'Product not found');
+    const running = tx
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.productId, id), inArray(games.status, ['waiting', 'active'])))
+      .get();
+    if (running) {
+      throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
+    }
+    const history = productHistory(tx, id);
+    if (history.orders > 0 || history.games > 0) {
+      if (existing.archivedAt === null) tx.update(products).set({ archivedAt: writer.clock.now() }).where(eq(products.id, id)).run();
+      // Nobody can buy it any more; a won prize's line stays for its winner.
+      tx.delete(cartItems)
+        .where(and(eq(cartItems.productId, id), eq(cartItems.type, 'regular')))
+        .run();
+      return { outcome: 'archived', ...history };
+    }
+    tx.delete(products).where(eq(products.id, id)).run();
+    return { outcome: 'deleted', ...history, imageUrl: existing.imageUrl };
+  });
+  const { imageUrl, ...result } = removal;
+  if (imageUrl !== undefined) writer.images.remove(imageUrl);
+  return result;
+}
+
+/** Puts an archived product back in the shop as it was. */
+export function restoreProduct(writer: CatalogWriter, id: number): Product {
   const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
   if (!existing) throw new DomainError(404, 'Product not found');
-  const running = writer.db
-    .select({ id: games.id })
-    .from(games)
-    .where(and(eq(games.productId, id), inArray(games.status, ['waiting', 'active'])))
-    .get();
-  if (running) {
-    throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
-  }
-  writer.db.delete(products).where(eq(products.id, id)).run();
-  writer.images.remove(existing.imageUrl);
+  if (existing.archivedAt === null) return existing;
+  return writer.db.update(products).set({ archivedAt: null }).where(eq(products.id, id)).returning().get();
 }

@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../shared/schemas/catalog.ts';
 import { preparedPerDb, type Db, type Queryable } from '../db/client.ts';
-import { products, productTypes, type Product, type ProductType } from '../db/schema.ts';
+import { games, orderItems, products, productTypes, type Product, type ProductType } from '../db/schema.ts';
+import type { ProductHistoryCounts } from '../shared/product-removal.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { parseDescription } from '../shared/schemas/product.ts';
+import { DomainError } from './errors.ts';
 
 export { productTypes, parseDescription, type ProductType };
 
@@ -44,6 +46,7 @@ export function productView(product: Product) {
   return {
     id: product.id,
     productType: product.productType,
+    name: product.name ?? null,
     brand: product.brand,
     model: product.model,
     size: product.size,
@@ -60,16 +63,40 @@ export function productView(product: Product) {
     buyOnePlayFreeEnabled: product.buyOnePlayFreeEnabled,
     donateEnabled: product.donateEnabled,
     createdAt: product.createdAt,
+    archivedAt: product.archivedAt ?? null,
   };
 }
 
 export type ProductView = ReturnType<typeof productView>;
 
-/** What a book shows instead of brand and model: its name and 'by {author}'. */
-export function productTitle(product: Pick<ProductView, 'productType' | 'brand' | 'model' | 'description'>) {
+type Titled = Pick<ProductView, 'productType' | 'brand' | 'model' | 'description'> & { name?: string | null };
+type Labelled = { productType: string; brand: string; model: string; name?: string | null };
+
+/**
+ * The title and the line under it: a named product is its name over its brand (the SKU stays
+ * in the details); without a name, brand over SKU; a book, its title over 'by {author}'.
+ */
+export function productTitle(product: Titled) {
   const { author, badge, text } = parseDescription(product.description);
-  const subtitle = product.productType === 'book' ? (author ? `by ${author}` : product.model) : product.model;
-  return { name: product.brand, subtitle, author, badge, text };
+  if (product.productType === 'book') return { name: product.brand, subtitle: author ? `by ${author}` : product.model, author, badge, text };
+  if (product.name) return { name: product.name, subtitle: product.brand, author, badge, text };
+  return { name: product.brand, subtitle: product.model, author, badge, text };
+}
+
+/** A product on two lines where only brand, SKU and name are at hand (its name over its brand, else brand over SKU), and on one. */
+export function productLines(product: Labelled & { name: string | null }) {
+  const book = product.productType === 'book';
+  return {
+    title: (!book && product.name) || product.brand,
+    subtitle: !book && product.name ? product.brand : product.model,
+    label: productLabel(product),
+  };
+}
+
+/** A product on one line (orders, e-mails, games): 'Ray-Ban Aviator Classic', else brand and SKU. */
+export function productLabel(product: Labelled): string {
+  if (product.productType === 'book') return product.brand;
+  return [product.brand, product.name || product.model].filter(Boolean).join(' ');
 }
 
 /** The label of each sort of src/shared/schemas/catalog.ts (the type keeps the two lists equal). */
@@ -109,6 +136,7 @@ function searchCondition(query: string): SQL | undefined {
     ...words.map((word) => {
       const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       return or(
+        sql`${products.name} like ${pattern} escape '\\'`,
         sql`${products.brand} like ${pattern} escape '\\'`,
         sql`${products.model} like ${pattern} escape '\\'`,
         sql`${products.description} like ${pattern} escape '\\'`,
@@ -123,8 +151,13 @@ export interface ProductQuery {
   sort?: GallerySort;
 }
 
+/** The shop's products: an archived one is no longer sold, so no list or search shows it. */
 export function listProducts(db: Queryable, query: ProductQuery = {}): ProductView[] {
-  const conditions = [query.type ? eq(products.productType, query.type) : undefined, query.q ? searchCondition(query.q) : undefined];
+  const conditions = [
+    isNull(products.archivedAt),
+    query.type ? eq(products.productType, query.type) : undefined,
+    query.q ? searchCondition(query.q) : undefined,
+  ];
   return db
     .select()
     .from(products)
@@ -134,10 +167,49 @@ export function listProducts(db: Queryable, query: ProductQuery = {}): ProductVi
     .map(productView);
 }
 
-/** The admin list: one type, filtered by brand or model, case-insensitively. */
-export function adminProductList(db: Queryable, type: ProductType, q = ''): ProductView[] {
+export type AdminProductView = ProductView & ProductHistoryCounts;
+
+/**
+ * The admin list: one type, archived ones too (to restore), filtered by name, brand or model,
+ * case-insensitively; each with its orders and games, which decide whether Delete archives.
+ */
+export function adminProductList(db: Queryable, type: ProductType, q = ''): AdminProductView[] {
   const needle = q.trim().toLowerCase();
-  return listProducts(db, { type, sort: 'newest' }).filter((p) => !needle || p.brand.toLowerCase().includes(needle) || p.model.toLowerCase().includes(needle));
+  const ordersOf = new Map(
+    db
+      .select({ id: orderItems.productId, n: countDistinct(orderItems.orderId) })
+      .from(orderItems)
+      .innerJoin(products, eq(products.id, orderItems.productId))
+      .where(eq(products.productType, type))
+      .groupBy(orderItems.productId)
+      .all()
+      .map((row) => [row.id, row.n]),
+  );
+  const gamesOf = new Map(
+    db
+      .select({ id: games.productId, n: count() })
+      .from(games)
+      .innerJoin(products, eq(products.id, games.productId))
+      .where(eq(products.productType, type))
+      .groupBy(games.productId)
+      .all()
+      .map((row) => [row.id, row.n]),
+  );
+  return db
+    .select()
+    .from(products)
+    .where(eq(products.productType, type))
+    .orderBy(...newestFirst)
+    .all()
+    .map((row) => ({ ...productView(row), orders: ordersOf.get(row.id) ?? 0, games: gamesOf.get(row.id) ?? 0 }))
+    .filter((p) => !needle || [p.name ?? '', p.brand, p.model].some((field) => field.toLowerCase().includes(needle)));
+}
+
+export const NO_LONGER_SOLD = 'This product is no longer sold.';
+
+/** Buying or playing an archived product is refused: it left the shop. */
+export function requireStillSold(product: Pick<Product, 'archivedAt'>): void {
+  if (product.archivedAt !== null) throw new DomainError(409, NO_LONGER_SOLD);
 }
 
 export function findProduct(db: Queryable, id: number): Product | undefined {
@@ -153,11 +225,12 @@ export function productIdOf(value: string | undefined): number | null {
 }
 
 /** What a product card shows (src/components/ProductCard.tsx): a gallery reads no more. */
-export type CardProduct = Pick<ProductView, 'id' | 'productType' | 'brand' | 'model' | 'quantity' | 'price' | 'imageUrl' | 'description'>;
+export type CardProduct = Pick<ProductView, 'id' | 'productType' | 'name' | 'brand' | 'model' | 'quantity' | 'price' | 'imageUrl' | 'description'>;
 
 interface CardRow {
   id: number;
   productType: ProductType;
+  name: string | null;
   brand: string;
   model: string;
   quantity: number;
@@ -175,10 +248,12 @@ interface CardRow {
  */
 const newestOfEachType = preparedPerDb((db) =>
   db.$client.prepare<CardRow, []>(
-    `select id, product_type as productType, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description
+    `select id, product_type as productType, name, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description
      from products
      where id in (${productTypes
-       .map((type) => `select id from (select id from products where product_type = '${type}' order by created_at desc, id desc limit 6)`)
+       .map(
+         (type) => `select id from (select id from products where product_type = '${type}' and archived_at is null order by created_at desc, id desc limit 6)`,
+       )
        .join(' union all ')})
      order by created_at desc, id desc`,
   ),
@@ -188,6 +263,7 @@ function cardProduct(row: CardRow): CardProduct {
   return {
     id: row.id,
     productType: row.productType,
+    name: row.name,
     brand: row.brand,
     model: row.model,
     quantity: row.quantity,

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
+import { productLabel, requireStillSold } from './catalog.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
@@ -82,9 +83,7 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
   for (const line of cart) {
     if (line.type === 'regular' && line.quantity > line.product.stock) {
       const message =
-        line.product.stock <= 0
-          ? `${line.product.brand} ${line.product.model} is sold out.`
-          : `Only ${line.product.stock} of ${line.product.brand} ${line.product.model} left.`;
+        line.product.stock <= 0 ? `${productLabel(line.product)} is sold out.` : `Only ${line.product.stock} of ${productLabel(line.product)} left.`;
       throw new DomainError(409, message, { items: message });
     }
   }
@@ -118,8 +117,9 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   const { productId, customerInfo: customer } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
-  if (product.quantity <= 0) throw new DomainError(409, `${product.brand} ${product.model} is sold out.`);
+  if (product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
 
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
   if (!summaryMatches({ subtotal: input.subtotal, shipping: input.shipping, tax: input.tax, total: input.total }, totals)) totalsChanged(totals);
@@ -128,9 +128,7 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   const payment: OrderPayment = { method: input.paymentMethod === 'apple_pay' ? 'apple_pay' : 'square', ...source };
   const id = await placeOrder(deps, {
     userId,
-    lines: [
-      { productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: `${product.brand} ${product.model}`, stockReserved: false },
-    ],
+    lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: productLabel(product), stockReserved: false }],
     totals,
     shippingMethod: 'local',
     address: {

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { orderItems, orderRefunds, orders, payments, products } from '../db/schema.ts';
 import { canRequestReturn } from './aftersale.ts';
 import { trackingUrl } from '../shared/schemas/aftersale.ts';
-import { resolveImageUrl } from './catalog.ts';
+import { productLabel, resolveImageUrl } from './catalog.ts';
 import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
 import { centsToDollars } from '../shared/money.ts';
 
@@ -52,6 +52,8 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
       quantity: item.quantity,
       price: centsToDollars(item.priceCents),
       purchaseType: item.purchaseType,
+      /** The product as it was sold (its name at the time), so a renamed or archived one reads the same. */
+      label: item.productLabel || (product ? productLabel(product) : 'Deleted product'),
       product: product
         ? { id: product.id, brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType) }
         : { id: null, brand: item.productLabel, model: '', imageUrl: '/static/images/defaults/sunglasses.svg' },

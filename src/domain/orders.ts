@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
+import { productLabel } from './catalog.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
@@ -73,7 +74,7 @@ export function linesFromCart(cart: CartLine[]): OrderLine[] {
     quantity: line.quantity,
     priceCents: line.priceCents,
     purchaseType: line.type === 'play' ? 'play' : 'buy_now',
-    label: `${line.product.brand} ${line.product.model}`,
+    label: productLabel(line.product),
     cartItemId: line.id,
     gameId: line.gameId,
     stockReserved: line.type === 'play',

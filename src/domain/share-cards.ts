@@ -29,6 +29,7 @@ export const RUNTIME_FILES = {
 export interface ShareCardProduct {
   id: number;
   productType: ProductType;
+  name?: string | null;
   brand: string;
   model: string;
   description: string;
@@ -38,7 +39,7 @@ export interface ShareCardProduct {
 
 /** Changes whenever anything drawn on the card changes, so a new card gets a new URL. */
 export function shareCardKey(product: ShareCardProduct): string {
-  const drawn = [LAYOUT_VERSION, product.productType, product.brand, product.model, product.description, product.price, product.imageUrl];
+  const drawn = [LAYOUT_VERSION, product.productType, product.name ?? null, product.brand, product.model, product.description, product.price, product.imageUrl];
   return Bun.hash(JSON.stringify(drawn)).toString(36);
 }
 

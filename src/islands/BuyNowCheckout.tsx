@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
-import { applePayToken, CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { applePayToken, CardFields, SavedCardChoice, useApplePayAvailable, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
@@ -59,6 +59,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   const cardRef = useRef<CardHandle>(null);
   const [useSaved, setUseSaved] = useState(savedCard !== null);
   const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  const applePayAvailable = useApplePayAvailable(config);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   /** Why the last try did not end in an order, next to the button as well as in the toast. */
@@ -214,15 +215,19 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
           Payment
         </h2>
-        <button
-          type="button"
-          disabled={busy}
-          onClick={(event) => void pay(event.currentTarget.form!, true)}
-          className="h-12 rounded-xl bg-black font-bold text-white cursor-pointer disabled:opacity-60"
-        >
-          Pay with Apple Pay
-        </button>
-        <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
+        {applePayAvailable && (
+          <>
+            <button
+              type="button"
+              disabled={busy}
+              onClick={(event) => void pay(event.currentTarget.form!, true)}
+              className="h-12 rounded-xl bg-black font-bold text-white cursor-pointer disabled:opacity-60"
+            >
+              Pay with Apple Pay
+            </button>
+            <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
+          </>
+        )}
         {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
         {!useSaved && (
           <CardFields

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { applePayToken, CardFields, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { applePayToken, CardFields, useApplePayAvailable, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt } from './lib/money.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
@@ -25,6 +25,7 @@ const brandName = (brand: string) =>
 export default function PaymentMethodForm({ config, card, type, returnTo = null }: PaymentMethodFormProps) {
   const cardRef = useRef<CardHandle>(null);
   const [ready, setReady] = useState(config.gateway === 'test');
+  const applePay = useApplePayAvailable(config);
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(!card);
   /** Saving a card checks it at the gateway: one key per attempt, kept across its tries (lib/money.ts). */
@@ -109,11 +110,13 @@ export default function PaymentMethodForm({ config, card, type, returnTo = null 
           </div>
         </div>
       )}
-      <div className="border-t border-slate-200 pt-5">
-        <button type="button" onClick={connectApplePay} className="rounded-lg bg-black px-5 py-2.5 font-bold text-white cursor-pointer">
-          {type === 'apple_pay' ? 'Apple Pay connected' : 'Connect Apple Pay'}
-        </button>
-      </div>
+      {applePay && (
+        <div className="border-t border-slate-200 pt-5">
+          <button type="button" onClick={connectApplePay} className="rounded-lg bg-black px-5 py-2.5 font-bold text-white cursor-pointer">
+            {type === 'apple_pay' ? 'Apple Pay connected' : 'Connect Apple Pay'}
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -481,9 +481,9 @@ describe('the Orders tab', () => {
     expect(k.text).toContain(`Order #${card.id}`);
     expect(k.text).toContain('Nov 21, 2026, 10:00 AM');
     expect(k.text).toContain('Pat Profile · pat@example.com · @shopper1');
-    expect(k.text).toContain('Ray-Ban RB3025-L0205 × 1 $171.00');
+    expect(k.text).toContain('Ray-Ban Aviator Classic × 1 $171.00');
     expect(k.text).toContain('Total $190.67 · Card');
-    expect(c.text).toContain('Ray-Ban RB2140-901 × 2 $326.00');
+    expect(c.text).toContain('Ray-Ban Original Wayfarer × 2 $326.00');
     expect(c.text).toContain('Cash on delivery');
 
     // Status pills in the spec's colours: completed green, processing blue.
@@ -543,7 +543,7 @@ describe('the Orders tab', () => {
       id: first.id,
       status: 'processing',
       customer: { id: ctx.userId, name: 'Pat Profile', email: 'pat@example.com', username: 'shopper1' },
-      items: [{ label: 'Ray-Ban RB3025-L0205', quantity: 1, price: 171, purchaseType: 'buy_now' }],
+      items: [{ label: 'Ray-Ban Aviator Classic', quantity: 1, price: 171, purchaseType: 'buy_now' }],
       subtotal: 171,
       shipping: 5.99,
       tax: 13.68,

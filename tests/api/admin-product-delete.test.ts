@@ -20,7 +20,7 @@ describe('deleting products', () => {
     const main = mainOf(html);
     expect(headingOf(html)).toBe('Are you sure?');
     expect(textOf(main)).toContain('This action cannot be undone. This will permanently delete the product.');
-    expect(textOf(main)).toContain('Nike CW2288-111');
+    expect(textOf(main)).toContain("Nike Air Force 1 '07 (CW2288-111)");
     expect(count(main, `form[action="/admin/products/${product.id}/delete"][method="post"]`)).toBeGreaterThan(0);
     expect(links(main)).toContainEqual({ href: '/admin?tab=shoe', text: 'Cancel' });
     expect(all(main, 'button[type="submit"]').map(textOf)).toContain('Delete');

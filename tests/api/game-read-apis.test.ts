@@ -177,7 +177,7 @@ describe('GET /api/games/active and /api/games/winners', () => {
       gameId: bookGame,
       productId: bookId,
       username: finalA > finalB ? alice.username : bob.username,
-      productName: 'The Old Man and the Sea BK-OLDMAN-001',
+      productName: 'The Old Man and the Sea',
       imageUrl: expect.any(String),
       date: END,
       donated: false,

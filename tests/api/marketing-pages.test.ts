@@ -45,7 +45,8 @@ describe('/welcome', () => {
     expect(hrefsOf(details)).toContain('tel:+19495550135');
     expect(textOf(details)).toContain(partnerStore.phone);
     expect(hrefsOf(details)).toContain('/sunglass-gallery');
-    expect(textOf(details)).toContain('In business for 35 years, since 1988');
+    // The test clock is November 2026: 38 years since 1988, never a typed-in number.
+    expect(textOf(details)).toContain('In business for 38 years, since 1988');
   });
 
   test('ships no JavaScript', async () => {
@@ -142,9 +143,15 @@ describe('/sunglass-gallery', () => {
     for (const brand of ['Ray-Ban', 'Oakley', 'Persol', 'Maui Jim', 'Costa', 'Oliver Peoples', 'Tom Ford']) expect(html).toContain(`>${brand}</li>`);
   });
 
-  test('35 years since 1988, hours, location and contact', async () => {
+  test('the years since 1988 counted by the clock, hours, location and contact', async () => {
     const { html } = await page('/sunglass-gallery');
-    expect(html).toContain('In business for 35 years, since 1988');
+    expect(html).toContain('In business for 38 years, since 1988');
+    expect(html).toContain('For 38 years the family-run shop');
+    // A year on, the page says one more: the figure is computed, not typed in.
+    const ctx = await testApp();
+    ctx.clock.set(Date.UTC(2027, 5, 1));
+    const later = await (await ctx.client().get('/sunglass-gallery')).text();
+    expect(later).toContain('In business for 39 years, since 1988');
     expect(html).toContain('>Mon-Sat 10:00 AM-6:00 PM</li>');
     expect(html).toContain('>Sunday 11:00 AM-5:00 PM</li>');
     expect(html).toContain(partnerStore.street);

@@ -74,7 +74,9 @@ describe('POST /api/payments: the $1 entry', () => {
     const bell = await (await alice.client.get('/api/notifications')).json();
     const success = bell.notifications.filter((n: { type: string }) => n.type === 'payment_success');
     expect(success).toHaveLength(1);
-    expect(success[0].message).toBe('Your payment of $1 for The Old Man and the Sea game entry has been processed.');
+    expect(success[0].message).toBe(
+      'Your $1 game entry for The Old Man and the Sea is held on your card: it is charged when the game is settled, and released if the game is canceled.',
+    );
     // One more is needed: game_ready 'Only needed 1 more player'.
     const ready = bell.notifications.filter((n: { type: string }) => n.type === 'game_ready');
     expect(ready).toHaveLength(1);

@@ -10,6 +10,10 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { completeProfile, giveConsent } from './actors.ts';
+import { expect } from 'bun:test';
+import { games } from '../../src/db/schema.ts';
+import { enter, player, type Store } from './admin-tools.ts';
+import { fivePicks } from './games.ts';
 
 const T0 = Date.UTC(2026, 10, 21, 18, 10);
 const END = Date.UTC(2026, 10, 21, 20, 0);
@@ -34,5 +38,18 @@ export async function storeWithSettledGame(dataDir: string): Promise<number> {
   await runGameJobs(deps);
   db.$client.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   db.$client.close();
+  return gameId;
+}
+
+/** In a seededStore(): the book's game played by alice and bob (API, as the play page does) and settled; its id. */
+export async function settledBookGame(ctx: Store): Promise<number> {
+  const book = ctx.db.select().from(products).where(eq(products.model, 'BK-OLDMAN-001')).get()!;
+  const alice = await player(ctx, 'alice');
+  const bob = await player(ctx, 'bob');
+  const { gameId } = await enter(alice, book.id, fivePicks(ctx.db, 0));
+  await enter(bob, book.id, fivePicks(ctx.db, 5));
+  ctx.clock.set(END);
+  await runGameJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics });
+  expect(ctx.db.select().from(games).where(eq(games.id, gameId)).get()!.status).toBe('completed');
   return gameId;
 }

@@ -18,7 +18,16 @@ beforeAll(async () => {
         { key: 'form', method: 'post', action: '/admin/tshirt/new', id: 'product-form' },
         createElement(Island, { name: 'SubmitButton', props: { label: 'Create T-Shirt', busyLabel: 'Saving...' } }),
       ),
-      createElement(Island, { key: 'delete', name: 'DeleteProductButton', props: { productId: 7, label: 'Vans Classic Tee' } }),
+      createElement(Island, {
+        key: 'delete',
+        name: 'DeleteProductButton',
+        props: { productId: 7, label: 'Vans Classic Tee', history: { orders: 0, games: 0 } },
+      }),
+      createElement(Island, {
+        key: 'archive',
+        name: 'DeleteProductButton',
+        props: { productId: 8, label: 'Ray-Ban Aviator Classic', history: { orders: 2, games: 1 } },
+      }),
     ]),
   );
   registerDom({ url: 'http://localhost/admin' });
@@ -26,7 +35,7 @@ beforeAll(async () => {
   const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
   const { islands } = await import('../../src/islands/registry.ts');
   startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
-  await until(() => document.querySelectorAll('[data-hydrated="true"]').length >= 2, 'both islands to hydrate');
+  await until(() => document.querySelectorAll('[data-hydrated="true"]').length >= 3, 'the islands to hydrate');
 });
 
 afterAll(async () => {
@@ -51,7 +60,7 @@ describe('SubmitButton', () => {
 describe('DeleteProductButton', () => {
   test('opens the confirmation dialog instead of following its link, and Cancel closes it', async () => {
     const link = [...document.querySelectorAll('a')].find((a) => a.getAttribute('href') === '/admin/products/7/delete')!;
-    const dialog = document.querySelector('dialog')!;
+    const dialog = link.parentElement!.querySelector('dialog')!;
     expect(dialog.open).toBe(false);
     const click = new MouseEvent('click', { cancelable: true, bubbles: true });
     link.dispatchEvent(click);
@@ -62,5 +71,17 @@ describe('DeleteProductButton', () => {
     expect(dialog.querySelector('form')!.getAttribute('action')).toBe('/admin/products/7/delete');
     [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Cancel')!.click();
     expect(dialog.open).toBe(false);
+  });
+});
+
+describe('DeleteProductButton for a product with history (issue 27)', () => {
+  test('reads Archive, and its dialog says how many orders and games and that it will be archived', () => {
+    const link = [...document.querySelectorAll('a')].find((a) => a.getAttribute('href') === '/admin/products/8/delete')!;
+    expect(link.textContent).toBe('Archive Ray-Ban Aviator Classic');
+    link.dispatchEvent(new MouseEvent('click', { cancelable: true, bubbles: true }));
+    const dialog = link.parentElement!.querySelector('dialog')!;
+    expect(dialog.open).toBe(true);
+    expect(dialog.textContent).toContain('This product has 2 orders and 1 game: it will be archived, not deleted.');
+    expect([...dialog.querySelectorAll('button[type="submit"]')].map((b) => b.textContent)).toEqual(['Archive']);
   });
 });

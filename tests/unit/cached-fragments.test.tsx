@@ -11,6 +11,7 @@ function product(id: number, changes: Partial<ProductView> = {}): ProductView {
   return {
     id,
     productType: 'sunglasses',
+    name: null,
     brand: `Brand ${id}`,
     model: `M-${id}`,
     size: '',
@@ -27,6 +28,7 @@ function product(id: number, changes: Partial<ProductView> = {}): ProductView {
     buyOnePlayFreeEnabled: false,
     donateEnabled: false,
     createdAt: 1,
+    archivedAt: null,
     ...changes,
   };
 }

@@ -125,6 +125,8 @@ describe('a hold that declines', () => {
     const paid = await pay(dora, productId);
     expect(paid.status).toBe(201);
     expect(playRow(ctx, again.id)).toMatchObject({ status: 'entered', influencerIds: picks(ctx, 6) });
-    expect(notesOf(ctx, dora.id, 'payment_success')[0]!.message).toBe('Your payment of $1 for The Old Man and the Sea game entry has been processed.');
+    expect(notesOf(ctx, dora.id, 'payment_success')[0]!.message).toBe(
+      'Your $1 game entry for The Old Man and the Sea is held on your card: it is charged when the game is settled, and released if the game is canceled.',
+    );
   });
 });

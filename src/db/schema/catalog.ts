@@ -14,6 +14,8 @@ export const products = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     productType: text('product_type', { enum: productTypes }).notNull().default('sunglasses'),
+    /** The shop's name for it ('Wayfarer Classic'); the title when present, else brand and SKU. */
+    name: text('name'),
     /** For books: the book's name. */
     brand: text('brand').notNull(),
     /** The SKU. */
@@ -33,6 +35,8 @@ export const products = sqliteTable(
     buyOnePlayFreeEnabled: integer('buy_one_play_free_enabled', { mode: 'boolean' }).notNull().default(false),
     donateEnabled: integer('donate_enabled', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
+    /** Archived instead of deleted once it has orders or games: out of the shop, its history kept. */
+    archivedAt: integer('archived_at'),
   },
   (t) => [
     index('products_type_idx').on(t.productType, t.id),

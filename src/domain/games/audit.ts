@@ -18,7 +18,8 @@ import { timesOf } from './schedule.ts';
 
 export interface PublicGame {
   id: number;
-  product: { id: number; brand: string; model: string; imageUrl: string | null; exists: boolean };
+  /** `exists`: still in the shop, so the record may link to it (an archived product is not). */
+  product: { id: number; name: string | null; productType: string; brand: string; model: string; imageUrl: string | null; exists: boolean };
   status: 'waiting' | 'active' | 'completed' | 'canceled';
   createdAt: number | null;
   startTime: number | null;
@@ -52,10 +53,12 @@ function fromRecord(record: GameRecord, product: typeof products.$inferSelect | 
     id: record.gameId,
     product: {
       id: record.product.id,
+      name: product?.name ?? null,
+      productType: product?.productType ?? record.product.productType ?? 'sunglasses',
       brand: record.product.brand,
       model: record.product.model,
       imageUrl: product ? resolveImageUrl(product.imageUrl, product.productType) : null,
-      exists: !!product,
+      exists: !!product && product.archivedAt === null,
     },
     status: 'completed',
     createdAt: null,
@@ -114,7 +117,15 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
   const live = game.status === 'active';
   return {
     id: game.id,
-    product: { id: product.id, brand: product.brand, model: product.model, imageUrl: resolveImageUrl(product.imageUrl, product.productType), exists: true },
+    product: {
+      id: product.id,
+      name: product.name,
+      productType: product.productType,
+      brand: product.brand,
+      model: product.model,
+      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+      exists: product.archivedAt === null,
+    },
     status: game.status,
     ...timesOf(game),
     requiredParticipants: game.requiredParticipants,

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import { productLabel } from '../catalog.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../notifications.ts';
 import { asPaymentFailure, paymentUnderKey, type GatewayPayment } from '../payments/gateway.ts';
@@ -199,7 +200,8 @@ export async function confirmHold(deps: GameDeps, paymentRowId: number, held: Ga
       type: 'payment_success',
       eventKey: `payment:${row.id}:success`,
       title: 'Payment Successful',
-      message: `Your payment of $1 for ${product.brand} game entry has been processed.`,
+      // Issue 27: the dollar is only held until the game settles (captured) or is canceled (released).
+      message: `Your $1 game entry for ${productLabel(product)} is held on your card: it is charged when the game is settled, and released if the game is canceled.`,
       actionUrl: '/scoreboard?tab=my-games',
       actionText: 'My Games',
       productId: product.id,

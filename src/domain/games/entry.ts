@@ -2,6 +2,7 @@ import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { games, influencers, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import { requireStillSold } from '../catalog.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
@@ -42,6 +43,7 @@ export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 function playableProduct(db: Queryable, id: number): Product {
   const product = db.select().from(products).where(eq(products.id, id)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
   if (!product.playEnabled) throw new DomainError(409, GAMES_NOT_OPEN);
   if (product.quantity <= 0) throw new DomainError(409, NO_GAME_SOLD_OUT);
   return product;

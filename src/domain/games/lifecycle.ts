@@ -1,7 +1,8 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, type Game, type Play } from '../../db/schema.ts';
-import { composeEmail } from '../mail/compose.ts';
+import { productLabel } from '../catalog.ts';
+import { composeEmail, linkTo } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
 import { notify } from '../notifications.ts';
@@ -240,12 +241,12 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
         body: composeEmail({
           heading: 'You won!',
           paragraphs: [
-            `Your influencers scored ${winner.score.toFixed(1)} points and won the game for ${product.brand} ${product.model}.`,
+            `Your influencers scored ${winner.score.toFixed(1)} points and won the game for ${productLabel(product)}.`,
             'Your prize is in your cart: buy it for $1 plus tax with free delivery within 2-3 hours (Laguna Beach, 92651), or donate it to charity from My Games.',
             `It is kept for you for ${PRIZE_KEEP_MS / 86_400_000} days; after that it goes back to stock.`,
           ],
           action: { label: 'Claim your prize', path: '/cart' },
-          footnote: `The full result of this game: /games/${gameId}. You get this message because e-mail notifications are on in your profile.`,
+          footnote: `The full result of this game: ${linkTo(`/games/${gameId}`)}. You get this message because e-mail notifications are on in your profile.`,
         }),
       });
     }

@@ -14,8 +14,8 @@ export const GAMES_NOT_OPEN = 'Games are not open for this product.';
 export const NO_GAME_SOLD_OUT = 'This product is out of stock, so no game can be played for it right now.';
 export const EVERY_UNIT_PROMISED = 'Every unit of this product is already promised to a game. Try again after the next game.';
 
-/** True for a product row with a game to join; one correlated test per product (games_product_status_idx, plays_game_status_idx). */
-const hasGameToJoin = sql`(${products.playEnabled} = 1 and ${products.quantity} > 0 and (
+/** True for a product row with a game to join (an archived product has none); one correlated test per product (games_product_status_idx, plays_game_status_idx). */
+const hasGameToJoin = sql`(${products.archivedAt} is null and ${products.playEnabled} = 1 and ${products.quantity} > 0 and (
   exists (select 1 from games g where g.product_id = ${products.id} and g.status = 'waiting'
     and (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') < g.required_participants)
   or ${products.quantity} > (select count(*) from games g where g.product_id = ${products.id} and g.status = 'waiting')))`;

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { productLabel } from '../catalog.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, plays, products, type Game } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -183,7 +184,7 @@ export function expireUnclaimedPrizes(deps: { db: Db; clock: Clock }, now: numbe
   for (const game of open) {
     const deadline = (game.settledAt ?? 0) + PRIZE_KEEP_MS;
     const product = db.select().from(products).where(eq(products.id, game.productId)).get();
-    const name = product ? `${product.brand} ${product.model}` : 'your prize';
+    const name = product ? productLabel(product) : 'your prize';
     db.transaction((tx) => {
       const userId = winnerOf(tx, game);
       if (userId === null) return;

@@ -3,7 +3,7 @@ import { whyNoGameToJoin } from './openness.ts';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
-import { resolveImageUrl } from '../catalog.ts';
+import { productLabel, resolveImageUrl } from '../catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
@@ -249,6 +249,7 @@ function openGameViews(deps: GameDeps, ids: number[]) {
       productId: product.id,
       product: {
         id: product.id,
+        name: product.name,
         brand: product.brand,
         model: product.model,
         productType: product.productType,
@@ -285,7 +286,7 @@ export function winners(db: Queryable, limit = 30) {
         playId: play.id,
         productId: product.id,
         username,
-        productName: `${product.brand} ${product.model}`,
+        productName: productLabel(product),
         productType: product.productType,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
         score: Math.round((play.score ?? 0) * 10) / 10,
@@ -336,6 +337,7 @@ export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 
         requiredParticipants: game.requiredParticipants,
       },
       product: {
+        name: product.name,
         brand: product.brand,
         model: product.model,
         productType: product.productType,

@@ -39,9 +39,11 @@ function messageIdFor(message: MailMessage, from: string): string {
 }
 
 /** The one MIME shape of an outbox message, whichever transport carries it. */
-function envelope(message: MailMessage, from: string) {
+function envelope(message: MailMessage, from: string, replyTo?: string) {
   return {
     from,
+    // The sender is a no-reply address: a reply reaches the shop's support inbox instead.
+    ...(replyTo ? { replyTo } : {}),
     to: message.to,
     subject: message.subject,
     text: message.text,
@@ -51,7 +53,7 @@ function envelope(message: MailMessage, from: string) {
   };
 }
 
-export function smtpTransport(url: string, from: string): MailTransport {
+export function smtpTransport(url: string, from: string, replyTo?: string): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
     // A slow or silent server must not hold the mail job for minutes.
@@ -61,7 +63,7 @@ export function smtpTransport(url: string, from: string): MailTransport {
   });
   return {
     async send(message) {
-      const info = await transporter.sendMail(envelope(message, from));
+      const info = await transporter.sendMail(envelope(message, from, replyTo));
       return { messageId: info.messageId };
     },
     close: () => transporter.close(),
@@ -69,11 +71,11 @@ export function smtpTransport(url: string, from: string): MailTransport {
 }
 
 /** Development without SMTP_URL: the same MIME message nodemailer would send, written to a file. */
-export function fileTransport(dir: string, from: string): MailTransport {
+export function fileTransport(dir: string, from: string, replyTo?: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transporter.sendMail(envelope(message, from));
+      const info = await transporter.sendMail(envelope(message, from, replyTo));
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const path = join(dir, `${stamp}-${message.id}-${message.kind}.eml`);

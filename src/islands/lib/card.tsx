@@ -49,6 +49,24 @@ export function loadSquare(config: CardConfig): Promise<SquarePayments> {
   return squareScript.then(() => window.Square!.payments(config.applicationId!, config.locationId!));
 }
 
+/**
+ * Whether this browser can pay with Apple Pay here: Square is the gateway and Safari says it can
+ * (`ApplePaySession.canMakePayments()`). False until checked after hydration, so the server's
+ * HTML and the first render agree and a browser that cannot pay never sees the button.
+ */
+export function useApplePayAvailable(config: CardConfig): boolean {
+  const [available, setAvailable] = useState(false);
+  useEffect(() => {
+    const session = (window as { ApplePaySession?: { canMakePayments?: () => boolean } }).ApplePaySession;
+    try {
+      setAvailable(config.gateway === 'square' && session?.canMakePayments?.() === true);
+    } catch {
+      setAvailable(false);
+    }
+  }, [config.gateway]);
+  return available;
+}
+
 /** Apple Pay for an amount; throws when the device or browser does not support it. */
 export async function applePayToken(config: CardConfig, amountCents: number): Promise<string> {
   if (config.gateway !== 'square') throw new Error('Apple Pay is not supported on this device or browser');

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
-import { createProduct, deleteProduct, updateProduct } from '../../domain/catalog-admin.ts';
+import { createProduct, deleteProduct, restoreProduct, updateProduct } from '../../domain/catalog-admin.ts';
 import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
 import { DomainError, validationError } from '../../domain/errors.ts';
 import { catalogWriter } from '../../http/domain-deps.ts';
@@ -79,6 +79,12 @@ export const productsApi = new Hono<AppEnv>()
     return c.json(productView(product));
   })
   .delete('/products/:id', requireAdminWithPinApi, (c) => {
-    deleteProduct(catalogWriter(c), idParam(c));
-    return c.json({ message: 'Product deleted' });
+    // A product with orders or games is archived instead, so its history stays.
+    const { outcome, orders, games } = deleteProduct(catalogWriter(c), idParam(c));
+    if (outcome === 'deleted') return c.json({ message: 'Product deleted' });
+    return c.json({ message: 'Product archived: it has orders or games, so it leaves the shop and its history stays.', archived: true, orders, games });
+  })
+  .post('/products/:id/restore', requireAdminWithPinApi, (c) => {
+    const product = restoreProduct(catalogWriter(c), idParam(c));
+    return c.json(productView(product));
   });

@@ -10,21 +10,22 @@ import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
 import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
+import { productLabel, productLines } from '../../domain/catalog.ts';
 import { checkoutCart } from '../../domain/checkout.ts';
 import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 
 function CartItem({ line }: { line: CartLine }) {
   const isPrize = line.type === 'play';
-  const name = `${line.product.brand} ${line.product.model}`;
+  const { title, subtitle, label: name } = productLines(line.product);
   return (
     <li className="flex gap-3 border-b border-slate-100 py-4 last:border-0">
       <a href={`/product/${line.productId}`} className="shrink-0">
         <img src={line.product.imageUrl} alt={name} width={80} height={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
       </a>
       <div className="min-w-0 flex-1">
-        <p className="m-0 truncate font-semibold">{line.product.brand}</p>
-        <p className="m-0 truncate text-sm text-slate-600">{line.product.model}</p>
+        <p className="m-0 truncate font-semibold">{title}</p>
+        <p className="m-0 truncate text-sm text-slate-600">{subtitle}</p>
         <p className="m-0 mt-1 text-sm font-bold">
           {formatCents(line.priceCents)}
           {isPrize && <span className="ml-2 rounded-full bg-coral/10 px-2 py-0.5 text-xs font-bold text-coral-dark">Prize · won for $1</span>}
@@ -148,7 +149,7 @@ const refusedForm = (title: string, fallback: string) => (c: AppContext, error: 
 
 /** The cart page (spec section 2) and its forms, which work without JavaScript. */
 function RemovePrizeStep({ line }: { line: CartLine }) {
-  const name = `${line.product.brand} ${line.product.model}`;
+  const name = productLabel(line.product);
   return (
     <section aria-labelledby="remove-prize-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
       <h1 id="remove-prize-title" className="m-0 text-xl font-extrabold">

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import { findProduct, productIdOf, productView } from '../../domain/catalog.ts';
+import { findProduct, productIdOf, productLabel, productView } from '../../domain/catalog.ts';
 import { findOwnOrder, recentPurchaseOf } from '../../domain/order-views.ts';
 import { elapsedText } from '../../shared/format.ts';
 import { formatCents, totalsFor } from '../../shared/pricing.ts';
@@ -11,8 +11,9 @@ import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
-import { productNotFound, orderNotFound } from './not-found.tsx';
+import { productNoLongerSold, productNotFound, orderNotFound } from './not-found.tsx';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
+import { requireUserPage } from '../../http/guards.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -27,6 +28,7 @@ export const checkoutPages = new Hono<AppEnv>()
     const id = productIdOf(raw);
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     if (!stored) return productNotFound(c, 'checkout');
+    if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
     const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
@@ -84,7 +86,7 @@ export const checkoutPages = new Hono<AppEnv>()
           <div className="flex gap-3">
             <ProductImage product={product} size={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
             <div>
-              <p className="m-0 font-semibold">{product.brand}</p>
+              <p className="m-0 font-semibold">{productLabel(product)}</p>
               <p className="m-0 text-sm text-slate-600">{`SKU: ${product.model}`}</p>
               <p className="m-0 mt-1 font-bold">{formatCents(stored.priceCents)}</p>
             </div>

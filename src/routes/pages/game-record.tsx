@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Hono } from 'hono';
+import { productLabel } from '../../domain/catalog.ts';
 import { publicGame, type PublicGame } from '../../domain/games/audit.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -38,12 +39,11 @@ function GameRecordPage({ game }: { game: PublicGame }) {
       <p className="m-0 text-sm font-semibold text-slate-600">{`Game #${game.id}`}</p>
       <h1 className="m-0 mt-1 text-2xl font-extrabold">
         {game.product.exists ? (
-          <a
-            className="text-ink no-underline hover:underline"
-            href={`/product/${game.product.id}?tab=competition`}
-          >{`${game.product.brand} ${game.product.model}`}</a>
+          <a className="text-ink no-underline hover:underline" href={`/product/${game.product.id}?tab=competition`}>
+            {productLabel(game.product)}
+          </a>
         ) : (
-          `${game.product.brand} ${game.product.model}`
+          productLabel(game.product)
         )}
       </h1>
       <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
@@ -149,7 +149,7 @@ export const gameRecordPages = new Hono<AppEnv>().get('/games/:id', (c) => {
     {
       title: `Game #${game.id}: ${game.product.brand}`,
       path: `/games/${game.id}`,
-      description: `The public record of game #${game.id} for ${game.product.brand} ${game.product.model}: entries, scores, winner and its seed for checking the result.`,
+      description: `The public record of game #${game.id} for ${productLabel(game.product)}: entries, scores, winner and its seed for checking the result.`,
     },
     <GameRecordPage game={game} />,
   );

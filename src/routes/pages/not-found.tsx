@@ -45,6 +45,19 @@ export function productNotFound<E extends AppEnv>(c: AppContext<E>, from: 'produ
   );
 }
 
+/**
+ * An archived product (issue 27): no longer sold, so its pages answer 404 like a removed one,
+ * but say what happened to it by name rather than that it never existed.
+ */
+export function productNoLongerSold<E extends AppEnv>(c: AppContext<E>, label: string) {
+  return renderPage(
+    c,
+    { title: 'No Longer Sold', path: new URL(c.req.url).pathname, noindex: true },
+    <NotFoundCard heading="No Longer Sold" text={`${label} is no longer sold in the shop.`} href="/products" link="Browse the Shop" />,
+    { status: 404, backHref: '/products' },
+  );
+}
+
 /** An order that is not there, or not this shopper's (the same answer for both), status 404. */
 /** An order link whose key does not open that order, for someone signed out: the receipt's link again, or signing in (no dead end). */
 export function orderLinkNotValid<E extends AppEnv>(c: AppContext<E>, next: string) {

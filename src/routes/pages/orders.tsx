@@ -55,10 +55,10 @@ function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean 
               <span className="min-w-0 flex-1 text-sm">
                 {item.productId ? (
                   <a href={`/product/${item.productId}`} className="block font-semibold text-ink break-words">
-                    {item.product.brand}
+                    {item.label}
                   </a>
                 ) : (
-                  <span className="block font-semibold break-words">{item.product.brand}</span>
+                  <span className="block font-semibold break-words">{item.label}</span>
                 )}
                 <span className="block text-slate-600 break-words">
                   {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity} × ${money(item.price)}`}

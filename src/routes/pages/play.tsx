@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { shareCardImage } from '../../domain/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { useRenderState } from '../../components/render-context.ts';
-import { defaultImageFor, findProduct, productIdOf, productTitle, productView, type ProductView } from '../../domain/catalog.ts';
+import { defaultImageFor, findProduct, productIdOf, productLabel, productTitle, productView, type ProductView } from '../../domain/catalog.ts';
 import { requiredParticipantsFor } from '../../domain/games/entry.ts';
 import { currentGame, gameTakingEntries } from '../../domain/games/queries.ts';
 import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/games/responsible-play.ts';
@@ -14,7 +14,7 @@ import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
-import { productNotFound } from './not-found.tsx';
+import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { PlayClosed } from './play-closed.tsx';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 
@@ -52,6 +52,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(db, id);
   if (!stored) return productNotFound(c);
+  if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
   const product = productView(stored);
   const { name, subtitle } = productTitle(product);
   const noGame = whyNoGameToJoin(db, stored);

@@ -3,7 +3,7 @@ import { shareCardImage, shareCardPath } from '../../domain/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import { findProduct, productIdOf, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
+import { findProduct, productIdOf, productLabel, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
@@ -12,7 +12,7 @@ import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { CompetitionData } from '../../shared/views/games.ts';
-import { productNotFound } from './not-found.tsx';
+import { productNoLongerSold, productNotFound } from './not-found.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -25,7 +25,7 @@ function productJsonLd(product: ProductView, base: string) {
     '@context': 'https://schema.org',
     // A book is both: Product carries the offer, Book the author and pages.
     '@type': isBook ? ['Product', 'Book'] : 'Product',
-    name: isBook ? name : `${product.brand} ${product.model}`,
+    name: isBook ? name : productLabel(product),
     image: [absolute(shareCardPath(product)), absolute(product.imageUrl)],
     description: text || undefined,
     sku: product.model,
@@ -208,15 +208,17 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
   const id = productIdOf(c.req.param('id'));
   const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
   if (!stored) return productNotFound(c);
+  if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
   const base = c.env.deps.config.publicUrl;
   const { name, subtitle, text } = productTitle(product);
+  const label = product.productType === 'book' ? `${name} ${subtitle}` : productLabel(product);
   return renderPage(
     c,
     {
-      title: `${name} ${subtitle}`,
-      description: text ? text.slice(0, 160) : `${name} ${subtitle}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
+      title: label,
+      description: text ? text.slice(0, 160) : `${label}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
       image: shareCardImage(product),
       price: product.price,
       type: 'product',

@@ -43,7 +43,8 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
   return (
     <div className="mx-auto grid max-w-4xl grid-cols-1 gap-5">
       <h1 className="m-0 text-2xl font-extrabold">Scoreboard</h1>
-      <Island name="GameAlerts" mode="load" props={{}} />
+      {/* Alerts are about one's own games: a visitor has none, so is not asked (issue 27). */}
+      {user && <Island name="GameAlerts" mode="load" props={{}} />}
       <nav aria-label="Scoreboard sections" className="flex gap-1 rounded-xl bg-slate-100 p-1">
         {tabs.map((t) => (
           <a
@@ -78,7 +79,8 @@ const HOUR = 60 * MINUTE;
  * storefront changes (an entry, a game's start or end), and a minute at most, as live scores
  * move every minute. My Games is the viewer's own, rendered per request a page at a time.
  */
-const cacheShared = cachePages((c) => `${Math.floor(c.env.deps.clock.now() / MINUTE)}`);
+// Signed in or not is in the key: only a signed-in player's page offers game alerts.
+const cacheShared = cachePages((c) => `${Math.floor(c.env.deps.clock.now() / MINUTE)}|${c.get('user') ? 'player' : 'visitor'}`);
 
 /** /scoreboard: public; ?tab=active (default), my-games, winners; ?page=N for the lists. */
 export const scoreboardPages = new Hono<AppEnv>().get(

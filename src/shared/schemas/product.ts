@@ -40,6 +40,7 @@ const sku = z.string().check(z.minLength(1, 'SKU is required'), z.maxLength(64, 
 const flags = Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, z.boolean()])) as Record<ProductFlag, z.ZodMiniBoolean>;
 
 const goodsSchema = z.object({
+  name: z.string().check(z.maxLength(100, 'Product name must be at most 100 characters')),
   brand: z.string().check(z.minLength(1, 'Brand is required'), z.maxLength(100, 'Brand must be at most 100 characters')),
   model: sku,
   size: z.string().check(z.maxLength(40, 'Size must be at most 40 characters')),
@@ -111,6 +112,8 @@ export const productFormPost = z.object({
 /** A product ready to store: money in cents, markers folded into the description. */
 export interface ProductFields {
   productType: ProductKind;
+  /** The optional title of goods; a book's title is its brand. */
+  name: string | null;
   brand: string;
   model: string;
   size: string;
@@ -195,6 +198,7 @@ export function checkProductInput(type: ProductKind, raw: Record<string, unknown
       fields: {
         ...pickFlags(book),
         productType: 'book',
+        name: null,
         brand: book.name,
         model: book.model,
         size: String(book.pages),
@@ -209,6 +213,7 @@ export function checkProductInput(type: ProductKind, raw: Record<string, unknown
   const badge = raw.badge !== undefined ? text(raw.badge) : (parsed.badge ?? '');
   const result = goodsSchema.safeParse({
     ...common,
+    name: text(raw.name),
     brand: text(raw.brand),
     size: text(raw.size),
     badge,
@@ -221,6 +226,7 @@ export function checkProductInput(type: ProductKind, raw: Record<string, unknown
     fields: {
       ...pickFlags(goods),
       productType: type,
+      name: goods.name || null,
       brand: goods.brand,
       model: goods.model,
       size: goods.size,

@@ -6,7 +6,7 @@ import { APPLICATIONS_SHOWN } from './applications.tsx';
 import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
 import { formatDateTime } from '../../../components/format.ts';
 import { OrderStatusConfirm, PackingSlip } from './orders.tsx';
-import { createProduct, deleteProduct, updateProduct } from '../../../domain/catalog-admin.ts';
+import { createProduct, updateProduct } from '../../../domain/catalog-admin.ts';
 import {
   adminProductList,
   findProduct,
@@ -28,6 +28,7 @@ import { formBody, idFrom, pathId, validForm } from '../../../http/request.ts';
 import { adminPageQuery, adminPinForm, orderStatusForm, paymentResolveForm } from '../../../shared/schemas/admin.ts';
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
+import { productRemoval } from './product-removal.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
@@ -106,6 +107,7 @@ export const adminPages = new Hono<AppEnv>()
   .use('/admin/*', requireUserPage, adminGate)
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
+  .route('/', productRemoval)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
@@ -229,45 +231,6 @@ export const adminPages = new Hono<AppEnv>()
       return c.redirect(next.startsWith('/admin') ? next : '/admin', 303);
     },
   )
-  .get('/admin/products/:id/delete', (c) => {
-    const id = productIdOf(c.req.param('id'));
-    const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
-    if (!stored) return adminNotFound(c);
-    const product = productView(stored);
-    const { name, subtitle } = productTitle(product);
-    return renderPage(
-      c,
-      { title: 'Delete product', path: '/admin', noindex: true },
-      <div className="mx-auto max-w-md pt-12">
-        <form method="post" action={`/admin/products/${product.id}/delete`} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
-          <h1 className="m-0 text-xl font-bold">Are you sure?</h1>
-          <p className="mt-2 text-slate-600">This action cannot be undone. This will permanently delete the product.</p>
-          <p className="m-0 font-semibold">{`${name} ${subtitle}`}</p>
-          <div className="mt-6 flex justify-end gap-3">
-            <a href={`/admin?tab=${product.productType}`} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-bold text-ink no-underline">
-              Cancel
-            </a>
-            <button type="submit" className="rounded-lg bg-red-600 px-4 py-2 text-sm font-bold text-white cursor-pointer">
-              Delete
-            </button>
-          </div>
-        </form>
-      </div>,
-    );
-  })
-  .post('/admin/products/:id/delete', (c) => {
-    const id = productIdOf(c.req.param('id'));
-    const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
-    const tab = stored?.productType ?? 'sunglasses';
-    try {
-      deleteProduct(catalogWriter(c), id ?? 0);
-      setFlash(c, { title: 'Product deleted', description: 'The product has been successfully deleted.' });
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      setFlash(c, { title: 'Deletion failed', description: error.message, variant: 'destructive' });
-    }
-    return c.redirect(`/admin?tab=${tab}`, 303);
-  })
   .get('/admin/:kind{product|tshirt|shoe|book}/:id{new|[0-9]+}', (c) => {
     const target = formTarget(c);
     if (!target) return adminNotFound(c);

@@ -2,7 +2,7 @@ import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import { productTitle, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
+import { productTitle, productTypeLabels, productTypes, type AdminProductView, type ProductType } from '../../../domain/catalog.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
@@ -41,22 +41,21 @@ export function newProductHref(type: ProductType): string {
   return type === 'sunglasses' ? '/admin/product/new?type=sunglasses' : `${formRoute[type]}/new`;
 }
 
-function ProductRow({ product }: { product: ProductView }) {
+function ProductRow({ product }: { product: AdminProductView }) {
   const { name, subtitle } = productTitle(product);
+  const archived = product.archivedAt !== null;
   return (
     <li className="flex items-center gap-3 border-b border-slate-100 py-3 last:border-0">
       <ProductImage product={product} size={56} className="h-14 w-14 shrink-0 rounded-lg bg-slate-50 object-contain" />
       <div className="min-w-0 flex-1">
         <p className="m-0 truncate font-semibold">{name}</p>
-        <p className="m-0 truncate text-sm text-slate-600">
-          {subtitle}
-          {product.productType === 'book' ? ` · ${product.model}` : ''}
-        </p>
+        <p className="m-0 truncate text-sm text-slate-600">{`${subtitle} · ${product.model}`}</p>
         <p className="m-0 mt-1 flex flex-wrap items-center gap-2 text-sm">
           <span className="font-bold">{formatDollars(product.price)}</span>
           <span className="text-slate-600">{`Qty ${product.quantity}`}</span>
           <StockBadge quantity={product.quantity} />
           {product.playEnabled && <span className="rounded-full bg-coral/10 px-2 py-0.5 text-[11px] font-bold text-coral-dark">Play</span>}
+          {archived && <span className="rounded-full bg-slate-200 px-2 py-0.5 text-[11px] font-bold text-slate-700">Archived: not in the shop</span>}
         </p>
       </div>
       <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
@@ -66,7 +65,22 @@ function ProductRow({ product }: { product: ProductView }) {
         >
           Edit<span className="sr-only"> {name}</span>
         </a>
-        <Island name="DeleteProductButton" mode="idle" props={{ productId: product.id, label: `${name} ${subtitle}` }} />
+        {archived ? (
+          <form method="post" action={`/admin/products/${product.id}/restore`} className="m-0">
+            <button
+              type="submit"
+              className="w-full rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-ink cursor-pointer hover:border-ink"
+            >
+              Restore<span className="sr-only"> {name}</span>
+            </button>
+          </form>
+        ) : (
+          <Island
+            name="DeleteProductButton"
+            mode="idle"
+            props={{ productId: product.id, label: `${name} ${subtitle}`, history: { orders: product.orders, games: product.games } }}
+          />
+        )}
       </div>
     </li>
   );
@@ -90,7 +104,7 @@ export function AdminPanel({
 }: {
   tab: AdminTab;
   q: string;
-  products: ProductView[];
+  products: AdminProductView[];
   orders?: AdminOrder[];
   orderStatus?: OrderStatus | null;
   applications?: BusinessApplicationView[];

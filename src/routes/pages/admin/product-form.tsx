@@ -32,7 +32,7 @@ export function valuesOf(product: ProductView): FormValues {
   const common = { sku: product.model, price: product.price.toFixed(2), quantity: String(product.quantity), ...flags };
   return product.productType === 'book'
     ? { ...common, name: product.brand, author: author ?? '', pages: product.size, summary: text }
-    : { ...common, brand: product.brand, size: product.size, badge: badge ?? '', description: text };
+    : { ...common, name: product.name ?? '', brand: product.brand, size: product.size, badge: badge ?? '', description: text };
 }
 
 /** A text field's value (flags are booleans and never shown as text). */
@@ -172,6 +172,14 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
           </>
         ) : (
           <>
+            <TextField
+              name="name"
+              label="Product name (optional)"
+              hint="The title shoppers see, such as 'Original Wayfarer'; without one, the brand and SKU are shown."
+              values={values}
+              errors={errors}
+              maxLength={100}
+            />
             <TextField name="brand" label="Brand" values={values} errors={errors} maxLength={100} />
             <div className="grid gap-5 sm:grid-cols-2">
               <TextField name="sku" label="SKU (model)" values={values} errors={errors} maxLength={64} />

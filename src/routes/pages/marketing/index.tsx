@@ -49,7 +49,7 @@ export const marketingPages = new Hono<AppEnv>()
         description:
           'The Competitive Shopping Association: designer sunglasses, t-shirts, shoes and books in Laguna Beach. Pay for it today, or play for it for $1.',
       },
-      <WelcomePage />,
+      <WelcomePage now={c.env.deps.clock.now()} />,
     ),
   )
   .get('/tutorial', (c) => {
@@ -87,7 +87,7 @@ export const marketingPages = new Hono<AppEnv>()
         path: '/sunglass-gallery',
         description: `${partnerStore.name}, our partner store in Laguna Beach since ${partnerStore.since}: Ray-Ban, Oakley, Persol, Maui Jim and more. Hours, directions and contact.`,
       },
-      <SunglassGalleryPage />,
+      <SunglassGalleryPage now={c.env.deps.clock.now()} />,
     ),
   )
   .on(

@@ -16,13 +16,19 @@ export const partnerStore = {
   phoneHref: 'tel:+19495550135',
   email: 'lagunagallery@example.com',
   since: 1988,
-  years: 35,
   hours: ['Mon-Sat 10:00 AM-6:00 PM', 'Sunday 11:00 AM-5:00 PM'],
   brands: ['Ray-Ban', 'Oakley', 'Persol', 'Maui Jim', 'Costa', 'Oliver Peoples', 'Tom Ford', 'Prada', 'Gucci', 'Randolph Engineering'],
 } as const;
 
 export const partnerAddress = `${partnerStore.street}, ${partnerStore.city}, ${partnerStore.state} ${partnerStore.zip}`;
-export const partnerSinceText = `In business for ${partnerStore.years} years, since ${partnerStore.since}`;
+const shopYear = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', year: 'numeric' });
+
+/** Whole calendar years since the partner opened, by the shop's clock (38 in 2026): never typed in, so never stale. */
+export function partnerYears(now: number): number {
+  return Number(shopYear.format(now)) - partnerStore.since;
+}
+
+export const partnerSinceText = (now: number) => `In business for ${partnerYears(now)} years, since ${partnerStore.since}`;
 export const directionsUrl = `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(partnerAddress)}`;
 
 type ButtonTone = 'coral' | 'light' | 'ink' | 'outline';

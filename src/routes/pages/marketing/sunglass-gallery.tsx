@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ButtonLink, directionsUrl, Hero, NewTabHint, partnerSinceText, partnerStore } from './shared.tsx';
+import { ButtonLink, directionsUrl, Hero, NewTabHint, partnerSinceText, partnerStore, partnerYears } from './shared.tsx';
 
 function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -13,7 +13,7 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
 }
 
 /** /sunglass-gallery: the partner store page (spec section 2). */
-export function SunglassGalleryPage() {
+export function SunglassGalleryPage({ now }: { now: number }) {
   return (
     <div className="grid gap-6">
       <Hero
@@ -28,7 +28,7 @@ export function SunglassGalleryPage() {
           </>
         }
       >
-        <p className="m-0 font-semibold text-white">{partnerSinceText}</p>
+        <p className="m-0 font-semibold text-white">{partnerSinceText(now)}</p>
         <p className="m-0 mt-2">Designer sunglasses, expert fittings and repairs, a few steps from Main Beach.</p>
       </Hero>
 
@@ -36,7 +36,7 @@ export function SunglassGalleryPage() {
         <div className="grid gap-4 lg:col-span-2">
           <Card id="about" title="About the gallery">
             <p className="m-0">
-              {`${partnerStore.name} opened on Forest Avenue in ${partnerStore.since} with a simple idea: sunglasses should be chosen in the light you will wear them in. For ${partnerStore.years} years the family-run shop has fitted locals, surfers and visitors with frames that suit their faces and lenses that suit the coast.`}
+              {`${partnerStore.name} opened on Forest Avenue in ${partnerStore.since} with a simple idea: sunglasses should be chosen in the light you will wear them in. For ${partnerYears(now)} years the family-run shop has fitted locals, surfers and visitors with frames that suit their faces and lenses that suit the coast.`}
             </p>
             <p className="m-0 mt-3">
               Every pair of sunglasses in the CSA store comes from the gallery. Play for a pair, or pay for it and have it delivered in Laguna Beach within 2-3

@@ -10,12 +10,13 @@ import { Section } from './shared.tsx';
  * comes from the rule in code, so the text cannot drift from what the shop does.
  */
 
+/** Each document and the day its wording last changed: the one place its 'Last updated' line reads (change it with the text). */
 export const trustPages = [
-  { path: '/terms', label: 'Terms', title: 'Terms of Sale and Use' },
-  { path: '/privacy', label: 'Privacy', title: 'Privacy Policy' },
-  { path: '/returns', label: 'Returns', title: 'Returns and the 30-Day Money-Back Guarantee' },
-  { path: '/shipping', label: 'Shipping', title: 'Shipping and Delivery' },
-  { path: '/contact', label: 'Contact', title: 'Contact Us' },
+  { path: '/terms', label: 'Terms', title: 'Terms of Sale and Use', revised: '2026-11-25' },
+  { path: '/privacy', label: 'Privacy', title: 'Privacy Policy', revised: '2026-11-25' },
+  { path: '/returns', label: 'Returns', title: 'Returns and the 30-Day Money-Back Guarantee', revised: '2026-11-25' },
+  { path: '/shipping', label: 'Shipping', title: 'Shipping and Delivery', revised: '2026-11-25' },
+  { path: '/contact', label: 'Contact', title: 'Contact Us', revised: '2026-11-25' },
 ] as const;
 export type TrustPath = (typeof trustPages)[number]['path'];
 
@@ -27,7 +28,7 @@ export interface TrustInfo {
 
 const STORE_NAME = 'Competitive Shopping Association';
 const STORE_PLACE = 'Laguna Beach, California 92651';
-const LAST_UPDATED = 'November 25, 2026';
+const revisedFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', dateStyle: 'long' });
 const entryFee = formatCents(ENTRY_FEE_CENTS).replace('.00', '');
 const taxPercent = `${Math.round(TAX_RATE * 100)}%`;
 const prizeDays = PRIZE_KEEP_MS / 86_400_000;
@@ -48,11 +49,15 @@ function A({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-function TrustArticle({ title, children }: { title: string; children: ReactNode }) {
+function TrustArticle({ path, children }: { path: TrustPath; children: ReactNode }) {
+  const { title, revised } = trustPages.find((page) => page.path === path)!;
   return (
     <article className="mx-auto max-w-3xl px-1 py-6 sm:px-4">
       <h1 className="m-0 text-2xl font-extrabold">{title}</h1>
-      <p className="m-0 mt-2 text-sm text-slate-600">{`${STORE_NAME}, ${STORE_PLACE}. Last updated ${LAST_UPDATED}.`}</p>
+      <p className="m-0 mt-2 text-sm text-slate-600">
+        {`${STORE_NAME}, ${STORE_PLACE}. Last updated `}
+        <time dateTime={revised}>{revisedFormat.format(new Date(`${revised}T00:00:00Z`))}</time>.
+      </p>
       {children}
     </article>
   );
@@ -60,7 +65,7 @@ function TrustArticle({ title, children }: { title: string; children: ReactNode 
 
 function TermsPage({ info }: { info: TrustInfo }) {
   return (
-    <TrustArticle title="Terms of Sale and Use">
+    <TrustArticle path="/terms">
       <Section id="terms-who" title="Who we are">
         <p className="m-0">
           {`The ${STORE_NAME} ("CSA", "we") is a local shop in ${STORE_PLACE} selling designer sunglasses, t-shirts, shoes and books. Using this site or buying from us means you accept these terms.`}
@@ -114,7 +119,7 @@ function TermsPage({ info }: { info: TrustInfo }) {
 
 function PrivacyPage({ info }: { info: TrustInfo }) {
   return (
-    <TrustArticle title="Privacy Policy">
+    <TrustArticle path="/privacy">
       <Section id="privacy-collect" title="What we collect and why">
         <ul className="m-0 grid gap-1 pl-5">
           <li>Your account: username and a one-way hash of your password (never the password itself).</li>
@@ -183,7 +188,7 @@ function PrivacyPage({ info }: { info: TrustInfo }) {
 
 function ReturnsPage({ info }: { info: TrustInfo }) {
   return (
-    <TrustArticle title="Returns and the 30-Day Money-Back Guarantee">
+    <TrustArticle path="/returns">
       <Section id="returns-guarantee" title="30 days, your money back">
         <p className="m-0">
           Not happy with something you bought? Tell us within 30 days of delivery and we refund what you paid for it, tax included. Sunglasses, shoes and
@@ -218,7 +223,7 @@ function ReturnsPage({ info }: { info: TrustInfo }) {
 
 function ShippingPage() {
   return (
-    <TrustArticle title="Shipping and Delivery">
+    <TrustArticle path="/shipping">
       <Section id="shipping-local" title="Laguna Beach: free, within 2-3 hours">
         <p className="m-0">
           {`Pay Now on a product is delivered free by our own drivers within 2-3 hours of your order, in Laguna Beach (ZIP ${LOCAL_DELIVERY.zip}). Prizes you win travel the same way, free: their delivery address must be in ${LOCAL_DELIVERY.zip}.`}
@@ -245,7 +250,7 @@ function ShippingPage() {
 
 function ContactPage({ info }: { info: TrustInfo }) {
   return (
-    <TrustArticle title="Contact Us">
+    <TrustArticle path="/contact">
       <Section id="contact-write" title="Write to us">
         <p className="m-0">
           <Mail to={info.supportEmail} />: orders, returns, games, privacy requests and anything else. We answer within one business day; include your order

@@ -33,7 +33,7 @@ function WayCard({ id, badge, title, tone, points, cta }: { id: string; badge: s
 }
 
 /** /welcome: the landing page (spec section 2). */
-export function WelcomePage() {
+export function WelcomePage({ now }: { now: number }) {
   return (
     <div className="grid gap-8">
       <Hero
@@ -100,7 +100,7 @@ export function WelcomePage() {
         <div className="grid gap-4 border-t border-slate-200 p-5 sm:grid-cols-2 sm:p-6">
           <div>
             <p className="m-0 text-slate-700">
-              {`Every pair of designer sunglasses in our store comes from ${partnerStore.name}, a family-run sunglasses gallery in Laguna Beach. ${partnerSinceText}, they fit, adjust and service everything they sell.`}
+              {`Every pair of designer sunglasses in our store comes from ${partnerStore.name}, a family-run sunglasses gallery in Laguna Beach. ${partnerSinceText(now)}, they fit, adjust and service everything they sell.`}
             </p>
             <a href="/sunglass-gallery" className="mt-3 inline-block font-semibold text-sea-dark">
               Visit the Sunglass Gallery page

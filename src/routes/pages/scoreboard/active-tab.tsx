@@ -3,14 +3,14 @@ import type { ProductType } from '../../../domain/catalog.ts';
 import { nextTopOfHour } from '../../../domain/games/schedule.ts';
 import type { ActiveGameView, activeGamesPage } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
-import { competitionHref, EmptyCard, GameRecordLink, PlayNowLink, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, PlayNowLink, productLines, Thumb } from './parts.tsx';
 
 export type ActiveGame = ActiveGameView;
 const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants - game.participants);
 
 /** Spec section 2: games that need 1 more player, with a countdown to the next top of the hour. */
 function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: number; type: ProductType; now: number }) {
-  const name = `${game.product.brand} ${game.product.model}`;
+  const { title, subtitle, label: name } = productLines(game.product);
   const nextHour = nextTopOfHour(now);
   return (
     <section aria-labelledby="next-game-heading" data-next-game="" className="rounded-3xl bg-ink p-5 text-white shadow-lg">
@@ -24,8 +24,8 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
         <Thumb product={game.product} type={type} size="h-20 w-20" />
         <div className="min-w-0 flex-1">
           <a href={competitionHref(game.productId)} className="block font-bold leading-snug text-white no-underline hover:underline">
-            <span className="block truncate">{game.product.brand}</span>
-            <span className="block truncate text-sm font-normal text-white/80">{game.product.model}</span>
+            <span className="block truncate">{title}</span>
+            <span className="block truncate text-sm font-normal text-white/80">{subtitle}</span>
           </a>
           <p className="m-0 mt-0.5 text-sm text-white/80">{`${game.participants}/${game.requiredParticipants} players joined`}</p>
           <div className="mt-2 text-sm text-white/80">
@@ -49,7 +49,7 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
 }
 
 function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now: number }) {
-  const name = `${game.product.brand} ${game.product.model}`;
+  const { title, subtitle, label: name } = productLines(game.product);
   const remaining = remainingOf(game);
   const live = game.status === 'active';
   const percent = Math.min(100, Math.round((game.participants / Math.max(1, game.requiredParticipants)) * 100));
@@ -67,8 +67,8 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
         <div className="min-w-0 flex-1">
           <div className="flex items-start justify-between gap-2">
             <a href={competitionHref(game.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
-              <span className="block truncate">{game.product.brand}</span>
-              <span className="block truncate text-sm font-normal text-slate-600">{game.product.model}</span>
+              <span className="block truncate">{title}</span>
+              <span className="block truncate text-sm font-normal text-slate-600">{subtitle}</span>
             </a>
             {live ? (
               <span className="inline-flex shrink-0 items-center gap-1.5 rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">

@@ -2,7 +2,7 @@ import { Island } from '../../../components/Island.tsx';
 import { formatDateTime } from '../../../components/format.ts';
 import type { userPlays } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
-import { competitionHref, EmptyCard, GameRecordLink, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, productLines, Thumb } from './parts.tsx';
 
 type UserPlay = ReturnType<typeof userPlays>[number];
 
@@ -50,7 +50,7 @@ export function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: b
     <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0">
       {plays.map((play) => {
         const status = playStatus(play);
-        const name = `${play.product.brand} ${play.product.model}`;
+        const { title, subtitle, label: name } = productLines(play.product);
         const scored = play.game.status === 'active' || play.game.status === 'completed';
         return (
           <li key={play.id} data-play-id={play.id} className={`rounded-2xl border bg-white p-3 sm:p-4 ${play.won ? 'border-emerald-300' : 'border-slate-200'}`}>
@@ -59,8 +59,8 @@ export function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: b
               <div className="min-w-0 flex-1">
                 <div className="flex items-start justify-between gap-2">
                   <a href={competitionHref(play.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
-                    <span className="block truncate">{play.product.brand}</span>
-                    <span className="block truncate text-sm font-normal text-slate-600">{play.product.model}</span>
+                    <span className="block truncate">{title}</span>
+                    <span className="block truncate text-sm font-normal text-slate-600">{subtitle}</span>
                   </a>
                   <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${status.className}`}>{status.label}</span>
                 </div>

@@ -22,10 +22,9 @@ export function WinnersTab({ list }: { list: Winner[] }) {
   return (
     <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 md:grid-cols-2">
       {list.map((winner) => {
-        const [brand = winner.productName, ...rest] = winner.productName.split(' ');
         return (
           <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
-            <Thumb product={{ brand, model: rest.join(' '), imageUrl: winner.imageUrl }} type={winner.productType} />
+            <Thumb product={{ brand: winner.productName, model: '', imageUrl: winner.imageUrl }} type={winner.productType} />
             <div className="min-w-0 flex-1">
               <p className="m-0 flex items-center gap-2 font-bold">
                 <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
