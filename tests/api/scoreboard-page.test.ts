@@ -184,7 +184,7 @@ describe('/scoreboard', () => {
     expect(active).toContain('No games are running right now.');
     // The game that just ended does not vanish from Active Games: it is there with its winner for the hour.
     expect(active).toContain('Just finished');
-    expect(active).toContain(`<strong>${winner!.username}</strong> won The Old Man and the Sea BK-OLDMAN-001`);
+    expect(active).toContain(`<strong>${winner!.username}</strong> won The Old Man and the Sea with`);
     expect(active).toContain('href="/scoreboard?tab=winners"');
     ctx.clock.set(START + 2 * HOUR + MINUTE);
     expect(tabSection(await page(ctx.client(), '/scoreboard'))).not.toContain('Just finished');
