@@ -22,9 +22,17 @@ function Input({
   return <TextField id={`profile-${name.replace('.', '-')}`} name={name} type={type} defaultValue={value} error={errors[name]} {...input} />;
 }
 
-export function PersonalForm({ profile, errors }: { profile: ProfileView; errors: Record<string, string> }) {
+export function PersonalForm({ profile, errors, returnTo }: { profile: ProfileView; errors: Record<string, string>; returnTo: string | null }) {
   return (
-    <form method="post" action="/profile" noValidate className="grid gap-4">
+    <form method="post" action={returnTo ? `/profile?next=${encodeURIComponent(returnTo)}` : '/profile'} noValidate className="grid gap-4">
+      {returnTo && (
+        <p className="m-0 rounded-xl bg-sand p-3 text-sm text-slate-700">
+          {'Save your details and you go straight back to your game. '}
+          <a href={returnTo} className="font-semibold text-sea-dark">
+            Back to the game
+          </a>
+        </p>
+      )}
       <Input name="name" label="Full name" value={profile.name} errors={errors} autoComplete="name" />
       <div className="grid gap-4 sm:grid-cols-2">
         <div>

@@ -79,6 +79,13 @@ function Completeness({ missing, tab }: { missing: string[]; tab: Tab }) {
   );
 }
 
+/** Where a detour from a game (next=/play/ID) goes back to once the profile is saved; null for none. */
+function returnToOf<E extends AppEnv>(c: AppContext<E>): string | null {
+  const wanted = c.req.query('next');
+  const path = wanted ? safeNextPath(wanted) : '/';
+  return path === '/' ? null : path;
+}
+
 /** The card form; opened from a game (next=/play/ID), it goes back there once the card is saved. */
 function PaymentTab<E extends AppEnv>({
   c,
@@ -143,7 +150,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
       <section aria-label={tabs.find((t) => t.key === tab)!.label} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
         {tab === 'personal' && (
           <>
-            <PersonalForm profile={profile} errors={errors} />
+            <PersonalForm profile={profile} errors={errors} returnTo={returnToOf(c)} />
             <SignOutEverywhere />
           </>
         )}
@@ -258,7 +265,9 @@ export const profilePages = new Hono<AppEnv>()
               : 'Your profile has been updated successfully.',
           }),
     );
-    return c.redirect('/profile', 303);
+    // Sent here from a game: back to it (its picks are kept); it says so itself if the card is still missing.
+    const returnTo = returnToOf(c);
+    return c.redirect(returnTo && !emailWaits ? returnTo : '/profile', 303);
   })
   .post('/profile/sign-out-everywhere', requireUserPage, (c) => {
     signOutEverywhere(c.env.deps.db, c.env.deps.clock, c.get('user').id);
