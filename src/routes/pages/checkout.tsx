@@ -13,7 +13,6 @@ import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNoLongerSold, productNotFound, orderNotFound } from './not-found.tsx';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
-import { requireUserPage } from '../../http/guards.ts';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
