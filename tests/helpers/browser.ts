@@ -46,7 +46,15 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
 /** Collects uncaught page errors and console errors, which a test expects to stay empty. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  // The page's path too: a hydration mismatch (React #418) names no island, only where it happened.
+  const where = () => {
+    try {
+      return new URL(page.url()).pathname;
+    } catch {
+      return page.url();
+    }
+  };
+  page.on('pageerror', (error) => errors.push(`pageerror on ${where()}: ${error.message}`));
   page.on('console', (message) => {
     // A refused request (a 401 on a wrong password) is logged by Chromium; that is the app working.
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) errors.push(`console: ${message.text()}`);

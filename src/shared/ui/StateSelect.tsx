@@ -32,7 +32,7 @@ export function StateSelect({
         aria-describedby={error ? `${id}-error` : undefined}
         className={`h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`}
       >
-        <option value="">Choose your state</option>
+        <option value="">Choose…</option>
         {value && !known && <option value={value}>{`${value} (choose your state from the list)`}</option>}
         {US_STATES.map((state) => (
           <option key={state.code} value={state.code}>
