@@ -131,7 +131,7 @@ export function bidAtLeastMessage(minimumCents: number): string {
 
 /**
  * Decides a new maximum (`maxCents` from `bidderId` at `at`) against the accepted ones. Amount
- * checks that need no auction (whole cents, range, admins) come first, in `bidInputRefusal`.
+ * checks that need no auction (whole cents, range, admins) come first, in `checkBidInput`.
  */
 export function placeBid(rules: AuctionRules, maximums: readonly Maximum[], bid: Maximum): BidDecision {
   const before = standingOf(rules, maximums);
