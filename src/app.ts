@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
-import { noteStorageFailure, STORAGE_FULL_MESSAGE } from './domain/disk-state.ts';
+import { noteStorageFailure, STORAGE_FULL_MESSAGE } from './domain/operations/disk-state.ts';
 import { DomainError } from './domain/errors.ts';
 import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';

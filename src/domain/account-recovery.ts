@@ -8,8 +8,8 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { composeEmail } from './mail/compose.ts';
 import { confirmedEmailOf, queueEmail } from './mail/outbox.ts';
-import { minutesText } from './rate-limit.ts';
-import { afterAnswer } from './after-answer.ts';
+import { minutesText } from './operations/rate-limit.ts';
+import { afterAnswer } from './operations/after-answer.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
 import { invalidateAllSessions } from './sessions.ts';
 

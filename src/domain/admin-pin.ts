@@ -4,7 +4,7 @@ import type { Queryable } from '../db/client.ts';
 import { sessions, type Session } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
-import { minutesText, type RateLimiter } from './rate-limit.ts';
+import { minutesText, type RateLimiter } from './operations/rate-limit.ts';
 
 export const PIN_MAX_FAILURES = 5;
 export const PIN_LOCK_MS = 15 * 60 * 1000;

@@ -9,7 +9,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { composeEmail } from './mail/compose.ts';
 import { queueEmail } from './mail/outbox.ts';
-import { minutesText } from './rate-limit.ts';
+import { minutesText } from './operations/rate-limit.ts';
 
 /*
  * An account's address counts (users.email: resets and unlock links go there) only once its

@@ -8,7 +8,7 @@ import { buyNowBody, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { textOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
-import { answeredWorkDone } from '../../src/domain/after-answer.ts';
+import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 
 /* 'Forgot password?', the reset link, change password, download my data and delete my account. */
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { accountTokens, users } from '../../src/db/schema.ts';
 import { RESET_LINK_INVALID, RESET_REQUESTED, requestPasswordReset } from '../../src/domain/account-recovery.ts';
 import { createAccountLimits } from '../../src/domain/accounts.ts';
-import { answeredWorkDone } from '../../src/domain/after-answer.ts';
+import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 import { EMAIL_LINK_INVALID } from '../../src/domain/email-change.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { shopper } from '../helpers/actors.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 /*
  * The change log the live stream reads (table live_events, filled by triggers on games, plays,

@@ -1,4 +1,4 @@
-import { log } from '../log.ts';
+import { log } from '../../log.ts';
 
 /*
  * Work that must not change how long an answer takes: a 'forgot password?' answer that waited

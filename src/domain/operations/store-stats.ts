@@ -1,6 +1,6 @@
 import { count, inArray } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { games, gameStatuses, inBetweenPaymentStatuses, orderStatuses, orders, payments } from '../db/schema.ts';
+import type { Queryable } from '../../db/client.ts';
+import { games, gameStatuses, inBetweenPaymentStatuses, orderStatuses, orders, payments } from '../../db/schema.ts';
 
 /** What /metrics reports about the store's rows: how many orders, payments and games are in each state. */
 export interface StoreCounts {

@@ -1,7 +1,7 @@
 import { Database } from 'bun:sqlite';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { replaceKeyPrefix } from './payments/keys.ts';
+import { replaceKeyPrefix } from '../payments/keys.ts';
 
 /*
  * Online backups (docs/operations.md, "Backups"): `VACUUM INTO` writes a consistent copy of the

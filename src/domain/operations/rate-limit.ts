@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { rateLimitEvents } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Db } from '../../db/client.ts';
+import { rateLimitEvents } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 
 /**
  * Counts events per key in a sliding window, in the database, so every process on the file

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 /*
  * One process at a time runs the game jobs (docs/operations.md, "Several processes"). The

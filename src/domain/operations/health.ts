@@ -1,6 +1,6 @@
 import { sql, TransactionRollbackError } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { migrationJournal } from '../runtime-files.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { migrationJournal } from '../../runtime-files.ts';
 import { storageWritable } from './disk-state.ts';
 import { leaseState } from './job-lease.ts';
 

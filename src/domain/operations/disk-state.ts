@@ -1,6 +1,6 @@
 import type { Database } from 'bun:sqlite';
-import type { Db } from '../db/client.ts';
-import { log } from '../log.ts';
+import type { Db } from '../../db/client.ts';
+import { log } from '../../log.ts';
 
 /*
  * A full disk (or one failing to write) as the store lives it: every write fails with
