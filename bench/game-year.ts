@@ -15,7 +15,7 @@ import { loadManifest } from '../src/assets.ts';
 import { loadConfig } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/client.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { createAccountLimits } from '../src/domain/accounts.ts';
+import { createAccountLimits } from '../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
@@ -29,7 +29,7 @@ import { log } from '../src/log.ts';
 import { PageCache } from '../src/http/page-cache.ts';
 import { storefrontVersion } from '../src/domain/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/accounts/passwords.ts';
 
 // A request log line per timed call would bury the figures.
 if (!process.env.LOG_LEVEL) log.level = 'warn';

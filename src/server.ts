@@ -9,7 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
-import { createAccountLimits } from './domain/accounts.ts';
+import { createAccountLimits } from './domain/accounts/accounts.ts';
 import { bootstrapAdmin } from './domain/operations/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/images.ts';
@@ -30,7 +30,7 @@ import { storeJobs } from './jobs/index.ts';
 import { startMailPump } from './domain/mail/sender.ts';
 import { fileTransport, smtpTransport } from './domain/mail/transport.ts';
 import { startScheduler } from './jobs/scheduler.ts';
-import { argon2idHasher } from './domain/passwords.ts';
+import { argon2idHasher } from './domain/accounts/passwords.ts';
 
 /** `csa --healthcheck`: for container health checks, where no curl is installed. */
 async function healthcheck(): Promise<never> {

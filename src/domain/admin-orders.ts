@@ -5,7 +5,7 @@ import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';
 import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from './mail/order-emails.ts';
-import { notify } from './notifications.ts';
+import { notify } from './accounts/notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { sendRefund, startRefund } from './order-refund.ts';

@@ -5,7 +5,7 @@ import type { Carrier } from '../shared/schemas/aftersale.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { queueReturnRequestEmail, queueShippedEmail } from './mail/aftersale-emails.ts';
-import { notify } from './notifications.ts';
+import { notify } from './accounts/notifications.ts';
 
 /*
  * After the sale, without money: shipping a cart order by carrier, and the shopper's return

@@ -5,7 +5,7 @@ import { productLabel, requireStillSold } from './catalog.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
-import { findProfile, streetLine } from './profile.ts';
+import { findProfile, streetLine } from './accounts/profile.ts';
 import { stateCode } from '../shared/us-states.ts';
 import { isGuestAccount } from './visitor-cart.ts';
 import type { Config } from '../config.ts';

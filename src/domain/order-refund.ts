@@ -4,7 +4,7 @@ import { orderItems, orders, payments } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { afterSaleOf, confirmAfterSaleRefund, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from './mail/order-emails.ts';
-import { notify } from './notifications.ts';
+import { notify } from './accounts/notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { alertAdmins } from './payments/alerts.ts';
 import { asPaymentFailure, type PaymentGateway } from './payments/gateway.ts';

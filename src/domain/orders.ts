@@ -12,7 +12,7 @@ import { gatewayKey } from './payments/keys.ts';
 import { queueOrderConfirmation } from './mail/order-emails.ts';
 import { leaseUntil } from './payments/states.ts';
 import type { ShippingMethod, Totals } from '../shared/pricing.ts';
-import { findProfile } from './profile.ts';
+import { findProfile } from './accounts/profile.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
 
 /*

@@ -8,7 +8,7 @@ import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
 import { pruneStoreRows } from '../domain/operations/row-retention.ts';
-import { pruneExpiredSessions } from '../domain/sessions.ts';
+import { pruneExpiredSessions } from '../domain/accounts/sessions.ts';
 import { yieldToRequests } from '../domain/operations/slices.ts';
 import { isBackupDue } from '../domain/operations/backups.ts';
 import { scheduledBackup, stopRunningBackups } from './off-thread-backup.ts';

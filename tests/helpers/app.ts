@@ -2,7 +2,7 @@ import { createApp } from '../../src/app.ts';
 import { loadManifest, type AssetManifest } from '../../src/assets.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { createAccountLimits } from '../../src/domain/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';
@@ -18,7 +18,7 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 
 export const TEST_ORIGIN = 'http://localhost';

@@ -7,7 +7,7 @@ import { openMigratedDatabase } from '../../src/db/client.ts';
 import { sessions, users } from '../../src/db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { createAccountLimits } from '../../src/domain/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
@@ -17,7 +17,7 @@ import { giveConsent } from './actors.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createSquareGateway } from '../../src/domain/payments/square-gateway.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
 import { PageCache } from '../../src/http/page-cache.ts';
 import { storefrontVersion } from '../../src/domain/storefront-version.ts';
@@ -25,7 +25,7 @@ import { COMPLETE_PROFILE } from './actors.ts';
 import { closeWhenFileEnds } from './file-end.ts';
 import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
 import { createLifecycle } from '../../src/http/lifecycle.ts';
 
 /*

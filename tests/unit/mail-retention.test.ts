@@ -11,7 +11,7 @@ import { pendingEmailCount, SCRUBBED, sendPendingEmails, startMailPump } from '.
 import type { MailMessage, MailTransport } from '../../src/domain/mail/transport.ts';
 import { pruneStoreRows } from '../../src/domain/operations/row-retention.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
-import { RESET_TOKEN_TTL_MS } from '../../src/domain/account-recovery.ts';
+import { RESET_TOKEN_TTL_MS } from '../../src/domain/accounts/account-recovery.ts';
 import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 import { testApp } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';

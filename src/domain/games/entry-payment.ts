@@ -4,13 +4,13 @@ import { games, payments, plays, products, type Product } from '../../db/schema.
 import type { Clock } from '../clock.ts';
 import { productLabel } from '../catalog.ts';
 import { DomainError } from '../errors.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../accounts/notifications.ts';
 import { asPaymentFailure, paymentUnderKey, type GatewayPayment } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { leaseUntil, NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
-import { requireCompleteProfile } from '../profile.ts';
+import { requireCompleteProfile } from '../accounts/profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
 import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile, requirePrizeCanGo } from './entry.ts';
 import { moveHolds } from './holds.ts';

@@ -6,7 +6,7 @@ import { requireStillSold } from '../catalog.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
-import { findProfile, requireCompleteProfile } from '../profile.ts';
+import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
 import { requireMayPlay } from './responsible-play.ts';
 import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';

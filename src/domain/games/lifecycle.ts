@@ -5,7 +5,7 @@ import { productLabel } from '../catalog.ts';
 import { composeEmail, linkTo } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../accounts/notifications.ts';
 import { slicer } from '../operations/slices.ts';
 import { cancelGame, expireStaleGames } from './cancel.ts';
 import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { logIn, register } from '../../domain/accounts.ts';
+import { logIn, register } from '../../domain/accounts/accounts.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { loginSchema, registerFormSchema } from '../../shared/schemas/auth.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';

@@ -9,7 +9,7 @@ import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../..
 import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../shared/money.ts';
-import { findProfile } from '../../domain/profile.ts';
+import { findProfile } from '../../domain/accounts/profile.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

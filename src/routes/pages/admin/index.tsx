@@ -1,7 +1,7 @@
 import { parsePage } from '../../../components/Pager.tsx';
 import { Hono } from 'hono';
-import { verifyAdminPin } from '../../../domain/admin-pin.ts';
-import { listBusinessApplications } from '../../../domain/business.ts';
+import { verifyAdminPin } from '../../../domain/accounts/admin-pin.ts';
+import { listBusinessApplications } from '../../../domain/accounts/business.ts';
 import { APPLICATIONS_SHOWN } from './applications.tsx';
 import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
 import { formatDateTime } from '../../../components/format.ts';

@@ -8,7 +8,7 @@ import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';
 import type { AttentionRow } from './attention.tsx';
 import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
-import type { BusinessApplicationView } from '../../../domain/business.ts';
+import type { BusinessApplicationView } from '../../../domain/accounts/business.ts';
 import { ApplicationsTab } from './applications.tsx';
 import type { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import type { Influencer } from '../../../domain/influencers-admin.ts';

@@ -1,11 +1,11 @@
 import { desc } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { businessApplications, type businessTypes as storedBusinessTypes } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { validationError } from './errors.ts';
-import { composeEmail } from './mail/compose.ts';
-import { queueEmail } from './mail/outbox.ts';
-import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from '../shared/schemas/business.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { businessApplications, type businessTypes as storedBusinessTypes } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { validationError } from '../errors.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
+import { BUSINESS_CITY, businessApplicationSchema, normalizeInstagram, normalizeWebsite, type BusinessType } from '../../shared/schemas/business.ts';
 
 // The browser-safe list in the shared schema and the table's list must stay the same six types.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { users, type User } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { RateLimiter, minutesText } from './operations/rate-limit.ts';
-import type { LoginInput, RegisterInput } from '../shared/schemas/auth.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { users, type User } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { RateLimiter, minutesText } from '../operations/rate-limit.ts';
+import type { LoginInput, RegisterInput } from '../../shared/schemas/auth.ts';
 import type { PasswordHasher } from './passwords.ts';
 import { loginKey, offerUnlockAfterFailures } from './sign-in-unlock.ts';
 

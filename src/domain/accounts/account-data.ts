@@ -1,13 +1,13 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { accountTokens, cartItems, emailOutbox, games, notifications, orders, playerSettings, plays, sessions, userProfiles, users } from '../db/schema.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { accountTokens, cartItems, emailOutbox, games, notifications, orders, playerSettings, plays, sessions, userProfiles, users } from '../../db/schema.ts';
 import type { PasswordHasher } from './passwords.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import { notificationView } from './notifications.ts';
-import { orderView } from './order-views.ts';
+import { orderView } from '../order-views.ts';
 import { findProfile, profileView } from './profile.ts';
-import { keepExclusionWithIdentifiers } from './games/responsible-play.ts';
+import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
 
 /*
  * The California rights the account page serves: a copy of everything the store holds about

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { timingSafeEqual } from 'node:crypto';
-import type { Queryable } from '../db/client.ts';
-import { sessions, type Session } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { minutesText, type RateLimiter } from './operations/rate-limit.ts';
+import type { Queryable } from '../../db/client.ts';
+import { sessions, type Session } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { minutesText, type RateLimiter } from '../operations/rate-limit.ts';
 
 export const PIN_MAX_FAILURES = 5;
 export const PIN_LOCK_MS = 15 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
-import { preparedPerDb, readTogether, type Db, type Queryable } from '../db/client.ts';
-import { sessions, users, viewerVersions, type Session, type User } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import { preparedPerDb, readTogether, type Db, type Queryable } from '../../db/client.ts';
+import { sessions, users, viewerVersions, type Session, type User } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 
 export type { Session, User };
 

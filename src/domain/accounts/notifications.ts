@@ -1,8 +1,8 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { notifications } from '../db/schema.ts';
-import type { NotificationType, NotificationView } from '../shared/views/notifications.ts';
-import type { Clock } from './clock.ts';
+import type { Queryable } from '../../db/client.ts';
+import { notifications } from '../../db/schema.ts';
+import type { NotificationType, NotificationView } from '../../shared/views/notifications.ts';
+import type { Clock } from '../clock.ts';
 
 /** The spec keeps the latest 50 per user in view. */
 export const NOTIFICATION_LIMIT = 50;

@@ -1,19 +1,19 @@
 import { eq } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { gatewayKey } from './payments/keys.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import { gatewayKey } from '../payments/keys.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
 import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
 import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
-import { withCardAttempt } from './payments/card-attempts.ts';
+import { withCardAttempt } from '../payments/card-attempts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { followProfileIdentifiers } from './games/responsible-play.ts';
+import { followProfileIdentifiers } from '../games/responsible-play.ts';
 
-import type { ProfilePatch } from '../shared/schemas/profile.ts';
-import { stateCode } from '../shared/us-states.ts';
+import type { ProfilePatch } from '../../shared/schemas/profile.ts';
+import { stateCode } from '../../shared/us-states.ts';
 
 type StoredProfile = typeof userProfiles.$inferSelect;
 

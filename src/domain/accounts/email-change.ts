@@ -1,15 +1,15 @@
 import { and, eq, gt, inArray, isNull, isNotNull, ne, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { accountTokens, userProfiles, users } from '../db/schema.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { accountTokens, userProfiles, users } from '../../db/schema.ts';
 import { endAccountLinks } from './account-recovery.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
 import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { composeEmail } from './mail/compose.ts';
-import { queueEmail } from './mail/outbox.ts';
-import { minutesText } from './operations/rate-limit.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
+import { minutesText } from '../operations/rate-limit.ts';
 
 /*
  * An account's address counts (users.email: resets and unlock links go there) only once its

@@ -1,15 +1,15 @@
 import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { accountTokens, sessions, users, type User } from '../db/schema.ts';
-import type { PasswordResetRequest } from '../shared/schemas/account.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { accountTokens, sessions, users, type User } from '../../db/schema.ts';
+import type { PasswordResetRequest } from '../../shared/schemas/account.ts';
 import { type AccountLimits, checkCurrentPassword, findUserByUsername } from './accounts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { composeEmail } from './mail/compose.ts';
-import { confirmedEmailOf, queueEmail } from './mail/outbox.ts';
-import { minutesText } from './operations/rate-limit.ts';
-import { afterAnswer } from './operations/after-answer.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { confirmedEmailOf, queueEmail } from '../mail/outbox.ts';
+import { minutesText } from '../operations/rate-limit.ts';
+import { afterAnswer } from '../operations/after-answer.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
 import { invalidateAllSessions } from './sessions.ts';
 

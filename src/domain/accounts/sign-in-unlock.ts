@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { accountTokens, users, type User } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { accountTokens, users, type User } from '../../db/schema.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
 import type { AccountLimits } from './accounts.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { composeEmail } from './mail/compose.ts';
-import { confirmedEmailOf, queueEmail } from './mail/outbox.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { confirmedEmailOf, queueEmail } from '../mail/outbox.ts';
 
 /*
  * Wrong passwords pause only the address that sent them (issue 25: a count per username let
@@ -16,8 +16,8 @@ import { confirmedEmailOf, queueEmail } from './mail/outbox.ts';
  */
 
 export const UNLOCK_TOKEN_TTL_MS = 60 * 60 * 1000;
-export { UNLOCK_LINK_INVALID } from '../shared/schemas/auth.ts';
-import { UNLOCK_LINK_INVALID } from '../shared/schemas/auth.ts';
+export { UNLOCK_LINK_INVALID } from '../../shared/schemas/auth.ts';
+import { UNLOCK_LINK_INVALID } from '../../shared/schemas/auth.ts';
 
 /** The limiter key of one username at one address; the username comes first so an unlock can clear all its addresses. */
 export function loginKey(username: string, ip: string): string {
