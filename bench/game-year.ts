@@ -21,13 +21,13 @@ import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
 import { simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { buildYear } from './year-data.ts';
-import { imageStore } from '../src/domain/images.ts';
-import { shareCardStore } from '../src/domain/share-cards.ts';
+import { imageStore } from '../src/domain/catalog/images.ts';
+import { shareCardStore } from '../src/domain/catalog/share-cards.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { createTelemetry } from '../src/telemetry.ts';
 import { log } from '../src/log.ts';
 import { PageCache } from '../src/http/page-cache.ts';
-import { storefrontVersion } from '../src/domain/storefront-version.ts';
+import { storefrontVersion } from '../src/domain/catalog/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/accounts/passwords.ts';
 

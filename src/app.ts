@@ -6,7 +6,7 @@ import { noteStorageFailure, STORAGE_FULL_MESSAGE } from './domain/operations/di
 import { DomainError } from './domain/errors.ts';
 import { setFlash } from './http/flash.ts';
 import { currentPath } from './http/render.tsx';
-import { MAX_IMAGE_BYTES } from './domain/images.ts';
+import { MAX_IMAGE_BYTES } from './domain/catalog/images.ts';
 import type { AppDeps, AppEnv, RequestEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';

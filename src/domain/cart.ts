@@ -1,7 +1,7 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../db/client.ts';
 import { cartItems, products } from '../db/schema.ts';
-import { requireStillSold, resolveImageUrl } from './catalog.ts';
+import { requireStillSold, resolveImageUrl } from './catalog/catalog.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import { centsToDollars } from '../shared/money.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { products } from '../db/schema.ts';
 import { cartLines } from './cart.ts';
-import { productLabel, requireStillSold } from './catalog.ts';
+import { productLabel, requireStillSold } from './catalog/catalog.ts';
 import { DomainError } from './errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';

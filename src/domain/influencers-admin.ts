@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { influencers, type Influencer } from '../db/schema.ts';
 import type { Clock } from './clock.ts';
 import { DomainError, validationError } from './errors.ts';
-import type { ImageStore } from './images.ts';
+import type { ImageStore } from './catalog/images.ts';
 import { type InfluencerInput, influencerInput, PLATFORMS } from '../shared/schemas/influencer.ts';
 
 export type { Influencer };

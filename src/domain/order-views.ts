@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { orderItems, orderRefunds, orders, payments, products } from '../db/schema.ts';
 import { canRequestReturn } from './aftersale.ts';
 import { trackingUrl } from '../shared/schemas/aftersale.ts';
-import { productLabel, resolveImageUrl } from './catalog.ts';
+import { productLabel, resolveImageUrl } from './catalog/catalog.ts';
 import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
 import { centsToDollars } from '../shared/money.ts';
 

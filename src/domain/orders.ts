@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
-import { productLabel } from './catalog.ts';
+import { productLabel } from './catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';

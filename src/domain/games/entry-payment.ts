@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { productLabel } from '../catalog.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
 import { notify } from '../accounts/notifications.ts';
 import { asPaymentFailure, paymentUnderKey, type GatewayPayment } from '../payments/gateway.ts';

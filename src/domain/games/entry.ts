@@ -2,7 +2,7 @@ import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { games, influencers, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { requireStillSold } from '../catalog.ts';
+import { requireStillSold } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
 import type { MetricsSource } from '../metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';

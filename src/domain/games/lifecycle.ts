@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, type Game, type Play } from '../../db/schema.ts';
-import { productLabel } from '../catalog.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import { composeEmail, linkTo } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { productLabel } from '../catalog.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, plays, products, type Game } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';

@@ -3,7 +3,7 @@ import { whyNoGameToJoin } from './openness.ts';
 import { prizeStatusOf } from './prizes.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { gameRecords, games, influencers, plays, products, users, type Game } from '../../db/schema.ts';
-import { productLabel, resolveImageUrl } from '../catalog.ts';
+import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';

@@ -10,7 +10,7 @@ import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
 import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
-import { productLabel, productLines } from '../../domain/catalog.ts';
+import { productLabel, productLines } from '../../domain/catalog/catalog.ts';
 import { checkoutCart } from '../../domain/checkout.ts';
 import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';

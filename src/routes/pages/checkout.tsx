@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import { findProduct, productIdOf, productLabel, productView } from '../../domain/catalog.ts';
+import { findProduct, productIdOf, productLabel, productView } from '../../domain/catalog/catalog.ts';
 import { findOwnOrder, recentPurchaseOf } from '../../domain/order-views.ts';
 import { elapsedText } from '../../shared/format.ts';
 import { formatCents, totalsFor } from '../../shared/pricing.ts';

@@ -6,7 +6,7 @@ import { APPLICATIONS_SHOWN } from './applications.tsx';
 import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
 import { formatDateTime } from '../../../components/format.ts';
 import { OrderStatusConfirm, PackingSlip } from './orders.tsx';
-import { createProduct, updateProduct } from '../../../domain/catalog-admin.ts';
+import { createProduct, updateProduct } from '../../../domain/catalog/catalog-admin.ts';
 import {
   adminProductList,
   findProduct,
@@ -16,7 +16,7 @@ import {
   productTypeLabels,
   productView,
   type ProductType,
-} from '../../../domain/catalog.ts';
+} from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
 import { PRODUCT_FLAGS, productFormPost } from '../../../shared/schemas/product.ts';

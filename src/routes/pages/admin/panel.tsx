@@ -2,7 +2,7 @@ import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import { productTitle, productTypeLabels, productTypes, type AdminProductView, type ProductType } from '../../../domain/catalog.ts';
+import { productTitle, productTypeLabels, productTypes, type AdminProductView, type ProductType } from '../../../domain/catalog/catalog.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import type { AdminOrder, OrderStatus } from '../../../domain/admin-orders.ts';
 import { AdminOrders } from './orders.tsx';

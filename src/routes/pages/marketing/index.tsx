@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { COACH_THANK_YOU, signUpForCoach } from '../../../domain/coach.ts';
+import { COACH_THANK_YOU, signUpForCoach } from '../../../domain/catalog/coach.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 /**
  * The storefront's change counter, bumped by database triggers on every write to products,

@@ -1,13 +1,13 @@
 import { and, countDistinct, eq, inArray } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { cartItems, games, orderItems, products, type Product } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import type { ImageStore } from './images.ts';
-import { centsToDollars } from '../shared/money.ts';
-import type { ProductHistoryCounts } from '../shared/product-removal.ts';
-import { projectFile } from '../runtime-files.ts';
-import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../shared/schemas/product.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
+import { projectFile } from '../../runtime-files.ts';
+import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../../shared/schemas/product.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.

@@ -1,11 +1,11 @@
 import { and, asc, count, countDistinct, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { GallerySortName } from '../shared/schemas/catalog.ts';
-import { preparedPerDb, type Db, type Queryable } from '../db/client.ts';
-import { games, orderItems, products, productTypes, type Product, type ProductType } from '../db/schema.ts';
-import type { ProductHistoryCounts } from '../shared/product-removal.ts';
-import { centsToDollars } from '../shared/money.ts';
-import { parseDescription } from '../shared/schemas/product.ts';
-import { DomainError } from './errors.ts';
+import type { GallerySortName } from '../../shared/schemas/catalog.ts';
+import { preparedPerDb, type Db, type Queryable } from '../../db/client.ts';
+import { games, orderItems, products, productTypes, type Product, type ProductType } from '../../db/schema.ts';
+import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { parseDescription } from '../../shared/schemas/product.ts';
+import { DomainError } from '../errors.ts';
 
 export { productTypes, parseDescription, type ProductType };
 

@@ -1,11 +1,11 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
-import { projectFile } from '../runtime-files.ts';
+import { projectFile } from '../../runtime-files.ts';
 import { defaultImageFor, productTitle, productTypeLabels } from './catalog.ts';
 import { detectImageKind, type ImageStore } from './images.ts';
 import { imageSize, isDecodableSize } from './image-dimensions.ts';
-import type { ProductType } from '../db/schema.ts';
+import type { ProductType } from '../../db/schema.ts';
 
 /*
  * The picture a shared product link shows (Facebook, X, WhatsApp, iMessage): a 1200 × 630 PNG

@@ -1,8 +1,8 @@
-import type { Queryable } from '../db/client.ts';
-import { coachSignups } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { validationError } from './errors.ts';
-import { coachSignupSchema } from '../shared/schemas/coach.ts';
+import type { Queryable } from '../../db/client.ts';
+import { coachSignups } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { validationError } from '../errors.ts';
+import { coachSignupSchema } from '../../shared/schemas/coach.ts';
 
 /*
  * Coach is announced as coming soon (spec sections 2 and 4): visitors leave an e-mail address to
@@ -10,7 +10,7 @@ import { coachSignupSchema } from '../shared/schemas/coach.ts';
  * Shared by the server-rendered form (POST /coach/signup) and POST /api/coach/signups.
  */
 
-export { COACH_EMAIL_MESSAGE, COACH_THANK_YOU, coachSignupSchema, type CoachSignupInput } from '../shared/schemas/coach.ts';
+export { COACH_EMAIL_MESSAGE, COACH_THANK_YOU, coachSignupSchema, type CoachSignupInput } from '../../shared/schemas/coach.ts';
 
 export interface CoachSignupResult {
   /** The address as stored (trimmed, lower-case). */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { DomainError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 import { imageSize, isDecodableSize, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from './image-dimensions.ts';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
