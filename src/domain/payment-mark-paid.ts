@@ -3,7 +3,7 @@ import { centsToDollars } from '../shared/money.ts';
 import type { Clock } from './clock.ts';
 import { DomainError } from './errors.ts';
 import type { GameDeps } from './games/entry.ts';
-import { confirmCharge } from './order-charge.ts';
+import { confirmCharge } from './orders/order-charge.ts';
 import { asPaymentFailure, type GatewayPayment, STORE_CURRENCY } from './payments/gateway.ts';
 import { rowLinkedTo } from './payments/matching.ts';
 import { logPaymentEvent } from './payments/states.ts';

@@ -4,7 +4,7 @@ import { renderTree } from '../components/render-document.tsx';
 import { slotMarkup } from '../components/slots.tsx';
 import { anonymousViewer, type Viewer } from '../components/viewer.ts';
 import { publicUser } from '../domain/accounts/accounts.ts';
-import { cartCount } from '../domain/cart.ts';
+import { cartCount } from '../domain/orders/cart.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/accounts/notifications.ts';
 import { profileStatus } from '../domain/accounts/profile.ts';
 import type { ToastInput } from '../shared/toast.ts';

@@ -5,7 +5,7 @@ import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { notificationView } from './notifications.ts';
-import { orderView } from '../order-views.ts';
+import { orderView } from '../orders/order-views.ts';
 import { findProfile, profileView } from './profile.ts';
 import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
 

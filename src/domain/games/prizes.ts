@@ -7,7 +7,7 @@ import { DomainError } from '../errors.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { notify } from '../accounts/notifications.ts';
-import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
+import { CHECKOUT_IN_PROGRESS } from '../orders/orders.ts';
 import { PRIZE_KEEP_MS, PRIZE_REMINDER_BEFORE_MS } from './schedule.ts';
 
 /*

@@ -5,7 +5,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from './compose.ts';
 import { queueEmail } from './outbox.ts';
-import { isGuestAccount, orderLinkPath } from '../visitor-cart.ts';
+import { isGuestAccount, orderLinkPath } from '../orders/visitor-cart.ts';
 
 /*
  * The order messages: the confirmation with its receipt, the refund and the delivery. Each is

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { changeOrderStatus, listOrdersForAdmin } from '../../domain/admin-orders.ts';
+import { changeOrderStatus, listOrdersForAdmin } from '../../domain/orders/admin-orders.ts';
 import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../domain/payment-review.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';

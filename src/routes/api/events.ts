@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { cartCount } from '../../domain/cart.ts';
+import { cartCount } from '../../domain/orders/cart.ts';
 import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/accounts/notifications.ts';
 import type { AppDeps, AppEnv } from '../../http/context.ts';

@@ -6,7 +6,7 @@ import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
-import { userOrders, type OrderView } from '../../domain/order-views.ts';
+import { userOrders, type OrderView } from '../../domain/orders/order-views.ts';
 import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/accounts/profile.ts';
 import { cardConfig } from '../../domain/payments/card-config.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';

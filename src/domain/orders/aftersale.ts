@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { orderRefunds, orders, payments } from '../db/schema.ts';
-import type { Carrier } from '../shared/schemas/aftersale.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { queueReturnRequestEmail, queueShippedEmail } from './mail/aftersale-emails.ts';
-import { notify } from './accounts/notifications.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { orderRefunds, orders, payments } from '../../db/schema.ts';
+import type { Carrier } from '../../shared/schemas/aftersale.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { queueReturnRequestEmail, queueShippedEmail } from '../mail/aftersale-emails.ts';
+import { notify } from '../accounts/notifications.ts';
 
 /*
  * After the sale, without money: shipping a cart order by carrier, and the shopper's return

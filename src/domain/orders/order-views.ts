@@ -1,11 +1,11 @@
 import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { orderItems, orderRefunds, orders, payments, products } from '../db/schema.ts';
+import type { Queryable } from '../../db/client.ts';
+import { orderItems, orderRefunds, orders, payments, products } from '../../db/schema.ts';
 import { canRequestReturn } from './aftersale.ts';
-import { trackingUrl } from '../shared/schemas/aftersale.ts';
-import { productLabel, resolveImageUrl } from './catalog/catalog.ts';
-import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './mail/order-emails.ts';
-import { centsToDollars } from '../shared/money.ts';
+import { trackingUrl } from '../../shared/schemas/aftersale.ts';
+import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
+import { addressLinesOf, paymentLabelOf, shippingLabelOf } from '../mail/order-emails.ts';
+import { centsToDollars } from '../../shared/money.ts';
 
 /* Orders as their owner sees them: the confirmation page, the order history, GET /api/orders/{id}. */
 

@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { appSettings, cartItems, orders, products, users } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Queryable } from '../../db/client.ts';
+import { appSettings, cartItems, orders, products, users } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 
 /*
  * Visitors' carts and guest orders (docs/decisions.md, "A cart anyone can use"). A visitor who

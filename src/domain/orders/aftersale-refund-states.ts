@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, sum } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { orderRefunds, orders, payments } from '../db/schema.ts';
-import { formatCents } from '../shared/pricing.ts';
-import type { Clock } from './clock.ts';
-import { queueAfterSaleRefundEmail } from './mail/aftersale-emails.ts';
-import { notify } from './accounts/notifications.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { orderRefunds, orders, payments } from '../../db/schema.ts';
+import { formatCents } from '../../shared/pricing.ts';
+import type { Clock } from '../clock.ts';
+import { queueAfterSaleRefundEmail } from '../mail/aftersale-emails.ts';
+import { notify } from '../accounts/notifications.ts';
 
 /*
  * The end states of an admin's after-sale refund (aftersale-refund.ts starts it). A refund row

@@ -1,18 +1,18 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { cartItems, products } from '../db/schema.ts';
-import { requireStillSold, resolveImageUrl } from './catalog/catalog.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { centsToDollars } from '../shared/money.ts';
-import { returnPrizeFromCart } from './games/prizes.ts';
+import type { Queryable } from '../../db/client.ts';
+import { cartItems, products } from '../../db/schema.ts';
+import { requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { returnPrizeFromCart } from '../games/prizes.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
  * prize is a `play` item at $1, one unit, whose stock was reserved when its game started.
  */
 
-export { PRIZE_PRICE_CENTS } from './games/prizes.ts';
+export { PRIZE_PRICE_CENTS } from '../games/prizes.ts';
 
 /** Number of units in the user's cart, for the header and bottom bar badges. */
 export function cartCount(db: Queryable, userId: number): number {

@@ -1,16 +1,16 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { orderItems, orders, payments } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { orderItems, orders, payments } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 import { afterSaleOf, confirmAfterSaleRefund, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
-import { queueRefundEmail } from './mail/order-emails.ts';
-import { notify } from './accounts/notifications.ts';
+import { queueRefundEmail } from '../mail/order-emails.ts';
+import { notify } from '../accounts/notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
-import { alertAdmins } from './payments/alerts.ts';
-import { asPaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { gatewayKey } from './payments/keys.ts';
-import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from './payments/states.ts';
-import { formatCents } from '../shared/pricing.ts';
+import { alertAdmins } from '../payments/alerts.ts';
+import { asPaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import { gatewayKey } from '../payments/keys.ts';
+import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from '../payments/states.ts';
+import { formatCents } from '../../shared/pricing.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { products } from '../db/schema.ts';
+import { products } from '../../db/schema.ts';
 import { cartLines } from './cart.ts';
-import { productLabel, requireStillSold } from './catalog/catalog.ts';
-import { DomainError } from './errors.ts';
+import { productLabel, requireStillSold } from '../catalog/catalog.ts';
+import { DomainError } from '../errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from './orders.ts';
-import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../shared/pricing.ts';
-import { findProfile, streetLine } from './accounts/profile.ts';
-import { stateCode } from '../shared/us-states.ts';
+import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../../shared/pricing.ts';
+import { findProfile, streetLine } from '../accounts/profile.ts';
+import { stateCode } from '../../shared/us-states.ts';
 import { isGuestAccount } from './visitor-cart.ts';
-import type { Config } from '../config.ts';
-import type { Queryable } from '../db/client.ts';
-import { cardConfig, cardLabel } from './payments/card-config.ts';
-import type { BuyNowBody, CartCheckoutBody } from '../shared/schemas/cart.ts';
+import type { Config } from '../../config.ts';
+import type { Queryable } from '../../db/client.ts';
+import { cardConfig, cardLabel } from '../payments/card-config.ts';
+import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
 
 /*
  * The two checkouts of spec section 7: POST /api/checkout (the cart, card or cash on delivery)

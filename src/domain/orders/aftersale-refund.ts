@@ -1,15 +1,15 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
-import { orderRefunds, orders, payments } from '../db/schema.ts';
-import { formatCents } from '../shared/pricing.ts';
+import type { Db } from '../../db/client.ts';
+import { orderRefunds, orders, payments } from '../../db/schema.ts';
+import { formatCents } from '../../shared/pricing.ts';
 import { committedRefundCents } from './aftersale-refund-states.ts';
 import { guaranteeEndsAt } from './aftersale.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import { sendRefund } from './order-refund.ts';
-import type { PaymentGateway } from './payments/gateway.ts';
-import { gatewayKey } from './payments/keys.ts';
-import { leaseUntil } from './payments/states.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
+import { gatewayKey } from '../payments/keys.ts';
+import { leaseUntil } from '../payments/states.ts';
 
 /*
  * POST /api/admin/orders/{id}/refund: an admin gives back all or part of a delivered or shipped

@@ -1,18 +1,18 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { cartItems, games, orderItems, orders, payments, products } from '../db/schema.ts';
-import { productLabel } from './catalog/catalog.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { cartItems, games, orderItems, orders, payments, products } from '../../db/schema.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
-import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from './payments/gateway.ts';
-import { type CardGate, withCardAttempt } from './payments/card-attempts.ts';
-import { gatewayKey } from './payments/keys.ts';
-import { queueOrderConfirmation } from './mail/order-emails.ts';
-import { leaseUntil } from './payments/states.ts';
-import type { ShippingMethod, Totals } from '../shared/pricing.ts';
-import { findProfile } from './accounts/profile.ts';
+import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
+import { gatewayKey } from '../payments/keys.ts';
+import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { leaseUntil } from '../payments/states.ts';
+import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
+import { findProfile } from '../accounts/profile.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
 
 /*

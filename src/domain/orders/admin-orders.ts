@@ -1,15 +1,15 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Db, Queryable } from '../db/client.ts';
-import { orderItems, orders, orderStatuses, payments, products, users } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { centsToDollars } from '../shared/money.ts';
-import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from './mail/order-emails.ts';
-import { notify } from './accounts/notifications.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { orderItems, orders, orderStatuses, payments, products, users } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from '../mail/order-emails.ts';
+import { notify } from '../accounts/notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
-import type { PaymentGateway } from './payments/gateway.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
 
 /** A payment row: here, a refund recorded as started, to send after its transaction commits. */
 type PaymentRow = typeof payments.$inferSelect;
