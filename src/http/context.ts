@@ -10,7 +10,7 @@ import type { PasswordHasher } from '../domain/accounts/passwords.ts';
 import type { ImageStore } from '../domain/catalog/images.ts';
 import type { ShareCardStore } from '../domain/catalog/share-cards.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
-import type { MetricsSource } from '../domain/metrics.ts';
+import type { MetricsSource } from '../domain/games/metrics.ts';
 import type { PageCache } from './page-cache.ts';
 import type { SharedPage } from './render.tsx';
 import type { Telemetry } from '../telemetry.ts';

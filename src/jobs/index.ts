@@ -6,7 +6,7 @@ import { announceLiveScores, pruneLiveEvents } from '../domain/operations/live-e
 import { expireUnclaimedPrizes } from '../domain/games/prizes.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
-import { pruneIdempotencyKeys } from '../domain/idempotency.ts';
+import { pruneIdempotencyKeys } from '../domain/payments/idempotency.ts';
 import { pruneStoreRows } from '../domain/operations/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/accounts/sessions.ts';
 import { yieldToRequests } from '../domain/operations/slices.ts';

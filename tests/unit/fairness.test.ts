@@ -9,7 +9,7 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { findRecord } from '../../src/domain/games/record.ts';
 import { pruneSnapshots } from '../../src/domain/games/retention.ts';
 import { drawSeed, seedHashOf, simulatedMetrics, simulatedMinute, simulatedPoints } from '../../src/domain/games/simulation.ts';
-import { minutePoints } from '../../src/domain/metrics.ts';
+import { minutePoints } from '../../src/domain/games/metrics.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';

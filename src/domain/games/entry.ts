@@ -4,7 +4,7 @@ import { games, influencers, plays, products, type Game, type MetricsSourceName,
 import type { Clock } from '../clock.ts';
 import { requireStillSold } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
-import type { MetricsSource } from '../metrics.ts';
+import type { MetricsSource } from './metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
 import { requireMayPlay } from './responsible-play.ts';

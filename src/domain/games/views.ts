@@ -7,7 +7,7 @@ import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
-import type { MetricsSource } from '../metrics.ts';
+import type { MetricsSource } from './metrics.ts';
 import { requiredParticipantsFor, type GameDeps } from './entry.ts';
 import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom, usernames } from './queries.ts';
 import type { GameRecord } from './record.ts';

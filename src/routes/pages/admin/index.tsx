@@ -18,7 +18,7 @@ import {
   type ProductType,
 } from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
+import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payments/payment-review.ts';
 import { PRODUCT_FLAGS, productFormPost } from '../../../shared/schemas/product.ts';
 import { catalogWriter } from '../../../http/domain-deps.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
@@ -30,7 +30,7 @@ import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { productRemoval } from './product-removal.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
-import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
+import { listInfluencersForAdmin } from '../../../domain/games/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, formRoute } from './panel.tsx';
 import { openReturnRequests } from '../../../domain/orders/aftersale.ts';

@@ -11,7 +11,7 @@ import type { ReturnRequestRow } from '../../../domain/orders/aftersale.ts';
 import type { BusinessApplicationView } from '../../../domain/accounts/business.ts';
 import { ApplicationsTab } from './applications.tsx';
 import type { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
-import type { Influencer } from '../../../domain/influencers-admin.ts';
+import type { Influencer } from '../../../domain/games/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';

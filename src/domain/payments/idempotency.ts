@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { idempotencyKeys } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
+import type { Queryable } from '../../db/client.ts';
+import { idempotencyKeys } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 
 /*
  * The stored side of `Idempotency-Key` (docs/decisions.md "Money"): one row per user, route and

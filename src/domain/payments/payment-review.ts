@@ -1,18 +1,18 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
-import { REVIEW_ACTIONS } from '../shared/schemas/admin.ts';
-import type { Queryable } from '../db/client.ts';
-import { orders, payments, plays, users } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import { rollBackHold, settleHoldFromGateway } from './games/entry-payment.ts';
-import type { GameDeps } from './games/entry.ts';
-import { moveHolds } from './games/holds.ts';
-import { centsToDollars } from '../shared/money.ts';
-import { rollBackCharge, settleChargeFromGateway } from './orders/order-charge.ts';
-import { sendRefund } from './orders/order-refund.ts';
-import { asPaymentFailure, type GatewayPayment } from './payments/gateway.ts';
-import { GATEWAY_MISMATCH, mismatchOf } from './payments/matching.ts';
-import { NOT_TAKEN_AFTER_MS } from './payments/states.ts';
+import { REVIEW_ACTIONS } from '../../shared/schemas/admin.ts';
+import type { Queryable } from '../../db/client.ts';
+import { orders, payments, plays, users } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { rollBackHold, settleHoldFromGateway } from '../games/entry-payment.ts';
+import type { GameDeps } from '../games/entry.ts';
+import { moveHolds } from '../games/holds.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { rollBackCharge, settleChargeFromGateway } from '../orders/order-charge.ts';
+import { sendRefund } from '../orders/order-refund.ts';
+import { asPaymentFailure, type GatewayPayment } from './gateway.ts';
+import { GATEWAY_MISMATCH, mismatchOf } from './matching.ts';
+import { NOT_TAKEN_AFTER_MS } from './states.ts';
 import { markPaid, type MarkPaidInput } from './payment-mark-paid.ts';
 
 /*

@@ -1,5 +1,5 @@
-import type { Db } from '../db/client.ts';
-import type { Influencer, MetricsSourceName } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import type { Influencer, MetricsSourceName } from '../../db/schema.ts';
 
 /*
  * Influencer metrics (DESIGN section 4). Points come minute by minute from four metrics per

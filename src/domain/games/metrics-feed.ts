@@ -1,9 +1,9 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
-import { games, influencerMetrics, influencers } from '../db/schema.ts';
+import type { Db } from '../../db/client.ts';
+import { games, influencerMetrics, influencers } from '../../db/schema.ts';
 import { MINUTE_MS, minuteOf, minutePoints, roundPoints, type MetricsSource, type MinuteMetrics } from './metrics.ts';
-import { log } from '../log.ts';
+import { log } from '../../log.ts';
 
 /*
  * METRICS_SOURCE=feed: real per-minute metrics from a data provider's HTTP JSON feed (the

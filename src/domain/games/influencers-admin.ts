@@ -1,10 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Queryable } from '../db/client.ts';
-import { influencers, type Influencer } from '../db/schema.ts';
-import type { Clock } from './clock.ts';
-import { DomainError, validationError } from './errors.ts';
-import type { ImageStore } from './catalog/images.ts';
-import { type InfluencerInput, influencerInput, PLATFORMS } from '../shared/schemas/influencer.ts';
+import type { Queryable } from '../../db/client.ts';
+import { influencers, type Influencer } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError, validationError } from '../errors.ts';
+import type { ImageStore } from '../catalog/images.ts';
+import { type InfluencerInput, influencerInput, PLATFORMS } from '../../shared/schemas/influencer.ts';
 
 export type { Influencer };
 

@@ -1,12 +1,12 @@
-import type { payments } from '../db/schema.ts';
-import { centsToDollars } from '../shared/money.ts';
-import type { Clock } from './clock.ts';
-import { DomainError } from './errors.ts';
-import type { GameDeps } from './games/entry.ts';
-import { confirmCharge } from './orders/order-charge.ts';
-import { asPaymentFailure, type GatewayPayment, STORE_CURRENCY } from './payments/gateway.ts';
-import { rowLinkedTo } from './payments/matching.ts';
-import { logPaymentEvent } from './payments/states.ts';
+import type { payments } from '../../db/schema.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import type { GameDeps } from '../games/entry.ts';
+import { confirmCharge } from '../orders/order-charge.ts';
+import { asPaymentFailure, type GatewayPayment, STORE_CURRENCY } from './gateway.ts';
+import { rowLinkedTo } from './matching.ts';
+import { logPaymentEvent } from './states.ts';
 
 /*
  * "Needs attention -> Mark paid" (issue 25, row 3): an admin may settle an unconfirmed charge with
