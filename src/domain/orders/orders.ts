@@ -4,7 +4,7 @@ import { cartItems, games, orderItems, orders, payments, products } from '../../
 import { productLabel } from '../catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from '../clock.ts';
-import { DomainError } from '../errors.ts';
+import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
 import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
@@ -62,7 +62,6 @@ export interface OrderLine {
   stockReserved: boolean;
 }
 
-export const CHECKOUT_IN_PROGRESS = 'A checkout is already in progress.';
 /** Cash on delivery takes stock without payment: at most this many units per order... */
 export const MAX_COD_UNITS = 5;
 /** ...and one open (undelivered) cash order per account. */
