@@ -9,7 +9,7 @@ import { currentPath } from './http/render.tsx';
 import { MAX_IMAGE_BYTES } from './domain/catalog/images.ts';
 import type { AppDeps, AppEnv, RequestEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
-import { cacheJsonForVisitors, noteWrites } from './http/page-cache.ts';
+import { cacheJsonForVisitors, noteWrites } from './http/page-cache-middleware.ts';
 import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';

@@ -12,7 +12,7 @@ import type { ShareCardStore } from '../domain/catalog/share-cards.ts';
 import type { PaymentGateway } from '../domain/payments/gateway.ts';
 import type { MetricsSource } from '../domain/games/metrics.ts';
 import type { PageCache } from './page-cache.ts';
-import type { SharedPage } from './render.tsx';
+import type { SharedPage } from './shared-page.ts';
 import type { Telemetry } from '../telemetry.ts';
 import type { Lifecycle } from './lifecycle.ts';
 

@@ -11,12 +11,7 @@ import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { cartOwnerOf } from './visitor-cart.ts';
 import { Piece } from './gzip-join.ts';
-import type { SharedPage } from './render.tsx';
-
-export interface ViewerPieces {
-  header: Piece;
-  tail: Piece;
-}
+import type { SharedPage, ViewerPieces } from './shared-page.ts';
 
 /** Units in a visitor's cart (the cookie's guest cart): read only for a request that carries the cookie. */
 function visitorCartCount<E extends AppEnv>(c: AppContext<E>): number {

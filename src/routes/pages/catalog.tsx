@@ -14,7 +14,7 @@ import {
 } from '../../domain/catalog/catalog.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { joinableIds } from '../../domain/games/openness.ts';
-import { cachePages } from '../../http/page-cache.ts';
+import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
 

@@ -16,7 +16,7 @@ import {
 import { competitionView } from '../../domain/games/views.ts';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
-import { cachePages } from '../../http/page-cache.ts';
+import { cachePages } from '../../http/page-cache-middleware.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

@@ -9,7 +9,8 @@ import { setFlash } from '../../../http/flash.ts';
 import { gameDeps } from '../../../http/domain-deps.ts';
 import { formBody } from '../../../http/request.ts';
 import { influencerFormPost } from '../../../shared/schemas/influencer.ts';
-import { renderPage, type PageStatus } from '../../../http/render.tsx';
+import { renderPage } from '../../../http/render.tsx';
+import type { PageStatus } from '../../../http/shared-page.ts';
 import { InfluencerForm, influencerFormValues, type InfluencerFormValues } from './influencers.tsx';
 
 /*
