@@ -7,7 +7,7 @@ import { cameOverHttps, clientIp } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
 /*
- * The cookie naming a visitor's cart (domain/visitor-cart.ts). Only a POST that puts something
+ * The cookie naming a visitor's cart (domain/orders/visitor-cart.ts). Only a POST that puts something
  * in a cart (or pays as a guest) makes one; reading pages never does.
  */
 

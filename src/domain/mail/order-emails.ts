@@ -56,7 +56,7 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   ];
 }
 
-/** A guest cannot sign in: their e-mails carry the order's signed link (domain/visitor-cart.ts). */
+/** A guest cannot sign in: their e-mails carry the order's signed link (domain/orders/visitor-cart.ts). */
 function orderPathFor(tx: Queryable, order: OrderRow): string {
   return isGuestAccount(tx, order.userId) ? orderLinkPath(tx, order.id) : `/orders/${order.id}`;
 }

@@ -63,7 +63,7 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
 
 export type OrderView = ReturnType<typeof orderView>;
 
-/** `anyOwner`: the holder of the order's e-mailed link (domain/visitor-cart.ts), whoever owns it. */
+/** `anyOwner`: the holder of the order's e-mailed link (domain/orders/visitor-cart.ts), whoever owns it. */
 function ownOrderRow(db: Queryable, userId: number | 'anyOwner', id: number) {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
   return db

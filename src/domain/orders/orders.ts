@@ -150,7 +150,7 @@ export interface PlaceOrder {
   checkoutKey: string;
   /** The client's address: card attempts are limited per user and per address (card-attempts.ts). */
   clientAddress: string;
-  /** A guest checkout (domain/visitor-cart.ts): the cash limit also counts the e-mail's other guest orders. */
+  /** A guest checkout (domain/orders/visitor-cart.ts): the cash limit also counts the e-mail's other guest orders. */
   guest?: boolean;
 }
 
