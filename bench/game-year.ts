@@ -15,21 +15,21 @@ import { loadManifest } from '../src/assets.ts';
 import { loadConfig } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/client.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { createAccountLimits } from '../src/domain/accounts.ts';
+import { createAccountLimits } from '../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';
 import { simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { buildYear } from './year-data.ts';
-import { imageStore } from '../src/domain/images.ts';
-import { shareCardStore } from '../src/domain/share-cards.ts';
+import { imageStore } from '../src/domain/catalog/images.ts';
+import { shareCardStore } from '../src/domain/catalog/share-cards.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { createTelemetry } from '../src/telemetry.ts';
 import { log } from '../src/log.ts';
 import { PageCache } from '../src/http/page-cache.ts';
-import { storefrontVersion } from '../src/domain/storefront-version.ts';
+import { storefrontVersion } from '../src/domain/catalog/storefront-version.ts';
 import { storeJobs } from '../src/jobs/index.ts';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/accounts/passwords.ts';
 
 // A request log line per timed call would bury the figures.
 if (!process.env.LOG_LEVEL) log.level = 'warn';

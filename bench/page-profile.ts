@@ -8,14 +8,14 @@ import { createApp } from '../src/app.ts';
 import { loadManifest } from '../src/assets.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { createAccountLimits } from '../src/domain/accounts.ts';
+import { createAccountLimits } from '../src/domain/accounts/accounts.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { simulatedMetrics } from '../src/domain/games/simulation.ts';
-import { imageStore } from '../src/domain/images.ts';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/passwords.ts';
+import { imageStore } from '../src/domain/catalog/images.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/accounts/passwords.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
-import { shareCardStore } from '../src/domain/share-cards.ts';
-import { storefrontVersion } from '../src/domain/storefront-version.ts';
+import { shareCardStore } from '../src/domain/catalog/share-cards.ts';
+import { storefrontVersion } from '../src/domain/catalog/storefront-version.ts';
 import { createLifecycle } from '../src/http/lifecycle.ts';
 import { PageCache } from '../src/http/page-cache.ts';
 import { log } from '../src/log.ts';
@@ -75,7 +75,7 @@ if (process.env.ADMIN) {
   cookie = cookieOf(pin) ?? cookie;
 }
 if (process.env.USER_NAME) {
-  const { createSession, generateSessionToken } = await import('../src/domain/sessions.ts');
+  const { createSession, generateSessionToken } = await import('../src/domain/accounts/sessions.ts');
   const user = db.$client.query('select id from users where username = ?').get(process.env.USER_NAME) as { id: number };
   const token = generateSessionToken();
   createSession(db, systemClock, token, user.id);

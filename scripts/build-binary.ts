@@ -6,7 +6,7 @@
 import { Glob } from 'bun';
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { RUNTIME_FILES } from '../src/domain/share-cards.ts';
+import { RUNTIME_FILES } from '../src/domain/catalog/share-cards.ts';
 
 const root = resolve(import.meta.dir, '..');
 const buildDir = join(root, 'build');

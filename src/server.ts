@@ -9,11 +9,11 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
-import { createAccountLimits } from './domain/accounts.ts';
-import { bootstrapAdmin } from './domain/bootstrap.ts';
+import { createAccountLimits } from './domain/accounts/accounts.ts';
+import { bootstrapAdmin } from './domain/operations/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
-import { imageStore } from './domain/images.ts';
-import { shareCardStore } from './domain/share-cards.ts';
+import { imageStore } from './domain/catalog/images.ts';
+import { shareCardStore } from './domain/catalog/share-cards.ts';
 import { gatewayFromConfig } from './domain/payments/index.ts';
 import { metricsFromConfig } from './domain/games/metrics-source.ts';
 import { PageCache } from './http/page-cache.ts';
@@ -23,14 +23,14 @@ import { gameDepsOf } from './http/domain-deps.ts';
 import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { closingConnection, requestTracker, stopOnSignals } from './shutdown.ts';
 import { createTelemetry } from './telemetry.ts';
-import { leaseHolderId } from './domain/job-lease.ts';
+import { leaseHolderId } from './domain/operations/job-lease.ts';
 import { observedGateway } from './domain/payments/observed-gateway.ts';
-import { storefrontVersion } from './domain/storefront-version.ts';
+import { storefrontVersion } from './domain/catalog/storefront-version.ts';
 import { storeJobs } from './jobs/index.ts';
 import { startMailPump } from './domain/mail/sender.ts';
 import { fileTransport, smtpTransport } from './domain/mail/transport.ts';
 import { startScheduler } from './jobs/scheduler.ts';
-import { argon2idHasher } from './domain/passwords.ts';
+import { argon2idHasher } from './domain/accounts/passwords.ts';
 
 /** `csa --healthcheck`: for container health checks, where no curl is installed. */
 async function healthcheck(): Promise<never> {

@@ -1,10 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
-import { storageFull } from './domain/disk-state.ts';
-import { JOBS_LEASE, leaseState } from './domain/job-lease.ts';
+import { storageFull } from './domain/operations/disk-state.ts';
+import { JOBS_LEASE, leaseState } from './domain/operations/job-lease.ts';
 import { pendingEmailCount } from './domain/mail/sender.ts';
 import { requestMetrics } from './request-metrics.ts';
-import { storeCounts } from './domain/store-stats.ts';
+import { storeCounts } from './domain/operations/store-stats.ts';
 
 /*
  * The process's Prometheus metrics (GET /metrics, docs/operations.md "What to alert on"), with

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BackupError, backupDatabase, openForBackup, reasonOf, restoreBackup } from '../domain/backups.ts';
+import { BackupError, backupDatabase, openForBackup, reasonOf, restoreBackup } from '../domain/operations/backups.ts';
 
 /*
  * `bun run backup -- FILE` / `csa backup FILE`: an online, consistent copy of the store in

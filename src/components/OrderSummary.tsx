@@ -1,4 +1,4 @@
-import type { OrderView } from '../domain/order-views.ts';
+import type { OrderView } from '../domain/orders/order-views.ts';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { productTitle, stockLabel, type CardProduct, type StockLevel } from '../domain/catalog.ts';
+import { productTitle, stockLabel, type CardProduct, type StockLevel } from '../domain/catalog/catalog.ts';
 import { formatDollars } from '../shared/money.ts';
 import { Cached } from './Cached.tsx';
 import { ProductImage } from './ProductImage.tsx';

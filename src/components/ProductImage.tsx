@@ -1,4 +1,4 @@
-import { defaultImageFor, productLabel, type ProductView } from '../domain/catalog.ts';
+import { defaultImageFor, productLabel, type ProductView } from '../domain/catalog/catalog.ts';
 import { useRenderState } from './render-context.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { PublicUser } from '../domain/accounts.ts';
-import type { NotificationView } from '../domain/notifications.ts';
+import type { PublicUser } from '../domain/accounts/accounts.ts';
+import type { NotificationView } from '../domain/accounts/notifications.ts';
 
 /** Who is looking at the page, and what the shared navigation shows them. */
 export interface Viewer {

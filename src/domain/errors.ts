@@ -16,6 +16,12 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * The refusal of a second checkout while one is under way, by an order (orders/orders.ts) or by a
+ * prize's own claim (games/prizes.ts): kept here, below both areas, so neither imports the other for it.
+ */
+export const CHECKOUT_IN_PROGRESS = 'A checkout is already in progress.';
+
 export function validationError(error: ZodError): DomainError {
   const fields = fieldErrorsOf(error);
   const first = Object.values(fields)[0] ?? 'Invalid input';

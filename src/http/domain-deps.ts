@@ -1,4 +1,4 @@
-import type { CatalogWriter } from '../domain/catalog-admin.ts';
+import type { CatalogWriter } from '../domain/catalog/catalog-admin.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import type { AppContext, AppDeps, AppEnv } from './context.ts';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { sessionPassedPin, touchPinUnlock } from '../domain/admin-pin.ts';
-import { minutesText } from '../domain/rate-limit.ts';
-import type { Session, User } from '../domain/sessions.ts';
+import { sessionPassedPin, touchPinUnlock } from '../domain/accounts/admin-pin.ts';
+import { minutesText } from '../domain/operations/rate-limit.ts';
+import type { Session, User } from '../domain/accounts/sessions.ts';
 import { type AppContext, clientIp, type AppEnv } from './context.ts';
 import { currentPath } from './render.tsx';
 

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
-import { claimIdempotencyKey, forgetIdempotencyKey, type IdempotencyKey, recordIdempotentAnswer } from '../domain/idempotency.ts';
+import { claimIdempotencyKey, forgetIdempotencyKey, type IdempotencyKey, recordIdempotentAnswer } from '../domain/payments/idempotency.ts';
 import type { AppEnv } from './context.ts';
 import { cartOwnerOf } from './visitor-cart.ts';
 

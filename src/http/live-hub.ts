@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.ts';
-import { firstLiveEventId, lastLiveEventId, liveEventsAfter } from '../domain/live-events.ts';
+import { firstLiveEventId, lastLiveEventId, liveEventsAfter } from '../domain/operations/live-events.ts';
 
 /*
  * The live stream's fan-out in one process: it reads new rows of live_events (whichever process

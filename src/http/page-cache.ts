@@ -1,11 +1,6 @@
-import type { MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
-import type { AppContext, AppEnv } from './context.ts';
-import { sendPage, type SharedPage } from './render.tsx';
+import type { SharedPage, ViewerPieces } from './shared-page.ts';
 import type { RenderedFragment } from '../components/render-context.ts';
-import type { ViewerPieces } from './viewer-parts.tsx';
-import { acceptsGzip } from './accept-encoding.ts';
 
 /**
  * Rendered catalogue pages by URL: the page as it is for everyone (shared by visitors and
@@ -205,76 +200,4 @@ export class PageCache {
   get size(): number {
     return this.entries.size;
   }
-}
-
-/** After a request that may have written (anything but GET and HEAD), the page cache rereads the version. */
-export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-  try {
-    await next();
-  } finally {
-    c.env.deps.pageCache.noteLocalWrite();
-  }
-};
-
-/** The cache key of a GET request for a finite view, or null when the URL is not one. */
-function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => string): string | null {
-  const url = c.req.url;
-  const start = url.indexOf('?');
-  // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
-  // nobody can push pages out of the cache, or poison a key, with made-up URLs.
-  const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
-  if (query === null) return null;
-  return `${kind}:${c.req.path}?${query}#${fingerprint ? fingerprint(c) : ''}`;
-}
-
-/**
- * Serves a catalogue page from the cache to everyone, visitor or shopper: the shared page
- * comes from the cache, the viewer's header and tail from the viewer cache (render.tsx).
- * A cached route's page may show the viewer only in those parts, or through `fingerprint`,
- * which adds to the key what else the page shows (a product's game state; the shopper
- * when the page marks their own entry), so a change there makes a new entry, never a stale
- * or someone else's page.
- */
-export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method !== 'GET') return next();
-    const key = cacheKey(c, 'page', fingerprint);
-    if (key === null) return next();
-    const cache = c.env.deps.pageCache;
-    const hit = cache.get(key);
-    if (hit?.kind === 'page') return sendPage(c, hit);
-    await next();
-    const page = c.get('renderedPage');
-    if (page && page.status === 200 && c.res.status === 200) cache.setPage(key, page);
-  };
-}
-
-/**
- * Serves cached JSON to visitors without a session; stores successful answers. A signed-in
- * user's JSON may be personal, so it is always computed.
- */
-export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
-    const key = cacheKey(c, 'json');
-    if (key === null) return next();
-    const cache = c.env.deps.pageCache;
-    const hit = cache.get(key);
-    if (hit?.kind === 'response') {
-      c.header('Cache-Control', 'no-cache');
-      c.header('Content-Type', hit.contentType);
-      c.header('Vary', 'Accept-Encoding');
-      if (acceptsGzip(c.req.header('accept-encoding'))) {
-        c.header('Content-Encoding', 'gzip');
-        return c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200);
-      }
-      return c.body(hit.body, 200);
-    }
-    await next();
-    const contentType = c.res.headers.get('content-type') ?? '';
-    if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /application\/json/.test(contentType)) {
-      cache.set(key, await c.res.clone().text(), contentType);
-    }
-  };
 }

@@ -7,10 +7,9 @@ import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppDeps, AppEnv } from './context.ts';
 import { takeFlash } from './flash.ts';
 import { joinGzip, joinPlain, Piece } from './gzip-join.ts';
-import { shapeKey, viewerPartsFor, type ViewerPieces } from './viewer-parts.tsx';
+import { shapeKey, viewerPartsFor } from './viewer-parts.tsx';
+import type { PageStatus, SharedPage } from './shared-page.ts';
 import { acceptsGzip } from './accept-encoding.ts';
-
-export type PageStatus = 200 | 400 | 401 | 403 | 404 | 409 | 413 | 429;
 
 export interface RenderOptions {
   status?: PageStatus;
@@ -21,26 +20,6 @@ export interface RenderOptions {
    * gallery). A fixed target works without JavaScript and keeps cached pages the same for all.
    */
   backHref?: string;
-}
-
-/**
- * A page as it is for everyone who may see it, in three pieces around the viewer's header and
- * tail. This is what the page cache keeps: the viewer's parts are put in per request.
- */
-export interface SharedPage {
-  kind: 'page';
-  status: PageStatus;
-  /** Before the header, between the header and the tail, after the tail. */
-  pieces: readonly [Piece, Piece, Piece];
-  /** Path and query the page was rendered for (the header and bottom bar mark where you are). */
-  path: string;
-  backHref: string;
-  islandsUsed: readonly string[];
-  needsImageFallback: boolean;
-  /** What the viewer's parts depend on besides the viewer (viewer-parts.tsx), worked out once. */
-  shape: string;
-  /** The gzip body a visitor gets, made once: every visitor's header and tail are the same. */
-  visitorGzip?: { parts: ViewerPieces; body: Uint8Array<ArrayBuffer> };
 }
 
 export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode, status: PageStatus, backHref: string): SharedPage {

@@ -1,6 +1,6 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { MiddlewareHandler } from 'hono';
-import { createSession, generateSessionToken, invalidateSession, validateSessionToken } from '../domain/sessions.ts';
+import { createSession, generateSessionToken, invalidateSession, validateSessionToken } from '../domain/accounts/sessions.ts';
 import { cameOverHttps } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 

@@ -3,20 +3,15 @@ import { ViewerParts } from '../components/Layout.tsx';
 import { renderTree } from '../components/render-document.tsx';
 import { slotMarkup } from '../components/slots.tsx';
 import { anonymousViewer, type Viewer } from '../components/viewer.ts';
-import { publicUser } from '../domain/accounts.ts';
-import { cartCount } from '../domain/cart.ts';
-import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/notifications.ts';
-import { profileStatus } from '../domain/profile.ts';
+import { publicUser } from '../domain/accounts/accounts.ts';
+import { cartCount } from '../domain/orders/cart.ts';
+import { latestNotifications, notificationView, unreadNotificationCount } from '../domain/accounts/notifications.ts';
+import { profileStatus } from '../domain/accounts/profile.ts';
 import type { ToastInput } from '../shared/toast.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { cartOwnerOf } from './visitor-cart.ts';
 import { Piece } from './gzip-join.ts';
-import type { SharedPage } from './render.tsx';
-
-export interface ViewerPieces {
-  header: Piece;
-  tail: Piece;
-}
+import type { SharedPage, ViewerPieces } from './shared-page.ts';
 
 /** Units in a visitor's cart (the cookie's guest cart): read only for a request that carries the cookie. */
 function visitorCartCount<E extends AppEnv>(c: AppContext<E>): number {

@@ -1,13 +1,13 @@
 import { createMiddleware } from 'hono/factory';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/visitor-cart.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/orders/visitor-cart.ts';
 import { DomainError } from '../domain/errors.ts';
-import { minutesText, RateLimiter } from '../domain/rate-limit.ts';
+import { minutesText, RateLimiter } from '../domain/operations/rate-limit.ts';
 import { cameOverHttps, clientIp } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 
 /*
- * The cookie naming a visitor's cart (domain/visitor-cart.ts). Only a POST that puts something
+ * The cookie naming a visitor's cart (domain/orders/visitor-cart.ts). Only a POST that puts something
  * in a cart (or pays as a guest) makes one; reading pages never does.
  */
 

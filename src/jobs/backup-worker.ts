@@ -1,4 +1,4 @@
-import { BackupError, openForBackup, reasonOf, runScheduledBackup } from '../domain/backups.ts';
+import { BackupError, openForBackup, reasonOf, runScheduledBackup } from '../domain/operations/backups.ts';
 import type { BackupTask, BackupReply } from './off-thread-backup.ts';
 
 /*

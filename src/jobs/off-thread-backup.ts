@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { backupName, removeWithSidecars, runScheduledBackup } from '../domain/backups.ts';
+import { backupName, removeWithSidecars, runScheduledBackup } from '../domain/operations/backups.ts';
 import type { Db } from '../db/client.ts';
 
 /*

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { Clock } from '../domain/clock.ts';
-import { holdLease, recordTick, releaseLease } from '../domain/job-lease.ts';
-import { noteStorageFailure } from '../domain/disk-state.ts';
+import { holdLease, recordTick, releaseLease } from '../domain/operations/job-lease.ts';
+import { noteStorageFailure } from '../domain/operations/disk-state.ts';
 import { errorFields, log } from '../log.ts';
 
 export interface Job {

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { defaultImageFor, findProduct, isProductType, productView } from '../domain/catalog.ts';
-import { shareCardKey, shareCardPath } from '../domain/share-cards.ts';
+import { defaultImageFor, findProduct, isProductType, productView } from '../domain/catalog/catalog.ts';
+import { shareCardKey, shareCardPath } from '../domain/catalog/share-cards.ts';
 import type { AppEnv } from '../http/context.ts';
 import { projectFile } from '../runtime-files.ts';
 import { acceptsGzip } from '../http/accept-encoding.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
-import { checkDatabase, checkReadiness } from '../domain/health.ts';
+import { checkDatabase, checkReadiness } from '../domain/operations/health.ts';
 import { isFromThisMachine } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { listProducts, productTypes } from '../domain/catalog.ts';
+import { listProducts, productTypes } from '../domain/catalog/catalog.ts';
 import type { AppEnv } from '../http/context.ts';
 
 /** Public pages listed in the sitemap besides the products. */

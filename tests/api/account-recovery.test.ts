@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, emailOutbox, orders, sessions, userProfiles, users } from '../../src/db/schema.ts';
-import { RESET_LINK_INVALID, RESET_REQUESTED, tokenHash } from '../../src/domain/account-recovery.ts';
+import { RESET_LINK_INVALID, RESET_REQUESTED, tokenHash } from '../../src/domain/accounts/account-recovery.ts';
 import { SCRUBBED } from '../../src/domain/mail/sender.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { buyNowBody, completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 import { textOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
-import { answeredWorkDone } from '../../src/domain/after-answer.ts';
+import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 
 /* 'Forgot password?', the reset link, change password, download my data and delete my account. */
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { influencers, notifications, orders, products, userProfiles, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
 

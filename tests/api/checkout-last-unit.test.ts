@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { cartItems, orderItems, payments, products } from '../../src/db/schema.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { placeOrder } from '../../src/domain/orders.ts';
+import { placeOrder } from '../../src/domain/orders/orders.ts';
 import { quickShopper } from '../helpers/actors.ts';
 import { addToCart, allOrders, aviator, cartOf, checkout, checkoutBody, checkoutStore, stockOf, wayfarer, type Summary } from '../helpers/checkout.ts';
 import { seededApp } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { coachSignups } from '../../src/db/schema.ts';
-import { signUpForCoach } from '../../src/domain/coach.ts';
+import { signUpForCoach } from '../../src/domain/catalog/coach.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { testApp } from '../helpers/app.ts';
 import { count } from '../helpers/html.ts';

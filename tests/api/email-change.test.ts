@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, userProfiles } from '../../src/db/schema.ts';
-import { EMAIL_LINK_INVALID } from '../../src/domain/email-change.ts';
+import { EMAIL_LINK_INVALID } from '../../src/domain/accounts/email-change.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { COMPLETE_PROFILE, shopper } from '../helpers/actors.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';

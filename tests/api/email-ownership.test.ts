@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, userProfiles, users } from '../../src/db/schema.ts';
-import { RESET_REQUESTED } from '../../src/domain/account-recovery.ts';
-import { EMAIL_PASSWORD_NEEDED, EMAIL_PASSWORD_WRONG, EMAIL_TAKEN } from '../../src/domain/email-change.ts';
-import { CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG } from '../../src/domain/profile.ts';
+import { RESET_REQUESTED } from '../../src/domain/accounts/account-recovery.ts';
+import { EMAIL_PASSWORD_NEEDED, EMAIL_PASSWORD_WRONG, EMAIL_TAKEN } from '../../src/domain/accounts/email-change.ts';
+import { CURRENT_PASSWORD_NEEDED, CURRENT_PASSWORD_WRONG } from '../../src/domain/accounts/profile.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 import { COMPLETE_PROFILE, shopper } from '../helpers/actors.ts';
 import { testApp, type TestApp, type TestClient } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, spyOn, test } from 'bun:test';
-import { STORAGE_FULL_MESSAGE, storageWritable } from '../../src/domain/disk-state.ts';
-import { holdLease } from '../../src/domain/job-lease.ts';
+import { STORAGE_FULL_MESSAGE, storageWritable } from '../../src/domain/operations/disk-state.ts';
+import { holdLease } from '../../src/domain/operations/job-lease.ts';
 import { startScheduler } from '../../src/jobs/scheduler.ts';
 import { log } from '../../src/log.ts';
 import { testApp } from '../helpers/app.ts';

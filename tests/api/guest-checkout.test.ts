@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { users } from '../../src/db/schema.ts';
 import { CARD_ATTEMPTS_PER_ADDRESS } from '../../src/domain/payments/card-attempts.ts';
-import { orderLinkKey } from '../../src/domain/visitor-cart.ts';
+import { orderLinkKey } from '../../src/domain/orders/visitor-cart.ts';
 import { allOrders, aviator, checkout, checkoutBody, checkoutStore, customer, fillCart, STANDARD, stockOf } from '../helpers/checkout.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { seededApp, type TestClient } from '../helpers/app.ts';

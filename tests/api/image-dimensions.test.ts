@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { defaultImageFor } from '../../src/domain/catalog.ts';
-import { renderShareCard, type ShareCardProduct, shareCardSource } from '../../src/domain/share-cards.ts';
+import { defaultImageFor } from '../../src/domain/catalog/catalog.ts';
+import { renderShareCard, type ShareCardProduct, shareCardSource } from '../../src/domain/catalog/share-cards.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { fieldError, newForm } from '../helpers/admin-products.ts';
 import { testApp } from '../helpers/app.ts';

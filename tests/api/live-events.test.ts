@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { notify } from '../../src/domain/notifications.ts';
+import { notify } from '../../src/domain/accounts/notifications.ts';
 import { enter, player, seededStore, type Store } from '../helpers/admin-tools.ts';
 import { fivePicks } from '../helpers/games.ts';
 import { readEvents } from '../helpers/sse.ts';

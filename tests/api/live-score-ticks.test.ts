@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { announceLiveScores, lastLiveEventId, liveEventsAfter } from '../../src/domain/live-events.ts';
+import { announceLiveScores, lastLiveEventId, liveEventsAfter } from '../../src/domain/operations/live-events.ts';
 import { clockRoute, filledBookGame, gameStore, START } from '../helpers/games.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { notifications, userProfiles } from '../../src/db/schema.ts';
-import { notify } from '../../src/domain/notifications.ts';
+import { notify } from '../../src/domain/accounts/notifications.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { shopper } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { influencers, payments, playerSettings, plays, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts.ts';
-import { holdLease, recordTick } from '../../src/domain/job-lease.ts';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts/accounts.ts';
+import { holdLease, recordTick } from '../../src/domain/operations/job-lease.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { player, seededStore } from '../helpers/admin-tools.ts';
 import { testApp } from '../helpers/app.ts';

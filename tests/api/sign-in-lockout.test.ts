@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, emailOutbox, users } from '../../src/db/schema.ts';
-import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
-import { createAccountLimits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, logIn } from '../../src/domain/accounts.ts';
+import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { createAccountLimits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, logIn } from '../../src/domain/accounts/accounts.ts';
 import { SCRUBBED } from '../../src/domain/mail/sender.ts';
-import { UNLOCK_LINK_INVALID } from '../../src/domain/sign-in-unlock.ts';
+import { UNLOCK_LINK_INVALID } from '../../src/domain/accounts/sign-in-unlock.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import { parseHtml, textOf, toastOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { cartItems, products, users } from '../../src/db/schema.ts';
-import { pruneStoreRows } from '../../src/domain/row-retention.ts';
+import { pruneStoreRows } from '../../src/domain/operations/row-retention.ts';
 import { GUEST_CARTS_PER_ADDRESS } from '../../src/http/visitor-cart.ts';
 import { shopper } from '../helpers/actors.ts';
 import { addToCart, allOrders, aviator, cartOf, checkoutBody, checkoutStore, customer, radar, wayfarer } from '../helpers/checkout.ts';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { openDatabase, type Db } from '../../src/db/client.ts';
 import { playerSettings, users } from '../../src/db/schema.ts';
 import { systemClock } from '../../src/domain/clock.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { completeProfile, giveConsent } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';

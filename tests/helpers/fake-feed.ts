@@ -1,4 +1,4 @@
-import type { FeedMinute } from '../../src/domain/metrics-feed.ts';
+import type { FeedMinute } from '../../src/domain/games/metrics-feed.ts';
 
 /*
  * A fake metrics provider speaking docs/metrics-feed.md over real HTTP: minutes it "has" answer

@@ -6,7 +6,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics, simulatedPoints } from '../../src/domain/games/simulation.ts';
-import { createSession, generateSessionToken } from '../../src/domain/sessions.ts';
+import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE, giveConsent } from './actors.ts';
 import { testApp, type TestClient } from './app.ts';
 

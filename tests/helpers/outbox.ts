@@ -1,6 +1,6 @@
 import type { Db } from '../../src/db/client.ts';
 import type { Clock } from '../../src/domain/clock.ts';
-import { answeredWorkDone } from '../../src/domain/after-answer.ts';
+import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 import { sendPendingEmails } from '../../src/domain/mail/sender.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';
 

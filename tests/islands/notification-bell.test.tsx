@@ -2,7 +2,7 @@ import { registerDom, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, spyOn, test } from 'bun:test';
 import { createElement, useState, type ComponentProps } from 'react';
 import type { Root } from 'react-dom/client';
-import type { NotificationView } from '../../src/domain/notifications.ts';
+import type { NotificationView } from '../../src/domain/accounts/notifications.ts';
 import type { IslandComponent } from '../../src/islands/lib/hydrate.ts';
 import { until } from '../helpers/until.ts';
 

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { BackupError, backupDatabase, backupName, isBackupDue, listBackups, restoreBackup, runScheduledBackup } from '../../src/domain/backups.ts';
+import { BackupError, backupDatabase, backupName, isBackupDue, listBackups, restoreBackup, runScheduledBackup } from '../../src/domain/operations/backups.ts';
 
 const HOUR = 60 * 60 * 1000;
 

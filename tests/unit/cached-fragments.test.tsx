@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { cardKey, ProductCard, ProductGrid } from '../../src/components/ProductCard.tsx';
 import type { RenderedFragment } from '../../src/components/render-context.ts';
 import { renderTree } from '../../src/components/render-document.tsx';
-import type { ProductView } from '../../src/domain/catalog.ts';
+import type { ProductView } from '../../src/domain/catalog/catalog.ts';
 import { testManifest } from '../helpers/app.ts';
 
 function product(id: number, changes: Partial<ProductView> = {}): ProductView {

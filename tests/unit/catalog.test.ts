@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { parseDescription, resolveImageUrl, stockLabel } from '../../src/domain/catalog.ts';
+import { parseDescription, resolveImageUrl, stockLabel } from '../../src/domain/catalog/catalog.ts';
 
 describe('catalogue helpers', () => {
   test('image path resolution of spec section 3', () => {

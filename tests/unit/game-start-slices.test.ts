@@ -8,7 +8,7 @@ import { ManualClock } from '../../src/domain/clock.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import { drawSeed, simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { GAMES_PER_SLICE, runGameJobs, startDueGames } from '../../src/domain/games/lifecycle.ts';
-import { sliceCounter } from '../../src/domain/slices.ts';
+import { sliceCounter } from '../../src/domain/operations/slices.ts';
 import { book, END, fivePicks, gameStore, HOUR, picks, START, stockOf, T0, type GameStore } from '../helpers/games.ts';
 
 /*

@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
-import { backupDatabase, restoreBackup } from '../../src/domain/backups.ts';
-import { paymentsNeedingAttention } from '../../src/domain/payment-review.ts';
+import { backupDatabase, restoreBackup } from '../../src/domain/operations/backups.ts';
+import { paymentsNeedingAttention } from '../../src/domain/payments/payment-review.ts';
 import { ensureKeyPrefix, gatewayKey, gatewayKeyPrefix, KEY_PREFIX_SETTING, MAX_GATEWAY_KEY_LENGTH } from '../../src/domain/payments/keys.ts';
 import { storeBeforeMigration } from '../helpers/migrations.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
-import { imageSize, isDecodableSize } from '../../src/domain/image-dimensions.ts';
-import { detectImageKind, type ImageKind } from '../../src/domain/images.ts';
+import { imageSize, isDecodableSize } from '../../src/domain/catalog/image-dimensions.ts';
+import { detectImageKind, type ImageKind } from '../../src/domain/catalog/images.ts';
 import { IMAGES } from '../helpers/products.ts';
 import { gifDeclaring, jpegDeclaring, pngDeclaring, webpDeclaring } from '../helpers/image-headers.ts';
 

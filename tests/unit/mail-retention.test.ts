@@ -9,10 +9,10 @@ import { queueEmail } from '../../src/domain/mail/outbox.ts';
 import { EXPIRED_LINK, MAIL_PRUNE_BATCH } from '../../src/domain/mail/retention.ts';
 import { pendingEmailCount, SCRUBBED, sendPendingEmails, startMailPump } from '../../src/domain/mail/sender.ts';
 import type { MailMessage, MailTransport } from '../../src/domain/mail/transport.ts';
-import { pruneStoreRows } from '../../src/domain/row-retention.ts';
+import { pruneStoreRows } from '../../src/domain/operations/row-retention.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
-import { RESET_TOKEN_TTL_MS } from '../../src/domain/account-recovery.ts';
-import { answeredWorkDone } from '../../src/domain/after-answer.ts';
+import { RESET_TOKEN_TTL_MS } from '../../src/domain/accounts/account-recovery.ts';
+import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 import { testApp } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { argon2idHasher, PRODUCTION_PASSWORD_COST, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { argon2idHasher, PRODUCTION_PASSWORD_COST, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
 
 describe('password hashing', () => {
   // The one test that pays the production cost: every other test runs on the cheap one.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
-import { pruneRateLimitEvents, RateLimiter } from '../../src/domain/rate-limit.ts';
+import { pruneRateLimitEvents, RateLimiter } from '../../src/domain/operations/rate-limit.ts';
 
 describe('RateLimiter in the database', () => {
   test('counts within a sliding window', async () => {

@@ -2,9 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { loadConfig } from '../../src/config.ts';
 import { products } from '../../src/db/schema.ts';
-import { RateLimiter } from '../../src/domain/rate-limit.ts';
-import { pruneStoreRows } from '../../src/domain/row-retention.ts';
-import { sliceCounter } from '../../src/domain/slices.ts';
+import { RateLimiter } from '../../src/domain/operations/rate-limit.ts';
+import { pruneStoreRows } from '../../src/domain/operations/row-retention.ts';
+import { sliceCounter } from '../../src/domain/operations/slices.ts';
 import { enter, player, seededStore } from '../helpers/admin-tools.ts';
 import { fivePicks } from '../helpers/games.ts';
 

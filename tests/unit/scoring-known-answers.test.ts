@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { formOf, simulatedMinute, simulatedPoints } from '../../src/domain/games/simulation.ts';
-import { minutePoints } from '../../src/domain/metrics.ts';
+import { minutePoints } from '../../src/domain/games/metrics.ts';
 
 /*
  * Known answers for the scoring formula and the seeded simulation (the rules page and

@@ -6,10 +6,10 @@ import { loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { influencers, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { projectRoot } from '../../src/runtime-files.ts';
-import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/passwords.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
 
 describe('seedIfEmpty', () => {
   test('fills an empty store with a realistic catalogue and influencers, once', async () => {

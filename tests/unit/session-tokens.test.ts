@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { generateSessionToken, sessionIdFromToken } from '../../src/domain/sessions.ts';
+import { generateSessionToken, sessionIdFromToken } from '../../src/domain/accounts/sessions.ts';
 
 describe('sessions', () => {
   test('tokens are 32 base32 characters and only their SHA-256 is an id', () => {

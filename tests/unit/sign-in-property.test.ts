@@ -2,9 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
-import { createAccountLimits, logIn } from '../../src/domain/accounts.ts';
+import { createAccountLimits, logIn } from '../../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
-import type { PasswordHasher } from '../../src/domain/passwords.ts';
+import type { PasswordHasher } from '../../src/domain/accounts/passwords.ts';
 
 /*
  * Issue 25: for any sequence of sign-in attempts, wrong or right, from any addresses, in bursts

@@ -38,7 +38,7 @@ export const appSettings = sqliteTable('app_settings', {
 
 /**
  * Sign-in, registration, PIN and card attempts, one row per counted event, shared by every
- * process on the database (domain/rate-limit.ts). Old rows are pruned by the retention job.
+ * process on the database (domain/operations/rate-limit.ts). Old rows are pruned by the retention job.
  */
 export const rateLimitEvents = sqliteTable(
   'rate_limit_events',

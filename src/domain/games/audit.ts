@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { prizeStatusOf } from './prizes.ts';
 import type { Queryable } from '../../db/client.ts';
 import { games, plays, products, users } from '../../db/schema.ts';
-import { resolveImageUrl } from '../catalog.ts';
+import { resolveImageUrl } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { findRecord, type GameRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';

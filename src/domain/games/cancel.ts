@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { games, plays, products } from '../../db/schema.ts';
-import { slicer } from '../slices.ts';
+import { slicer } from '../operations/slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
 import { GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';

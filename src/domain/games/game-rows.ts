@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { plays, products, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { notify, type NewNotification } from '../notifications.ts';
+import { notify, type NewNotification } from '../accounts/notifications.ts';
 
 /* What every game step reads (the entered plays, the product) and how it tells the players. */
 

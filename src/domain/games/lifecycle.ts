@@ -1,12 +1,12 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { cartItems, games, payments, plays, products, type Game, type Play } from '../../db/schema.ts';
-import { productLabel } from '../catalog.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import { composeEmail, linkTo } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
-import { notify } from '../notifications.ts';
-import { slicer } from '../slices.ts';
+import { notify } from '../accounts/notifications.ts';
+import { slicer } from '../operations/slices.ts';
 import { cancelGame, expireStaleGames } from './cancel.ts';
 import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
 import type { GameDeps } from './entry.ts';

@@ -1,13 +1,12 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import { productLabel } from '../catalog.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, plays, products, type Game } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { DomainError } from '../errors.ts';
+import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
-import { notify } from '../notifications.ts';
-import { CHECKOUT_IN_PROGRESS } from '../orders.ts';
+import { notify } from '../accounts/notifications.ts';
 import { PRIZE_KEEP_MS, PRIZE_REMINDER_BEFORE_MS } from './schedule.ts';
 
 /*

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { plays, type Game } from '../../db/schema.ts';
 import { GAME_LENGTH_MS } from '../../shared/game-time.ts';
-import { MINUTE_MS } from '../metrics.ts';
+import { MINUTE_MS } from './metrics.ts';
 
 /*
  * Game time, in one place (DESIGN section 4, the rules page): how long things last, when a

@@ -1,7 +1,7 @@
 import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { influencerMetrics, influencers, type Game, type Influencer, type InfluencerCalibration } from '../../db/schema.ts';
-import { MINUTE_MS, minuteOf, roundPoints } from '../metrics.ts';
+import { MINUTE_MS, minuteOf, roundPoints } from './metrics.ts';
 import { formOf, simulatedMinute, simulatedPoints } from './simulation.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { InfluencerCalibration } from '../../db/schema.ts';
 import { parseFollowers } from '../../shared/format.ts';
-import { MINUTE_MS, minuteOf, minutePoints, roundPoints, type MetricsSource, type MinuteMetrics } from '../metrics.ts';
+import { MINUTE_MS, minuteOf, minutePoints, roundPoints, type MetricsSource, type MinuteMetrics } from './metrics.ts';
 
 /*
  * The simulated metrics source, commit and reveal (DESIGN section 4, docs/fairness.md). Each

@@ -5,7 +5,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from './compose.ts';
 import { queueEmail } from './outbox.ts';
-import { isGuestAccount, orderLinkPath } from '../visitor-cart.ts';
+import { isGuestAccount, orderLinkPath } from '../orders/visitor-cart.ts';
 
 /*
  * The order messages: the confirmation with its receipt, the refund and the delivery. Each is
@@ -56,7 +56,7 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   ];
 }
 
-/** A guest cannot sign in: their e-mails carry the order's signed link (domain/visitor-cart.ts). */
+/** A guest cannot sign in: their e-mails carry the order's signed link (domain/orders/visitor-cart.ts). */
 function orderPathFor(tx: Queryable, order: OrderRow): string {
   return isGuestAccount(tx, order.userId) ? orderLinkPath(tx, order.id) : `/orders/${order.id}`;
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users, type payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../accounts/notifications.ts';
 import { logPaymentEvent } from './states.ts';
 
 /** Tells every admin about a payment that needs a person, once per payment and problem. */

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { minutesText, RateLimiter } from '../rate-limit.ts';
+import { minutesText, RateLimiter } from '../operations/rate-limit.ts';
 
 /*
  * The card-testing limit (docs/decisions.md, "Card attempts"): every call that puts a card in

@@ -4,8 +4,8 @@ import { settleHoldFromGateway } from '../games/entry-payment.ts';
 import type { GameDeps } from '../games/entry.ts';
 import { dueHolds, moveHolds } from '../games/holds.ts';
 import { markLeftoverHolds } from '../games/lifecycle.ts';
-import { settleChargeFromGateway } from '../order-charge.ts';
-import { sendRefund } from '../order-refund.ts';
+import { settleChargeFromGateway } from '../orders/order-charge.ts';
+import { sendRefund } from '../orders/order-refund.ts';
 import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
 
 /*

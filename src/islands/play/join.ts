@@ -12,7 +12,7 @@ export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
 export const SELF_EXCLUDED = 'SELF_EXCLUDED';
 export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
-/** domain/profile.ts: the refusal lists what is `missing`. */
+/** domain/accounts/profile.ts: the refusal lists what is `missing`. */
 export const PROFILE_INCOMPLETE = 'PROFILE_INCOMPLETE';
 
 /** Placing a play or its payment: the refusal's `code` comes back on the ApiError. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/account-recovery.ts';
-import { deleteAccount, exportAccountData } from '../../domain/account-data.ts';
-import { confirmEmail } from '../../domain/email-change.ts';
+import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
+import { deleteAccount, exportAccountData } from '../../domain/accounts/account-data.ts';
+import { confirmEmail } from '../../domain/accounts/email-change.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';

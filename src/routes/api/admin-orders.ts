@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { changeOrderStatus, listOrdersForAdmin } from '../../domain/admin-orders.ts';
-import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../domain/payment-review.ts';
+import { changeOrderStatus, listOrdersForAdmin } from '../../domain/orders/admin-orders.ts';
+import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../domain/payments/payment-review.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { idFrom, jsonBody, pathId, queryOf } from '../../http/request.ts';

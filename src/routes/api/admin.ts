@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { verifyAdminPin } from '../../domain/admin-pin.ts';
+import { verifyAdminPin } from '../../domain/accounts/admin-pin.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
 import { adminPinBody } from '../../shared/schemas/admin.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { findOrderForAdmin } from '../../domain/admin-orders.ts';
-import { requestReturn, shipOrder } from '../../domain/aftersale.ts';
-import { refundOrder } from '../../domain/aftersale-refund.ts';
+import { findOrderForAdmin } from '../../domain/orders/admin-orders.ts';
+import { requestReturn, shipOrder } from '../../domain/orders/aftersale.ts';
+import { refundOrder } from '../../domain/orders/aftersale-refund.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi, requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
-import { logIn, publicUser, register } from '../../domain/accounts.ts';
+import { logIn, publicUser, register } from '../../domain/accounts/accounts.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
 import { loginSchema, registerSchema, unlockSchema } from '../../shared/schemas/auth.ts';
-import { unlockSignIn } from '../../domain/sign-in-unlock.ts';
+import { unlockSignIn } from '../../domain/accounts/sign-in-unlock.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
 import { carryOutCartIntent, type IntentOutcome } from '../../http/cart-intent.ts';
-import { signOutEverywhere } from '../../domain/account-recovery.ts';
+import { signOutEverywhere } from '../../domain/accounts/account-recovery.ts';
 
 /** A visitor's Add to Cart carried out at sign-in: the toast to show and where to go. */
 function withIntent<T extends object>(body: T, intent: IntentOutcome | null) {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { listBusinessApplications, submitBusinessApplication } from '../../domain/business.ts';
+import { listBusinessApplications, submitBusinessApplication } from '../../domain/accounts/business.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { addToCart, cartLines, productForCart, cartLineView, removeCartItem, setCartQuantity } from '../../domain/cart.ts';
+import { addToCart, cartLines, productForCart, cartLineView, removeCartItem, setCartQuantity } from '../../domain/orders/cart.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { COACH_THANK_YOU, signUpForCoach } from '../../domain/coach.ts';
+import { COACH_THANK_YOU, signUpForCoach } from '../../domain/catalog/coach.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { jsonBody } from '../../http/request.ts';
 import { coachSignupSchema } from '../../shared/schemas/coach.ts';

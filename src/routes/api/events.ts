@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { cartCount } from '../../domain/cart.ts';
+import { cartCount } from '../../domain/orders/cart.ts';
 import { activeGames, competitionView } from '../../domain/games/views.ts';
-import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
+import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/accounts/notifications.ts';
 import type { AppDeps, AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { type LiveConnection, LiveHub, type LiveMessage, StreamSlots } from '../../http/live-hub.ts';

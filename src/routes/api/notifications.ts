@@ -1,5 +1,11 @@
 import { Hono } from 'hono';
-import { latestNotifications, markAllNotificationsRead, markNotificationRead, notificationView, unreadNotificationCount } from '../../domain/notifications.ts';
+import {
+  latestNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+  notificationView,
+  unreadNotificationCount,
+} from '../../domain/accounts/notifications.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idFrom, pathId } from '../../http/request.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { buyNow } from '../../domain/checkout.ts';
-import { findOwnOrder, userOrders } from '../../domain/order-views.ts';
-import { orderLinkOpens } from '../../domain/visitor-cart.ts';
+import { buyNow } from '../../domain/orders/checkout.ts';
+import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
+import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
-import { createProduct, deleteProduct, restoreProduct, updateProduct } from '../../domain/catalog-admin.ts';
-import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog.ts';
+import { createProduct, deleteProduct, restoreProduct, updateProduct } from '../../domain/catalog/catalog-admin.ts';
+import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog/catalog.ts';
 import { DomainError, validationError } from '../../domain/errors.ts';
 import { catalogWriter } from '../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';

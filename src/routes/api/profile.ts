@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { findProfile, connectApplePay, profileStatus, profileView, updateProfile } from '../../domain/profile.ts';
+import { findProfile, connectApplePay, profileStatus, profileView, updateProfile } from '../../domain/accounts/profile.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { TextField } from '../../shared/ui/TextField.tsx';
-import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/account-recovery.ts';
-import { deleteAccount } from '../../domain/account-data.ts';
+import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
+import { deleteAccount } from '../../domain/accounts/account-data.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';

@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { logIn, register } from '../../domain/accounts.ts';
+import { logIn, register } from '../../domain/accounts/accounts.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { loginSchema, registerFormSchema } from '../../shared/schemas/auth.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import type { AuthTab } from '../../shared/schemas/auth.ts';
 import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
-import { renderPage, type PageStatus } from '../../http/render.tsx';
+import { renderPage } from '../../http/render.tsx';
+import type { PageStatus } from '../../http/shared-page.ts';
 import type { ToastInput } from '../../shared/toast.ts';
 import { endSession, startSession } from '../../http/session-cookie.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';

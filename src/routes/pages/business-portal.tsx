@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { submitBusinessApplication } from '../../domain/business.ts';
+import { submitBusinessApplication } from '../../domain/accounts/business.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { businessFormPost, businessFormValues, emptyBusinessForm, type BusinessFormValues } from '../../shared/schemas/business.ts';
 import { SUBMIT_FAILED_TITLE, submittedToast } from '../../shared/schemas/business.ts';

@@ -1,17 +1,17 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { addToCart, cartLines, productForCart, removeCartItem, setCartQuantity, type CartLine } from '../../domain/cart.ts';
+import { addToCart, cartLines, productForCart, removeCartItem, setCartQuantity, type CartLine } from '../../domain/orders/cart.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { formatCents } from '../../shared/pricing.ts';
-import { checkoutDefaults } from '../../domain/checkout.ts';
+import { checkoutDefaults } from '../../domain/orders/checkout.ts';
 import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
 import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
-import { productLabel, productLines } from '../../domain/catalog.ts';
-import { checkoutCart } from '../../domain/checkout.ts';
+import { productLabel, productLines } from '../../domain/catalog/catalog.ts';
+import { checkoutCart } from '../../domain/orders/checkout.ts';
 import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 

@@ -3,10 +3,18 @@ import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
-import { gallerySorts, homeGalleries, listProducts, productTypeLabels, productTypes, type GallerySort, type ProductType } from '../../domain/catalog.ts';
+import {
+  gallerySorts,
+  homeGalleries,
+  listProducts,
+  productTypeLabels,
+  productTypes,
+  type GallerySort,
+  type ProductType,
+} from '../../domain/catalog/catalog.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { joinableIds } from '../../domain/games/openness.ts';
-import { cachePages } from '../../http/page-cache.ts';
+import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
 

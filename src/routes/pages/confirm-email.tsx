@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { DomainError } from '../../domain/errors.ts';
-import { confirmEmail, EMAIL_LINK_INVALID, emailLinkNeeds } from '../../domain/email-change.ts';
+import { confirmEmail, EMAIL_LINK_INVALID, emailLinkNeeds } from '../../domain/accounts/email-change.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';

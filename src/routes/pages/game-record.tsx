@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Hono } from 'hono';
-import { productLabel } from '../../domain/catalog.ts';
+import { productLabel } from '../../domain/catalog/catalog.ts';
 import { publicGame, type PublicGame } from '../../domain/games/audit.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

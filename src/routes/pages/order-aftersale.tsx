@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../components/format.ts';
-import type { OrderDetail } from '../../domain/order-views.ts';
+import type { OrderDetail } from '../../domain/orders/order-views.ts';
 
 /** The order page after the sale: the parcel's tracking, and the 30-day guarantee's 'Request a return'. */
 export function AfterSale({ order }: { order: OrderDetail }) {

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../components/format.ts';
-import { requestReturn } from '../../domain/aftersale.ts';
+import { requestReturn } from '../../domain/orders/aftersale.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { type OrderDetail, orderDetail } from '../../domain/order-views.ts';
+import { type OrderDetail, orderDetail } from '../../domain/orders/order-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
@@ -11,7 +11,7 @@ import { requireUserPage } from '../../http/guards.ts';
 import { idFrom, pathId, validForm } from '../../http/request.ts';
 import { returnRequestBody } from '../../shared/schemas/aftersale.ts';
 import { AfterSale } from './order-aftersale.tsx';
-import { orderLinkOpens } from '../../domain/visitor-cart.ts';
+import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 

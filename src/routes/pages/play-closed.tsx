@@ -1,5 +1,5 @@
 import { ProductGrid } from '../../components/ProductCard.tsx';
-import { productView, type ProductView } from '../../domain/catalog.ts';
+import { productView, type ProductView } from '../../domain/catalog/catalog.ts';
 import type { Queryable } from '../../db/client.ts';
 import { productsWithOpenGames } from '../../domain/games/openness.ts';
 

@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
-import { shareCardImage } from '../../domain/share-cards.ts';
+import { shareCardImage } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { useRenderState } from '../../components/render-context.ts';
-import { defaultImageFor, findProduct, productIdOf, productLabel, productTitle, productView, type ProductView } from '../../domain/catalog.ts';
+import { defaultImageFor, findProduct, productIdOf, productLabel, productTitle, productView, type ProductView } from '../../domain/catalog/catalog.ts';
 import { requiredParticipantsFor } from '../../domain/games/entry.ts';
 import { currentGame, gameTakingEntries } from '../../domain/games/queries.ts';
 import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/games/responsible-play.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../shared/money.ts';
-import { findProfile } from '../../domain/profile.ts';
+import { findProfile } from '../../domain/accounts/profile.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

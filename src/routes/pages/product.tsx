@@ -1,13 +1,22 @@
 import { Hono } from 'hono';
-import { shareCardImage, shareCardPath } from '../../domain/share-cards.ts';
+import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
-import { findProduct, productIdOf, productLabel, productTitle, productTypeLabels, productView, stockLabel, type ProductView } from '../../domain/catalog.ts';
+import {
+  findProduct,
+  productIdOf,
+  productLabel,
+  productTitle,
+  productTypeLabels,
+  productView,
+  stockLabel,
+  type ProductView,
+} from '../../domain/catalog/catalog.ts';
 import { competitionView } from '../../domain/games/views.ts';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
-import { cachePages } from '../../http/page-cache.ts';
+import { cachePages } from '../../http/page-cache-middleware.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';

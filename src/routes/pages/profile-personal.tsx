@@ -1,5 +1,5 @@
 import { Island } from '../../components/Island.tsx';
-import type { ProfileView } from '../../domain/profile.ts';
+import type { ProfileView } from '../../domain/accounts/profile.ts';
 import { StateSelect } from '../../shared/ui/StateSelect.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 

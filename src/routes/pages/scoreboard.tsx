@@ -3,7 +3,7 @@ import { Island } from '../../components/Island.tsx';
 import { ACTIVE_PAGE_SIZE, activeGamesPage, userPlays, winners } from '../../domain/games/views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
-import { cachePages } from '../../http/page-cache.ts';
+import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { ActiveTab } from './scoreboard/active-tab.tsx';
 import { Pager, parsePage } from '../../components/Pager.tsx';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { DomainError } from '../../domain/errors.ts';
-import { UNLOCK_LINK_INVALID, unlockSignIn } from '../../domain/sign-in-unlock.ts';
+import { UNLOCK_LINK_INVALID, unlockSignIn } from '../../domain/accounts/sign-in-unlock.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { shipOrder } from '../../../domain/aftersale.ts';
-import { refundOrder } from '../../../domain/aftersale-refund.ts';
+import { shipOrder } from '../../../domain/orders/aftersale.ts';
+import { refundOrder } from '../../../domain/orders/aftersale-refund.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';

@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../../components/format.ts';
-import type { BusinessApplicationView } from '../../../domain/business.ts';
+import type { BusinessApplicationView } from '../../../domain/accounts/business.ts';
 import { businessTypeLabels } from '../../../shared/schemas/business.ts';
 
 function Detail({ label, children }: { label: string; children: React.ReactNode }) {

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../components/format.ts';
 import { formatDollars } from '../../../shared/money.ts';
-import type { AttentionItem, AttentionProblem, GatewayView, ReviewAction } from '../../../domain/payment-review.ts';
+import type { AttentionItem, AttentionProblem, GatewayView, ReviewAction } from '../../../domain/payments/payment-review.ts';
 
 /*
  * The Orders tab's "Needs attention" list (issue 9): payments the reconciler could not finish,

@@ -3,13 +3,14 @@ import type * as z from 'zod/mini';
 import { gameForCancel } from '../../../domain/games/admin-games.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { cancelGame } from '../../../domain/games/cancel.ts';
-import { createInfluencer, findInfluencer, setRetired, updateInfluencer } from '../../../domain/influencers-admin.ts';
+import { createInfluencer, findInfluencer, setRetired, updateInfluencer } from '../../../domain/games/influencers-admin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { gameDeps } from '../../../http/domain-deps.ts';
 import { formBody } from '../../../http/request.ts';
 import { influencerFormPost } from '../../../shared/schemas/influencer.ts';
-import { renderPage, type PageStatus } from '../../../http/render.tsx';
+import { renderPage } from '../../../http/render.tsx';
+import type { PageStatus } from '../../../http/shared-page.ts';
 import { InfluencerForm, influencerFormValues, type InfluencerFormValues } from './influencers.tsx';
 
 /*

@@ -1,7 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { sessionPassedPin, touchPinUnlock } from '../../../domain/admin-pin.ts';
+import { sessionPassedPin, touchPinUnlock } from '../../../domain/accounts/admin-pin.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
-import { currentPath, renderPage, type PageStatus } from '../../../http/render.tsx';
+import { currentPath, renderPage } from '../../../http/render.tsx';
+import type { PageStatus } from '../../../http/shared-page.ts';
 import type { ToastInput } from '../../../shared/toast.ts';
 import type { SignedInEnv } from '../../../http/guards.ts';
 

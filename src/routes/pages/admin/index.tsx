@@ -1,12 +1,12 @@
 import { parsePage } from '../../../components/Pager.tsx';
 import { Hono } from 'hono';
-import { verifyAdminPin } from '../../../domain/admin-pin.ts';
-import { listBusinessApplications } from '../../../domain/business.ts';
+import { verifyAdminPin } from '../../../domain/accounts/admin-pin.ts';
+import { listBusinessApplications } from '../../../domain/accounts/business.ts';
 import { APPLICATIONS_SHOWN } from './applications.tsx';
-import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/admin-orders.ts';
+import { changeOrderStatus, findOrderForAdmin, listOrdersForAdmin, ordersCsv } from '../../../domain/orders/admin-orders.ts';
 import { formatDateTime } from '../../../components/format.ts';
 import { OrderStatusConfirm, PackingSlip } from './orders.tsx';
-import { createProduct, updateProduct } from '../../../domain/catalog-admin.ts';
+import { createProduct, updateProduct } from '../../../domain/catalog/catalog-admin.ts';
 import {
   adminProductList,
   findProduct,
@@ -16,9 +16,9 @@ import {
   productTypeLabels,
   productView,
   type ProductType,
-} from '../../../domain/catalog.ts';
+} from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payment-review.ts';
+import { gatewayViews, paymentsNeedingAttention, resolvePayment } from '../../../domain/payments/payment-review.ts';
 import { PRODUCT_FLAGS, productFormPost } from '../../../shared/schemas/product.ts';
 import { catalogWriter } from '../../../http/domain-deps.ts';
 import { safeNextPath, type AppContext, type AppEnv } from '../../../http/context.ts';
@@ -30,10 +30,10 @@ import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { productRemoval } from './product-removal.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
-import { listInfluencersForAdmin } from '../../../domain/influencers-admin.ts';
+import { listInfluencersForAdmin } from '../../../domain/games/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
 import { AdminPanel, formRoute } from './panel.tsx';
-import { openReturnRequests } from '../../../domain/aftersale.ts';
+import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';

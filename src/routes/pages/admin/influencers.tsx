@@ -1,4 +1,4 @@
-import { type Influencer, PLATFORMS } from '../../../domain/influencers-admin.ts';
+import { type Influencer, PLATFORMS } from '../../../domain/games/influencers-admin.ts';
 
 /* The admin's Influencers tab and its add/edit form (server-rendered, no JavaScript needed). */
 

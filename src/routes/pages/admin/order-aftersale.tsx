@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../components/format.ts';
-import type { AdminOrder } from '../../../domain/admin-orders.ts';
-import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
+import type { AdminOrder } from '../../../domain/orders/admin-orders.ts';
+import type { ReturnRequestRow } from '../../../domain/orders/aftersale.ts';
 import { formatCents } from '../../../shared/pricing.ts';
 import { CARRIERS } from '../../../shared/schemas/aftersale.ts';
 

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../../components/format.ts';
-import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/admin-orders.ts';
+import { ADMIN_ORDER_LIMIT, type AdminOrder, type OrderStatus } from '../../../domain/orders/admin-orders.ts';
 import { formatDollars } from '../../../shared/money.ts';
 import { Island } from '../../../components/Island.tsx';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
-import type { ReturnRequestRow } from '../../../domain/aftersale.ts';
+import type { ReturnRequestRow } from '../../../domain/orders/aftersale.ts';
 import { OrderAfterSale, ReturnRequests } from './order-aftersale.tsx';
-import { isGuestUsername } from '../../../domain/visitor-cart.ts';
+import { isGuestUsername } from '../../../domain/orders/visitor-cart.ts';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [

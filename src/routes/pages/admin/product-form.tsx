@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { BackIcon } from '../../../shared/ui/icons.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import { parseDescription, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog.ts';
+import { parseDescription, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog/catalog.ts';
 import { PRODUCT_FLAGS, type ProductFlag } from '../../../shared/schemas/product.ts';
 import { formRoute, newProductHref } from './panel.tsx';
 

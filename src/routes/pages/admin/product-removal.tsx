@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { deleteProduct, productHistory, restoreProduct } from '../../../domain/catalog-admin.ts';
-import { findProduct, productIdOf, productLabel, productView } from '../../../domain/catalog.ts';
+import { deleteProduct, productHistory, restoreProduct } from '../../../domain/catalog/catalog-admin.ts';
+import { findProduct, productIdOf, productLabel, productView } from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { catalogWriter } from '../../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';

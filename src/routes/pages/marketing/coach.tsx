@@ -1,4 +1,4 @@
-import { COACH_THANK_YOU } from '../../../domain/coach.ts';
+import { COACH_THANK_YOU } from '../../../domain/catalog/coach.ts';
 import { ButtonLink } from './shared.tsx';
 
 /*

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { COACH_THANK_YOU, signUpForCoach } from '../../../domain/coach.ts';
+import { COACH_THANK_YOU, signUpForCoach } from '../../../domain/catalog/coach.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
-import { renderPage, type PageStatus } from '../../../http/render.tsx';
+import { renderPage } from '../../../http/render.tsx';
+import type { PageStatus } from '../../../http/shared-page.ts';
 import { CoachPage, coachPaths, coachPlatforms, platformOf } from './coach.tsx';
 import { formBody } from '../../../http/request.ts';
 import { coachSignupPost } from '../../../shared/schemas/coach.ts';

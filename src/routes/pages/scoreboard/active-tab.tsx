@@ -1,5 +1,5 @@
 import { Island } from '../../../components/Island.tsx';
-import type { ProductType } from '../../../domain/catalog.ts';
+import type { ProductType } from '../../../domain/catalog/catalog.ts';
 import { nextTopOfHour } from '../../../domain/games/schedule.ts';
 import type { ActiveGameView, activeGamesPage } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';

@@ -1,6 +1,6 @@
 import { ProductImage } from '../../../components/ProductImage.tsx';
-import type { ProductType } from '../../../domain/catalog.ts';
-export { productLines } from '../../../domain/catalog.ts';
+import type { ProductType } from '../../../domain/catalog/catalog.ts';
+export { productLines } from '../../../domain/catalog/catalog.ts';
 import type { ReactNode } from 'react';
 
 /** What the scoreboard's tabs share: a product thumbnail, links to a game and to playing, the empty-tab card. */

@@ -1,0 +1,110 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { notifications } from '../../db/schema.ts';
+import type { NotificationType, NotificationView } from '../../shared/views/notifications.ts';
+import type { Clock } from '../clock.ts';
+
+/** The spec keeps the latest 50 per user in view. */
+export const NOTIFICATION_LIMIT = 50;
+
+export type { NotificationType, NotificationView };
+
+export interface NewNotification {
+  type: NotificationType;
+  /**
+   * What happened ('order:12:paid'). A notification with a key is written once per user and
+   * key, so a step that runs again (a retry, the reconciler after a crash) never tells twice.
+   */
+  eventKey?: string;
+  title: string;
+  message: string;
+  actionUrl?: string;
+  actionText?: string;
+  productId?: number;
+  gameId?: number;
+}
+
+/**
+ * Writes one notification; every flow that tells a user something goes through here. Pass the
+ * transaction of the state change it reports (`tx`), so both are written or neither (an outbox).
+ */
+export function notify(db: Queryable, clock: Clock, userId: number, notification: NewNotification): void {
+  db.insert(notifications)
+    .values({ userId, ...notification, read: false, createdAt: clock.now() })
+    .onConflictDoNothing()
+    .run();
+}
+
+export function latestNotifications(db: Queryable, userId: number) {
+  return db
+    .select()
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(NOTIFICATION_LIMIT)
+    .all();
+}
+
+/** A notification as the API and the bell show it (spec section 3: timestamp, read). */
+export function notificationView(n: typeof notifications.$inferSelect): NotificationView {
+  return {
+    id: n.id,
+    type: n.type,
+    title: n.title,
+    message: n.message,
+    actionUrl: n.actionUrl,
+    actionText: n.actionText,
+    productId: n.productId,
+    gameId: n.gameId,
+    timestamp: n.createdAt,
+    read: n.read,
+  };
+}
+
+export function unreadNotificationCount(db: Queryable, userId: number): number {
+  const row = db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.read, false)))
+    .get();
+  return row?.n ?? 0;
+}
+
+/** Marks one of the user's notifications read; false when it is not theirs. */
+export function markNotificationRead(db: Queryable, userId: number, id: number): boolean {
+  const changed = db
+    .update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id })
+    .all();
+  return changed.length > 0;
+}
+
+export function markAllNotificationsRead(db: Queryable, userId: number): number {
+  return db.update(notifications).set({ read: true }).where(eq(notifications.userId, userId)).returning({ id: notifications.id }).all().length;
+}
+
+/** Tells a user once (while unread) that their profile must be completed before buying. */
+export function noticeIncompleteProfile(db: Queryable, clock: Clock, userId: number): void {
+  const pending = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))
+    .get();
+  if (pending) return;
+  notify(db, clock, userId, {
+    type: 'payment_failed',
+    title: 'Complete Your Profile',
+    message: 'Please complete your profile information before making purchases or entering games.',
+    actionUrl: '/profile',
+    actionText: 'Complete Profile',
+  });
+}
+
+export function clearIncompleteProfileNotice(db: Queryable, userId: number): void {
+  db.update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))
+    .run();
+}

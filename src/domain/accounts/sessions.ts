@@ -1,0 +1,114 @@
+import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
+import { createHash } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
+import { preparedPerDb, readTogether, type Db, type Queryable } from '../../db/client.ts';
+import { sessions, users, viewerVersions, type Session, type User } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+
+export type { Session, User };
+
+/*
+ * Sessions as Lucia's current guide describes them: a random token in the cookie, only its
+ * SHA-256 in the database, a 14-day expiry extended when less than 7 days remain (a stolen
+ * cookie left unused dies within two weeks; 'Sign out everywhere' ends it at once).
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 14 * DAY;
+const RENEW_WITHIN_MS = 7 * DAY;
+
+export interface SessionWithUser {
+  session: Session;
+  user: User;
+  /** True when the expiry moved, so the cookie must be written again. */
+  renewed: boolean;
+  /** Moves whenever the user's cart, notifications or profile change (viewer_versions). */
+  viewerVersion: number;
+}
+
+export function generateSessionToken(): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function sessionIdFromToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function createSession(db: Db, clock: Clock, token: string, userId: number): Session {
+  const now = clock.now();
+  const session: Session = {
+    id: sessionIdFromToken(token),
+    userId,
+    expiresAt: now + SESSION_LIFETIME_MS,
+    createdAt: now,
+    pinVerifiedAt: null,
+    pinUsedAt: null,
+    pinFailures: 0,
+    pinLockedUntil: null,
+  };
+  db.insert(sessions).values(session).run();
+  return session;
+}
+
+/**
+ * Every request of a signed-in user runs this lookup: statements prepared once per database,
+ * one table each (a join of the three took 11 µs in SQLite, the three reads 2 µs), read
+ * together under one lock.
+ */
+const sessionLookup = preparedPerDb((db) => ({
+  session: db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare(),
+  user: db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+  viewerVersion: db
+    .select({ version: viewerVersions.version })
+    .from(viewerVersions)
+    .where(eq(viewerVersions.userId, sql.placeholder('id')))
+    .prepare(),
+}));
+
+/** The session and its user, or null when the token is unknown or expired (an expired row is removed). */
+export function validateSessionToken(db: Db, clock: Clock, token: string): SessionWithUser | null {
+  if (!/^[a-z2-7]{32}$/.test(token)) return null;
+  const id = sessionIdFromToken(token);
+  const lookup = sessionLookup(db);
+  const { session, user, viewerVersion } = readTogether(db, () => {
+    const session = lookup.session.get({ id });
+    const user = session && lookup.user.get({ id: session.userId });
+    return { session, user, viewerVersion: user ? (lookup.viewerVersion.get({ id: user.id })?.version ?? 0) : 0 };
+  });
+  if (!session || !user) return null;
+  const now = clock.now();
+  if (now >= session.expiresAt) {
+    db.delete(sessions).where(eq(sessions.id, id)).run();
+    return null;
+  }
+  const renewed = session.expiresAt - now < RENEW_WITHIN_MS;
+  if (renewed) {
+    session.expiresAt = now + SESSION_LIFETIME_MS;
+    db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, id)).run();
+  }
+  return { session, user, renewed, viewerVersion };
+}
+
+export function invalidateSession(db: Queryable, sessionId: string): void {
+  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+/** 'Sign out everywhere': ends every session of the user, this one included; returns how many. */
+export function invalidateAllSessions(db: Queryable, userId: number): number {
+  return db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }).all().length;
+}
+
+/** Expired sessions can never be used again: the hourly retention job drops them. */
+export function pruneExpiredSessions(db: Queryable, now: number): void {
+  db.delete(sessions).where(lt(sessions.expiresAt, now)).run();
+}

@@ -1,0 +1,193 @@
+import { and, countDistinct, eq, inArray } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client.ts';
+import { cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import type { ImageStore } from './images.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
+import { projectFile } from '../../runtime-files.ts';
+import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../../shared/schemas/product.ts';
+
+/*
+ * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
+ * Cached catalogue pages need no call here: every write to products moves the storefront
+ * version (a trigger), and every process's page cache drops what it held at the old one.
+ */
+
+export interface CatalogWriter {
+  db: Db;
+  clock: Clock;
+  images: ImageStore;
+}
+
+export interface ImageChoice {
+  /** A newly chosen file, when there is one. */
+  file?: Blob | null;
+  /** An image URL an API client sends instead of a file (https, or a path on this site). */
+  url?: unknown;
+}
+
+/**
+ * An image URL an API client may name instead of uploading: an https address, or one of the
+ * store's own static images. Never an upload: each upload belongs to the one product it was
+ * uploaded for, so removing it with that product cannot break another.
+ */
+function imageUrlFrom(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const url = value.trim();
+  if (/^https:\/\/[^\s"'<>]{3,500}$/i.test(url)) return url;
+  if (/^\/static\/images\/[A-Za-z0-9._/-]{1,200}$/.test(url) && !url.includes('..') && projectFile(url.slice(1))) return url;
+  return null;
+}
+
+function hasFile(file: Blob | null | undefined): file is Blob {
+  return !!file && file.size > 0;
+}
+
+function failWith(errors: Record<string, string>): never {
+  throw new DomainError(400, Object.values(errors)[0] ?? 'Invalid product', errors);
+}
+
+function typeOf(value: unknown): ProductKind {
+  if (value === undefined || value === null || value === '') return 'sunglasses';
+  if (!isProductKind(value)) {
+    failWith({ productType: 'Product type must be one of sunglasses, tshirt, shoe, book' });
+  }
+  return value;
+}
+
+export async function createProduct(writer: CatalogWriter, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
+  const type = typeOf(raw.productType);
+  const checked = checkProductInput(type, raw);
+  const url = imageUrlFrom(image.url);
+  const errors = checked.ok ? {} : { ...checked.errors };
+  if (!hasFile(image.file) && !url) errors.image = imageRequiredMessage[type];
+  if (!checked.ok || Object.keys(errors).length) failWith(errors);
+
+  const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : url!;
+  try {
+    const created = writer.db
+      .insert(products)
+      .values({ ...checked.fields, imageUrl, createdAt: writer.clock.now() })
+      .returning()
+      .get();
+    return created;
+  } catch (error) {
+    writer.images.remove(imageUrl);
+    throw error;
+  }
+}
+
+/** The stored product in the shape its input takes, so an update may send only what changes. */
+function asInput(product: Product): Record<string, unknown> {
+  return {
+    // A book's name is its title (brand), so only goods carry their own name.
+    ...(product.productType === 'book' ? {} : { name: product.name ?? '' }),
+    brand: product.brand,
+    model: product.model,
+    size: product.size,
+    price: centsToDollars(product.priceCents),
+    quantity: product.quantity,
+    description: product.description ?? '',
+    ...Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, product[flag]])),
+  };
+}
+
+/** A new description without a marker keeps the product's badge unless a badge is sent. */
+function keptBadge(existing: Product, raw: Record<string, unknown>): Record<string, unknown> {
+  const badge = parseDescription(existing.description).badge;
+  if (!badge || raw.badge !== undefined || typeof raw.description !== 'string' || raw.description.startsWith('BADGE:')) return {};
+  return { badge };
+}
+
+export async function updateProduct(writer: CatalogWriter, id: number, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
+  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  if (!existing) throw new DomainError(404, 'Product not found');
+  if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
+    failWith({ productType: "A product's type cannot be changed" });
+  }
+  const checked = checkProductInput(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
+  if (!checked.ok) failWith(checked.errors);
+
+  // No new file keeps the current image: an omitted field never loses one; a wrong URL is refused.
+  const url = imageUrlFrom(image.url);
+  if (!url && image.url !== undefined && image.url !== null && image.url !== '') {
+    failWith({ image: 'The image URL must be an https address or one of the store images.' });
+  }
+  const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
+  try {
+    const updated = writer.db
+      .update(products)
+      .set({ ...checked.fields, imageUrl })
+      .where(eq(products.id, id))
+      .returning()
+      .get();
+    if (imageUrl !== existing.imageUrl) writer.images.remove(existing.imageUrl);
+    return updated;
+  } catch (error) {
+    if (imageUrl !== existing.imageUrl) writer.images.remove(imageUrl);
+    throw error;
+  }
+}
+
+/** What a product has behind it: orders that sold it and games played for it. */
+export function productHistory(db: Queryable, id: number): ProductHistoryCounts {
+  const orders =
+    db
+      .select({ n: countDistinct(orderItems.orderId) })
+      .from(orderItems)
+      .where(eq(orderItems.productId, id))
+      .get()?.n ?? 0;
+  const played =
+    db
+      .select({ n: countDistinct(games.id) })
+      .from(games)
+      .where(eq(games.productId, id))
+      .get()?.n ?? 0;
+  return { orders, games: played };
+}
+
+export type Removal = ProductHistoryCounts & { outcome: 'deleted' | 'archived' };
+
+/**
+ * Deleting a product with orders or games would erase players' game records (games cascade)
+ * and orders' product links, so such a product is archived instead: it leaves the shop, its
+ * history stays. One without history is deleted with its image.
+ */
+export function deleteProduct(writer: CatalogWriter, id: number): Removal {
+  const removal = writer.db.transaction((tx): Removal & { imageUrl?: string } => {
+    const existing = tx.select().from(products).where(eq(products.id, id)).get();
+    if (!existing) throw new DomainError(404, 'Product not found');
+    const running = tx
+      .select({ id: games.id })
+      .from(games)
+      .where(and(eq(games.productId, id), inArray(games.status, ['waiting', 'active'])))
+      .get();
+    if (running) {
+      throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
+    }
+    const history = productHistory(tx, id);
+    if (history.orders > 0 || history.games > 0) {
+      if (existing.archivedAt === null) tx.update(products).set({ archivedAt: writer.clock.now() }).where(eq(products.id, id)).run();
+      // Nobody can buy it any more; a won prize's line stays for its winner.
+      tx.delete(cartItems)
+        .where(and(eq(cartItems.productId, id), eq(cartItems.type, 'regular')))
+        .run();
+      return { outcome: 'archived', ...history };
+    }
+    tx.delete(products).where(eq(products.id, id)).run();
+    return { outcome: 'deleted', ...history, imageUrl: existing.imageUrl };
+  });
+  const { imageUrl, ...result } = removal;
+  if (imageUrl !== undefined) writer.images.remove(imageUrl);
+  return result;
+}
+
+/** Puts an archived product back in the shop as it was. */
+export function restoreProduct(writer: CatalogWriter, id: number): Product {
+  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  if (!existing) throw new DomainError(404, 'Product not found');
+  if (existing.archivedAt === null) return existing;
+  return writer.db.update(products).set({ archivedAt: null }).where(eq(products.id, id)).returning().get();
+}

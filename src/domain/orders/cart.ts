@@ -1,0 +1,156 @@
+import { and, asc, eq, sum } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { cartItems, products } from '../../db/schema.ts';
+import { requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import { returnPrizeFromCart } from '../games/prizes.ts';
+
+/*
+ * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
+ * prize is a `play` item at $1, one unit, whose stock was reserved when its game started.
+ */
+
+export { PRIZE_PRICE_CENTS } from '../games/prizes.ts';
+
+/** Number of units in the user's cart, for the header and bottom bar badges. */
+export function cartCount(db: Queryable, userId: number): number {
+  const row = db
+    .select({ n: sum(cartItems.quantity) })
+    .from(cartItems)
+    .where(eq(cartItems.userId, userId))
+    .get();
+  return Number(row?.n ?? 0);
+}
+
+export interface CartLine {
+  id: number;
+  productId: number;
+  quantity: number;
+  /** What one unit costs now, in cents. */
+  priceCents: number;
+  type: 'regular' | 'play';
+  gameId: number | null;
+  addedAt: number;
+  product: { id: number; name: string | null; brand: string; model: string; imageUrl: string; productType: string; stock: number };
+}
+
+export function cartLines(db: Queryable, userId: number): CartLine[] {
+  return db
+    .select({ item: cartItems, product: products })
+    .from(cartItems)
+    .innerJoin(products, eq(cartItems.productId, products.id))
+    .where(eq(cartItems.userId, userId))
+    .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
+    .all()
+    .map(({ item, product }) => ({
+      id: item.id,
+      productId: item.productId,
+      quantity: item.quantity,
+      priceCents: item.type === 'play' ? item.priceCents : product.priceCents,
+      type: item.type,
+      gameId: item.gameId,
+      addedAt: item.addedAt,
+      product: {
+        id: product.id,
+        name: product.name,
+        brand: product.brand,
+        model: product.model,
+        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+        productType: product.productType,
+        stock: product.quantity,
+      },
+    }));
+}
+
+/** A cart line as GET /api/cart shows it (spec section 3: price in dollars, product brand, model, image). */
+export function cartLineView(line: CartLine) {
+  return {
+    id: line.id,
+    productId: line.productId,
+    quantity: line.quantity,
+    price: centsToDollars(line.priceCents),
+    type: line.type,
+    addedAt: line.addedAt,
+    product: { ...line.product },
+  };
+}
+
+function stockMessage(stock: number): string {
+  return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
+}
+
+/** The product, when it can go in a cart at all: for sale and in stock for that many. */
+export function productForCart(db: Queryable, input: { productId: number; quantity?: number }) {
+  const product = db.select().from(products).where(eq(products.id, input.productId)).get();
+  if (!product) throw new DomainError(404, 'Product not found');
+  requireStillSold(product);
+  // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
+  if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
+  return product;
+}
+
+/** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
+export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
+  const { productId, quantity = 1 } = input;
+  const product = productForCart(db, input);
+  const existing = db
+    .select()
+    .from(cartItems)
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
+    .get();
+  const wanted = (existing?.quantity ?? 0) + quantity;
+  if (wanted > product.quantity) {
+    const message =
+      existing && product.quantity > 0
+        ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
+        : stockMessage(product.quantity);
+    throw new DomainError(409, message, { quantity: message });
+  }
+  if (existing) {
+    db.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
+    return existing.id;
+  }
+  return db
+    .insert(cartItems)
+    .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
+    .returning({ id: cartItems.id })
+    .get().id;
+}
+
+function ownLine(db: Queryable, userId: number, id: number) {
+  const line = Number.isSafeInteger(id)
+    ? db
+        .select()
+        .from(cartItems)
+        .where(and(eq(cartItems.id, id), eq(cartItems.userId, userId)))
+        .get()
+    : undefined;
+  // Someone else's item answers exactly like a missing one.
+  if (!line) throw new DomainError(404, 'Cart item not found');
+  return line;
+}
+
+/** PATCH /api/cart/{id}: at least 1, never above stock; a prize stays one unit. */
+export function setCartQuantity(db: Queryable, userId: number, id: number, quantity: number): void {
+  const line = ownLine(db, userId, id);
+  if (line.type === 'play' && quantity !== 1) throw new DomainError(409, 'A prize is one item.', { quantity: 'A prize is one item.' });
+  const product = db.select().from(products).where(eq(products.id, line.productId)).get()!;
+  if (line.type === 'regular' && quantity > product.quantity) {
+    throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
+  }
+  db.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id)).run();
+}
+
+/** Removes a line; a prize's line returns the prize to 'to claim' on My Games, never destroys it. */
+export function removeCartItem(db: Queryable, userId: number, id: number): void {
+  const line = ownLine(db, userId, id);
+  if (line.type === 'play' && line.gameId !== null) {
+    const gameId = line.gameId;
+    db.transaction((tx) => returnPrizeFromCart(tx, userId, gameId));
+    return;
+  }
+  db.delete(cartItems).where(eq(cartItems.id, line.id)).run();
+}

@@ -1,0 +1,130 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { appSettings, cartItems, orders, products, users } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
+
+/*
+ * Visitors' carts and guest orders (docs/decisions.md, "A cart anyone can use"). A visitor who
+ * adds to the cart gets a guest account: a users row named `visitor:{hash of the cookie's
+ * token}` that nobody can sign in to (no registration allows ':' and its password is random and
+ * thrown away). Its cart and its orders are ordinary rows, so the money engine, the limits and
+ * the reconciler treat a guest exactly like everyone else. On sign-in the cart joins the account.
+ */
+
+export const VISITOR_PREFIX = 'visitor:';
+/** How long the cart cookie lives from the first add; the retention job removes the guest account (without orders) a day later. */
+export const VISITOR_COOKIE_DAYS = 30;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export function newVisitorToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+function visitorUsername(token: string): string {
+  return `${VISITOR_PREFIX}${createHash('sha256').update(token).digest('hex').slice(0, 40)}`;
+}
+
+export function isGuestUsername(username: string | null | undefined): boolean {
+  return typeof username === 'string' && username.startsWith(VISITOR_PREFIX);
+}
+
+export function isGuestAccount(db: Queryable, userId: number): boolean {
+  return isGuestUsername(db.select({ username: users.username }).from(users).where(eq(users.id, userId)).get()?.username);
+}
+
+/** The guest account of a cookie's token, if it has one. */
+export function findVisitor(db: Queryable, token: string | undefined): number | undefined {
+  if (!token || !TOKEN_SHAPE.test(token)) return undefined;
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.username, visitorUsername(token)), sql`${users.deletedAt} is null`))
+    .get()?.id;
+}
+
+// A valid bcrypt hash of a password nobody knows: sign-in with this username always fails the ordinary way.
+const unusableHash = () => Bun.password.hashSync(newVisitorToken(), { algorithm: 'bcrypt', cost: 4 });
+
+/** The guest account of a cookie's token, made on first use (the token must be a new, random one). */
+export function ensureVisitor(db: Queryable, clock: Clock, token: string): number {
+  const found = findVisitor(db, token);
+  if (found !== undefined) return found;
+  return db
+    .insert(users)
+    .values({ username: visitorUsername(token), passwordHash: unusableHash(), createdAt: clock.now() })
+    .returning({ id: users.id })
+    .get().id;
+}
+
+/**
+ * The visitor's cart joins the account's: the same product's units add up to at most what is in
+ * stock, lines of products no longer for sale are left out. The guest account keeps its orders.
+ */
+export function joinVisitorCart(db: Queryable, visitorId: number, userId: number): { moved: number } {
+  if (visitorId === userId) return { moved: 0 };
+  return db.transaction((tx) => {
+    const lines = tx
+      .select({ item: cartItems, stock: products.quantity, forSale: products.buyNowEnabled, price: products.priceCents })
+      .from(cartItems)
+      .innerJoin(products, eq(cartItems.productId, products.id))
+      .where(and(eq(cartItems.userId, visitorId), eq(cartItems.type, 'regular')))
+      .all();
+    let moved = 0;
+    for (const { item, stock, forSale, price } of lines) {
+      if (!forSale || stock <= 0) continue;
+      const existing = tx
+        .select()
+        .from(cartItems)
+        .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, item.productId), eq(cartItems.type, 'regular')))
+        .get();
+      const quantity = Math.min(stock, (existing?.quantity ?? 0) + item.quantity);
+      if (existing) tx.update(cartItems).set({ quantity, priceCents: price }).where(eq(cartItems.id, existing.id)).run();
+      else tx.insert(cartItems).values({ userId, productId: item.productId, quantity, priceCents: price, type: 'regular', addedAt: item.addedAt }).run();
+      moved += 1;
+    }
+    tx.delete(cartItems).where(eq(cartItems.userId, visitorId)).run();
+    return { moved };
+  });
+}
+
+const LINK_SECRET_SETTING = 'order_link_secret';
+
+/** The store's secret for order links, made once per database (like the gateway key prefix). */
+function linkSecret(db: Queryable): string {
+  const read = () => db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, LINK_SECRET_SETTING)).get()?.value;
+  const stored = read();
+  if (stored) return stored;
+  db.insert(appSettings)
+    .values({ key: LINK_SECRET_SETTING, value: randomBytes(32).toString('base64url'), updatedAt: Date.now() })
+    .onConflictDoNothing()
+    .run();
+  return read()!;
+}
+
+/** The key of an order's e-mailed link: an HMAC of that order's id only, so it opens that order and no other. */
+export function orderLinkKey(db: Queryable, orderId: number): string {
+  return createHmac('sha256', linkSecret(db)).update(`order:${orderId}`).digest('base64url').slice(0, 32);
+}
+
+export function orderLinkPath(db: Queryable, orderId: number): string {
+  return `/orders/${orderId}?key=${orderLinkKey(db, orderId)}`;
+}
+
+export function orderLinkOpens(db: Queryable, orderId: number, key: string | undefined): boolean {
+  if (!key || !Number.isSafeInteger(orderId) || orderId < 1) return false;
+  const expected = Buffer.from(orderLinkKey(db, orderId));
+  const given = Buffer.from(key);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Open cash orders of a guest's e-mail across guest accounts: clearing cookies does not lift the cash limit. */
+export function openCashOrdersOfEmail(db: Queryable, email: string): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(orders)
+      .where(and(sql`lower(${orders.customerEmail}) = lower(${email})`, eq(orders.paymentMethod, 'cod'), eq(orders.status, 'processing')))
+      .get()?.n ?? 0
+  );
+}
