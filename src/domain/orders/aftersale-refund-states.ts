@@ -27,17 +27,22 @@ export function committedRefundCents(db: Queryable, orderId: number): number {
   return Number(row?.total ?? 0);
 }
 
+/** A refund row the gateway accepted, moved from refunding to refunded once: the row, or undefined when it was not refunding. */
+export function markRefundAccepted(tx: Queryable, refundRowId: number, gatewayRefundId: string, now: number) {
+  return tx
+    .update(payments)
+    .set({ status: 'refunded', gatewayPaymentId: gatewayRefundId, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
+    .where(and(eq(payments.id, refundRowId), eq(payments.status, 'refunding')))
+    .returning()
+    .get();
+}
+
 /** Accepted by the gateway: the row is refunded, the shopper told, a return request answered; once. */
 export function confirmAfterSaleRefund(deps: { db: Db; clock: Clock }, refundRowId: number, gatewayRefundId: string): boolean {
   const { db, clock } = deps;
   return db.transaction((tx) => {
     const now = clock.now();
-    const row = tx
-      .update(payments)
-      .set({ status: 'refunded', gatewayPaymentId: gatewayRefundId, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(payments.id, refundRowId), eq(payments.status, 'refunding')))
-      .returning()
-      .get();
+    const row = markRefundAccepted(tx, refundRowId, gatewayRefundId, now);
     const record = afterSaleOf(tx, refundRowId);
     if (!row?.orderId || !record) return false;
     const charge = tx

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { orderItems, orders, payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { afterSaleOf, confirmAfterSaleRefund, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
+import { afterSaleOf, confirmAfterSaleRefund, markRefundAccepted, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import { restoreBuyNowStock } from './order-charge.ts';
@@ -84,12 +84,7 @@ export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: numbe
   const { db, clock } = deps;
   return db.transaction((tx) => {
     const now = clock.now();
-    const row = tx
-      .update(payments)
-      .set({ status: 'refunded', gatewayPaymentId: gatewayRefundId, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now })
-      .where(and(eq(payments.id, refundRowId), eq(payments.status, 'refunding')))
-      .returning()
-      .get();
+    const row = markRefundAccepted(tx, refundRowId, gatewayRefundId, now);
     if (!row?.orderId) return false;
     const charge = chargeOf(tx, row.orderId);
     if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();

@@ -28,7 +28,7 @@ import { formBody, idFrom, pathId, validForm } from '../../../http/request.ts';
 import { adminPageQuery, adminPinForm, orderStatusForm, paymentResolveForm } from '../../../shared/schemas/admin.ts';
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
-import { productRemoval } from './product-removal.tsx';
+import { adminNotFound, productRemoval } from './product-removal.tsx';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/games/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
@@ -59,21 +59,6 @@ function formValues(post: Record<string, string | File | undefined>): { raw: For
   for (const [key, value] of Object.entries(post)) if (typeof value === 'string') raw[key] = value;
   for (const flag of PRODUCT_FLAGS) raw[flag] = post[flag] === 'on' || post[flag] === 'true';
   return { raw, image: post.image instanceof File ? post.image : null };
-}
-
-function adminNotFound<E extends AppEnv>(c: AppContext<E>) {
-  return renderPage(
-    c,
-    { title: 'Product Not Found', path: '/admin', noindex: true },
-    <div className="mx-auto max-w-md pt-12 text-center">
-      <h1 className="m-0 text-2xl font-extrabold">Product Not Found</h1>
-      <p className="mt-3 mb-6 text-slate-600">The product you're looking for doesn't exist or has been removed.</p>
-      <a href="/admin" className="inline-block rounded-full bg-ink px-5 py-2.5 text-sm font-bold text-white no-underline">
-        Back to Admin Panel
-      </a>
-    </div>,
-    { status: 404 },
-  );
 }
 
 /** Resolves a form route to its type and product; null when the route names nothing. */

@@ -14,7 +14,8 @@ import { removalAction, removalText } from '../../../shared/product-removal.ts';
  * product is restored from its row. Mounted behind the admin gate in index.tsx.
  */
 
-function removalNotFound<E extends AppEnv>(c: AppContext<E>) {
+/** The admin's 'Product Not Found' (its way back is the panel); the product forms answer it too. */
+export function adminNotFound<E extends AppEnv>(c: AppContext<E>) {
   return renderPage(
     c,
     { title: 'Product Not Found', path: '/admin', noindex: true },
@@ -33,7 +34,7 @@ export const productRemoval = new Hono<AppEnv>()
   .get('/admin/products/:id/delete', (c) => {
     const id = productIdOf(c.req.param('id'));
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
-    if (!stored) return removalNotFound(c);
+    if (!stored) return adminNotFound(c);
     const product = productView(stored);
     const history = productHistory(c.env.deps.db, product.id);
     return renderPage(
@@ -77,7 +78,7 @@ export const productRemoval = new Hono<AppEnv>()
   .post('/admin/products/:id/restore', (c) => {
     const id = productIdOf(c.req.param('id'));
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
-    if (!stored) return removalNotFound(c);
+    if (!stored) return adminNotFound(c);
     const restored = restoreProduct(catalogWriter(c), stored.id);
     setFlash(c, { title: 'Product restored', description: `${productLabel(restored)} is back in the shop.` });
     return c.redirect(`/admin?tab=${restored.productType}`, 303);
