@@ -50,12 +50,26 @@ const heapMiB = async () => {
 
 /** RSS after the server's last full collection (what it keeps, not what awaits the collector). */
 interface Retained {
+  seq: number;
   rss: number;
   heap: number;
   objects: number;
   kinds: [string, number][];
 }
-const retainedNow = (): Retained | null => (existsSync(retainedFile) ? (JSON.parse(readFileSync(retainedFile, 'utf8')) as Retained) : null);
+const retainedNow = (): Retained | null => {
+  try {
+    return existsSync(retainedFile) ? (JSON.parse(readFileSync(retainedFile, 'utf8')) as Retained) : null;
+  } catch {
+    return null; // caught while the server was writing it
+  }
+};
+/** Asks the server for its memory after a full collection (bench/soak-retained.ts) and waits for the answer. */
+let asked = 0;
+const measureRetained = async () => {
+  asked++;
+  process.kill(server.child.pid, 'SIGUSR2');
+  for (let tries = 0; tries < 200 && (retainedNow()?.seq ?? 0) < asked; tries++) await Bun.sleep(50);
+};
 const retainedMiB = () => (retainedNow()?.rss ?? 0) / 1024 / 1024;
 const retainedHeapMiB = () => ((retainedNow()?.heap ?? 0) / 1024 / 1024).toFixed(0);
 let firstKinds: [string, number][] | null = null;
@@ -134,6 +148,7 @@ try {
     const rps = await pageMix();
     const pings = await ping();
     const rss = rssMiB();
+    await measureRetained();
     const retained = retainedMiB();
     firstKinds ??= retainedNow()?.kinds ?? null;
     samples.push({ rps, share: rps / pings, rss, retained });
