@@ -53,8 +53,9 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
   if (!product) throw new DomainError(404, 'Product not found');
   const input = checkBidInput(maxAmount, bidder);
   if (!input.ok) throw new DomainError(input.status, input.message, input.fields);
-  requireCompleteProfile(db, clock, bidder.id);
+  // The card first, as for a play: its refusal opens the panel's 'add a card' dialog.
   requireCardToBid(db, bidder.id);
+  requireCompleteProfile(db, clock, bidder.id);
 
   return db.transaction((tx) => {
     // The server's clock, read under the write lock: the order of bids is the order of commits.

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
  */
 
 /** POST /api/products/{id}/bids: `maxAmount` in dollars (checked by checkBidInput). */
-export const bidBody = z.object({ maxAmount: z.unknown() }, { error: 'Send your bid as a JSON object with maxAmount.' });
+export const bidBody = z.object({ maxAmount: z.optional(z.unknown()) }, { error: 'Send your bid as a JSON object with maxAmount.' });
 
 /** PUT /api/admin/products/{id}/auction: the fields of auctionSetupSchema. */
 export const auctionSetupBody = z.record(z.string(), z.unknown(), { error: 'Send the auction as a JSON object.' });
