@@ -73,3 +73,111 @@ export function tellEndedByShop(
     });
   }
 }
+
+interface Told {
+  userId: number;
+  key: string;
+  title: string;
+  message: string;
+  action: { label: string; path: string };
+}
+
+/** One notification and its e-mail, keyed so a step run again tells once. */
+function tell(tx: Queryable, clock: Clock, auction: { id: number; productId: number }, told: Told): void {
+  notify(tx, clock, told.userId, {
+    type: 'auction_ended',
+    eventKey: `auction:${auction.id}:${told.key}`,
+    title: told.title,
+    message: told.message,
+    actionUrl: told.action.path,
+    actionText: told.action.label,
+    productId: auction.productId,
+  });
+  queueEmail(tx, clock, {
+    userId: told.userId,
+    kind: 'auction_result',
+    eventKey: `auction:${auction.id}:${told.key}:${told.userId}`,
+    subject: told.title,
+    body: composeEmail({ heading: told.title, paragraphs: [told.message], action: told.action }),
+  });
+}
+
+/** The end for everyone who bid: the winner won (their receipt comes with the order), the rest did not. */
+export function tellSold(
+  tx: Queryable,
+  clock: Clock,
+  auction: { id: number; productId: number },
+  label: string,
+  buyerId: number,
+  bidders: number[],
+  orderId: number,
+): void {
+  tell(tx, clock, auction, {
+    userId: buyerId,
+    key: 'won',
+    title: `You won ${label}`,
+    message: `You won the auction for ${label}. Your card was charged; your receipt is on its way.`,
+    action: { label: 'View Order', path: `/orders/${orderId}` },
+  });
+  for (const userId of bidders) {
+    if (userId === buyerId) continue;
+    tell(tx, clock, auction, {
+      userId,
+      key: 'lost',
+      title: `The auction for ${label} has ended`,
+      message: `The auction for ${label} has ended and another bidder won it. Thank you for bidding.`,
+      action: { label: 'View Product', path: productPath(auction.productId) },
+    });
+  }
+}
+
+/** Ended with no sale: no bids, the reserve not met, or nobody paid. */
+export function tellUnsold(tx: Queryable, clock: Clock, auction: { id: number; productId: number }, label: string, bidders: number[], why: string): void {
+  for (const userId of bidders) {
+    tell(tx, clock, auction, {
+      userId,
+      key: 'unsold',
+      title: `The auction for ${label} has ended`,
+      message: `The auction for ${label} ended without a sale: ${why}`,
+      action: { label: 'View Product', path: productPath(auction.productId) },
+    });
+  }
+}
+
+/** The winner's card was declined (or missing): they have until `dueAt` to pay. */
+export function tellPaymentNeeded(
+  tx: Queryable,
+  clock: Clock,
+  auction: { id: number; productId: number },
+  label: string,
+  buyerId: number,
+  attempt: number,
+  dueText: string,
+): void {
+  tell(tx, clock, auction, {
+    userId: buyerId,
+    key: `payment-needed:${buyerId}:${attempt}`,
+    title: `Your payment for ${label} did not go through`,
+    message: `You won ${label}, but your card could not be charged. Update your card and pay by ${dueText}, or the item goes to the next bidder.`,
+    action: { label: 'Update Payment Method', path: '/profile?tab=payment' },
+  });
+}
+
+/** The runner-up's second-chance offer: the item at their own maximum. */
+export function tellSecondChance(
+  tx: Queryable,
+  clock: Clock,
+  auction: { id: number; productId: number },
+  label: string,
+  userId: number,
+  priceCents: number,
+  dueText: string,
+): void {
+  tell(tx, clock, auction, {
+    userId,
+    key: `second-chance:${userId}`,
+    title: `A second chance at ${label}`,
+    message: `The winner of ${label} did not pay. You may buy it at your maximum bid, ${formatUsd(priceCents)}, until ${dueText}.`,
+    action: { label: 'View Offer', path: productPath(auction.productId) },
+  });
+}

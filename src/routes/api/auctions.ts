@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bid } from '../../domain/auctions/bidding.ts';
+import { payForAuction } from '../../domain/auctions/close.ts';
 import { auctionView } from '../../domain/auctions/views.ts';
 import { findProduct } from '../../domain/catalog/catalog.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -20,7 +21,8 @@ function bidLimiter<E extends AppEnv>(c: AppContext<E>): RateLimiter {
 
 /**
  * A product's auction (issue 28, item 2): GET /api/products/{id}/auction for everyone (the
- * signed-in leader sees `leading: true`), POST /api/products/{id}/bids for signed-in shoppers.
+ * signed-in leader sees `leading: true`), POST /api/products/{id}/bids for signed-in shoppers,
+ * POST /api/products/{id}/auction/pay for the buyer an ended auction is waiting on.
  */
 export const auctionsApi = new Hono<AppEnv>()
   .get('/products/:id/auction', idFrom('Product'), (c) => {
@@ -41,4 +43,9 @@ export const auctionsApi = new Hono<AppEnv>()
       return c.json({ message: `Too many bids at once. Try again in ${minutesText(wait)}.` }, 429);
     }
     return c.json(bid(c.env.deps, { id: user.id, isAdmin: user.isAdmin }, id, c.req.valid('json').maxAmount), 201);
+  })
+  // The winner's Retry after a declined card, or the runner-up taking a second-chance offer.
+  .post('/products/:id/auction/pay', requireUserApi, idFrom('Product'), idempotent, async (c) => {
+    const { orderId } = await payForAuction(c.env.deps, c.get('user').id, pathId(c));
+    return c.json({ orderId }, 201);
   });
