@@ -180,6 +180,22 @@ describe('refusals: 4xx with a message, and no row written', () => {
     expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
   });
 
+  test('a bidder whose address is outside 92651: the item is delivered locally only', async () => {
+    const ctx = await running();
+    const [faraway] = bidders(ctx, ['faraway1']);
+    const profile = ctx.db.select().from(userProfiles).where(eq(userProfiles.userId, faraway!.id)).get()!;
+    ctx.db
+      .update(userProfiles)
+      .set({ address: { ...profile.address!, city: 'Beverly Hills', postalCode: '90210' } })
+      .where(eq(userProfiles.userId, faraway!.id))
+      .run();
+    const before = auctionRows(ctx, ctx.product.id);
+    const refused = await placeBid(faraway!.client, ctx.product.id, 20);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ code: 'OUTSIDE_LOCAL_DELIVERY', message: expect.stringContaining('Local Delivery Only:') });
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
+  });
+
   test('a product with no auction, an unknown product, a cancelled auction', async () => {
     const ctx = await auctionStore();
     const [alice] = bidders(ctx, ['alice1']);

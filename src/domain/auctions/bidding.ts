@@ -7,6 +7,8 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { PAYMENT_METHOD_REQUIRED } from '../games/entry.ts';
 import { centsToDollars } from '../../shared/money.ts';
+import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
+import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 import { maximumsOf, openAuctionOf, rulesOf } from './auction-rows.ts';
 import { NO_OPEN_AUCTION } from './admin.ts';
 import { tellOutbid } from './messages.ts';
@@ -39,6 +41,7 @@ export interface BidResult {
 }
 
 export const NOT_STARTED = 'This auction has not started yet.';
+export const OUTSIDE_AREA = `Local Delivery Only: auction items are delivered free within the ${LOCAL_ZIP} area code (Laguna Beach). Bid with an address in ${LOCAL_ZIP}.`;
 export const ENDED = 'This auction has ended.';
 
 /** A card on file is needed to bid: the winner is charged to it at the end. */
@@ -55,7 +58,11 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
   if (!input.ok) throw new DomainError(input.status, input.message, input.fields);
   // The card first, as for a play: its refusal opens the panel's 'add a card' dialog.
   requireCardToBid(db, bidder.id);
-  requireCompleteProfile(db, clock, bidder.id);
+  const profile = requireCompleteProfile(db, clock, bidder.id);
+  // The winner is charged for free local delivery, as Buy Now is: a bidder must be able to receive it.
+  if (prizeDeliveryFor(profile.address?.postalCode) !== 'local') {
+    throw new DomainError(422, OUTSIDE_AREA, { maxAmount: OUTSIDE_AREA }, { code: 'OUTSIDE_LOCAL_DELIVERY' });
+  }
 
   return db.transaction((tx) => {
     // The server's clock, read under the write lock: the order of bids is the order of commits.
