@@ -156,4 +156,19 @@ describe('cancel and end early', () => {
     const again = await ctx.admin.post(`/api/admin/products/${ctx.product.id}/auction/end`, { json: { reason: 'Changed our mind.' } });
     expect(again.status).toBe(409);
   });
+
+  test('a product with an auction in progress cannot be deleted; after it, deleting archives it and keeps the bids', async () => {
+    const ctx = await auctionStore();
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 10 });
+    const [alice] = bidders(ctx, ['alice1']);
+    expect((await placeBid(alice!.client, ctx.product.id, 20)).status).toBe(201);
+    const refused = await ctx.admin.request('DELETE', `/api/products/${ctx.product.id}`);
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe('This product has an auction in progress, so it cannot be deleted until the auction is cancelled or over.');
+    ctx.db.update(auctions).set({ status: 'unsold' }).where(eq(auctions.productId, ctx.product.id)).run();
+    const archived = await ctx.admin.request('DELETE', `/api/products/${ctx.product.id}`);
+    expect(archived.status).toBe(200);
+    expect((await archived.json()).archived).toBe(true);
+    expect(auctionRows(ctx, ctx.product.id).bids).toHaveLength(1);
+  });
 });
