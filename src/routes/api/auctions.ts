@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bid } from '../../domain/auctions/bidding.ts';
 import { payForAuction } from '../../domain/auctions/close.ts';
+import { runningAuctions, userBids } from '../../domain/auctions/lists.ts';
 import { auctionView } from '../../domain/auctions/views.ts';
 import { findProduct } from '../../domain/catalog/catalog.ts';
 import { DomainError } from '../../domain/errors.ts';
@@ -22,9 +23,12 @@ function bidLimiter<E extends AppEnv>(c: AppContext<E>): RateLimiter {
 /**
  * A product's auction (issue 28, item 2): GET /api/products/{id}/auction for everyone (the
  * signed-in leader sees `leading: true`), POST /api/products/{id}/bids for signed-in shoppers,
- * POST /api/products/{id}/auction/pay for the buyer an ended auction is waiting on.
+ * POST /api/products/{id}/auction/pay for the buyer an ended auction is waiting on; the lists
+ * GET /api/auctions (running, ending soonest first) and GET /api/user/bids (active, won, lost).
  */
 export const auctionsApi = new Hono<AppEnv>()
+  .get('/auctions', (c) => c.json(runningAuctions(c.env.deps.db, c.env.deps.clock.now())))
+  .get('/user/bids', requireUserApi, (c) => c.json(userBids(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())))
   .get('/products/:id/auction', idFrom('Product'), (c) => {
     const { db, clock } = c.env.deps;
     const view = auctionView(db, pathId(c), c.get('user')?.id ?? null, clock.now());

@@ -21,3 +21,12 @@ export const auctionEndBody = z.object({ reason });
 
 /** POST /api/admin/products/{id}/auction/cancel: a reason is optional (nobody has bid). */
 export const auctionCancelBody = z.object({ reason: z.optional(z.string().check(z.trim(), z.maxLength(500, 'At most 500 characters.'))) });
+
+/** The admin's Auctions tab: which auctions to list. */
+export const ADMIN_AUCTION_FILTERS = ['running', 'ended', 'unsold', 'awaiting_payment'] as const;
+export type AdminAuctionFilter = (typeof ADMIN_AUCTION_FILTERS)[number];
+
+/** GET /api/admin/auctions?status= (running when absent). */
+export const adminAuctionsQuery = z.object({
+  status: z.optional(z.enum(ADMIN_AUCTION_FILTERS, { error: `status must be one of ${ADMIN_AUCTION_FILTERS.join(', ')}` })),
+});
