@@ -44,6 +44,6 @@ ALTER TABLE `bids` ADD `auction_id` integer;--> statement-breakpoint
 ALTER TABLE `bids` ADD `proxy` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `bids_auction_idx` ON `bids` (`auction_id`,`id`);--> statement-breakpoint
 CREATE INDEX `bids_user_idx` ON `bids` (`user_id`,`auction_id`);--> statement-breakpoint
-CREATE TRIGGER `auctions_insert_live` AFTER INSERT ON `auctions` BEGIN INSERT INTO `live_events` (`topic`, `created_at`) VALUES ('product:' || NEW.`product_id`, unixepoch()); END;
+CREATE TRIGGER `auctions_insert_live` AFTER INSERT ON `auctions` BEGIN INSERT INTO `live_events` (`topic`, `created_at`) VALUES ('auction:' || NEW.`product_id`, unixepoch()); END;
 --> statement-breakpoint
-CREATE TRIGGER `auctions_update_live` AFTER UPDATE ON `auctions` BEGIN INSERT INTO `live_events` (`topic`, `created_at`) VALUES ('product:' || NEW.`product_id`, unixepoch()); END;
+CREATE TRIGGER `auctions_update_live` AFTER UPDATE ON `auctions` BEGIN INSERT INTO `live_events` (`topic`, `created_at`) VALUES ('auction:' || NEW.`product_id`, unixepoch()); END;
