@@ -20,6 +20,8 @@ import { cacheRoutes } from './http/route-cache.ts';
 import { loadSession } from './http/session-cookie.ts';
 import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
+import { adminAuctionsApi } from './routes/api/admin-auctions.ts';
+import { auctionsApi } from './routes/api/auctions.ts';
 import { afterSaleApi } from './routes/api/aftersale.ts';
 import { authApi } from './routes/api/auth.ts';
 import { businessApi } from './routes/api/business.ts';
@@ -131,6 +133,8 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', productsApi);
   app.route('/api', adminApi);
   app.route('/api', adminOrdersApi);
+  app.route('/api', adminAuctionsApi);
+  app.route('/api', auctionsApi);
   app.route('/api', afterSaleApi);
   app.route('/api', profileApi);
   app.route('/api', cartApi);

@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';
+import { closeDueAuctions } from '../domain/auctions/close.ts';
 import { announceLiveScores, pruneLiveEvents } from '../domain/operations/live-events.ts';
 import { expireUnclaimedPrizes } from '../domain/games/prizes.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
@@ -27,7 +28,9 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     { name: 'live', run: () => ({ scoreTicks: announceLiveScores(db), pruned: pruneLiveEvents(db) }) },
     // Unclaimed prizes: a reminder a day before, then back to stock after 7 days.
     { name: 'prizes', run: (now) => expireUnclaimedPrizes(games, now) },
-    // After the games: what a tick (or a crash) left in between is finished at once.
+    // Auctions past their end are closed and their winners charged (exactly once: close.ts).
+    { name: 'auctions', run: (now) => closeDueAuctions(games, now) },
+    // After the games and auctions: what a tick (or a crash) left in between is finished at once.
     { name: 'payments', run: async (now) => void (await reconcilePayments(games, now)) },
     {
       name: 'retention',

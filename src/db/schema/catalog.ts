@@ -45,17 +45,26 @@ export const products = sqliteTable(
   ],
 );
 
-export const bids = sqliteTable('bids', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  productId: integer('product_id')
-    .notNull()
-    .references(() => products.id, { onDelete: 'cascade' }),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  amountCents: integer('amount_cents').notNull(),
-  createdAt: integer('created_at').notNull(),
-});
+/** The public bid history: each row a bid shown at an amount (the secret maximums are in auction_maximums). */
+export const bids = sqliteTable(
+  'bids',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    createdAt: integer('created_at').notNull(),
+    /** The auction it belongs to (no foreign key: auctions.ts imports this file). */
+    auctionId: integer('auction_id'),
+    /** Placed by the store for its bidder up to their maximum (proxy bidding). */
+    proxy: integer('proxy', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('bids_auction_idx').on(t.auctionId, t.id), index('bids_user_idx').on(t.userId, t.auctionId)],
+);
 
 export const influencers = sqliteTable('influencers', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -42,6 +42,8 @@ export const emailKinds = [
   'email_change',
   'account_unlock',
   'business_application',
+  'auction_outbid',
+  'auction_result',
 ] as const;
 export type EmailKind = (typeof emailKinds)[number];
 /**

@@ -1,6 +1,7 @@
-import { and, countDistinct, eq, inArray } from 'drizzle-orm';
+import { and, countDistinct, desc, eq, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
+import { auctions, cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
+import { LIVE_STATUSES } from '../auctions/auction-rows.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { ImageStore } from './images.ts';
@@ -167,8 +168,13 @@ export function deleteProduct(writer: CatalogWriter, id: number): Removal {
     if (running) {
       throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
     }
+    const auction = tx.select({ status: auctions.status }).from(auctions).where(eq(auctions.productId, id)).orderBy(desc(auctions.id)).get();
+    if (auction && LIVE_STATUSES.includes(auction.status)) {
+      throw new DomainError(409, 'This product has an auction in progress, so it cannot be deleted until the auction is cancelled or over.');
+    }
     const history = productHistory(tx, id);
-    if (history.orders > 0 || history.games > 0) {
+    // A past auction's bids are history too: the product is archived, its bidders' records kept.
+    if (history.orders > 0 || history.games > 0 || auction) {
       if (existing.archivedAt === null) tx.update(products).set({ archivedAt: writer.clock.now() }).where(eq(products.id, id)).run();
       // Nobody can buy it any more; a won prize's line stays for its winner.
       tx.delete(cartItems)

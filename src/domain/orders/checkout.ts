@@ -12,6 +12,7 @@ import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/client.ts';
 import { cardConfig, cardLabel } from '../payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
+import { buyNowStance, endAuctionForBuyNow } from '../auctions/buy-now.ts';
 
 /*
  * The two checkouts of spec section 7: POST /api/checkout (the cart, card or cash on delivery)
@@ -119,7 +120,8 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
-  if (product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
+  const stance = buyNowStance(deps.db, productId, product.quantity, deps.clock.now());
+  if (stance === 'shelf' && product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
 
   const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
   if (!summaryMatches({ subtotal: input.subtotal, shipping: input.shipping, tax: input.tax, total: input.total }, totals)) totalsChanged(totals);
@@ -145,6 +147,8 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
     checkoutKey: `buy:${userId}:${productId}`,
     clientAddress,
     guest: isGuestAccount(deps.db, userId),
+    // The unit held for an auction nobody has bid in: the auction ends in this order's claim.
+    inClaim: stance === 'auction' ? (tx) => endAuctionForBuyNow(tx, productId, deps.clock.now()) : undefined,
   });
   return { id };
 }

@@ -52,7 +52,8 @@ export interface OrderLine {
   productId: number;
   quantity: number;
   priceCents: number;
-  purchaseType: 'buy_now' | 'play';
+  /** auction: the unit was held for the auction since its set-up (stockReserved), and stays held if the charge fails. */
+  purchaseType: 'buy_now' | 'play' | 'auction';
   label: string;
   /** The cart line this came from, emptied once the order goes through. */
   cartItemId?: number;
@@ -152,6 +153,12 @@ export interface PlaceOrder {
   clientAddress: string;
   /** A guest checkout (domain/orders/visitor-cart.ts): the cash limit also counts the e-mail's other guest orders. */
   guest?: boolean;
+  /**
+   * The caller's own claim, in the claim's transaction once the order row exists: throwing
+   * leaves nothing written. An auction's close uses it to give its winner one order, whatever
+   * process or retry gets there (domain/auctions/close.ts).
+   */
+  inClaim?: (tx: Queryable, orderId: number) => void;
 }
 
 interface Claimed {
@@ -200,6 +207,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
       refuseWhileInProgress(tx, order);
       const { orderId, key } = writeOrder(deps, tx, order, now);
+      order.inClaim?.(tx, orderId);
       writeLines(tx, orderId, order);
       if (cashOnDelivery) {
         completeCashOnDelivery(tx, clock, order, orderId);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { auctionView } from '../../domain/auctions/views.ts';
 import { cartCount } from '../../domain/orders/cart.ts';
 import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/accounts/notifications.ts';
@@ -10,7 +11,7 @@ import { gameDepsOf } from '../../http/domain-deps.ts';
 
 /*
  * GET /api/events: one server-sent event stream per page. ?product=ID (repeatable) subscribes to
- * those products' games, ?scoreboard=1 to the games list, and a signed-in visitor always gets
+ * those products' games and auctions, ?scoreboard=1 to the games list, and a signed-in visitor always gets
  * their own notifications and cart count. Each message is the topic's current state, under the id
  * of the last change it includes; a reconnect with Last-Event-ID gets only the topics that changed
  * since. A comment every LIVE_HEARTBEAT_MS (25 s) keeps proxies from closing a quiet stream.
@@ -42,6 +43,11 @@ function renderer(deps: AppDeps) {
     if (kind === 'product') {
       const view = competitionView(games, Number(id));
       return view ? { event: 'competition', data: JSON.stringify({ productId: Number(id), competition: view }) } : null;
+    }
+    if (kind === 'auction') {
+      // The public view: `leading` is per viewer, so the panel knows it from its own bids and reads.
+      const view = auctionView(db, Number(id), null, deps.clock.now());
+      return view ? { event: 'auction', data: JSON.stringify({ productId: Number(id), auction: view }) } : null;
     }
     if (kind === 'scoreboard') return { event: 'scoreboard', data: JSON.stringify({ games: activeGames(games) }) };
     if (kind === 'user') {
@@ -77,7 +83,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   if (wanted.length > MAX_PRODUCTS || wanted.some((value) => !/^[1-9]\d{0,8}$/.test(value))) {
     return c.json({ message: `product must be a product id, at most ${MAX_PRODUCTS} of them.` }, 400);
   }
-  const topics = new Set<string>(wanted.map((id) => `product:${Number(id)}`));
+  const topics = new Set<string>(wanted.flatMap((id) => [`product:${Number(id)}`, `auction:${Number(id)}`]));
   if (c.req.query('scoreboard') === '1') topics.add('scoreboard');
   // A visitor's own topic comes from the session, never from the query: nobody subscribes to another user.
   const user = c.get('user');

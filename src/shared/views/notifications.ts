@@ -10,6 +10,9 @@ export const NOTIFICATION_TYPES = [
   'order_status',
   /** For admins: a payment that needs a person (a hold that could not be captured, ...). */
   'admin_alert',
+  /** Auctions (issue 28): outbid, and the outcome at the end. */
+  'auction_outbid',
+  'auction_ended',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

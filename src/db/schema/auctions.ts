@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { users } from './accounts.ts';
+import { products } from './catalog.ts';
+
+/*
+ * Auctions (issue 28): one row per auction, and each bidder's secret maximums beside the public
+ * `bids` history (catalog.ts), whose `amount_cents` stays the amount shown to everyone.
+ */
+
+/**
+ * scheduled/running: open for bids between starts_at and ends_at. ended: sold and paid.
+ * awaiting_payment: the winner's charge was declined, they have a while to fix the card.
+ * second_chance: the runner-up is offered the item at their maximum. unsold, cancelled: over.
+ */
+export const auctionStatuses = ['scheduled', 'running', 'ended', 'unsold', 'cancelled', 'awaiting_payment', 'second_chance'] as const;
+export type AuctionStatus = (typeof auctionStatuses)[number];
+
+export const auctions = sqliteTable(
+  'auctions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    startingBidCents: integer('starting_bid_cents').notNull(),
+    /** Null: the price ladder decides the step (increments.ts). */
+    incrementCents: integer('increment_cents'),
+    /** Secret; null when there is none. */
+    reserveCents: integer('reserve_cents'),
+    startsAt: integer('starts_at').notNull(),
+    /** Moves with soft close; the admin's own end stays in scheduled_end_at. */
+    endsAt: integer('ends_at').notNull(),
+    scheduledEndAt: integer('scheduled_end_at').notNull(),
+    keepBuyNow: integer('keep_buy_now', { mode: 'boolean' }).notNull().default(false),
+    status: text('status', { enum: auctionStatuses }).notNull().default('scheduled'),
+    /** Denormalised from the maximums (proxy.ts standingOf) so reads need not replay them. */
+    leaderId: integer('leader_id').references(() => users.id, { onDelete: 'set null' }),
+    currentPriceCents: integer('current_price_cents'),
+    bidCount: integer('bid_count').notNull().default(0),
+    reserveMet: integer('reserve_met', { mode: 'boolean' }).notNull().default(false),
+    /** The close job's order for the winner (or the second-chance buyer). */
+    winnerId: integer('winner_id').references(() => users.id, { onDelete: 'set null' }),
+    winnerOrderId: integer('winner_order_id'),
+    /** Until when the winner may fix a declined card, or the runner-up may take the offer. */
+    paymentDueAt: integer('payment_due_at'),
+    /** Why the admin cancelled or ended it early (bidders are told). */
+    reason: text('reason'),
+    /** True while the product's unit is held back from Buy Now for this auction. */
+    stockReserved: integer('stock_reserved', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    // One auction per product at a time: no second one while one is open or still being paid.
+    uniqueIndex('auctions_one_open_per_product').on(t.productId).where(sql`status in ('scheduled', 'running', 'awaiting_payment', 'second_chance')`),
+    // The close job (due ends) and /auctions (ending soonest) read by status and end.
+    index('auctions_status_end_idx').on(t.status, t.endsAt),
+    index('auctions_product_idx').on(t.productId, t.id),
+  ],
+);
+
+/** Every accepted maximum, in acceptance order (id): the proxy rule replays them (proxy.ts). */
+export const auctionMaximums = sqliteTable(
+  'auction_maximums',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    auctionId: integer('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    maxCents: integer('max_cents').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('auction_maximums_auction_idx').on(t.auctionId, t.id), index('auction_maximums_user_idx').on(t.userId, t.auctionId)],
+);
+
+export type Auction = typeof auctions.$inferSelect;

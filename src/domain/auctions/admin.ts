@@ -1,0 +1,130 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { type Auction, auctions, products } from '../../db/schema.ts';
+import { productLabel, requireStillSold } from '../catalog/catalog.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { biddersOf, openAuctionOf, releaseStock } from './auction-rows.ts';
+import { checkAuctionSetup } from './increments.ts';
+import { tellEndedByShop } from './messages.ts';
+
+/*
+ * The admin's side of an auction (issue 28, item 1): set it up (or change it before its first
+ * bid), cancel it while nobody has bid, or end it early with a reason the bidders are told.
+ * The product's one unit is held back from the shelf from set-up until the auction is over.
+ */
+
+export interface AuctionDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export const BID_NOT_ENABLED = 'Auctions are off for this product: turn on Bid in its form first.';
+export const NO_OPEN_AUCTION = 'This product has no auction running.';
+const HAS_BIDS_NO_CHANGE = 'This auction already has bids: it can be ended early, not changed.';
+const HAS_BIDS_NO_CANCEL = 'This auction already has bids: end it early with a reason instead.';
+
+function auctionProduct(db: Db, productId: number) {
+  const product = db.select().from(products).where(eq(products.id, productId)).get();
+  if (!product) throw new DomainError(404, 'Product not found');
+  return product;
+}
+
+/** PUT /api/admin/products/{id}/auction: a new auction, or new terms for one nobody has bid in yet. */
+export function setUpAuction(deps: AuctionDeps, productId: number, input: unknown): Auction {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const checked = checkAuctionSetup(input, now);
+  if (!checked.ok) throw new DomainError(400, checked.message, checked.fields);
+  const { setup } = checked;
+  return db.transaction((tx) => {
+    const product = auctionProduct(db, productId);
+    requireStillSold(product);
+    if (!product.bidEnabled) throw new DomainError(409, BID_NOT_ENABLED, { bidEnabled: BID_NOT_ENABLED });
+    const terms = {
+      startingBidCents: setup.startingBidCents,
+      incrementCents: setup.incrementCents,
+      reserveCents: setup.reserveCents,
+      startsAt: setup.startsAt,
+      endsAt: setup.endsAt,
+      scheduledEndAt: setup.endsAt,
+      keepBuyNow: setup.keepBuyNow,
+      status: setup.startsAt > now ? ('scheduled' as const) : ('running' as const),
+      updatedAt: now,
+    };
+    const open = tx
+      .select()
+      .from(auctions)
+      .where(and(eq(auctions.productId, productId), sql`${auctions.status} in ('scheduled', 'running', 'awaiting_payment', 'second_chance')`))
+      .get();
+    if (open) {
+      if (open.bidCount > 0 || open.status === 'awaiting_payment' || open.status === 'second_chance') throw new DomainError(409, HAS_BIDS_NO_CHANGE);
+      return tx.update(auctions).set(terms).where(eq(auctions.id, open.id)).returning().get();
+    }
+    // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice.
+    const held = tx
+      .update(products)
+      .set({ quantity: sql`${products.quantity} - 1` })
+      .where(and(eq(products.id, productId), gte(products.quantity, 1)))
+      .returning({ id: products.id })
+      .get();
+    if (!held) throw new DomainError(409, `${productLabel(product)} is sold out: an auction needs one in stock.`);
+    return tx
+      .insert(auctions)
+      .values({ productId, ...terms, stockReserved: true, createdAt: now })
+      .returning()
+      .get();
+  });
+}
+
+function requireOpen(db: Db, productId: number): Auction {
+  auctionProduct(db, productId);
+  const open = openAuctionOf(db, productId);
+  if (!open) throw new DomainError(409, NO_OPEN_AUCTION);
+  return open;
+}
+
+/** Cancels an auction nobody has bid in: it never happened, and its unit is back on the shelf. */
+export function cancelAuction(deps: AuctionDeps, productId: number, reason: string | undefined): Auction {
+  const { db, clock } = deps;
+  return db.transaction((tx) => {
+    const open = requireOpen(db, productId);
+    if (open.bidCount > 0) throw new DomainError(409, HAS_BIDS_NO_CANCEL);
+    const now = clock.now();
+    const cancelled = tx
+      .update(auctions)
+      .set({ status: 'cancelled', reason: reason ?? null, updatedAt: now })
+      .where(eq(auctions.id, open.id))
+      .returning()
+      .get();
+    releaseStock(tx, cancelled, now);
+    return cancelled;
+  });
+}
+
+/**
+ * Ends an auction now, with a reason every bidder is told. With no bids it is simply unsold; with
+ * bids its end moves to now and the close job settles it as if the clock had run out.
+ */
+export function endAuctionEarly(deps: AuctionDeps, productId: number, reason: string): Auction {
+  const { db, clock } = deps;
+  return db.transaction((tx) => {
+    const open = requireOpen(db, productId);
+    const now = clock.now();
+    if (open.endsAt <= now) throw new DomainError(409, 'This auction has already ended.');
+    if (open.bidCount === 0) {
+      const unsold = tx.update(auctions).set({ status: 'unsold', endsAt: now, reason, updatedAt: now }).where(eq(auctions.id, open.id)).returning().get();
+      releaseStock(tx, unsold, now);
+      return unsold;
+    }
+    const ended = tx
+      .update(auctions)
+      .set({ status: 'running', endsAt: Math.min(open.endsAt, now), reason, updatedAt: now })
+      .where(eq(auctions.id, open.id))
+      .returning()
+      .get();
+    const product = auctionProduct(db, productId);
+    tellEndedByShop(tx, clock, biddersOf(tx, open.id), open, productLabel(product), reason);
+    return ended;
+  });
+}

@@ -1,0 +1,76 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
+import type { AuctionRules, Maximum } from './proxy.ts';
+
+/*
+ * The auction rows every auction file reads: the open auction of a product, its maximums in
+ * acceptance order, its bidders, and the product's unit held back while it runs.
+ */
+
+/** Open: taking bids, or about to (scheduled). */
+export const OPEN_STATUSES: AuctionStatus[] = ['scheduled', 'running'];
+/** Not over: the partial unique index allows one such auction per product. */
+export const LIVE_STATUSES: AuctionStatus[] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
+
+export function openAuctionOf(db: Queryable, productId: number): Auction | undefined {
+  return db
+    .select()
+    .from(auctions)
+    .where(and(eq(auctions.productId, productId), inArray(auctions.status, OPEN_STATUSES)))
+    .get();
+}
+
+/** The auction a product's page shows: the one not over, else the latest. */
+export function currentAuctionOf(db: Queryable, productId: number): Auction | undefined {
+  return (
+    db
+      .select()
+      .from(auctions)
+      .where(and(eq(auctions.productId, productId), inArray(auctions.status, LIVE_STATUSES)))
+      .get() ?? db.select().from(auctions).where(eq(auctions.productId, productId)).orderBy(desc(auctions.id)).limit(1).get()
+  );
+}
+
+export function rulesOf(auction: Auction): AuctionRules {
+  return { startingBidCents: auction.startingBidCents, incrementCents: auction.incrementCents, reserveCents: auction.reserveCents };
+}
+
+/** Every accepted maximum, in the order the database accepted them (ids), which the proxy rule needs. */
+export function maximumsOf(db: Queryable, auctionId: number): Maximum[] {
+  return db
+    .select({ bidderId: auctionMaximums.userId, maxCents: auctionMaximums.maxCents, at: auctionMaximums.createdAt })
+    .from(auctionMaximums)
+    .where(eq(auctionMaximums.auctionId, auctionId))
+    .orderBy(asc(auctionMaximums.id))
+    .all();
+}
+
+/** Everyone who bid, once each. */
+export function biddersOf(db: Queryable, auctionId: number): number[] {
+  return db
+    .selectDistinct({ userId: auctionMaximums.userId })
+    .from(auctionMaximums)
+    .where(eq(auctionMaximums.auctionId, auctionId))
+    .all()
+    .map((row) => row.userId);
+}
+
+export function bidRowsOf(db: Queryable, auctionId: number) {
+  return db.select().from(bids).where(eq(bids.auctionId, auctionId)).orderBy(desc(bids.id)).all();
+}
+
+/** Gives the unit held for an auction back to the shelf, once. */
+export function releaseStock(tx: Queryable, auction: Auction, now: number): void {
+  const released = tx
+    .update(auctions)
+    .set({ stockReserved: false, updatedAt: now })
+    .where(and(eq(auctions.id, auction.id), eq(auctions.stockReserved, true)))
+    .returning({ id: auctions.id })
+    .get();
+  if (!released) return;
+  tx.update(products)
+    .set({ quantity: sql`${products.quantity} + 1` })
+    .where(eq(products.id, auction.productId))
+    .run();
+}

@@ -1,0 +1,46 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { auctions } from '../../db/schema.ts';
+import { DomainError } from '../errors.ts';
+import { LIVE_STATUSES, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
+
+/*
+ * Buy Now beside an auction (issue 28, items 1 and 6): while a product has an auction not over,
+ * Buy Now is offered only when the admin kept it and nobody has bid. Buying then ends the
+ * auction, in the order's own claim, so a bid and a purchase at the same instant cannot both win.
+ */
+
+export const AUCTION_RUNNING = 'This product is being auctioned: place a bid instead.';
+export const BUY_NOW_GONE = 'Someone has just bid on this product, so Buy Now is no longer offered: place a bid instead.';
+
+/**
+ * How Buy Now may sell the product now: 'shelf' (no auction, or one beside units still on the
+ * shelf), 'auction' (the unit held for an auction nobody has bid in: buying ends it), or a 409.
+ */
+export function buyNowStance(db: Queryable, productId: number, onShelf: number, now: number): 'shelf' | 'auction' {
+  const live = db
+    .select()
+    .from(auctions)
+    .where(and(eq(auctions.productId, productId), inArray(auctions.status, LIVE_STATUSES)))
+    .get();
+  if (!live) return 'shelf';
+  const open = OPEN_STATUSES.includes(live.status) && now >= live.startsAt && now < live.endsAt;
+  if (!open || !live.keepBuyNow) throw new DomainError(409, AUCTION_RUNNING);
+  if (live.bidCount > 0) throw new DomainError(409, BUY_NOW_GONE);
+  return onShelf > 0 ? 'shelf' : 'auction';
+}
+
+/** In Buy Now's claim: the auction is cancelled ('Bought with Buy Now') and its unit handed to the order; refused if a bid came first. */
+export function endAuctionForBuyNow(tx: Queryable, productId: number, now: number): void {
+  const open = openAuctionOf(tx, productId);
+  const ended = open
+    ? tx
+        .update(auctions)
+        .set({ status: 'cancelled', reason: 'Bought with Buy Now', updatedAt: now })
+        .where(and(eq(auctions.id, open.id), eq(auctions.bidCount, 0), inArray(auctions.status, OPEN_STATUSES)))
+        .returning()
+        .get()
+    : undefined;
+  if (!ended) throw new DomainError(409, BUY_NOW_GONE);
+  releaseStock(tx, ended, now);
+}

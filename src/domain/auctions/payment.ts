@@ -1,0 +1,81 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { type Auction, auctions, orders, products } from '../../db/schema.ts';
+import { findProfile, streetLine } from '../accounts/profile.ts';
+import { productLabel } from '../catalog/catalog.ts';
+import { DomainError } from '../errors.ts';
+import { type OrderDeps, paymentSourceFor, placeOrder } from '../orders/orders.ts';
+import { totalsFor } from '../../shared/pricing.ts';
+
+/*
+ * Charging an auction's buyer (the winner, or the runner-up who took a second-chance offer) to
+ * the card on file, through buy-now's own path (orders.ts: claim -> charge -> confirm, the
+ * gateway key, the reconciler for lost answers). The order's claim also claims the auction
+ * (`inClaim`), in one IMMEDIATE transaction: a second process, a retry or a restart after
+ * kill -9 finds the buyer's order there and never charges again.
+ */
+
+/** Waiting to be paid: the winner after the end, or the runner-up with an offer. */
+export const OWING_STATUSES = ['awaiting_payment', 'second_chance'] as const;
+const PAID: (typeof orders.$inferSelect.status)[] = ['processing', 'shipped', 'completed'];
+
+/** Every order of one buyer for one auction shares this checkout key: one pending at a time. */
+export const auctionCheckoutKey = (auctionId: number, buyerId: number) => `auction:${auctionId}:${buyerId}`;
+
+/** The buyer's latest order for the auction, and whether any of theirs was paid. */
+export function buyerOrders(db: Queryable, auctionId: number, buyerId: number) {
+  const rows = db
+    .select({ id: orders.id, status: orders.status })
+    .from(orders)
+    .where(eq(orders.checkoutKey, auctionCheckoutKey(auctionId, buyerId)))
+    .orderBy(desc(orders.id))
+    .all();
+  return { latest: rows[0], paid: rows.find((row) => PAID.includes(row.status)), attempts: rows.length };
+}
+
+/** In the order's claim: the auction still owes this buyer, and nothing of theirs is paid or under way. */
+function claimAuction(tx: Queryable, auctionId: number, buyerId: number, orderId: number, now: number): void {
+  const claimed = tx
+    .update(auctions)
+    .set({ winnerOrderId: orderId, updatedAt: now })
+    .where(and(eq(auctions.id, auctionId), eq(auctions.winnerId, buyerId), inArray(auctions.status, [...OWING_STATUSES])))
+    .returning({ id: auctions.id })
+    .get();
+  if (!claimed) throw new DomainError(409, 'This auction has nothing to pay for any more.');
+  const { paid } = buyerOrders(tx, auctionId, buyerId);
+  if (paid && paid.id !== orderId) throw new DomainError(409, 'This auction is already paid.');
+}
+
+/**
+ * One charge attempt for the auction's buyer at `priceCents` plus tax, delivered free by the
+ * store's local delivery. Resolves to the order id once paid; throws the order path's
+ * DomainError otherwise (402 declined, 502 not confirmed yet: the reconciler finishes it).
+ */
+export async function chargeBuyer(deps: OrderDeps, auction: Auction, buyerId: number, priceCents: number): Promise<number> {
+  const { db, clock } = deps;
+  const product = db.select().from(products).where(eq(products.id, auction.productId)).get();
+  if (!product) throw new DomainError(404, 'Product not found');
+  const profile = findProfile(db, buyerId);
+  const address = profile?.address;
+  return placeOrder(deps, {
+    userId: buyerId,
+    lines: [{ productId: product.id, quantity: 1, priceCents, purchaseType: 'auction', label: productLabel(product), stockReserved: true }],
+    totals: totalsFor([{ priceCents, quantity: 1 }], 0),
+    shippingMethod: 'local',
+    address: {
+      name: profile?.name ?? '',
+      email: profile?.email ?? '',
+      phone: profile?.phone ?? '',
+      line1: address ? streetLine(address) : '',
+      city: address?.city ?? '',
+      state: address?.state ?? '',
+      postalCode: address?.postalCode ?? '',
+      country: address?.country || 'USA',
+    },
+    payment: { method: 'square', ...paymentSourceFor(db, buyerId, undefined) },
+    checkoutKey: auctionCheckoutKey(auction.id, buyerId),
+    // Card attempts are limited per address: each auction is its own, so one busy close blocks no other.
+    clientAddress: `auction:${auction.id}`,
+    inClaim: (tx, orderId) => claimAuction(tx, auction.id, buyerId, orderId, clock.now()),
+  });
+}
