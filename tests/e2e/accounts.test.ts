@@ -21,7 +21,7 @@ describe('a new visitor on a phone', () => {
     await register.getByLabel('Confirm Password').fill('beach-day-1');
     await register.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(`${store.server.url}/`);
-    expect(await toastText(page)).toContain('Registration successful');
+    expect(await toastText(page, 'Registration successful')).toContain('Registration successful');
 
     const accountMenu = page.getByRole('button', { name: 'Account menu for e2e_shopper' });
     await shows(accountMenu);
@@ -31,7 +31,7 @@ describe('a new visitor on a phone', () => {
     await screenshot(page, 'home-signed-in-profile-menu');
     await profileMenu.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(`${store.server.url}/`);
-    expect(await toastText(page)).toContain('You have been successfully logged out.');
+    expect(await toastText(page, 'You have been successfully logged out.')).toContain('You have been successfully logged out.');
     await shows(page.locator('header').getByRole('link', { name: 'Login' }));
 
     await page.goto(`${store.server.url}/auth`);
@@ -41,7 +41,7 @@ describe('a new visitor on a phone', () => {
     await login.getByLabel('Password').fill('beach-day-1');
     await login.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL(`${store.server.url}/`);
-    const welcome = await toastText(page);
+    const welcome = await toastText(page, 'Login successful');
     expect(welcome).toContain('Login successful');
     expect(welcome).toContain('Welcome back, e2e_shopper!');
 
@@ -53,7 +53,7 @@ describe('a new visitor on a phone', () => {
     await login.getByLabel('Username').fill('e2e_shopper');
     await login.getByLabel('Password').fill('not-my-password');
     await login.getByRole('button', { name: 'Login' }).click();
-    const failure = await toastText(page);
+    const failure = await toastText(page, 'Login failed');
     expect(failure).toContain('Login failed');
     expect(failure).toContain('Invalid username or password');
     expect(page.url()).toBe(`${store.server.url}/auth`);

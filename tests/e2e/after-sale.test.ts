@@ -81,7 +81,7 @@ describe('after the sale', () => {
     await row.getByLabel('Tracking number').fill('9400 1118 9922 3100 0000 00');
     await look(admin, 'after-sale-admin-ship-form');
     await row.getByRole('button', { name: 'Mark Shipped' }).click();
-    expect(await toastText(admin)).toContain('Order shipped');
+    expect(await toastText(admin, 'Order shipped')).toContain('Order shipped');
     await shows(row.getByText('with USPS, tracking number 9400111899223100000000'));
     await look(admin, 'after-sale-admin-shipped');
 
@@ -97,12 +97,12 @@ describe('after the sale', () => {
     // The parcel arrives: the admin marks it delivered (with its confirmation step).
     await row.getByRole('button', { name: 'Mark Delivered' }).click();
     await admin.getByRole('button', { name: 'Yes, Mark Delivered' }).click();
-    expect(await toastText(admin)).toContain('marked as delivered');
+    expect(await toastText(admin, 'marked as delivered')).toContain('marked as delivered');
 
     await shopper.reload();
     await shopper.getByLabel('What is wrong with it?').fill('One arm is bent and the lens is scratched.');
     await shopper.getByRole('button', { name: 'Request a return' }).click();
-    expect(await toastText(shopper)).toContain('Return requested');
+    expect(await toastText(shopper, 'Return requested')).toContain('Return requested');
     await shows(shopper.getByText('"One arm is bent and the lens is scratched."', { exact: false }));
     expect(await shopper.getByRole('button', { name: 'Request a return' }).count()).toBe(0);
     await look(shopper, 'after-sale-shopper-return');

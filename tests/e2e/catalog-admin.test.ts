@@ -30,11 +30,11 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.getByRole('button', { name: 'Verify PIN' }).click();
     // The wrong PIN is a form post: wait for the page it answers with, not the one it left.
     await page.getByText('Invalid PIN. Please try again.').waitFor();
-    expect(await toastText(page)).toContain('Invalid PIN entered.');
+    expect(await toastText(page, 'Invalid PIN entered.')).toContain('Invalid PIN entered.');
     await page.getByLabel('Admin PIN').fill(E2E_ADMIN.pin);
     await page.getByRole('button', { name: 'Verify PIN' }).click();
     await page.waitForURL(`${store.server.url}/admin`);
-    expect(await toastText(page)).toContain('Welcome to the admin panel.');
+    expect(await toastText(page, 'Welcome to the admin panel.')).toContain('Welcome to the admin panel.');
 
     await page.getByRole('link', { name: 'T-Shirts' }).click();
     await page.getByRole('link', { name: 'Add T-Shirt' }).click();
@@ -51,7 +51,7 @@ describe('an admin runs the catalogue from the browser', () => {
     await screenshot(page, 'admin-new-tshirt');
     await page.getByRole('button', { name: 'Create T-Shirt' }).click();
     await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
-    expect(await toastText(page)).toContain('T-Shirt created');
+    expect(await toastText(page, 'T-Shirt created')).toContain('T-Shirt created');
 
     await page.getByLabel('Search by brand or model').fill('LAGUNA test');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -74,7 +74,7 @@ describe('an admin runs the catalogue from the browser', () => {
     await page.getByLabel('Price ($)').fill('19.99');
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
-    expect(await toastText(page)).toContain('T-Shirt updated');
+    expect(await toastText(page, 'T-Shirt updated')).toContain('T-Shirt updated');
     await page.goto(`${store.server.url}/product/${id}`);
     await shows(page.getByText('$19.99').first());
     const imageAfterEdit = await page.locator('main img').first().getAttribute('src');
@@ -93,7 +93,7 @@ describe('an admin runs the catalogue from the browser', () => {
     await screenshot(page, 'admin-delete-dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(`${store.server.url}/admin?tab=tshirt`);
-    expect(await toastText(page)).toContain('The product has been successfully deleted.');
+    expect(await toastText(page, 'The product has been successfully deleted.')).toContain('The product has been successfully deleted.');
     expect(await page.getByText('Laguna Test Tee').count()).toBe(0);
     const gone = await page.goto(`${store.server.url}/product/${id}`);
     expect(gone?.status()).toBe(404);

@@ -29,7 +29,7 @@ async function completeProfile(page: Page) {
   await page.getByLabel('ZIP code').fill('92651');
   await page.getByRole('button', { name: 'Save Profile' }).click();
   await page.waitForURL(`${store.server.url}/profile`);
-  expect(await toastText(page)).toContain('Your profile has been updated successfully.');
+  expect(await toastText(page, 'Your profile has been updated successfully.')).toContain('Your profile has been updated successfully.');
 }
 
 /** Saves the approving test card on the Payment tab and waits for the page to show it. */
@@ -75,13 +75,13 @@ describe('a new shopper pays for real with the test card', () => {
     expect(await page.getByLabel('Shipping method').locator('option').allTextContents()).toEqual(['Automatic Delivery - Free (within 2-3 hours)']);
     await page.getByLabel('ZIP code').fill('12345');
     await page.getByRole('button', { name: 'Pay $8.64' }).click();
-    expect(await toastText(page)).toContain('Local Delivery Only');
+    expect(await toastText(page, 'Local Delivery Only')).toContain('Local Delivery Only');
     await page.getByLabel('ZIP code').fill('92651');
     await screenshot(page, 'checkout');
     await page.getByRole('button', { name: 'Pay $8.64' }).click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     const orderId = page.url().split('/').pop();
-    expect(await toastText(page)).toContain('Your order has been placed');
+    expect(await toastText(page, 'Your order has been placed')).toContain('Your order has been placed');
     await shows(page.getByText(`Order #${orderId}`).first());
     await shows(page.getByText(/Taking you to your orders in \d seconds?/));
     await screenshot(page, 'order-confirmation');
@@ -103,7 +103,7 @@ describe('a new shopper pays for real with the test card', () => {
       const id = await productIdOf(page, brand);
       await page.goto(`${store.server.url}/product/${id}`);
       await page.getByRole('button', { name: 'Add to Cart' }).click();
-      expect(await toastText(page)).toContain('Added to cart');
+      expect(await toastText(page, 'Added to cart')).toContain('Added to cart');
     }
     await page.goto(`${store.server.url}/cart`);
     await islandsReady(page);
@@ -142,7 +142,7 @@ describe('a new shopper pays for real with the test card', () => {
     await page.getByLabel('Another card').check();
     await fillCard(page, '4000 0000 0000 0002');
     await page.getByRole('button', { name: /^Pay \$/ }).click();
-    const message = await toastText(page);
+    const message = await toastText(page, 'Payment Failed');
     expect(message).toContain('Payment Failed');
     expect(message).toContain('Your card was declined.');
     expect(page.url()).toContain('/checkout');

@@ -52,7 +52,7 @@ describe('a visitor checks out as a guest', () => {
     const page = await context.newPage();
     await page.goto(`${server.url}/product/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    expect(await toastText(page)).toContain('Added to cart');
+    expect(await toastText(page, 'Added to cart')).toContain('Added to cart');
     await page.getByRole('link', { name: /^Cart/ }).first().click();
     await page.waitForURL(`${server.url}/cart`);
     await islandsReady(page);

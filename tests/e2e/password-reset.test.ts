@@ -59,7 +59,7 @@ describe('a shopper who forgot the password', () => {
     await otherPage.getByLabel('Password').fill('old-pass-1');
     await otherPage.getByRole('button', { name: 'Confirm e-mail' }).click();
     await otherPage.waitForURL(`${url}/profile`);
-    expect(await toastText(otherPage)).toContain('Your messages now go to forgetful@example.com');
+    expect(await toastText(otherPage, 'Your messages now go to forgetful@example.com')).toContain('Your messages now go to forgetful@example.com');
 
     const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
@@ -81,7 +81,7 @@ describe('a shopper who forgot the password', () => {
     await screenshot(page, 'password-reset-form');
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.waitForURL(`${url}/auth`);
-    expect(await toastText(page)).toContain('Password updated');
+    expect(await toastText(page, 'Password updated')).toContain('Password updated');
 
     // The other device was signed out.
     expect((await otherPage.request.get(`${url}/api/user`)).status()).toBe(401);
@@ -92,7 +92,7 @@ describe('a shopper who forgot the password', () => {
     await login.getByLabel('Password').fill('new-pass-2');
     await login.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL(`${url}/`);
-    expect(await toastText(page)).toContain('Welcome back, forgetful!');
+    expect(await toastText(page, 'Welcome back, forgetful!')).toContain('Welcome back, forgetful!');
 
     // The same link again: refused, with a way to ask for a new one.
     await page.goto(link);

@@ -105,7 +105,7 @@ describe('the player in Irvine (92618)', () => {
     await page.getByRole('button', { name: 'Join Game - $1' }).click();
     await consent(page);
     await page.waitForURL(`${store.server.url}/product/${productId}?tab=competition`);
-    expect(await toastText(page)).toContain("You're in!");
+    expect(await toastText(page, "You're in!")).toContain("You're in!");
     const plays = await (await page.request.get(`${store.server.url}/api/user/plays`)).json();
     expect(JSON.stringify(plays)).toContain(BOOK);
     expect(errors).toEqual([]);
@@ -139,7 +139,7 @@ describe('the player whose card is declined', () => {
     await shows(page.getByText('5/5 selected').last());
     await page.getByRole('button', { name: 'Join Game - $1' }).click();
     await page.waitForURL(`${store.server.url}/product/${productId}?tab=competition`);
-    expect(await toastText(page)).toContain("You're in!");
+    expect(await toastText(page, "You're in!")).toContain("You're in!");
     expect(errors).toEqual([]);
     await page.close();
   });

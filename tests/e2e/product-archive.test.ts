@@ -78,7 +78,7 @@ describe('the admin archives a product whose game was played', () => {
     await screenshot(admin, 'admin-archive-dialog');
     await dialog.getByRole('button', { name: 'Archive' }).click();
     await admin.waitForURL(`${store.server.url}/admin?tab=book`);
-    expect(await toastText(admin)).toContain('Product archived');
+    expect(await toastText(admin, 'Product archived')).toContain('Product archived');
     await shows(row.getByText('Archived: not in the shop'));
     await shows(row.getByRole('button', { name: /^Restore/ }));
 

@@ -54,7 +54,7 @@ describe('a new shopper completes her profile with the messages and the card for
     await shows(page.locator('#profile-address-postalCode-error'));
     expect(await page.locator('#profile-address-line1-error').textContent()).toBe('Enter your street address (number and street)');
     expect(await page.locator('#profile-address-postalCode-error').textContent()).toBe('Enter your 5-digit ZIP code');
-    const toast = await toastText(page);
+    const toast = await toastText(page, 'ZIP code');
     expect(toast).toContain('Street address');
     expect(toast).toContain('ZIP code');
     expect(toast).not.toContain('Please try again');
@@ -78,7 +78,7 @@ describe('a new shopper completes her profile with the messages and the card for
     await typeCard(page, decline, '1230');
     expect(await expiry.inputValue()).toBe('12/30');
     await page.getByRole('button', { name: 'Save Card' }).click();
-    expect(await toastText(page)).toContain('declined');
+    expect(await toastText(page, 'declined')).toContain('declined');
 
     await page.reload();
     await islandsReady(page);

@@ -38,7 +38,7 @@ async function sameDetails(page: Page) {
   else await state.fill('CA');
   await page.getByLabel(/^(Postal code|ZIP code)/).fill('92651');
   await page.getByRole('button', { name: 'Save Profile' }).click();
-  expect(await toastText(page)).toContain('Your profile has been updated successfully.');
+  expect(await toastText(page, 'Your profile has been updated successfully.')).toContain('Your profile has been updated successfully.');
 
   await page.goto(`${store.server.url}/profile?tab=payment`);
   await islandsReady(page);
@@ -68,7 +68,7 @@ describe('a player who excluded herself', () => {
     await page.getByLabel('30 days').check();
     await page.getByLabel('I understand this cannot be undone before it ends.').check();
     await page.getByRole('button', { name: 'Exclude me from games' }).click();
-    expect(await toastText(page)).toContain('Break started');
+    expect(await toastText(page, 'Break started')).toContain('Break started');
     const excluded = page.locator('[data-excluded]');
     await shows(excluded);
     const until = /until (\w+ \d+, \d{4})/.exec((await excluded.textContent()) ?? '')![1]!;
@@ -87,7 +87,7 @@ describe('a player who excluded herself', () => {
     await page.getByLabel('I understand that my account is deleted for good.').check();
     await page.getByRole('button', { name: 'Delete my account' }).click();
     await page.waitForURL(`${store.server.url}/`);
-    expect(await toastText(page)).toContain('Account deleted');
+    expect(await toastText(page, 'Account deleted')).toContain('Account deleted');
 
     // A new account, the same person.
     await register(page);

@@ -27,7 +27,7 @@ describe('a visitor cart across login', () => {
     await page.goto(`${url}/product/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await page.waitForURL(`${url}/product/${product.id}`);
-    expect(await toastText(page)).toContain('Added to cart');
+    expect(await toastText(page, 'Added to cart')).toContain('Added to cart');
     // The visitor's cart opens without an account.
     await page.goto(`${url}/cart`);
     await shows(page.getByRole('heading', { name: 'Cart', exact: true }));
@@ -40,7 +40,7 @@ describe('a visitor cart across login', () => {
     await login.getByLabel('Password').fill('reef-pass-1');
     await login.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL(`${url}/cart`);
-    expect(await toastText(page)).toContain('Your cart came with you');
+    expect(await toastText(page, 'Your cart came with you')).toContain('Your cart came with you');
     await shows(page.getByRole('link', { name: 'Cart, 1 item' }));
     await shows(page.getByRole('button', { name: /Remove/ }));
     expect(await page.getByText('Checking out as a guest').count()).toBe(0);

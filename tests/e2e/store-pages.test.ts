@@ -42,7 +42,7 @@ describe('a local business applies to partner', () => {
     await page.getByLabel('I agree to the terms and conditions').check();
     await page.getByRole('button', { name: 'Submit Application' }).click();
     await page.getByRole('heading', { name: 'Application Received' }).waitFor();
-    expect(await toastText(page)).toContain('Application submitted successfully');
+    expect(await toastText(page, 'Application submitted successfully')).toContain('Application submitted successfully');
     await shows(page.getByRole('link', { name: 'Return to Home' }));
     expect(errors).toEqual([]);
     await page.close();

@@ -68,8 +68,9 @@ export async function islandsReady(page: Page): Promise<void> {
 }
 
 /** The text of the visible toast, once one shows. */
-export async function toastText(page: Page): Promise<string> {
-  const element = page.locator('[data-toast]');
+export async function toastText(page: Page, saying?: string | RegExp): Promise<string> {
+  // An earlier toast may still be showing (they stay a few seconds): with `saying`, the one that says it.
+  const element = saying === undefined ? page.locator('[data-toast]') : page.locator('[data-toast]').filter({ hasText: saying }).first();
   await element.waitFor({ state: 'visible' });
   return (await element.textContent()) ?? '';
 }
