@@ -19,7 +19,7 @@ import { ManualClock } from '../src/domain/clock.ts';
 import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
 import { completeProfile } from '../tests/helpers/actors.ts';
 import { Client, shopperWithCard } from '../tests/helpers/http-client.ts';
-import { startServer } from '../tests/helpers/server.ts';
+import { benchServer } from './wrk.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const concurrency = Number(process.argv[3] ?? 16);
@@ -42,19 +42,7 @@ async function during(ms: number, workers: number, work: () => Promise<boolean>)
 
 // ------------------------------------------------------------------ (1) bids/s on one hot auction vs /ping
 const ADMIN = { password: 'bench-admin-pass', pin: '123456' };
-const server = await startServer({
-  quiet: true,
-  env: {
-    NODE_ENV: 'production',
-    MAIL: 'off',
-    SEED_DEMO: '1',
-    PAYMENTS: 'test',
-    RATE_LIMIT: 'off',
-    LOG_LEVEL: 'warn',
-    ADMIN_PASSWORD: ADMIN.password,
-    ADMIN_PIN: ADMIN.pin,
-  },
-});
+const server = await benchServer({ LOG_LEVEL: 'warn' });
 try {
   const file = new Database(join(server.dataDir, 'data', 'store.db'));
   const { id: productId } = file.query('select id from products order by id limit 1').get() as { id: number };

@@ -10,29 +10,13 @@ import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import { buyNowBody, COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
-import { startServer } from '../tests/helpers/server.ts';
-import { bareServer } from './wrk.ts';
+import { bareServer, benchServer, requireWrk } from './wrk.ts';
 
 const seconds = Number(process.argv[2] ?? 5);
 const rounds = Number(process.argv[3] ?? 3);
-if (!Bun.which('wrk')) {
-  console.error('wrk is not installed: apt-get install -y wrk');
-  process.exit(1);
-}
+requireWrk();
 
-const server = await startServer({
-  quiet: true,
-  env: {
-    NODE_ENV: 'production',
-    MAIL: 'off',
-    SEED_DEMO: '1',
-    PAYMENTS: 'test',
-    RATE_LIMIT: 'off',
-    LOG_LEVEL: 'info',
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    ADMIN_PIN: '123456',
-  },
-});
+const server = await benchServer();
 
 interface Row {
   what: string;

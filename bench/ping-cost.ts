@@ -9,26 +9,13 @@
  */
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
-import { startServer } from '../tests/helpers/server.ts';
-import { bareServer, cpuMicros, median, requireWrk, type WrkRow, wrk } from './wrk.ts';
+import { bareServer, benchServer, cpuMicros, median, requireWrk, type WrkRow, wrk } from './wrk.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 5);
 requireWrk();
 
-const server = await startServer({
-  quiet: true,
-  env: {
-    NODE_ENV: 'production',
-    MAIL: 'off',
-    SEED_DEMO: '1',
-    PAYMENTS: 'test',
-    RATE_LIMIT: 'off',
-    LOG_LEVEL: 'info',
-    ADMIN_PASSWORD: 'bench-admin-pass',
-    ADMIN_PIN: '123456',
-  },
-});
+const server = await benchServer();
 const bare = await bareServer();
 try {
   const db = new Database(join(server.dataDir, 'data', 'store.db'), { readonly: true });

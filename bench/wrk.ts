@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { startServer } from '../tests/helpers/server.ts';
 
 /** wrk runs for the benches: one thread, 32 connections, gzip; requests/s, p99 and non-2xx/3xx. */
 export interface WrkRow {
@@ -57,4 +58,22 @@ export function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime are the 14th and 15th fields of the line, in clock ticks of 10 ms.
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** The demo store in production mode as every bench runs it (test payments, no mail, no rate limits); `env` adds or overrides. */
+export function benchServer(env: Record<string, string> = {}) {
+  return startServer({
+    quiet: true,
+    env: {
+      NODE_ENV: 'production',
+      MAIL: 'off',
+      SEED_DEMO: '1',
+      PAYMENTS: 'test',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+      ADMIN_PASSWORD: 'bench-admin-pass',
+      ADMIN_PIN: '123456',
+      ...env,
+    },
+  });
 }
