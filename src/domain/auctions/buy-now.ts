@@ -12,6 +12,8 @@ import { LIVE_STATUSES, OPEN_STATUSES, openAuctionOf, releaseStock } from './auc
 
 export const AUCTION_RUNNING = 'This product is being auctioned: place a bid instead.';
 export const BUY_NOW_GONE = 'Someone has just bid on this product, so Buy Now is no longer offered: place a bid instead.';
+/** The cart cannot end an auction (only Buy Now's own claim does): the held unit is bid on, or bought with Buy Now. */
+export const AUCTION_HOLDS_UNIT = 'This product is being auctioned: place a bid, or use Buy Now on its page.';
 
 /**
  * How Buy Now may sell the product now: 'shelf' (no auction, or one beside units still on the
@@ -43,4 +45,13 @@ export function endAuctionForBuyNow(tx: Queryable, productId: number, now: numbe
     : undefined;
   if (!ended) throw new DomainError(409, BUY_NOW_GONE);
   releaseStock(tx, ended, now);
+}
+
+/**
+ * The cart's side of the same stance (issue 28): a product with a live auction goes in a cart,
+ * and out of it at checkout, only as Buy Now would sell it from the shelf. The held unit itself
+ * is never sold through the cart, because only Buy Now's claim ends the auction with it.
+ */
+export function requireShelfSale(db: Queryable, productId: number, onShelf: number, now: number): void {
+  if (buyNowStance(db, productId, onShelf, now) === 'auction') throw new DomainError(409, AUCTION_HOLDS_UNIT);
 }

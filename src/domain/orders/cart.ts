@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { returnPrizeFromCart } from '../games/prizes.ts';
+import { requireShelfSale } from '../auctions/buy-now.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
@@ -81,13 +82,17 @@ function stockMessage(stock: number): string {
   return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
 }
 
-/** The product, when it can go in a cart at all: for sale and in stock for that many. */
-export function productForCart(db: Queryable, input: { productId: number; quantity?: number }) {
+/**
+ * The product, when it can go in a cart at all: for sale, in stock for that many, and, at `now`,
+ * not held back by an auction (Buy Now's stance; callers without a clock leave it to addToCart).
+ */
+export function productForCart(db: Queryable, input: { productId: number; quantity?: number }, now?: number) {
   const product = db.select().from(products).where(eq(products.id, input.productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  if (now !== undefined) requireShelfSale(db, product.id, product.quantity, now);
   if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
   return product;
 }
@@ -95,7 +100,7 @@ export function productForCart(db: Queryable, input: { productId: number; quanti
 /** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
 export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
   const { productId, quantity = 1 } = input;
-  const product = productForCart(db, input);
+  const product = productForCart(db, input, clock.now());
   const existing = db
     .select()
     .from(cartItems)

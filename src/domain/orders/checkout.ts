@@ -12,7 +12,7 @@ import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/client.ts';
 import { cardConfig, cardLabel } from '../payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
-import { buyNowStance, endAuctionForBuyNow } from '../auctions/buy-now.ts';
+import { buyNowStance, endAuctionForBuyNow, requireShelfSale } from '../auctions/buy-now.ts';
 
 /*
  * The two checkouts of spec section 7: POST /api/checkout (the cart, card or cash on delivery)
@@ -82,7 +82,15 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
     }
   }
   for (const line of cart) {
-    if (line.type === 'regular' && line.quantity > line.product.stock) {
+    if (line.type !== 'regular') continue;
+    // Auctioned since it went in the cart: refused with Buy Now's words, before anything is written.
+    try {
+      requireShelfSale(deps.db, line.productId, line.product.stock, deps.clock.now());
+    } catch (error) {
+      if (error instanceof DomainError) throw new DomainError(error.status, error.message, { items: error.message });
+      throw error;
+    }
+    if (line.quantity > line.product.stock) {
       const message =
         line.product.stock <= 0 ? `${productLabel(line.product)} is sold out.` : `Only ${line.product.stock} of ${productLabel(line.product)} left.`;
       throw new DomainError(409, message, { items: message });

@@ -19,7 +19,7 @@ export const cartApi = new Hono<AppEnv>()
     // The product is checked before a visitor gets a guest account: a refused add makes nothing.
     let owner = cartOwnerOf(c);
     if (owner === null) {
-      productForCart(db, input);
+      productForCart(db, input, clock.now());
       owner = ensureVisitorOf(c);
     }
     const id = addToCart(db, clock, owner, input);
