@@ -102,6 +102,18 @@ function keptBadge(existing: Product, raw: Record<string, unknown>): Record<stri
   return { badge };
 }
 
+export const BID_OFF_WHILE_LIVE = 'This product has an auction in progress: cancel it or end it before turning Bid off.';
+
+/** Bid stays on while the product's auction is not over: its bidders and its held unit depend on it. */
+function requireNoLiveAuction(tx: Queryable, id: number): void {
+  const live = tx
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(and(eq(auctions.productId, id), inArray(auctions.status, LIVE_STATUSES)))
+    .get();
+  if (live) throw new DomainError(409, BID_OFF_WHILE_LIVE, { bidEnabled: BID_OFF_WHILE_LIVE });
+}
+
 export async function updateProduct(writer: CatalogWriter, id: number, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
   const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
   if (!existing) throw new DomainError(404, 'Product not found');
@@ -118,12 +130,15 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   }
   const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
   try {
-    const updated = writer.db
-      .update(products)
-      .set({ ...checked.fields, imageUrl })
-      .where(eq(products.id, id))
-      .returning()
-      .get();
+    const updated = writer.db.transaction((tx) => {
+      if (checked.fields.bidEnabled === false) requireNoLiveAuction(tx, id);
+      return tx
+        .update(products)
+        .set({ ...checked.fields, imageUrl })
+        .where(eq(products.id, id))
+        .returning()
+        .get();
+    });
     if (imageUrl !== existing.imageUrl) writer.images.remove(existing.imageUrl);
     return updated;
   } catch (error) {
