@@ -21,15 +21,18 @@ async function liveAuction(ctx: AuctionStore, status: AuctionStatus) {
 }
 
 describe('turning Bid off while an auction is live', () => {
-  test.each(['running', 'awaiting_payment', 'second_chance'] as AuctionStatus[])('PUT /api/products/{id} while %s: 409 on bidEnabled, nothing changed', async (status) => {
-    const ctx = await auctionStore();
-    await liveAuction(ctx, status);
-    const before = productRow(ctx);
-    const refused = await bidOff(ctx);
-    expect(refused.status).toBe(409);
-    expect(await refused.json()).toMatchObject({ message: BID_OFF_WHILE_LIVE, fields: { bidEnabled: BID_OFF_WHILE_LIVE } });
-    expect(productRow(ctx)).toEqual(before);
-  });
+  test.each(['running', 'awaiting_payment', 'second_chance'] as AuctionStatus[])(
+    'PUT /api/products/{id} while %s: 409 on bidEnabled, nothing changed',
+    async (status) => {
+      const ctx = await auctionStore();
+      await liveAuction(ctx, status);
+      const before = productRow(ctx);
+      const refused = await bidOff(ctx);
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({ message: BID_OFF_WHILE_LIVE, fields: { bidEnabled: BID_OFF_WHILE_LIVE } });
+      expect(productRow(ctx)).toEqual(before);
+    },
+  );
 
   test('a scheduled auction (not started yet) counts too', async () => {
     const ctx = await auctionStore();
