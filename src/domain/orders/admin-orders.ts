@@ -6,7 +6,7 @@ import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
-import { restoreBuyNowStock } from './order-charge.ts';
+import { restoreSoldStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
@@ -360,7 +360,7 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
       .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
     if (charge) return { refund: startRefund(tx, deps, charge, order.id) };
-    restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
+    restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
     notify(tx, clock, order.userId, {
       type: 'order_status',
       eventKey: `order:${order.id}:canceled`,

@@ -118,15 +118,30 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
   return false;
 }
 
-/** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
-export function restoreBuyNowStock(tx: Queryable, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
+type StockLine = { productId: number | null; quantity: number; purchaseType: string };
+
+function putBack(tx: Queryable, items: StockLine[], types: readonly string[]): void {
   for (const item of items) {
-    if (item.purchaseType !== 'buy_now' || item.productId === null) continue;
+    if (!types.includes(item.purchaseType) || item.productId === null) continue;
     tx.update(products)
       .set({ quantity: sql`${products.quantity} + ${item.quantity}` })
       .where(eq(products.id, item.productId))
       .run();
   }
+}
+
+/**
+ * A charge not taken: buy-now units go back on the shelf; a prize's unit stays reserved for its
+ * game, and an auction's stays held for the winner's Retry or the second chance (the auction
+ * gives it back itself if it ends unsold).
+ */
+export function restoreBuyNowStock(tx: Queryable, items: StockLine[]): void {
+  putBack(tx, items, ['buy_now']);
+}
+
+/** A paid order canceled or refunded: every unit it sold goes back, an auction's too (that auction is over). */
+export function restoreSoldStock(tx: Queryable, items: StockLine[]): void {
+  putBack(tx, items, ['buy_now', 'auction']);
 }
 
 /** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { afterSaleOf, confirmAfterSaleRefund, markRefundAccepted, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
-import { restoreBuyNowStock } from './order-charge.ts';
+import { restoreSoldStock } from './order-charge.ts';
 import { alertAdmins } from '../payments/alerts.ts';
 import { asPaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
@@ -88,7 +88,7 @@ export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: numbe
     if (!row?.orderId) return false;
     const charge = chargeOf(tx, row.orderId);
     if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
-    restoreBuyNowStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
+    restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
     notify(tx, clock, row.userId, {
       type: 'order_status',
       eventKey: `order:${row.orderId}:canceled`,
