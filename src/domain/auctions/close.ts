@@ -6,8 +6,8 @@ import { DomainError } from '../errors.ts';
 import { yieldToRequests } from '../operations/slices.ts';
 import type { OrderDeps } from '../orders/orders.ts';
 import { biddersOf, maximumsOf, OPEN_STATUSES, releaseStock } from './auction-rows.ts';
-import { tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
-import { buyerOrders, chargeBuyer, OWING_STATUSES } from './payment.ts';
+import { tellAddressNeeded, tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
+import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES } from './payment.ts';
 import { rankMaximums } from './proxy.ts';
 
 /*
@@ -96,7 +96,9 @@ export async function settleOwing(deps: OrderDeps, auction: Auction, now: number
     return;
   }
   let orders = buyerOrders(deps.db, auction.id, buyerId);
-  if (!orders.paid && !orders.latest && auction.status === 'awaiting_payment') {
+  // Moved out of the delivery area since bidding: no charge, told why, as after a decline.
+  const away = buyerOutsideArea(deps.db, buyerId);
+  if (!orders.paid && !orders.latest && auction.status === 'awaiting_payment' && !away) {
     try {
       await chargeBuyer(deps, auction, buyerId, auction.currentPriceCents as number);
     } catch (error) {
@@ -115,7 +117,11 @@ export async function settleOwing(deps: OrderDeps, auction: Auction, now: number
   const dueAt = auction.paymentDueAt ?? now;
   if (now < dueAt) {
     if (auction.status === 'awaiting_payment') {
-      deps.db.transaction((tx) => tellPaymentNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, orders.attempts, dueText(dueAt)));
+      deps.db.transaction((tx) =>
+        away && !orders.latest
+          ? tellAddressNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, dueText(dueAt))
+          : tellPaymentNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, orders.attempts, dueText(dueAt)),
+      );
     }
     return;
   }

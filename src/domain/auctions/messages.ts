@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { formatUsd } from '../../shared/money.ts';
+import { OUTSIDE_AREA_AT_CLOSE } from './payment.ts';
 
 /*
  * What bidders are told, written in the transaction of the change (the outbox): the bell and an
@@ -160,6 +161,24 @@ export function tellPaymentNeeded(
     title: `Your payment for ${label} did not go through`,
     message: `You won ${label}, but your card could not be charged. Update your card and pay by ${dueText}, or the item goes to the next bidder.`,
     action: { label: 'Update Payment Method', path: '/profile?tab=payment' },
+  });
+}
+
+/** The winner's address left the delivery area after bidding: not charged, told why, same time to pay as after a decline. */
+export function tellAddressNeeded(
+  tx: Queryable,
+  clock: Clock,
+  auction: { id: number; productId: number },
+  label: string,
+  buyerId: number,
+  dueText: string,
+): void {
+  tell(tx, clock, auction, {
+    userId: buyerId,
+    key: `address-needed:${buyerId}`,
+    title: `You won ${label}: update your address to pay`,
+    message: `You won ${label}, but your card was not charged. ${OUTSIDE_AREA_AT_CLOSE} Update your address (or your card) and pay with Retry by ${dueText}, or the item goes to the next bidder.`,
+    action: { label: 'Update Address', path: '/profile?tab=personal' },
   });
 }
 

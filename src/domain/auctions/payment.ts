@@ -6,6 +6,8 @@ import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
 import { type OrderDeps, paymentSourceFor, placeOrder } from '../orders/orders.ts';
 import { totalsFor } from '../../shared/pricing.ts';
+import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
+import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 
 /*
  * Charging an auction's buyer (the winner, or the runner-up who took a second-chance offer) to
@@ -46,6 +48,18 @@ function claimAuction(tx: Queryable, auctionId: number, buyerId: number, orderId
   if (paid && paid.id !== orderId) throw new DomainError(409, 'This auction is already paid.');
 }
 
+/** Why a buyer whose address left the delivery area is not charged, in the words of the refusal and the e-mail. */
+export const OUTSIDE_AREA_AT_CLOSE = `Auction items are delivered free within the ${LOCAL_ZIP} area code (Laguna Beach) only, and your delivery address is no longer in ${LOCAL_ZIP}.`;
+
+/**
+ * The price covers free local delivery only (the bid was taken on that promise), so a buyer who
+ * moved away after bidding is not charged for a delivery the shop cannot make: they are told, as
+ * after a decline, and have the same time to put an address in the area back and pay.
+ */
+export function buyerOutsideArea(db: Queryable, buyerId: number): boolean {
+  return prizeDeliveryFor(findProfile(db, buyerId)?.address?.postalCode) !== 'local';
+}
+
 /**
  * One charge attempt for the auction's buyer at `priceCents` plus tax, delivered free by the
  * store's local delivery. Resolves to the order id once paid; throws the order path's
@@ -55,6 +69,9 @@ export async function chargeBuyer(deps: OrderDeps, auction: Auction, buyerId: nu
   const { db, clock } = deps;
   const product = db.select().from(products).where(eq(products.id, auction.productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
+  if (buyerOutsideArea(db, buyerId)) {
+    throw new DomainError(422, `${OUTSIDE_AREA_AT_CLOSE} Update your address to pay.`, undefined, { code: 'OUTSIDE_LOCAL_DELIVERY' });
+  }
   const profile = findProfile(db, buyerId);
   const address = profile?.address;
   return placeOrder(deps, {
