@@ -5,12 +5,15 @@ import {
   type AuctionRules,
   type BidDecision,
   checkBidInput,
+  decideBid,
   type HistoryRow,
+  type KeptStanding,
   type Maximum,
   maskBidderName,
   placeBid,
   SOFT_CLOSE_MS,
   softCloseEnd,
+  standingFrom,
   standingOf,
 } from '../../src/domain/auctions/proxy.ts';
 
@@ -283,17 +286,20 @@ describe('proxy bidding against a plain model (fast-check)', () => {
     return amount;
   };
 
-  test('price, leader, changes and history always match the model; the last row is the leader at the price', () => {
+  test('price, leader, changes and history always match the model, decided from the kept standing as from a replay; the last row is the leader at the price', () => {
     fc.assert(
       fc.property(rulesArb, fc.array(bidArb, { maxLength: 40 }), (rules, bids) => {
         const model = new Model(rules);
         const maximums: Maximum[] = [];
         const history: HistoryRow[] = [];
+        // What the auction row keeps: the store decides from it alone, never replaying the maximums.
+        let kept: KeptStanding = { priceCents: null, leaderId: null, leaderMaxCents: null };
         bids.forEach(({ bidder, near, amount }, i) => {
           const at = T0 + i * 1000;
           const max = amountOf(model, bidder, near, amount);
           const expected = model.bid(bidder, max, at);
           const got = placeBid(rules, maximums, { bidderId: bidder, maxCents: max, at });
+          expect(decideBid(rules, standingFrom(rules, kept), { bidderId: bidder, maxCents: max, at })).toEqual(got);
           if (!expected.accepted) {
             expect(got).toMatchObject({ accepted: false, minimumCents: expected.minimum });
             return;
@@ -301,6 +307,8 @@ describe('proxy bidding against a plain model (fast-check)', () => {
           const decision = accepted(got);
           maximums.push(decision.maximum);
           history.push(...decision.rows);
+          kept = { priceCents: decision.priceCents, leaderId: decision.leaderId, leaderMaxCents: decision.leaderMaxCents };
+          expect(standingFrom(rules, kept)).toEqual(standingOf(rules, maximums));
           expect(decision.rows).toEqual(expected.rows);
           expect([decision.priceCents, decision.leaderId, decision.priceChanged, decision.leaderChanged]).toEqual([
             model.price,

@@ -37,6 +37,8 @@ export const auctions = sqliteTable(
     /** Denormalised from the maximums (proxy.ts standingOf) so reads need not replay them. */
     leaderId: integer('leader_id').references(() => users.id, { onDelete: 'set null' }),
     currentPriceCents: integer('current_price_cents'),
+    /** The leader's maximum (secret): with the price and the leader, all a bid needs (proxy.ts decideBid). */
+    leaderMaxCents: integer('leader_max_cents'),
     bidCount: integer('bid_count').notNull().default(0),
     reserveMet: integer('reserve_met', { mode: 'boolean' }).notNull().default(false),
     /** The close job's order for the winner (or the second-chance buyer). */

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
-import type { AuctionRules, Maximum } from './proxy.ts';
+import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
 
 /*
  * The auction rows every auction file reads: the open auction of a product, its maximums in
@@ -36,6 +36,17 @@ export function rulesOf(auction: Auction): AuctionRules {
   return { startingBidCents: auction.startingBidCents, incrementCents: auction.incrementCents, reserveCents: auction.reserveCents };
 }
 
+/**
+ * Where the auction stands before the next bid, from its own row: O(1) however many bids it has.
+ * A row that does not keep its leader's maximum (bid on before the column existed, or its leader's
+ * account deleted with their maximums) is rebuilt once by replaying the maximums.
+ */
+export function standingNow(db: Queryable, auction: Auction): Standing {
+  const rules = rulesOf(auction);
+  if (auction.bidCount > 0 && (auction.leaderId === null || auction.leaderMaxCents === null)) return standingOf(rules, maximumsOf(db, auction.id));
+  return standingFrom(rules, { priceCents: auction.currentPriceCents, leaderId: auction.leaderId, leaderMaxCents: auction.leaderMaxCents });
+}
+
 /** Every accepted maximum, in the order the database accepted them (ids), which the proxy rule needs. */
 export function maximumsOf(db: Queryable, auctionId: number): Maximum[] {
   return db
@@ -56,8 +67,9 @@ export function biddersOf(db: Queryable, auctionId: number): number[] {
     .map((row) => row.userId);
 }
 
-export function bidRowsOf(db: Queryable, auctionId: number) {
-  return db.select().from(bids).where(eq(bids.auctionId, auctionId)).orderBy(desc(bids.id)).all();
+/** The newest `limit` rows of the public history (bids_auction_idx), never the whole of a long auction's. */
+export function bidRowsOf(db: Queryable, auctionId: number, limit = 50) {
+  return db.select().from(bids).where(eq(bids.auctionId, auctionId)).orderBy(desc(bids.id)).limit(limit).all();
 }
 
 /** Gives the unit held for an auction back to the shelf, once. */

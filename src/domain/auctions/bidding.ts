@@ -9,14 +9,14 @@ import { PAYMENT_METHOD_REQUIRED } from '../games/entry.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
-import { maximumsOf, openAuctionOf, rulesOf } from './auction-rows.ts';
+import { openAuctionOf, rulesOf, standingNow } from './auction-rows.ts';
 import { NO_OPEN_AUCTION } from './admin.ts';
 import { tellOutbid } from './messages.ts';
-import { checkBidInput, placeBid, softCloseEnd } from './proxy.ts';
+import { checkBidInput, decideBid, softCloseEnd } from './proxy.ts';
 
 /*
  * POST /api/products/{id}/bids (issue 28, items 2, 3 and 7). The decision is proxy.ts's; this
- * file makes it safe: one IMMEDIATE transaction reads the maximums in commit order, decides,
+ * file makes it safe: one IMMEDIATE transaction reads the standing the auction row keeps, decides,
  * and writes the maximum, the history rows, the new standing and end, and the outbid message,
  * so two processes bidding at the same instant are put in order and no bid is lost.
  */
@@ -72,8 +72,8 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
     if (now < auction.startsAt) throw new DomainError(409, NOT_STARTED);
     if (now >= auction.endsAt) throw new DomainError(409, ENDED);
 
-    const maximums = maximumsOf(tx, auction.id);
-    const decision = placeBid(rulesOf(auction), maximums, { bidderId: bidder.id, maxCents: input.maxCents, at: now });
+    // The standing the row keeps, not a replay of every maximum: a bid costs the same at the 10,000th.
+    const decision = decideBid(rulesOf(auction), standingNow(tx, auction), { bidderId: bidder.id, maxCents: input.maxCents, at: now });
     if (!decision.accepted) {
       throw new DomainError(409, decision.message, decision.fields, { minimumBid: centsToDollars(decision.minimumCents) });
     }
@@ -94,6 +94,7 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
       .set({
         status: 'running',
         leaderId: decision.leaderId,
+        leaderMaxCents: decision.leaderMaxCents,
         currentPriceCents: decision.priceCents,
         reserveMet: decision.reserveMet,
         bidCount: sql`${auctions.bidCount} + ${decision.rows.length}`,

@@ -3,8 +3,9 @@ import { incrementAt, isWholeCents, MAX_AUCTION_CENTS } from './increments.ts';
 
 /*
  * Proxy bidding (issue 28, items 2 and 3) as pure functions: no database, no clock. The caller
- * loads an auction's accepted maximums in the order they were accepted (commit order), asks
- * `placeBid`, and writes what it answers in the same transaction.
+ * reads the standing the auction row keeps (price, leader, the leader's maximum), asks
+ * `decideBid`, and writes what it answers in the same transaction; `standingOf` rebuilds the
+ * standing from every maximum in acceptance (commit) order, the reference it must agree with.
  */
 
 /** The parts of an auction the price depends on, in cents. */
@@ -49,6 +50,8 @@ export type BidDecision =
       maximum: Maximum;
       priceCents: number;
       leaderId: number;
+      /** The leader's maximum after the bid: kept on the auction row, secret. */
+      leaderMaxCents: number;
       reserveMet: boolean;
       priceChanged: boolean;
       leaderChanged: boolean;
@@ -97,31 +100,49 @@ function capAgainst(maximums: readonly Maximum[], leaderId: number, second: Rank
   return (overtaking as Maximum).maxCents;
 }
 
+/** What the auction row keeps of its standing: enough to decide the next bid without replaying the maximums. */
+export interface KeptStanding {
+  priceCents: number | null;
+  leaderId: number | null;
+  leaderMaxCents: number | null;
+}
+
+/** The full standing from what the row keeps (the reserve's state and the next minimum follow from the price). */
+export function standingFrom(rules: AuctionRules, kept: KeptStanding): Standing {
+  const { priceCents: price, leaderId, leaderMaxCents } = kept;
+  if (price === null || leaderId === null || leaderMaxCents === null) {
+    return { priceCents: null, leaderId: null, leaderMaxCents: null, reserveMet: rules.reserveCents === null, minimumNextCents: rules.startingBidCents };
+  }
+  return {
+    priceCents: price,
+    leaderId,
+    leaderMaxCents,
+    reserveMet: rules.reserveCents === null || price >= rules.reserveCents,
+    minimumNextCents: price + incrementAt(rules.incrementCents, price),
+  };
+}
+
+/** A leader whose maximum meets the reserve pays at least the reserve, or a secret reserve could never be met by proxy bids. */
+function withReserve(rules: AuctionRules, priceCents: number, leaderMaxCents: number): number {
+  return rules.reserveCents !== null && leaderMaxCents >= rules.reserveCents ? Math.max(priceCents, rules.reserveCents) : priceCents;
+}
+
 /**
  * Price and leader from the maximums in acceptance order: the starting bid with one bidder, else
  * the second-highest maximum plus one increment, capped at the leader's maximum (as it stood
- * against that bid). A leader whose maximum meets the reserve pays at least the reserve, or a
- * secret reserve could never be met by proxy bids.
+ * against that bid), then the reserve. The reference the kept standing must always agree with,
+ * and the way to rebuild it (a replay of every maximum: O(bids)).
  */
 export function standingOf(rules: AuctionRules, maximums: readonly Maximum[]): Standing {
   const [leader, second] = ranked(maximums);
-  if (!leader) {
-    return { priceCents: null, leaderId: null, leaderMaxCents: null, reserveMet: rules.reserveCents === null, minimumNextCents: rules.startingBidCents };
-  }
+  if (!leader) return standingFrom(rules, { priceCents: null, leaderId: null, leaderMaxCents: null });
   const leaderMax = leader.max.maxCents;
   let price = rules.startingBidCents;
   if (second) {
     const cap = capAgainst(maximums, leader.max.bidderId, second);
     price = Math.min(cap, second.max.maxCents + incrementAt(rules.incrementCents, second.max.maxCents));
   }
-  if (rules.reserveCents !== null && leaderMax >= rules.reserveCents) price = Math.max(price, rules.reserveCents);
-  return {
-    priceCents: price,
-    leaderId: leader.max.bidderId,
-    leaderMaxCents: leaderMax,
-    reserveMet: rules.reserveCents === null || price >= rules.reserveCents,
-    minimumNextCents: price + incrementAt(rules.incrementCents, price),
-  };
+  return standingFrom(rules, { priceCents: withReserve(rules, price, leaderMax), leaderId: leader.max.bidderId, leaderMaxCents: leaderMax });
 }
 
 /** The message a bid below the minimum gets, in the panel's words. */
@@ -130,11 +151,14 @@ export function bidAtLeastMessage(minimumCents: number): string {
 }
 
 /**
- * Decides a new maximum (`maxCents` from `bidderId` at `at`) against the accepted ones. Amount
- * checks that need no auction (whole cents, range, admins) come first, in `checkBidInput`.
+ * Decides a new maximum (`maxCents` from `bidderId` at `at`) against the standing before it, in
+ * O(1): every accepted bid is above every maximum but the leader's, so only the leader's maximum
+ * and the price matter. Outbid at once, the leader's proxy answers one increment above the bid,
+ * capped at their maximum; above the leader's maximum, the bidder leads one increment above it,
+ * capped at their own; a leader raising keeps the price (but for the reserve). Amount checks that
+ * need no auction (whole cents, range, admins) come first, in `checkBidInput`.
  */
-export function placeBid(rules: AuctionRules, maximums: readonly Maximum[], bid: Maximum): BidDecision {
-  const before = standingOf(rules, maximums);
+export function decideBid(rules: AuctionRules, before: Standing, bid: Maximum): BidDecision {
   const raising = before.leaderId === bid.bidderId;
   const minimum = raising ? Math.max(before.minimumNextCents, (before.leaderMaxCents ?? 0) + 1) : before.minimumNextCents;
   if (bid.maxCents < minimum) {
@@ -142,9 +166,21 @@ export function placeBid(rules: AuctionRules, maximums: readonly Maximum[], bid:
     return { accepted: false, status: 409, message, minimumCents: minimum, fields: { maxAmount: message } };
   }
 
-  const after = standingOf(rules, [...maximums, bid]);
-  const price = after.priceCents as number;
-  const leaderId = after.leaderId as number;
+  const step = (cents: number) => incrementAt(rules.incrementCents, cents);
+  let leaderId = bid.bidderId;
+  let leaderMax = bid.maxCents;
+  let base: number;
+  if (before.leaderId === null || before.priceCents === null || before.leaderMaxCents === null) base = rules.startingBidCents;
+  else if (raising) base = before.priceCents;
+  else if (bid.maxCents > before.leaderMaxCents) base = Math.min(bid.maxCents, before.leaderMaxCents + step(before.leaderMaxCents));
+  else {
+    // A tie goes to the earlier maximum: the leader's.
+    leaderId = before.leaderId;
+    leaderMax = before.leaderMaxCents;
+    base = Math.min(leaderMax, bid.maxCents + step(bid.maxCents));
+  }
+  const price = withReserve(rules, base, leaderMax);
+
   const rows: HistoryRow[] = [];
   if (leaderId !== bid.bidderId) {
     // Outbid at once: the bid shows at its maximum, then the leader's proxy answers it.
@@ -164,11 +200,17 @@ export function placeBid(rules: AuctionRules, maximums: readonly Maximum[], bid:
     maximum: bid,
     priceCents: price,
     leaderId,
-    reserveMet: after.reserveMet,
+    leaderMaxCents: leaderMax,
+    reserveMet: rules.reserveCents === null || price >= rules.reserveCents,
     priceChanged: price !== before.priceCents,
     leaderChanged: leaderId !== before.leaderId,
     rows,
   };
+}
+
+/** The same decision from every accepted maximum replayed (the reference, and the tests' way in). */
+export function placeBid(rules: AuctionRules, maximums: readonly Maximum[], bid: Maximum): BidDecision {
+  return decideBid(rules, standingOf(rules, maximums), bid);
 }
 
 export const SOFT_CLOSE_MS = 2 * 60 * 1000;

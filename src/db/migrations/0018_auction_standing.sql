@@ -1,0 +1,1 @@
+ALTER TABLE `auctions` ADD `leader_max_cents` integer;
