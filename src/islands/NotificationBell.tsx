@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useId, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
-import type { NotificationView } from '../shared/views/notifications.ts';
+import type { NotificationType, NotificationView } from '../shared/views/notifications.ts';
 import { apiRequest } from './lib/http.ts';
 import { alertNewGameNotifications, markAlertsSeen } from './lib/device-alerts.ts';
 import { NOTIFICATIONS_CHANGED, NOTIFICATIONS_POLLED } from './lib/events.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
-import { BellIcon } from '../shared/ui/icons.tsx';
+import { BellIcon, GavelIcon, OutbidIcon } from '../shared/ui/icons.tsx';
 
 /*
  * The header's notification bell (spec sections 2, 4 and 9): a badge with the unread count
@@ -317,6 +317,22 @@ export default function NotificationBell({
   );
 }
 
+/** The types with an icon of their own beside the title: an auction's news reads at a glance among game and order news. */
+const TYPE_ICONS: Partial<Record<NotificationType, { Icon: typeof BellIcon; className: string }>> = {
+  auction_outbid: { Icon: OutbidIcon, className: 'text-coral' },
+  auction_ended: { Icon: GavelIcon, className: 'text-sea' },
+};
+
+export function TypeIcon({ type }: { type: NotificationType }) {
+  const icon = TYPE_ICONS[type];
+  if (!icon) return null;
+  return (
+    <span data-notification-icon={type} className={`mt-0.5 shrink-0 ${icon.className}`}>
+      <icon.Icon className="w-5 h-5" />
+    </span>
+  );
+}
+
 const itemClass = (read: boolean) =>
   `flex w-full gap-3 px-4 py-3 text-left no-underline text-ink border-0 cursor-pointer focus-visible:outline-offset-[-3px] ${
     read ? 'bg-white hover:bg-slate-50' : 'bg-sky-50 hover:bg-sky-100'
@@ -326,6 +342,7 @@ function NotificationItem({ item, now, onClick }: { item: NotificationView; now:
   const body = (
     <>
       <span aria-hidden="true" className={`mt-1.5 w-2 h-2 shrink-0 rounded-full ${item.read ? 'bg-transparent' : 'bg-coral'}`} />
+      <TypeIcon type={item.type} />
       <span className="flex-1 min-w-0 block">
         {!item.read && <span className="sr-only">Unread: </span>}
         <span className="block text-sm font-semibold">{item.title}</span>

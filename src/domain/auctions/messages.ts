@@ -11,7 +11,8 @@ import { OUTSIDE_AREA_AT_CLOSE } from './payment.ts';
  * e-mail with a link back to the product. Event keys make a repeated step tell once.
  */
 
-const productPath = (productId: number) => `/products/${productId}`;
+/** The product page, where the auction panel is (`/product/{id}`; `/products` is the gallery). */
+const productPath = (productId: number) => `/product/${productId}`;
 
 export function tellOutbid(
   tx: Queryable,
@@ -39,7 +40,7 @@ export function tellOutbid(
     subject: `You've been outbid on ${label}`,
     body: composeEmail({
       heading: "You've been outbid",
-      paragraphs: [message, 'Bid again before the auction ends if you still want it.'],
+      paragraphs: [message, 'If you still want it, bid again before the auction ends.'],
       action: { label: 'Bid again', path: productPath(auction.productId) },
     }),
   });
@@ -107,17 +108,18 @@ function tell(tx: Queryable, clock: Clock, auction: { id: number; productId: num
 export function tellSold(
   tx: Queryable,
   clock: Clock,
-  auction: { id: number; productId: number },
+  auction: { id: number; productId: number; currentPriceCents: number | null },
   label: string,
   buyerId: number,
   bidders: number[],
   orderId: number,
 ): void {
+  const price = formatUsd(auction.currentPriceCents ?? 0);
   tell(tx, clock, auction, {
     userId: buyerId,
     key: 'won',
     title: `You won ${label}`,
-    message: `You won the auction for ${label}. Your card was charged; your receipt is on its way.`,
+    message: `You won the auction for ${label} at ${price}. Your card on file was charged ${price} plus tax, with free local delivery in Laguna Beach; your receipt is on its way.`,
     action: { label: 'View Order', path: `/orders/${orderId}` },
   });
   for (const userId of bidders) {
@@ -125,8 +127,8 @@ export function tellSold(
     tell(tx, clock, auction, {
       userId,
       key: 'lost',
-      title: `The auction for ${label} has ended`,
-      message: `The auction for ${label} has ended and another bidder won it. Thank you for bidding.`,
+      title: `You did not win ${label}`,
+      message: `The auction for ${label} has ended and another bidder won it at ${price}. You were not charged. Thank you for bidding.`,
       action: { label: 'View Product', path: productPath(auction.productId) },
     });
   }
@@ -138,8 +140,8 @@ export function tellUnsold(tx: Queryable, clock: Clock, auction: { id: number; p
     tell(tx, clock, auction, {
       userId,
       key: 'unsold',
-      title: `The auction for ${label} has ended`,
-      message: `The auction for ${label} ended without a sale: ${why}`,
+      title: `The auction for ${label} ended without a sale`,
+      message: `The auction for ${label} ended without a sale: ${why} Nobody was charged.`,
       action: { label: 'View Product', path: productPath(auction.productId) },
     });
   }

@@ -121,3 +121,17 @@ export const TickIcon = ({ className, strokeWidth }: { className: string; stroke
     <path d="M20 6 9 17l-5-5" />
   </Icon>
 );
+/** The bell's outbid notice: the price went up past the bidder's maximum. */
+export const OutbidIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="M22 7 13.5 15.5 8.5 10.5 2 17" />
+    <path d="M16 7h6v6" />
+  </Icon>
+);
+/** The bell's auction results (won, lost, unsold, ended early, a second chance). */
+export const GavelIcon = (p: P) => (
+  <Icon {...p}>
+    <path d="m14.5 12.5-8 8a2.12 2.12 0 1 1-3-3l8-8" />
+    <path d="m16 16 6-6M8 8l6-6M9 7l8 8M21 11l-8-8" />
+  </Icon>
+);
