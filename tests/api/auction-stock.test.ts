@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { auctions, orders, userProfiles } from '../../src/db/schema.ts';
+import { buyNowBody } from '../helpers/actors.ts';
 import { closeDueAuctions, PAYMENT_WINDOW_MS } from '../../src/domain/auctions/close.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, type AuctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
@@ -77,5 +78,18 @@ describe("an auction's unit", () => {
     expect(stock(ctx)).toBe(1);
     await close(ctx);
     expect(stock(ctx)).toBe(1);
+  });
+
+  test('Buy Now of the held unit with a card that declines: the auction stays cancelled and the unit goes back on the shelf, for Buy Now', async () => {
+    const ctx = await auctionStore();
+    expect((await putAuction(ctx.admin, ctx.product.id, { startingBid: 100, keepBuyNow: true })).status).toBe(200);
+    const [alice, bob] = bidders(ctx, ['alice1', 'bob22']);
+    declineCardOf(ctx, alice!.id);
+    const declined = await alice!.client.post('/api/orders', { json: buyNowBody(ctx.product.id, ctx.product.priceCents) });
+    expect(declined.status).toBe(402);
+    expect(auctionOf(ctx)).toMatchObject({ status: 'cancelled', reason: 'Bought with Buy Now', stockReserved: false });
+    expect(stock(ctx)).toBe(1);
+    expect((await bob!.client.post('/api/orders', { json: buyNowBody(ctx.product.id, ctx.product.priceCents) })).status).toBe(201);
+    expect(stock(ctx)).toBe(0);
   });
 });
