@@ -76,6 +76,19 @@ describe('a winner outside 92651 at the close', () => {
     expect(auctionOf(ctx).status).toBe('ended');
   });
 
+  test('once the address is back in 92651, the next run of the close job charges the winner, once', async () => {
+    const ctx = await auctionStore();
+    const { alice } = await movedWinner(ctx);
+    await close(ctx);
+    expect(ctx.gateway.payments()).toEqual([]);
+    moveTo(ctx, alice.id, '92651', 'Laguna Beach');
+    await close(ctx);
+    await close(ctx);
+    expect(ctx.gateway.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
+    expect(auctionOf(ctx)).toMatchObject({ status: 'ended', winnerId: alice.id });
+    expect(toldOf(ctx, alice.id).map((n) => n.title)).toContain('You won Maison Lune One-off Frames');
+  });
+
   test('still outside after 24 hours: the runner-up is offered the item, as after a decline', async () => {
     const ctx = await auctionStore();
     const { bob } = await movedWinner(ctx);

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { formatUsd } from '../../shared/money.ts';
+import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 import { OUTSIDE_AREA_AT_CLOSE } from './payment.ts';
 
 /*
@@ -179,7 +180,7 @@ export function tellAddressNeeded(
     userId: buyerId,
     key: `address-needed:${buyerId}`,
     title: `You won ${label}: update your address to pay`,
-    message: `You won ${label}, but your card was not charged. ${OUTSIDE_AREA_AT_CLOSE} Update your address (or your card) and pay with Retry by ${dueText}, or the item goes to the next bidder.`,
+    message: `You won ${label}, but your card was not charged. ${OUTSIDE_AREA_AT_CLOSE} Put an address in ${LOCAL_ZIP} in your profile by ${dueText}: your card on file is then charged within minutes (or pay at once with Retry). After that, the item goes to the next bidder.`,
     action: { label: 'Update Address', path: '/profile?tab=personal' },
   });
 }
