@@ -34,7 +34,7 @@ function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtr
 }
 
 /** A bid moves no product row: the listings' cache key follows the auctions too (their price, bids, start and end). */
-const cacheListings = cachePages((c) => auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now()));
+export const cacheListings = cachePages((c) => auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now()));
 
 function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
   return (
@@ -106,9 +106,14 @@ function Gallery({ query, products, extras }: { query: GalleryQuery; products: R
     <>
       <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
         <h1 className="m-0 text-2xl sm:text-3xl font-extrabold">{query.q ? `Results for “${query.q}”` : heading}</h1>
-        <p className="m-0 text-sm text-slate-600" aria-live="polite">
-          {products.length === 1 ? '1 product' : `${products.length} products`}
-        </p>
+        <div className="flex items-baseline gap-4">
+          <a href="/auctions" className="text-sm font-semibold text-sea-dark">
+            See auctions
+          </a>
+          <p className="m-0 text-sm text-slate-600" aria-live="polite">
+            {products.length === 1 ? '1 product' : `${products.length} products`}
+          </p>
+        </div>
       </div>
       <SearchForm
         id="gallery-search"
