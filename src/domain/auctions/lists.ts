@@ -78,6 +78,7 @@ function bidEntry(auction: Auction, product: typeof products.$inferSelect, userI
   const mine = auction.winnerId === userId;
   return {
     ...line(auction, product),
+    auctionId: auction.id,
     leading: auction.leaderId === userId,
     status: publicStatus(auction, now),
     /** The paid order of the auction this bidder won. */
