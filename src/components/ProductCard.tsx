@@ -28,6 +28,28 @@ export function StockBadge({ quantity }: { quantity: number }) {
 }
 
 /**
+ * A running auction's longer line sits at the foot of the image, clear of the product's own
+ * badge, and breaks before the time left on a narrow card rather than cutting it off.
+ */
+function OfferBadge({ offer }: { offer: string }) {
+  const split = offer.lastIndexOf(' · ');
+  if (!offer.startsWith('Bid ·') || split < 0) {
+    return (
+      <span data-offer="" className="absolute top-2 right-2 rounded-full bg-white/90 px-2 py-0.5 text-[11px] font-semibold text-slate-700">
+        {offer}
+      </span>
+    );
+  }
+  return (
+    <span data-offer="" className="absolute bottom-2 left-2 right-2 text-[11px] font-semibold leading-tight">
+      <span className="inline-block rounded-xl bg-ink px-2 py-1 text-white">
+        <span className="whitespace-nowrap">{`${offer.slice(0, split)} ·`}</span> <span className="whitespace-nowrap">{offer.slice(split + 3)}</span>
+      </span>
+    </span>
+  );
+}
+
+/**
  * Spec section 2, product card: links to the product; Pay to the product page, Play to
  * /social-play only when the product has a game to join (issue 27: never a Play that ends in
  * 'Games are not open').
@@ -55,16 +77,7 @@ export function ProductCard({
         <div className="relative aspect-square bg-slate-50">
           <ProductImage product={product} eager={eager} className="w-full h-full object-contain" />
           {badge && <span className="absolute top-2 left-2 rounded-full bg-coral-dark px-2 py-0.5 text-[11px] font-bold text-white">{badge}</span>}
-          {offer && (
-            <span
-              data-offer=""
-              className={`absolute top-2 right-2 max-w-[calc(100%-1rem)] truncate rounded-full px-2 py-0.5 text-[11px] font-semibold ${
-                offer.startsWith('Bid ·') ? 'bg-ink text-white' : 'bg-white/90 text-slate-700'
-              }`}
-            >
-              {offer}
-            </span>
-          )}
+          {offer && <OfferBadge offer={offer} />}
         </div>
         <div className="px-3 pt-3">
           <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
