@@ -18,21 +18,25 @@ const priceOf = (entry: BidEntry) => entry.currentPrice ?? entry.minimumBid;
 
 function Row({ entry, children, action }: { entry: BidEntry; children: ReactNode; action: ReactNode }) {
   return (
-    <li data-bid={entry.productId} className="flex items-center gap-3 rounded-xl border border-slate-200 p-3">
-      <div className="h-14 w-14 shrink-0 overflow-hidden rounded-lg bg-slate-50">
+    <li
+      data-bid={entry.productId}
+      className="grid grid-cols-[3.5rem_minmax(0,1fr)] items-center gap-x-3 rounded-xl border border-slate-200 p-3 sm:grid-cols-[3.5rem_minmax(0,1fr)_auto]"
+    >
+      <div className="row-span-2 h-14 w-14 self-start overflow-hidden rounded-lg bg-slate-50 sm:row-span-1 sm:self-center">
         <ProductImage
           product={{ imageUrl: entry.imageUrl, productType: entry.productType, brand: entry.name, model: '' }}
           size={112}
           className="h-full w-full object-contain"
         />
       </div>
-      <div className="min-w-0 flex-1">
-        <a href={`/product/${entry.productId}`} className="block truncate font-bold text-ink no-underline hover:underline">
+      <div className="min-w-0">
+        <a href={`/product/${entry.productId}`} className="block font-bold leading-snug text-ink no-underline line-clamp-2 hover:underline">
           {entry.name}
         </a>
         <div className="mt-0.5 text-sm text-slate-700">{children}</div>
       </div>
-      <div className="shrink-0">{action}</div>
+      {/* Under the text on a phone, beside it on a wider screen. */}
+      <div className="mt-2 sm:mt-0">{action}</div>
     </li>
   );
 }
@@ -120,11 +124,11 @@ function LostRow({ entry }: { entry: BidEntry }) {
 
 function Group({ id, title, children }: { id: string; title: string; children: ReactNode[] }) {
   return (
-    <section aria-labelledby={`bids-${id}`} data-bids={id} className="grid gap-2">
+    <section aria-labelledby={`bids-${id}`} data-bids={id} className="grid grid-cols-1 gap-2">
       <h2 id={`bids-${id}`} className="m-0 text-base font-bold">
         {`${title} (${children.length})`}
       </h2>
-      {children.length === 0 ? <p className="m-0 text-sm text-slate-600">None.</p> : <ul className="m-0 grid list-none gap-2 p-0">{children}</ul>}
+      {children.length === 0 ? <p className="m-0 text-sm text-slate-600">None.</p> : <ul className="m-0 grid list-none grid-cols-1 gap-2 p-0">{children}</ul>}
     </section>
   );
 }
@@ -141,7 +145,7 @@ export function BidsTab({ bids, now }: { bids: Bids; now: number }) {
     );
   }
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <Group id="active" title="Active">
         {bids.active.map((entry) => (
           <ActiveRow key={entry.auctionId} entry={entry} now={now} />
