@@ -16,7 +16,7 @@ import { cacheListings } from './catalog.tsx';
 
 type RunningAuction = ReturnType<typeof runningAuctions>[number];
 
-export const bidCountText = (count: number) => (count === 0 ? 'No bids yet' : count === 1 ? '1 bid' : `${count} bids`);
+const bidCountText = (count: number) => (count === 0 ? 'No bids yet' : count === 1 ? '1 bid' : `${count} bids`);
 
 function AuctionItem({ auction, now }: { auction: RunningAuction; now: number }) {
   const endsAt = Date.parse(auction.endsAt);
