@@ -51,6 +51,7 @@ import { checkoutPages } from './routes/pages/checkout.tsx';
 import { marketingPages } from './routes/pages/marketing/index.tsx';
 import { profilePages } from './routes/pages/profile.tsx';
 import { catalogPages } from './routes/pages/catalog.tsx';
+import { auctionPages } from './routes/pages/auctions.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
 import { playPages } from './routes/pages/play.tsx';
 import { productPages } from './routes/pages/product.tsx';
@@ -158,6 +159,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/', signInUnlockPages);
   app.route('/', confirmEmailPages);
   app.route('/', catalogPages);
+  app.route('/', auctionPages);
   app.route('/', productPages);
   app.route('/', playPages);
   app.route('/', scoreboardPages);

@@ -1,10 +1,20 @@
+import { type CardAuction, cardOffers } from '../domain/auctions/lists.ts';
 import { productTitle, stockLabel, type CardProduct, type StockLevel } from '../domain/catalog/catalog.ts';
 import { formatDollars } from '../shared/money.ts';
+import { timeLeftText } from './auction-format.ts';
 import { Cached } from './Cached.tsx';
 import { ProductImage } from './ProductImage.tsx';
 
-/** The card cycles its purchase type by position (spec section 1): buy now, bid, bet (`position % 3` is in the card cache's key). */
-const purchaseTypes = ['Buy Now', 'Bid', 'Bet'] as const;
+/**
+ * The card's purchase badge (spec section 1, issue 28 item 6): a running auction says so with its
+ * price and time left; otherwise the card cycles by position among the options the product
+ * really offers (Buy Now, Bid, Bet), and says nothing when it offers none.
+ */
+export function cardBadge(product: CardProduct, position: number, playable: boolean, auction: CardAuction | undefined, now: number): string | null {
+  if (auction?.status === 'running') return `Bid · ${formatDollars(auction.price)} · ${timeLeftText(auction.endsAt, now)}`;
+  const offers = cardOffers(product, auction, playable);
+  return offers.length === 0 ? null : offers[position % offers.length]!;
+}
 
 export const stockClass: Record<StockLevel, string> = {
   'In Stock': 'bg-emerald-50 text-emerald-800',
@@ -18,19 +28,42 @@ export function StockBadge({ quantity }: { quantity: number }) {
 }
 
 /**
+ * A running auction's longer line sits at the foot of the image, clear of the product's own
+ * badge, and breaks before the time left on a narrow card rather than cutting it off.
+ */
+function OfferBadge({ offer }: { offer: string }) {
+  const split = offer.lastIndexOf(' · ');
+  if (!offer.startsWith('Bid ·') || split < 0) {
+    return (
+      <span data-offer="" className="absolute top-2 right-2 rounded-full bg-white/90 px-2 py-0.5 text-[11px] font-semibold text-slate-700">
+        {offer}
+      </span>
+    );
+  }
+  return (
+    <span data-offer="" className="absolute bottom-2 left-2 right-2 text-[11px] font-semibold leading-tight">
+      <span className="inline-block rounded-xl bg-ink px-2 py-1 text-white">
+        <span className="whitespace-nowrap">{`${offer.slice(0, split)} ·`}</span> <span className="whitespace-nowrap">{offer.slice(split + 3)}</span>
+      </span>
+    </span>
+  );
+}
+
+/**
  * Spec section 2, product card: links to the product; Pay to the product page, Play to
  * /social-play only when the product has a game to join (issue 27: never a Play that ends in
  * 'Games are not open').
  */
 export function ProductCard({
   product,
-  position,
+  offer,
   playable,
   eager = false,
   headingLevel = 3,
 }: {
   product: CardProduct;
-  position: number;
+  /** The purchase badge (cardBadge); null for none. */
+  offer: string | null;
   /** A game of this product can be joined now (domain/games/openness.ts). */
   playable: boolean;
   eager?: boolean;
@@ -44,9 +77,7 @@ export function ProductCard({
         <div className="relative aspect-square bg-slate-50">
           <ProductImage product={product} eager={eager} className="w-full h-full object-contain" />
           {badge && <span className="absolute top-2 left-2 rounded-full bg-coral-dark px-2 py-0.5 text-[11px] font-bold text-white">{badge}</span>}
-          <span className="absolute top-2 right-2 rounded-full bg-white/90 px-2 py-0.5 text-[11px] font-semibold text-slate-700">
-            {purchaseTypes[position % 3]}
-          </span>
+          {offer && <OfferBadge offer={offer} />}
         </div>
         <div className="px-3 pt-3">
           <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
@@ -75,7 +106,7 @@ export function ProductCard({
  * Everything a card's HTML depends on, as the key it is kept under: what the card shows, not
  * the whole row (a short key is hashed and compared on every page that shows the card).
  */
-export function cardKey(product: CardProduct, position: number, eager: boolean, headingLevel: 2 | 3, playable: boolean): string {
+export function cardKey(product: CardProduct, offer: string | null, eager: boolean, headingLevel: 2 | 3, playable: boolean): string {
   const { name, subtitle, badge } = productTitle(product);
   const shown = [
     product.id,
@@ -88,8 +119,9 @@ export function cardKey(product: CardProduct, position: number, eager: boolean, 
     stockLabel(product.quantity),
     product.imageUrl,
     playable,
+    offer,
   ];
-  return `card|${headingLevel}|${position % 3}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
+  return `card|${headingLevel}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
 }
 
 /**
@@ -100,27 +132,33 @@ export function cardKey(product: CardProduct, position: number, eager: boolean, 
 export function ProductGrid({
   products,
   playable,
+  auctions,
+  now,
   eagerCount = 0,
   headingLevel = 3,
 }: {
   products: CardProduct[];
   /** The ids of the products with a game to join (joinableIds). */
   playable: ReadonlySet<number>;
+  /** The listed products' auctions not over (liveAuctionsFor: one statement for the grid). */
+  auctions: ReadonlyMap<number, CardAuction>;
+  now: number;
   eagerCount?: number;
   headingLevel?: 2 | 3;
 }) {
   const cards = products.map((product, index) => {
     const eager = index < eagerCount;
     const canPlay = playable.has(product.id);
-    return { product, index, eager, canPlay, key: cardKey(product, index, eager, headingLevel, canPlay) };
+    const offer = cardBadge(product, index, canPlay, auctions.get(product.id), now);
+    return { product, offer, eager, canPlay, key: cardKey(product, offer, eager, headingLevel, canPlay) };
   });
   // Card keys hold no newline (their JSON escapes it): joined by one, they stay apart.
   return (
     <Cached cacheKey={`grid|${cards.map((card) => card.key).join('\n')}`}>
       <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-        {cards.map(({ product, index, eager, canPlay, key }) => (
+        {cards.map(({ product, offer, eager, canPlay, key }) => (
           <Cached key={product.id} cacheKey={key}>
-            <ProductCard product={product} position={index} playable={canPlay} eager={eager} headingLevel={headingLevel} />
+            <ProductCard product={product} offer={offer} playable={canPlay} eager={eager} headingLevel={headingLevel} />
           </Cached>
         ))}
       </div>

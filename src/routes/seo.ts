@@ -7,6 +7,7 @@ const PUBLIC_PAGES = [
   '/',
   '/products',
   ...productTypes.map((t) => `/products?type=${t}`),
+  '/auctions',
   '/scoreboard',
   '/welcome',
   '/tutorial',

@@ -47,14 +47,16 @@ describe('home', () => {
     expect(textOf(shoes)).not.toContain('Out of Stock');
   });
 
-  test('cards link to the product and to /social-play, show the badge, the stock label and the cycling purchase type', async () => {
+  test('cards link to the product and to /social-play, show the badge, the stock label and the purchase types they offer', async () => {
     const { visitor } = await seededVisitor();
     const html = await (await visitor.get('/products?type=sunglasses')).text();
     expect(html).toMatch(/href="\/product\/\d+"/);
     expect(html).toMatch(/href="\/social-play\/\d+"/);
     expect(html).toContain('Best Seller');
-    const purchaseTypes = [...html.matchAll(/text-slate-700">(Buy Now|Bid|Bet)<\/span>/g)].map((m) => m[1]);
-    expect(purchaseTypes.slice(0, 4)).toEqual(['Buy Now', 'Bid', 'Bet', 'Buy Now']);
+    const purchaseTypes = all(html, '[data-offer]').map(textOf);
+    // No auction runs in the seeded shop: no card says Bid (issue 28); the others cycle among what each product offers.
+    expect(purchaseTypes).toContain('Buy Now');
+    expect(purchaseTypes).not.toContain('Bid');
     expect(html).toMatch(/In Stock|Low Stock/);
   });
 

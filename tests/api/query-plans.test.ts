@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { buyNowBody, giveConsent, quickShopper } from '../helpers/actors.ts';
+import { adminWithPin, buyNowBody, giveConsent, quickShopper } from '../helpers/actors.ts';
 import { seededApp } from '../helpers/app.ts';
 
 /*
@@ -28,6 +28,8 @@ const GROWING = [
   'influencer_metrics',
   'game_records',
   'bids',
+  'auctions',
+  'auction_maximums',
 ];
 
 describe("a shopper's requests walk no growing table", () => {
@@ -52,6 +54,11 @@ describe("a shopper's requests walk no growing table", () => {
       id: number;
       priceCents: number;
     };
+    // An auction the shopper bids in, so the auction lists (cards, /auctions, the Bids tab, Winners) read rows.
+    const auctioned = sqlite.query('select id from products where bid_enabled = 1 and quantity > 0 order by id limit 1').get() as { id: number };
+    const admin = await adminWithPin(ctx);
+    expect((await admin.request('PUT', `/api/admin/products/${auctioned.id}/auction`, { json: { startingBid: 10 } })).status).toBe(200);
+    expect((await client.post(`/api/products/${auctioned.id}/bids`, { json: { maxAmount: 20 } })).status).toBe(201);
     const order = await client.post('/api/orders', { json: buyNowBody(product.id, product.priceCents) });
     expect(order.status).toBe(201);
     const { id: orderId } = (await order.json()) as { id: number };
@@ -65,6 +72,12 @@ describe("a shopper's requests walk no growing table", () => {
       '/',
       `/product/${product.id}`,
       '/scoreboard',
+      '/products',
+      '/auctions',
+      '/profile?tab=bids',
+      '/scoreboard?tab=winners',
+      '/api/games/winners',
+      '/api/user/bids',
     ]) {
       expect((await client.get(path)).status).toBe(200);
     }

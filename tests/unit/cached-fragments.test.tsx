@@ -42,7 +42,7 @@ describe('product cards rendered once and reused', () => {
   test('a gallery from kept cards is the same HTML as one rendered whole', async () => {
     const manifest = await testManifest();
     const products = [1, 2, 3, 4, 5].map((id) => product(id));
-    const grid = createElement(ProductGrid, { products, playable: new Set<number>(), eagerCount: 2 });
+    const grid = createElement(ProductGrid, { products, playable: new Set<number>(), auctions: new Map(), now: 0, eagerCount: 2 });
     const fragments = store();
     const whole = renderTree(manifest, grid).html;
     const first = renderTree(manifest, grid, { fragments }).html;
@@ -60,31 +60,47 @@ describe('product cards rendered once and reused', () => {
   test('a changed product, or the same product at another place, gets a card of its own', async () => {
     const manifest = await testManifest();
     const fragments = store();
-    renderTree(manifest, createElement(ProductGrid, { products: [product(1)], playable: new Set<number>() }), { fragments });
-    const repriced = renderTree(manifest, createElement(ProductGrid, { products: [product(1, { price: 999 })], playable: new Set<number>() }), {
-      fragments,
-    }).html;
+    renderTree(manifest, createElement(ProductGrid, { products: [product(1)], playable: new Set<number>(), auctions: new Map(), now: 0 }), { fragments });
+    const repriced = renderTree(
+      manifest,
+      createElement(ProductGrid, { products: [product(1, { price: 999 })], playable: new Set<number>(), auctions: new Map(), now: 0 }),
+      {
+        fragments,
+      },
+    ).html;
     expect(repriced).toContain('$999.00');
     expect(repriced).not.toContain('$101.00');
-    const second = renderTree(manifest, createElement(ProductGrid, { products: [product(2), product(1, { price: 999 })], playable: new Set<number>() }), {
-      fragments,
-    }).html;
-    // Position 1 shows 'Bid' where position 0 showed 'Buy Now'.
-    expect(second.match(/>Bid</g)?.length).toBe(1);
+    const playable = new Set([1, 2]);
+    const second = renderTree(
+      manifest,
+      createElement(ProductGrid, { products: [product(2), product(1, { price: 999 })], playable, auctions: new Map(), now: 0 }),
+      {
+        fragments,
+      },
+    ).html;
+    // With Buy Now and Bet to cycle through, position 1 shows 'Bet' where position 0 showed 'Buy Now'.
+    expect(second.match(/>Bet</g)?.length).toBe(1);
+    expect(second).not.toContain('>Bid<');
   });
 
   test('an image from another site still brings the fallback script when its card is kept', async () => {
     const manifest = await testManifest();
     const fragments = store();
-    const grid = createElement(ProductGrid, { products: [product(1, { imageUrl: 'https://cdn.example.com/p1.jpg' })], playable: new Set<number>() });
+    const grid = createElement(ProductGrid, {
+      products: [product(1, { imageUrl: 'https://cdn.example.com/p1.jpg' })],
+      playable: new Set<number>(),
+      auctions: new Map(),
+      now: 0,
+    });
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
     expect(renderTree(manifest, grid, { fragments }).needsImageFallback).toBe(true);
   });
 
   test('two cards with the same key are the same HTML, whatever the products (fast-check)', async () => {
     const manifest = await testManifest();
-    const card = (p: ProductView, position: number, eager: boolean) =>
-      renderTree(manifest, createElement(ProductCard, { product: p, position, eager, headingLevel: 3, playable: false })).html;
+    const card = (p: ProductView, offer: string | null, eager: boolean) =>
+      renderTree(manifest, createElement(ProductCard, { product: p, offer, eager, headingLevel: 3, playable: false })).html;
+    const offers = [null, 'Buy Now', 'Bid · $1.00 · 2h 14m left'];
     // Tiny domains on purpose: equal keys (and separators, markers, near-equal values) come often.
     const view = fc.record({
       id: fc.constantFrom(1, 2),
@@ -106,8 +122,8 @@ describe('product cards rendered once and reused', () => {
         view,
         view,
         fc.constantFrom(...fields),
-        fc.integer({ min: 0, max: 5 }),
-        fc.integer({ min: 0, max: 5 }),
+        fc.constantFrom(...offers),
+        fc.constantFrom(...offers),
         fc.boolean(),
         (a, other, field, at, bt, eager) => {
           const first = product(a.id, a);
@@ -121,8 +137,8 @@ describe('product cards rendered once and reused', () => {
     );
     expect(sameKeys).toBeGreaterThan(300);
     // What a card does not show shares one card: the size, the flags, the stock within its level.
-    expect(cardKey(product(1, { quantity: 12, size: 'L', bidEnabled: true }), 0, false, 3, false)).toBe(
-      cardKey(product(1, { quantity: 10 }), 0, false, 3, false),
+    expect(cardKey(product(1, { quantity: 12, size: 'L', bidEnabled: true }), 'Buy Now', false, 3, false)).toBe(
+      cardKey(product(1, { quantity: 10 }), 'Buy Now', false, 3, false),
     );
   });
 });

@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctionMaximums, auctions, products, users } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
+import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
+import { winners } from '../games/views.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
-import { OPEN_STATUSES } from './auction-rows.ts';
+import { LIVE_STATUSES, OPEN_STATUSES } from './auction-rows.ts';
+import { OWING_STATUSES } from './payment.ts';
 import { incrementAt } from './increments.ts';
 import { adminAuctionView, publicStatus } from './views.ts';
 
@@ -20,7 +22,8 @@ function line(auction: Auction, product: typeof products.$inferSelect) {
   return {
     productId: product.id,
     name: productLabel(product),
-    imageUrl: product.imageUrl,
+    productType: product.productType,
+    imageUrl: resolveImageUrl(product.imageUrl, product.productType),
     currentPrice: price === null ? null : centsToDollars(price),
     minimumBid: centsToDollars(price === null ? auction.startingBidCents : price + incrementAt(auction.incrementCents, price)),
     bidCount: auction.bidCount,
@@ -59,15 +62,31 @@ export function userBids(db: Queryable, userId: number, now: number) {
           .where(inArray(auctions.id, mine))
           .orderBy(desc(auctions.endsAt))
           .all();
-  const result = { active: [] as ReturnType<typeof line>[], won: [] as ReturnType<typeof line>[], lost: [] as ReturnType<typeof line>[] };
+  type Entry = ReturnType<typeof bidEntry>;
+  const result = { active: [] as Entry[], won: [] as Entry[], lost: [] as Entry[] };
   for (const { auction, product } of rows) {
-    const entry = { ...line(auction, product), leading: auction.leaderId === userId, status: publicStatus(auction, now) };
+    const entry = bidEntry(auction, product, userId, now);
     if (entry.status === 'running' || entry.status === 'scheduled') result.active.push(entry);
-    else if (auction.status === 'ended' && auction.winnerId === userId) result.won.push(entry);
-    else if (auction.status === 'awaiting_payment' && auction.winnerId === userId) result.won.push(entry);
+    else if (auction.winnerId === userId && (auction.status === 'ended' || entry.awaitingPayment)) result.won.push(entry);
     else result.lost.push(entry);
   }
   return result;
+}
+
+/** One auction as its bidder's list shows it: won ones with their order once paid, or what is due and by when. */
+function bidEntry(auction: Auction, product: typeof products.$inferSelect, userId: number, now: number) {
+  const mine = auction.winnerId === userId;
+  return {
+    ...line(auction, product),
+    auctionId: auction.id,
+    leading: auction.leaderId === userId,
+    status: publicStatus(auction, now),
+    /** The paid order of the auction this bidder won. */
+    orderId: mine && auction.status === 'ended' ? auction.winnerOrderId : null,
+    /** Won (or offered as the runner-up) and not paid yet: the product page takes the payment. */
+    awaitingPayment: mine && (OWING_STATUSES as readonly string[]).includes(auction.status),
+    paymentDueAt: mine && auction.paymentDueAt !== null ? new Date(auction.paymentDueAt).toISOString() : null,
+  };
 }
 
 const filterStatuses: Record<AdminAuctionFilter, Auction['status'][]> = {
@@ -90,3 +109,118 @@ export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
     .all()
     .map(({ auction, product, leader }) => ({ ...adminAuctionView(auction), name: productLabel(product), bidder: leader }));
 }
+
+/** What a product card needs of the auction a listed product has (none over, none cancelled). */
+export interface CardAuction {
+  productId: number;
+  /** running/scheduled by the clock; closing: past its end, or waiting on its buyer (no Bid, no Buy Now). */
+  status: 'running' | 'scheduled' | 'closing';
+  /** The current price, or the starting bid before any bid. */
+  price: number;
+  bidCount: number;
+  endsAt: number;
+}
+
+/**
+ * The auctions not over of the listed products, in one statement (a grid never asks per card),
+ * by product. Read by the product index (auctions_product_idx): a product has few auctions.
+ */
+export function liveAuctionsFor(db: Queryable, productIds: readonly number[], now: number): Map<number, CardAuction> {
+  if (productIds.length === 0) return new Map();
+  const rows = db
+    .select()
+    .from(auctions)
+    .where(and(inArray(auctions.productId, [...productIds]), inArray(auctions.status, LIVE_STATUSES)))
+    .all();
+  return new Map(
+    rows.map((auction) => {
+      const shown = publicStatus(auction, now);
+      return [
+        auction.productId,
+        {
+          productId: auction.productId,
+          status: shown === 'running' || shown === 'scheduled' ? shown : 'closing',
+          price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
+          bidCount: auction.bidCount,
+          endsAt: auction.endsAt,
+        },
+      ];
+    }),
+  );
+}
+
+export type CardOffer = 'Buy Now' | 'Bid' | 'Bet';
+
+/**
+ * The options a product card may promise (issue 28, item 6): Buy Now when enabled and in stock
+ * with no auction standing in its way, Bid with an auction taking bids or about to, Bet when a
+ * game can be joined. Buy Now beside a running auction is the product page's to offer: the card
+ * of a running auction says Bid alone.
+ */
+export function cardOffers(product: { buyNowEnabled: boolean; quantity: number }, auction: CardAuction | undefined, playable: boolean): CardOffer[] {
+  const offers: CardOffer[] = [];
+  if (product.buyNowEnabled && product.quantity > 0 && auction === undefined) offers.push('Buy Now');
+  if (auction && auction.status !== 'closing') offers.push('Bid');
+  if (playable) offers.push('Bet');
+  return offers;
+}
+
+/**
+ * What a cached listing page must add to its key so a card never shows a stale auction: the
+ * auctions not over, summed over what a card shows of them (price, bids, start, end, state), how
+ * many have started and ended by the clock, and the minute while any is there (a card shows the
+ * time left to the minute). A bid writes no product row, so the storefront version misses it.
+ * One read of the status index over the live auctions (one per product at most); nothing when none.
+ */
+export function auctionListsFingerprint(db: Queryable, now: number): string {
+  const row = db
+    .select({
+      n: sql<number>`count(*)`,
+      ids: sql<number>`sum(${auctions.id})`,
+      bids: sql<number>`sum(${auctions.bidCount})`,
+      prices: sql<number>`sum(coalesce(${auctions.currentPriceCents}, ${auctions.startingBidCents}))`,
+      starts: sql<number>`sum(${auctions.startsAt})`,
+      ends: sql<number>`sum(${auctions.endsAt})`,
+      open: sql<number>`sum(${auctions.status} in ('scheduled', 'running'))`,
+      started: sql<number>`sum(${auctions.startsAt} <= ${now})`,
+      ended: sql<number>`sum(${auctions.endsAt} <= ${now})`,
+    })
+    .from(auctions)
+    .where(inArray(auctions.status, LIVE_STATUSES))
+    .get();
+  if (!row || row.n === 0) return '';
+  const { n, ids, bids, prices, starts, ends, open, started, ended } = row;
+  return `auctions:${[n, ids, bids, prices, starts, ends, open, started, ended, Math.floor(now / 60_000)].join(':')}`;
+}
+
+/** The auctions won and paid for, newest first: the scoreboard's Winners list them beside the games. */
+export function auctionWinners(db: Queryable, limit = 30) {
+  return db
+    .select({ auction: auctions, product: products, username: users.username })
+    .from(auctions)
+    .innerJoin(products, eq(products.id, auctions.productId))
+    .innerJoin(users, eq(users.id, auctions.winnerId))
+    .where(and(eq(auctions.status, 'ended'), isNotNull(auctions.winnerOrderId)))
+    .orderBy(desc(auctions.endsAt))
+    .limit(limit)
+    .all()
+    .map(({ auction, product, username }) => ({
+      kind: 'auction' as const,
+      auctionId: auction.id,
+      productId: product.id,
+      username,
+      productName: productLabel(product),
+      productType: product.productType,
+      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+      price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
+      date: auction.endsAt,
+    }));
+}
+
+/** GET /api/games/winners and the scoreboard's Winners: settled games and won auctions, newest first. */
+export function winnersWithAuctions(db: Queryable, limit = 30) {
+  const games = winners(db, limit).map((winner) => ({ kind: 'game' as const, ...winner }));
+  return [...games, ...auctionWinners(db, limit)].sort((a, b) => (b.date ?? 0) - (a.date ?? 0)).slice(0, limit);
+}
+
+export type WinnerEntry = ReturnType<typeof winnersWithAuctions>[number];

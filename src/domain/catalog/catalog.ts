@@ -225,7 +225,10 @@ export function productIdOf(value: string | undefined): number | null {
 }
 
 /** What a product card shows (src/components/ProductCard.tsx): a gallery reads no more. */
-export type CardProduct = Pick<ProductView, 'id' | 'productType' | 'name' | 'brand' | 'model' | 'quantity' | 'price' | 'imageUrl' | 'description'>;
+export type CardProduct = Pick<
+  ProductView,
+  'id' | 'productType' | 'name' | 'brand' | 'model' | 'quantity' | 'price' | 'imageUrl' | 'description' | 'buyNowEnabled'
+>;
 
 interface CardRow {
   id: number;
@@ -237,6 +240,7 @@ interface CardRow {
   priceCents: number;
   imageUrl: string;
   description: string | null;
+  buyNowEnabled: 0 | 1;
 }
 
 /**
@@ -248,7 +252,8 @@ interface CardRow {
  */
 const newestOfEachType = preparedPerDb((db) =>
   db.$client.prepare<CardRow, []>(
-    `select id, product_type as productType, name, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description
+    `select id, product_type as productType, name, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description,
+       buy_now_enabled as buyNowEnabled
      from products
      where id in (${productTypes
        .map(
@@ -270,6 +275,7 @@ function cardProduct(row: CardRow): CardProduct {
     price: centsToDollars(row.priceCents),
     imageUrl: resolveImageUrl(row.imageUrl, row.productType),
     description: row.description ?? '',
+    buyNowEnabled: row.buyNowEnabled === 1,
   };
 }
 

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { publicGame } from '../../domain/games/audit.ts';
 import { claimPrize, donatePrize } from '../../domain/games/prizes.ts';
-import { activeGames, winners } from '../../domain/games/views.ts';
+import { activeGames } from '../../domain/games/views.ts';
+import { winnersWithAuctions } from '../../domain/auctions/lists.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
 import { requireUserApi } from '../../http/guards.ts';
@@ -10,7 +11,7 @@ import { idFrom, pathId } from '../../http/request.ts';
 /** /api/games/*: the scoreboard's lists, a game's public record, and the winner's prize moves. */
 export const gamesApi = new Hono<AppEnv>()
   .get('/games/active', (c) => c.json(activeGames(gameDeps(c))))
-  .get('/games/winners', (c) => c.json(winners(c.env.deps.db)))
+  .get('/games/winners', (c) => c.json(winnersWithAuctions(c.env.deps.db)))
   .get('/games/:id', idFrom('Game'), (c) => {
     const game = publicGame(c.env.deps.db, c.env.deps.clock, pathId(c));
     if (!game) return c.json({ message: 'Game not found' }, 404);

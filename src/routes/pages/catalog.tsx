@@ -17,8 +17,26 @@ import { joinableIds } from '../../domain/games/openness.ts';
 import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
+import { auctionListsFingerprint, type CardAuction, liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import type { AppContext } from '../../http/context.ts';
 
-function Home({ galleries, playable }: { galleries: ReturnType<typeof homeGalleries>; playable: ReadonlySet<number> }) {
+/** What the product cards of a listing show besides the products: games to join and auctions (one statement each). */
+interface CardExtras {
+  playable: ReadonlySet<number>;
+  auctions: ReadonlyMap<number, CardAuction>;
+  now: number;
+}
+
+function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtras {
+  const { db, clock } = c.env.deps;
+  const now = clock.now();
+  return { playable: joinableIds(db, ids), auctions: liveAuctionsFor(db, ids, now), now };
+}
+
+/** A bid moves no product row: the listings' cache key follows the auctions too (their price, bids, start and end). */
+export const cacheListings = cachePages((c) => auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now()));
+
+function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
   return (
     <>
       <section className="rounded-3xl bg-ink text-white px-5 py-7 sm:px-8 sm:py-10 mb-8">
@@ -52,7 +70,7 @@ function Home({ galleries, playable }: { galleries: ReturnType<typeof homeGaller
             {items.length === 0 ? (
               <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
             ) : (
-              <ProductGrid products={items} playable={playable} eagerCount={index === 0 ? 2 : 0} />
+              <ProductGrid products={items} {...extras} eagerCount={index === 0 ? 2 : 0} />
             )}
           </section>
         );
@@ -82,15 +100,20 @@ const pill = (active: boolean) =>
     active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
   }`;
 
-function Gallery({ query, products, playable }: { query: GalleryQuery; products: ReturnType<typeof listProducts>; playable: ReadonlySet<number> }) {
+function Gallery({ query, products, extras }: { query: GalleryQuery; products: ReturnType<typeof listProducts>; extras: CardExtras }) {
   const heading = query.type ? productTypeLabels[query.type].plural : 'All products';
   return (
     <>
       <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
         <h1 className="m-0 text-2xl sm:text-3xl font-extrabold">{query.q ? `Results for “${query.q}”` : heading}</h1>
-        <p className="m-0 text-sm text-slate-600" aria-live="polite">
-          {products.length === 1 ? '1 product' : `${products.length} products`}
-        </p>
+        <div className="flex items-baseline gap-4">
+          <a href="/auctions" className="text-sm font-semibold text-sea-dark">
+            See auctions
+          </a>
+          <p className="m-0 text-sm text-slate-600" aria-live="polite">
+            {products.length === 1 ? '1 product' : `${products.length} products`}
+          </p>
+        </div>
       </div>
       <SearchForm
         id="gallery-search"
@@ -154,7 +177,7 @@ function Gallery({ query, products, playable }: { query: GalleryQuery; products:
           )}
         </div>
       ) : (
-        <ProductGrid products={products} playable={playable} eagerCount={2} headingLevel={2} />
+        <ProductGrid products={products} {...extras} eagerCount={2} headingLevel={2} />
       )}
     </>
   );
@@ -162,16 +185,15 @@ function Gallery({ query, products, playable }: { query: GalleryQuery; products:
 
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
-  .get('/', cachePages(), (c) => {
-    const { db } = c.env.deps;
-    const galleries = homeGalleries(db);
-    const playable = joinableIds(
-      db,
+  .get('/', cacheListings, (c) => {
+    const galleries = homeGalleries(c.env.deps.db);
+    const extras = cardExtras(
+      c,
       Object.values(galleries).flatMap((items) => items.map((item) => item.id)),
     );
-    return renderPage(c, { path: '/' }, <Home galleries={galleries} playable={playable} />);
+    return renderPage(c, { path: '/' }, <Home galleries={galleries} extras={extras} />);
   })
-  .get('/products', cachePages(), queryOf(galleryPageQuery), (c) => {
+  .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
     const { type, sort = 'featured', q = '' } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q };
     const products = listProducts(c.env.deps.db, query);
@@ -189,8 +211,8 @@ export const catalogPages = new Hono<AppEnv>()
       <Gallery
         query={query}
         products={products}
-        playable={joinableIds(
-          c.env.deps.db,
+        extras={cardExtras(
+          c,
           products.map((product) => product.id),
         )}
       />,

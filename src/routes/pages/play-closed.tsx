@@ -2,13 +2,19 @@ import { ProductGrid } from '../../components/ProductCard.tsx';
 import { productView, type ProductView } from '../../domain/catalog/catalog.ts';
 import type { Queryable } from '../../db/client.ts';
 import { productsWithOpenGames } from '../../domain/games/openness.ts';
+import { liveAuctionsFor } from '../../domain/auctions/lists.ts';
 
 /**
  * /play/{id} for a product with no game to join (issue 27, item 1): said before any pick, with
  * products whose games are open, instead of five picks that end in a refusal.
  */
-export function PlayClosed({ db, product, name, reason }: { db: Queryable; product: ProductView; name: string; reason: string }) {
+export function PlayClosed({ db, now, product, name, reason }: { db: Queryable; now: number; product: ProductView; name: string; reason: string }) {
   const others = productsWithOpenGames(db, product.id).map(productView);
+  const auctions = liveAuctionsFor(
+    db,
+    others.map((other) => other.id),
+    now,
+  );
   return (
     <div className="grid gap-6">
       <section aria-labelledby="play-closed-title" className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
@@ -36,7 +42,7 @@ export function PlayClosed({ db, product, name, reason }: { db: Queryable; produ
           <h2 id="open-games-title" className="m-0 mb-3 text-xl font-extrabold">
             Products with a game to join
           </h2>
-          <ProductGrid products={others} playable={new Set(others.map((other) => other.id))} />
+          <ProductGrid products={others} playable={new Set(others.map((other) => other.id))} auctions={auctions} now={now} />
         </section>
       )}
     </div>

@@ -60,7 +60,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     return renderPage(
       c,
       { title: `Play Now: ${name} ${subtitle}`, path: `/play/${product.id}`, noindex: true },
-      <PlayClosed db={db} product={product} name={`${name} ${subtitle}`} reason={noGame} />,
+      <PlayClosed db={db} now={clock.now()} product={product} name={`${name} ${subtitle}`} reason={noGame} />,
       { backHref: `/product/${product.id}` },
     );
   }

@@ -19,12 +19,15 @@ import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
 import { AccountSettings } from './account.tsx';
 import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
+import { userBids } from '../../domain/auctions/lists.ts';
+import { BidsTab } from './profile-bids.tsx';
 
-type Tab = 'personal' | 'payment' | 'orders' | 'play' | 'account';
+type Tab = 'personal' | 'payment' | 'orders' | 'bids' | 'play' | 'account';
 const tabs: { key: Tab; label: string }[] = [
   { key: 'personal', label: 'Personal' },
   { key: 'payment', label: 'Payment' },
   { key: 'orders', label: 'Orders' },
+  { key: 'bids', label: 'Bids' },
   { key: 'play', label: 'Play' },
   { key: 'account', label: 'Account' },
 ];
@@ -155,6 +158,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
           </>
         )}
         {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
+        {tab === 'bids' && <BidsTab bids={userBids(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())} now={c.env.deps.clock.now()} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
         {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} confirmed={emailConfirmed} />}
         {tab === 'orders' &&
@@ -216,8 +220,7 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
 export const profilePages = new Hono<AppEnv>()
   .get('/profile', requireUserPage, (c) => {
     const requested = c.req.query('tab');
-    if (requested === 'personal' || requested === 'payment' || requested === 'orders' || requested === 'play' || requested === 'account')
-      return show(c, requested);
+    if (tabs.some((t) => t.key === requested)) return show(c, requested as Tab);
     // Sent here because something is missing: open the tab that has it.
     return show(c, profileTabFor(missingProfileFields(findProfile(c.env.deps.db, c.get('user').id))));
   })

@@ -9,6 +9,7 @@ import { ActiveTab } from './scoreboard/active-tab.tsx';
 import { Pager, parsePage } from '../../components/Pager.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';
 import { JustFinished, WinnersTab } from './scoreboard/winners-tab.tsx';
+import { auctionListsFingerprint, winnersWithAuctions } from '../../domain/auctions/lists.ts';
 
 /*
  * The games page /scoreboard (spec sections 2, 4 and 9): tabs Active Games (the default),
@@ -36,7 +37,7 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
   const board = tab === 'active' ? activeGamesPage(deps, page) : null;
   // One more than a page tells whether there is a next one.
   const plays = tab === 'my-games' && user ? userPlays(deps, user.id, { offset: (page - 1) * ACTIVE_PAGE_SIZE, limit: ACTIVE_PAGE_SIZE + 1 }) : [];
-  const list = tab === 'winners' ? winners(db) : [];
+  const list = tab === 'winners' ? winnersWithAuctions(db) : [];
   // The latest winners are read newest first: the few settled within the hour are among the first.
   const justFinished = tab === 'active' && page === 1 ? winners(db, 3).filter((w) => w.date !== null && clock.now() - w.date < HOUR) : [];
   const label = tabs.find((t) => t.key === tab)!.label;
@@ -79,8 +80,14 @@ const HOUR = 60 * MINUTE;
  * storefront changes (an entry, a game's start or end), and a minute at most, as live scores
  * move every minute. My Games is the viewer's own, rendered per request a page at a time.
  */
-// Signed in or not is in the key: only a signed-in player's page offers game alerts.
-const cacheShared = cachePages((c) => `${Math.floor(c.env.deps.clock.now() / MINUTE)}|${c.get('user') ? 'player' : 'visitor'}`);
+// Signed in or not is in the key: only a signed-in player's page offers game alerts. Winners also
+// lists won auctions, whose close writes no storefront row: the live auctions are in its key.
+const cacheShared = cachePages(
+  (c) =>
+    `${Math.floor(c.env.deps.clock.now() / MINUTE)}|${c.get('user') ? 'player' : 'visitor'}${
+      c.req.query('tab') === 'winners' ? `|${auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now())}` : ''
+    }`,
+);
 
 /** /scoreboard: public; ?tab=active (default), my-games, winners; ?page=N for the lists. */
 export const scoreboardPages = new Hono<AppEnv>().get(

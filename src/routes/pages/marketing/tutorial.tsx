@@ -142,6 +142,15 @@ function PayOption() {
           {`Add products to your cart and check out once, by card or cash on delivery. Cart shipping: standard ${formatCents(standard.cents)} (${standard.detail}) or express ${formatCents(express.cents)} (${express.detail}). Tax is ${taxPercent} of the subtotal. Every order comes with a 30-day money-back guarantee.`}
         </p>
       </div>
+      <div className="rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700">
+        <h3 className="m-0 text-base font-bold text-ink">One of a kind? Bid on it</h3>
+        <p className="m-0 mt-1">
+          {'Some pieces go to auction. Enter the most you would pay and we bid for you, step by step; the winner is charged when the auction ends. '}
+          <a href="/auctions" className="font-semibold text-sea-dark">
+            See the auctions
+          </a>
+        </p>
+      </div>
     </>
   );
 }

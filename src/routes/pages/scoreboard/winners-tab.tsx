@@ -1,14 +1,42 @@
 import { TrophyIcon } from '../../../shared/ui/icons.tsx';
 import type { winners } from '../../../domain/games/views.ts';
+import type { WinnerEntry } from '../../../domain/auctions/lists.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
+import { formatDollars } from '../../../shared/money.ts';
 import { competitionHref, EmptyCard, GameRecordLink, Thumb } from './parts.tsx';
 
 type Winner = ReturnType<typeof winners>[number];
+type AuctionWinner = Extract<WinnerEntry, { kind: 'auction' }>;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric' });
 
-/** Winners: the latest settled games and who won them. */
-export function WinnersTab({ list }: { list: Winner[] }) {
+/** A won auction among the winners: who, what, and the price it went for. */
+function AuctionWinnerItem({ winner }: { winner: AuctionWinner }) {
+  return (
+    <li data-auction-id={winner.auctionId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
+      <Thumb product={{ brand: winner.productName, model: '', imageUrl: winner.imageUrl }} type={winner.productType} />
+      <div className="min-w-0 flex-1">
+        <p className="m-0 flex items-center gap-2 font-bold">
+          <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
+          <span className="truncate">{winner.username}</span>
+        </p>
+        <a href={`/product/${winner.productId}`} className="block truncate text-sm text-slate-700 no-underline hover:underline">
+          {winner.productName}
+        </a>
+        <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
+          <span>
+            {'won at auction for '}
+            <strong className="text-ink tabular-nums">{formatDollars(winner.price)}</strong>
+          </span>
+          <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>
+        </p>
+      </div>
+    </li>
+  );
+}
+
+/** Winners: the latest settled games and won auctions, and who won them. */
+export function WinnersTab({ list }: { list: WinnerEntry[] }) {
   if (list.length === 0) {
     return (
       <EmptyCard>
@@ -22,6 +50,7 @@ export function WinnersTab({ list }: { list: Winner[] }) {
   return (
     <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 md:grid-cols-2">
       {list.map((winner) => {
+        if (winner.kind === 'auction') return <AuctionWinnerItem key={`auction-${winner.auctionId}`} winner={winner} />;
         return (
           <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
             <Thumb product={{ brand: winner.productName, model: '', imageUrl: winner.imageUrl }} type={winner.productType} />
