@@ -40,9 +40,9 @@ const textOf = (values: FormValues, name: string) => (typeof values[name] === 's
 
 export const emptyValues: FormValues = { price: '', quantity: '1', buyNowEnabled: true };
 
-const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
+export const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
-function Field({
+export function Field({
   name,
   label,
   errors,
@@ -78,7 +78,7 @@ function Field({
   );
 }
 
-function TextField({
+export function TextField({
   name,
   label,
   values,
@@ -102,6 +102,30 @@ function TextField({
     <Field name={name} label={label} errors={errors} hint={hint}>
       {(a11y) => <input {...a11y} {...rest} name={name} type={type} defaultValue={textOf(values, name)} className={inputClass(errors[name])} />}
     </Field>
+  );
+}
+
+/** The auction lives on its own page (auction-page.tsx): the four type forms keep one shape. */
+function AuctionLink({ product }: { product?: ProductView }) {
+  return (
+    <section aria-labelledby="auction-link" className="rounded-xl border border-slate-200 p-4 text-sm">
+      <h2 id="auction-link" className="m-0 text-sm font-medium">
+        Auction
+      </h2>
+      {product?.bidEnabled ? (
+        <p className="m-0 mt-1">
+          <a href={`/admin/products/${product.id}/auction`} className="font-semibold text-sea-dark">
+            Set up or manage this product's auction
+          </a>
+        </p>
+      ) : (
+        <p className="m-0 mt-1 text-slate-600">
+          {product
+            ? 'Tick Bid (auction) and save: then set up the auction from here.'
+            : 'Create the product with Bid (auction) ticked: then set up the auction from its form.'}
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -261,6 +285,7 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
             ))}
           </div>
         </fieldset>
+        <AuctionLink product={product} />
         <div className="flex justify-end">
           <Island name="SubmitButton" mode="idle" props={{ label: product ? 'Save Changes' : `Create ${label}`, busyLabel: 'Saving...' }} />
         </div>
