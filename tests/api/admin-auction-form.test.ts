@@ -4,7 +4,7 @@ import { notifications, products } from '../../src/db/schema.ts';
 import { fromStoreInput, toStoreInput } from '../../src/shared/store-time.ts';
 import { adminWithoutPin, signedInUser } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
-import { fieldErrors, first, formFields, inputValue, mainOf, textOf, toastOf } from '../helpers/html.ts';
+import { count, fieldErrors, first, formFields, inputValue, mainOf, textOf, toastOf } from '../helpers/html.ts';
 
 /*
  * The admin's auction page, /admin/products/{id}/auction (issue 28, item 1): set up through the
@@ -129,6 +129,10 @@ describe('cancel and end early through the forms', () => {
     expect(ended.status).toBe(303);
     expect(ended.headers.get('location')).toBe('/admin?tab=auctions');
     expect(auctionRows(ctx, ctx.product.id).auctions[0]).toMatchObject({ endsAt: ctx.clock.now(), reason: 'The piece was damaged in the studio' });
+    // Closing (the close job not there yet): no set-up form, nothing more to stop.
+    const closing = await (await ctx.admin.get(page(ctx.product.id))).text();
+    expect(count(mainOf(closing), 'form')).toBe(0);
+    expect(textOf(first(closing, '[data-auction-state]')!)).toContain('The piece was damaged in the studio');
     for (const bidder of [alice!, bob!]) {
       const told = ctx.db
         .select()

@@ -26,6 +26,8 @@ export interface AuctionPageProps {
   reason?: string;
 }
 
+const LIVE: AdminAuctionDetail['status'][] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
+
 const LADDER = 'Leave blank for the price ladder: $1 under $50, $2.50 under $250, $5 under $1,000, $10 from $1,000 up.';
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
@@ -62,6 +64,9 @@ function State({ auction }: { auction: AdminAuctionDetail }) {
           </a>
         )}
       </p>
+      {!auction.open && (auction.status === 'scheduled' || auction.status === 'running') && (
+        <p className="m-0 mb-3 text-sm text-slate-600">Time is up: within a minute the store charges the winner or marks it unsold.</p>
+      )}
       <dl className="m-0 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm" data-auction-state>
         {rows.map(([label, value]) => (
           <div key={label} className="contents">
@@ -167,8 +172,10 @@ function EndEarly({ productId, bidCount, errors, reason }: { productId: number; 
 /** The product's auction: what it is now, what the admin may do with it, and its bids. */
 export function AuctionPage({ productId, productName, formHref, bidEnabled, auction, values, errors, reason }: AuctionPageProps) {
   const open = auction?.open === true;
-  const owing = auction?.status === 'awaiting_payment' || auction?.status === 'second_chance';
-  const canSetUp = bidEnabled && !owing && (!open || auction?.bidCount === 0);
+  // Not over yet: taking bids, closing (past its end, the close job not there yet) or owed its price.
+  const live = auction !== undefined && LIVE.includes(auction.status);
+  const changeable = auction !== undefined && (auction.status === 'scheduled' || auction.status === 'running') && auction.bidCount === 0;
+  const canSetUp = bidEnabled && (!live || changeable);
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex items-center gap-3">
@@ -205,13 +212,13 @@ export function AuctionPage({ productId, productName, formHref, bidEnabled, auct
         </p>
       )}
       {auction && (
-        <Section title={open ? 'This auction' : 'Last auction'} id="auction-state">
+        <Section title={live ? 'This auction' : 'Last auction'} id="auction-state">
           <State auction={auction} />
         </Section>
       )}
       {canSetUp && (
-        <Section title={open ? 'Change the auction (before the first bid)' : 'Set up an auction'} id="auction-setup">
-          <SetupForm productId={productId} values={values} errors={errors} changing={open} />
+        <Section title={live ? 'Change the auction (before the first bid)' : 'Set up an auction'} id="auction-setup">
+          <SetupForm productId={productId} values={values} errors={errors} changing={live} />
         </Section>
       )}
       {open && auction && (
