@@ -91,6 +91,18 @@ describe('the Auctions tab', () => {
     expect((await tab(ctx, 'unsold')).names).toEqual(['Maison Lune One-off Frames']);
   });
 
+  test('ended early with a bid, before the close job: Closing, and nothing left to stop', async () => {
+    const ctx = await auctionStore();
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 50 });
+    const [alice] = bidders(ctx, ['alice1']);
+    await placeBid(alice!.client, ctx.product.id, 80);
+    await ctx.admin.post(`/api/admin/products/${ctx.product.id}/auction/end`, { json: { reason: 'Sold at the shop' } });
+    const row = (await tab(ctx)).row('One-off Frames');
+    expect(textOf(first(row, '[data-auction-status]')!)).toBe('Closing');
+    expect(first(row, 'form')).toBeUndefined();
+    expect(first(row, '[data-fact="Ended"]')).toBeDefined();
+  });
+
   test('shoppers are refused and an admin without the PIN is asked for it', async () => {
     const ctx = await auctionStore();
     await putAuction(ctx.admin, ctx.product.id, { startingBid: 50 });

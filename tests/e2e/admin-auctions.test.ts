@@ -81,6 +81,9 @@ describe('an admin runs an auction from the panel', () => {
     expect(await row.locator('[data-fact="Bids"]').textContent()).toBe('1');
     expect(await row.getByRole('button', { name: /Cancel auction/ }).count()).toBe(0);
     await screenshot(page, 'admin-auctions-tab');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'admin-auctions-tab', true);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await row.getByText('End early').click();
     await row.getByLabel('Reason (every bidder is told)').fill('The pair was damaged in the studio');
@@ -95,9 +98,6 @@ describe('an admin runs an auction from the panel', () => {
     await shows(page.getByRole('heading', { name: /Bids \(1\)/ }));
     expect(await page.locator('[data-bid-history]').textContent()).toContain('bidder_e2e');
     await screenshot(page, 'admin-auction-page', true);
-    await page.goto(`${store.server.url}/admin?tab=auctions&status=awaiting_payment`);
-    await shows(page.locator(`article[data-product-id="${productId}"]`).or(page.getByText('No winner owes a payment.')));
-    await screenshot(page, 'admin-auctions-tab', true);
     expect(errors).toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
 import { currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
 import { adminAuctions } from './lists.ts';
-import { adminAuctionView, publicStatus } from './views.ts';
+import { adminAuctionView, type PublicAuctionStatus, publicStatus } from './views.ts';
 
 /*
  * What only the admin reads of an auction (issue 28, items 1 and 6): the bid history with full
@@ -74,8 +74,11 @@ export function adminAuctionDetail(db: Queryable, productId: number, now: number
 
 export type AdminAuctionDetail = NonNullable<ReturnType<typeof adminAuctionDetail>>;
 
-/** The Auctions tab's rows: adminAuctions() with the order an ended auction made and the payment's deadline. */
-export function adminAuctionRows(db: Queryable, filter: AdminAuctionFilter) {
+/**
+ * The Auctions tab's rows: adminAuctions() with the order an ended auction made, the payment's
+ * deadline, and whether it still takes bids (`open`) or is past its end, waiting for the close job.
+ */
+export function adminAuctionRows(db: Queryable, filter: AdminAuctionFilter, now: number) {
   const rows = adminAuctions(db, filter);
   const ids = rows.map((row) => row.id);
   const extra = new Map(
@@ -88,12 +91,18 @@ export function adminAuctionRows(db: Queryable, filter: AdminAuctionFilter) {
           .all()
           .map((row) => [row.id, row] as const),
   );
-  return rows.map((row) => ({
-    ...row,
-    winnerOrderId: extra.get(row.id)?.winnerOrderId ?? null,
-    paymentDueAt: extra.get(row.id)?.paymentDueAt ?? null,
-    endsAtMs: extra.get(row.id)?.endsAt ?? Date.parse(row.endsAt),
-  }));
+  return rows.map((row) => {
+    const endsAtMs = extra.get(row.id)?.endsAt ?? Date.parse(row.endsAt);
+    const taking = row.status === 'scheduled' || row.status === 'running';
+    return {
+      ...row,
+      winnerOrderId: extra.get(row.id)?.winnerOrderId ?? null,
+      paymentDueAt: extra.get(row.id)?.paymentDueAt ?? null,
+      endsAtMs,
+      open: taking && now < endsAtMs,
+      shownStatus: (taking && now >= endsAtMs ? 'ended' : Date.parse(row.startsAt) > now ? 'scheduled' : 'running') as PublicAuctionStatus,
+    };
+  });
 }
 
 export type AdminAuctionRow = ReturnType<typeof adminAuctionRows>[number];

@@ -27,10 +27,14 @@ const statusClass: Record<AuctionStatus, string> = {
   cancelled: 'bg-slate-200 text-slate-700',
 };
 
-/** The stored status, except a running auction past its end that the close job has not reached yet. */
+/**
+ * The stored status, except while it takes bids: the clock decides there (a scheduled auction
+ * past its start is running; one past its end that the close job has not reached is closing).
+ */
 export function AuctionStatusBadge({ status, shown }: { status: AuctionStatus; shown?: PublicAuctionStatus }) {
-  const closing = (status === 'running' || status === 'scheduled') && shown === 'ended';
-  const key: AuctionStatus = closing ? 'ended' : status === 'running' && shown === 'scheduled' ? 'scheduled' : status;
+  const taking = status === 'scheduled' || status === 'running';
+  const closing = taking && shown === 'ended';
+  const key: AuctionStatus = taking && (shown === 'scheduled' || shown === 'running') ? shown : closing ? 'ended' : status;
   return (
     <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${statusClass[key]}`} data-auction-status={status}>
       {closing ? 'Closing' : statusText[key]}

@@ -30,7 +30,7 @@ const button = 'cursor-pointer whitespace-nowrap rounded-lg px-3 py-1.5 text-sm 
 
 function RowActions({ row, filter }: { row: AdminAuctionRow; filter: AdminAuctionFilter }) {
   const page = `/admin/products/${row.productId}/auction`;
-  const open = row.status === 'scheduled' || row.status === 'running';
+  const open = row.open;
   return (
     <div className="mt-3 flex flex-wrap items-start gap-2">
       <a href={`${page}?auction=${row.id}#bids`} className={`${button} border border-slate-300 bg-white text-ink no-underline hover:border-ink`}>
@@ -87,7 +87,7 @@ function AuctionRow({ row, filter }: { row: AdminAuctionRow; filter: AdminAuctio
     ['Price', row.currentPrice === null ? `From ${formatDollars(row.startingBid)}` : formatDollars(row.currentPrice)],
     ['Bids', String(row.bidCount)],
     [sold || owing ? 'Buyer' : 'Leader', row.bidder ?? '—'],
-    [row.status === 'scheduled' || row.status === 'running' ? 'Ends' : 'Ended', formatDateTime(row.endsAtMs)],
+    [row.open ? 'Ends' : 'Ended', formatDateTime(row.endsAtMs)],
   ];
   if (owing && row.paymentDueAt !== null) facts.push(['Pay by', formatDateTime(row.paymentDueAt)]);
   if (row.reason) facts.push(['Reason', row.reason]);
@@ -100,7 +100,7 @@ function AuctionRow({ row, filter }: { row: AdminAuctionRow; filter: AdminAuctio
               {row.name}
             </a>
           </h3>
-          <AuctionStatusBadge status={row.status} />
+          <AuctionStatusBadge status={row.status} shown={row.shownStatus} />
         </div>
         <dl className="m-0 mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-sm sm:grid-cols-[auto_1fr_auto_1fr]">
           {facts.map(([label, value]) => (

@@ -110,7 +110,7 @@ export const adminPages = new Hono<AppEnv>()
     // The Auctions tab's own filter shares `status` with the Orders tab's: read here, forgiving like the rest.
     const wanted = c.req.query('status') as AdminAuctionFilter;
     const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
-    const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter) : [];
+    const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
