@@ -4,7 +4,7 @@ import { notifications, products } from '../../src/db/schema.ts';
 import { fromStoreInput, toStoreInput } from '../../src/shared/store-time.ts';
 import { adminWithoutPin, signedInUser } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
-import { count, fieldErrors, first, formFields, inputValue, mainOf, textOf, toastOf } from '../helpers/html.ts';
+import { count, fieldErrors, first, formFields, inputValue, links, mainOf, textOf, toastOf } from '../helpers/html.ts';
 
 /*
  * The admin's auction page, /admin/products/{id}/auction (issue 28, item 1): set up through the
@@ -43,6 +43,10 @@ describe('the auction set-up form', () => {
       endsAt: Date.parse(fromStoreInput(endsAt)!),
     });
     expect(auctionRows(ctx, ctx.product.id).quantity).toBe(0);
+    // The product's form links to the auction's page and says where it stands.
+    const productForm = mainOf(await (await ctx.admin.get(`/admin/product/${ctx.product.id}`)).text());
+    expect(links(productForm)).toContainEqual({ href: page(ctx.product.id), text: "Set up or manage this product's auction" });
+    expect(textOf(productForm)).toContain('Running: from $100.00, 0 bids, ends');
 
     // Before the first bid the page offers the same form, filled with the auction's terms.
     const again = await (await ctx.admin.get(page(ctx.product.id))).text();

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, bids, users } from '../../db/schema.ts';
-import { centsToDollars } from '../../shared/money.ts';
+import { centsToDollars, formatUsd } from '../../shared/money.ts';
 import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
 import { currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
@@ -106,3 +106,25 @@ export function adminAuctionRows(db: Queryable, filter: AdminAuctionFilter, now:
 }
 
 export type AdminAuctionRow = ReturnType<typeof adminAuctionRows>[number];
+
+const noteStatus: Record<Auction['status'], string> = {
+  scheduled: 'Scheduled',
+  running: 'Running',
+  awaiting_payment: 'Ended, awaiting payment',
+  second_chance: 'Ended, second-chance offer',
+  ended: 'Sold',
+  unsold: 'Ended unsold',
+  cancelled: 'Cancelled',
+};
+
+/** The product form's line about the product's auction, or undefined when it never had one. */
+export function auctionNoteOf(db: Queryable, productId: number, now: number, formatTime: (ms: number) => string): string | undefined {
+  const auction = currentAuctionOf(db, productId);
+  if (!auction) return undefined;
+  const shown = publicStatus(auction, now);
+  const taking = auction.status === 'scheduled' || auction.status === 'running';
+  const status = taking ? (shown === 'ended' ? 'Closing' : shown === 'scheduled' ? 'Scheduled' : 'Running') : noteStatus[auction.status];
+  const price = auction.currentPriceCents === null ? `from ${formatUsd(auction.startingBidCents)}` : formatUsd(auction.currentPriceCents);
+  const bidsText = `${auction.bidCount} bid${auction.bidCount === 1 ? '' : 's'}`;
+  return `${status}: ${price}, ${bidsText}, ${taking && shown !== 'ended' ? 'ends' : 'ended'} ${formatTime(auction.endsAt)}`;
+}

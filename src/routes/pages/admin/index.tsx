@@ -37,7 +37,7 @@ import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
-import { adminAuctionRows } from '../../../domain/auctions/admin-views.ts';
+import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
 import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { adminAuctionPages } from './auction-routes.tsx';
 
@@ -236,7 +236,14 @@ export const adminPages = new Hono<AppEnv>()
     return renderPage(
       c,
       { title: target.product ? `Edit ${label}` : `Add ${label}`, path: c.req.path, noindex: true },
-      <ProductForm type={target.type} product={target.product} action={target.action} values={values} errors={{}} />,
+      <ProductForm
+        type={target.type}
+        product={target.product}
+        action={target.action}
+        values={values}
+        errors={{}}
+        auctionNote={target.product ? auctionNoteOf(c.env.deps.db, target.product.id, c.env.deps.clock.now(), formatDateTime) : undefined}
+      />,
       { backHref: `/admin?tab=${target.type}` },
     );
   })

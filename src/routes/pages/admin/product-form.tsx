@@ -106,7 +106,7 @@ export function TextField({
 }
 
 /** The auction lives on its own page (auction-page.tsx): the four type forms keep one shape. */
-function AuctionLink({ product }: { product?: ProductView }) {
+function AuctionLink({ product, note }: { product?: ProductView; note?: string }) {
   return (
     <section aria-labelledby="auction-link" className="rounded-xl border border-slate-200 p-4 text-sm">
       <h2 id="auction-link" className="m-0 text-sm font-medium">
@@ -117,6 +117,7 @@ function AuctionLink({ product }: { product?: ProductView }) {
           <a href={`/admin/products/${product.id}/auction`} className="font-semibold text-sea-dark">
             Set up or manage this product's auction
           </a>
+          {note && <span className="block text-slate-600">{note}</span>}
         </p>
       ) : (
         <p className="m-0 mt-1 text-slate-600">
@@ -136,10 +137,12 @@ export interface ProductFormProps {
   action: string;
   values: FormValues;
   errors: Record<string, string>;
+  /** The product's auction in a line ('Running: $120.00, 3 bids, ends ...'), beside the link to its page. */
+  auctionNote?: string;
 }
 
 /** Spec section 2, admin product forms: one per type, server-rendered, posting to its own route. */
-export function ProductForm({ type, product, action, values, errors }: ProductFormProps) {
+export function ProductForm({ type, product, action, values, errors, auctionNote }: ProductFormProps) {
   const label = productTypeLabels[type].singular;
   const isBook = type === 'book';
   const generalError = errors._ ?? errors.productType;
@@ -285,7 +288,7 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
             ))}
           </div>
         </fieldset>
-        <AuctionLink product={product} />
+        <AuctionLink product={product} note={auctionNote} />
         <div className="flex justify-end">
           <Island name="SubmitButton" mode="idle" props={{ label: product ? 'Save Changes' : `Create ${label}`, busyLabel: 'Saving...' }} />
         </div>
