@@ -156,6 +156,12 @@ describe('an admin runs an auction from the panel', () => {
     expect(await page.getByRole('link', { name: 'Update your card' }).getAttribute('href')).toBe('/profile?tab=payment');
     await screenshot(page, 'auction-retry-declined');
 
+    // My Orders leads back to it.
+    await page.goto(`${store.server.url}/profile?tab=orders`);
+    await page.getByRole('link', { name: `Retry payment for order #${failed.id}` }).click();
+    await page.waitForURL(`${store.server.url}/orders/${failed.id}#payment-title`);
+    await islandsReady(page);
+
     await winner.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
     await retry.click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
