@@ -5,7 +5,18 @@ import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts'
  * One order: number, date, status in its colour, items with thumbnails, and totals. `linked`
  * false leaves out its links to the order page, for a page that already has its one link there.
  */
-export function OrderCard({ order, detailed = false, linked = true }: { order: OrderView; detailed?: boolean; linked?: boolean }) {
+export function OrderCard({
+  order,
+  detailed = false,
+  linked = true,
+  retryPayment = false,
+}: {
+  order: OrderView;
+  detailed?: boolean;
+  linked?: boolean;
+  /** An auction order whose card was declined while the item is still held for the buyer: Retry is on its page. */
+  retryPayment?: boolean;
+}) {
   return (
     <article className="rounded-2xl border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -48,6 +59,16 @@ export function OrderCard({ order, detailed = false, linked = true }: { order: O
         <dt className="font-bold">Total</dt>
         <dd className="m-0 text-right font-bold">{`$${order.total.toFixed(2)}`}</dd>
       </dl>
+      {retryPayment && (
+        <p className="m-0 mt-3 text-sm">
+          <a
+            href={`/orders/${order.id}#payment-title`}
+            className="inline-block rounded-lg bg-ink px-4 py-2 font-bold text-white no-underline hover:bg-ink-light"
+          >
+            Retry payment<span className="sr-only">{` for order #${order.id}`}</span>
+          </a>
+        </p>
+      )}
       {linked && (
         <p className="m-0 mt-3 text-sm">
           <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">

@@ -59,6 +59,8 @@ function buildRoutes() {
     ['/admin', adminOnly('Admin Panel')],
     ['/admin?tab=orders', adminOnly('Admin Panel')],
     ['/admin?tab=applications', adminOnly('Admin Panel')],
+    ['/admin?tab=auctions', adminOnly('Admin Panel')],
+    [`/admin/products/${ids.sunglasses}/auction`, adminOnly('Auction')],
     ['/admin/product/new', adminOnly('Add Sunglasses')],
     [`/admin/product/${ids.sunglasses}`, adminOnly('Edit Sunglasses')],
     ['/admin/tshirt/new', adminOnly('Add T-Shirt')],

@@ -14,6 +14,7 @@ import { AfterSale } from './order-aftersale.tsx';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
+import { type AuctionRetry, auctionRetryFor } from '../../domain/auctions/retry.ts';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -21,7 +22,7 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean }) {
+function OrderPage({ order, signedIn, retry }: { order: OrderDetail; signedIn: boolean; retry: AuctionRetry | null }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -101,6 +102,11 @@ function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean 
             Payment
           </h2>
           <p className="m-0 mt-2 text-sm">{order.paymentLabel}</p>
+          {retry && (
+            <div className="mt-3 print:hidden">
+              <Island name="AuctionRetry" props={{ productId: retry.productId, dueText: formatDateTime(retry.dueAt) }} />
+            </div>
+          )}
           {order.declinedAttempts > 0 && (
             <p className="m-0 mt-2 text-sm text-slate-600">{`${order.declinedAttempts} declined attempt${order.declinedAttempts === 1 ? '' : 's'} before this order; nothing was charged for ${order.declinedAttempts === 1 ? 'it' : 'them'}.`}</p>
           )}
@@ -165,7 +171,7 @@ export const orderPages = new Hono<AppEnv>()
     const page = renderPage(
       c,
       { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
-      <OrderPage order={order} signedIn={!!c.get('user')} />,
+      <OrderPage order={order} signedIn={!!c.get('user')} retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())} />,
       {
         backHref: c.get('user') ? '/profile?tab=orders' : '/',
       },

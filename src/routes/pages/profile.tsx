@@ -7,6 +7,7 @@ import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { userOrders, type OrderView } from '../../domain/orders/order-views.ts';
+import { auctionRetriesFor } from '../../domain/auctions/retry.ts';
 import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/accounts/profile.ts';
 import { cardConfig } from '../../domain/payments/card-config.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
@@ -122,10 +123,12 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
   profile: ProfileView;
   missing: string[];
   orders: OrderView[];
+  /** Auction orders whose declined card may still be retried (auctions/retry.ts). */
+  retryOrderIds: Set<number>;
   errors: Record<string, string>;
   emailConfirmed: boolean;
 }) {
-  const { tab, profile, missing, orders, errors, c, emailConfirmed } = props;
+  const { tab, profile, missing, orders, errors, c, emailConfirmed, retryOrderIds } = props;
   const card = profile.paymentMethod.lastFourDigits
     ? {
         brand: profile.paymentMethod.cardBrand ?? 'Card',
@@ -172,7 +175,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
           ) : (
             <div className="grid gap-3">
               {orders.map((order) => (
-                <OrderCard key={order.id} order={order} />
+                <OrderCard key={order.id} order={order} retryPayment={retryOrderIds.has(order.id)} />
               ))}
             </div>
           ))}
@@ -200,6 +203,8 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
   const stored = findProfile(db, userId);
   const failed = failure !== undefined;
   const errors = failure?.errors ?? {};
+  const orders = tab === 'orders' ? userOrders(db, userId, c.env.deps.clock.now()) : [];
+  const retries = auctionRetriesFor(db, orders, userId, c.env.deps.clock.now());
   return renderPage(
     c,
     { title: 'My Profile', path: '/profile', noindex: true },
@@ -208,7 +213,8 @@ function show<E extends AppEnv & SignedInEnv>(c: AppContext<E>, tab: Tab, failur
       tab={tab}
       profile={{ ...profileView(stored), pendingEmail: pendingEmailOf(db, c.env.deps.clock, userId) ?? undefined, ...failure?.typed }}
       missing={missingProfileFields(stored)}
-      orders={tab === 'orders' ? userOrders(db, userId, c.env.deps.clock.now()) : []}
+      orders={orders}
+      retryOrderIds={new Set(retries.keys())}
       errors={errors}
       emailConfirmed={hasConfirmedEmail(db, userId)}
     />,

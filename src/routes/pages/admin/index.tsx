@@ -37,6 +37,9 @@ import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
+import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
+import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
+import { adminAuctionPages } from './auction-routes.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -93,6 +96,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', adminAuctionPages)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
@@ -103,6 +107,10 @@ export const adminPages = new Hono<AppEnv>()
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.env.deps.db) : [];
     const page = parsePage(c.req.query('page'));
     const games = tab === 'games' ? listGamesForAdmin(c.env.deps.db, page) : undefined;
+    // The Auctions tab's own filter shares `status` with the Orders tab's: read here, forgiving like the rest.
+    const wanted = c.req.query('status') as AdminAuctionFilter;
+    const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
+    const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -117,6 +125,8 @@ export const adminPages = new Hono<AppEnv>()
         returns={returns}
         influencers={influencers}
         games={games}
+        auctions={auctions}
+        auctionFilter={auctionFilter}
         page={page}
       />,
     );
@@ -226,7 +236,14 @@ export const adminPages = new Hono<AppEnv>()
     return renderPage(
       c,
       { title: target.product ? `Edit ${label}` : `Add ${label}`, path: c.req.path, noindex: true },
-      <ProductForm type={target.type} product={target.product} action={target.action} values={values} errors={{}} />,
+      <ProductForm
+        type={target.type}
+        product={target.product}
+        action={target.action}
+        values={values}
+        errors={{}}
+        auctionNote={target.product ? auctionNoteOf(c.env.deps.db, target.product.id, c.env.deps.clock.now(), formatDateTime) : undefined}
+      />,
       { backHref: `/admin?tab=${target.type}` },
     );
   })

@@ -15,14 +15,18 @@ import type { Influencer } from '../../../domain/games/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';
+import type { AdminAuctionRow } from '../../../domain/auctions/admin-views.ts';
+import type { AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
+import { AuctionsTab } from './auctions-tab.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'auctions' | 'applications' | 'influencers' | 'games' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
+  { key: 'auctions', label: 'Auctions' },
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
@@ -100,6 +104,8 @@ export function AdminPanel({
   returns = [],
   influencers = [],
   games,
+  auctions = [],
+  auctionFilter = 'running',
   page = 1,
 }: {
   tab: AdminTab;
@@ -113,6 +119,8 @@ export function AdminPanel({
   returns?: ReturnRequestRow[];
   influencers?: Influencer[];
   games?: ReturnType<typeof listGamesForAdmin>;
+  auctions?: AdminAuctionRow[];
+  auctionFilter?: AdminAuctionFilter;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
 }) {
@@ -175,6 +183,8 @@ export function AdminPanel({
         <GamesTab games={games} page={page} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
+      ) : tab === 'auctions' ? (
+        <AuctionsTab rows={auctions} filter={auctionFilter} />
       ) : tab === 'orders' ? (
         <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
       ) : (

@@ -40,9 +40,9 @@ const textOf = (values: FormValues, name: string) => (typeof values[name] === 's
 
 export const emptyValues: FormValues = { price: '', quantity: '1', buyNowEnabled: true };
 
-const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
+export const inputClass = (error?: string) => `mt-1.5 h-11 w-full rounded-lg border bg-white px-3 text-base ${error ? 'border-red-500' : 'border-slate-300'}`;
 
-function Field({
+export function Field({
   name,
   label,
   errors,
@@ -78,7 +78,7 @@ function Field({
   );
 }
 
-function TextField({
+export function TextField({
   name,
   label,
   values,
@@ -105,6 +105,31 @@ function TextField({
   );
 }
 
+/** The auction lives on its own page (auction-page.tsx): the four type forms keep one shape. */
+function AuctionLink({ product, note }: { product?: ProductView; note?: string }) {
+  return (
+    <section aria-labelledby="auction-link" className="rounded-xl border border-slate-200 p-4 text-sm">
+      <h2 id="auction-link" className="m-0 text-sm font-medium">
+        Auction
+      </h2>
+      {product?.bidEnabled ? (
+        <p className="m-0 mt-1">
+          <a href={`/admin/products/${product.id}/auction`} className="font-semibold text-sea-dark">
+            Set up or manage this product's auction
+          </a>
+          {note && <span className="block text-slate-600">{note}</span>}
+        </p>
+      ) : (
+        <p className="m-0 mt-1 text-slate-600">
+          {product
+            ? 'Tick Bid (auction) and save: then set up the auction from here.'
+            : 'Create the product with Bid (auction) ticked: then set up the auction from its form.'}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export interface ProductFormProps {
   type: ProductType;
   /** The product being edited; absent for a new one. */
@@ -112,10 +137,12 @@ export interface ProductFormProps {
   action: string;
   values: FormValues;
   errors: Record<string, string>;
+  /** The product's auction in a line ('Running: $120.00, 3 bids, ends ...'), beside the link to its page. */
+  auctionNote?: string;
 }
 
 /** Spec section 2, admin product forms: one per type, server-rendered, posting to its own route. */
-export function ProductForm({ type, product, action, values, errors }: ProductFormProps) {
+export function ProductForm({ type, product, action, values, errors, auctionNote }: ProductFormProps) {
   const label = productTypeLabels[type].singular;
   const isBook = type === 'book';
   const generalError = errors._ ?? errors.productType;
@@ -261,6 +288,7 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
             ))}
           </div>
         </fieldset>
+        <AuctionLink product={product} note={auctionNote} />
         <div className="flex justify-end">
           <Island name="SubmitButton" mode="idle" props={{ label: product ? 'Save Changes' : `Create ${label}`, busyLabel: 'Saving...' }} />
         </div>
