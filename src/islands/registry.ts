@@ -1,3 +1,4 @@
+import AuctionPanel from './AuctionPanel.tsx';
 import AuthForm from './AuthForm.tsx';
 import BusinessApplicationForm from './BusinessApplicationForm.tsx';
 import BuyNowCheckout from './BuyNowCheckout.tsx';
@@ -20,6 +21,7 @@ import WinMoment from './WinMoment.tsx';
 
 /** Every island, by the name the server marks it with and the client build bundles it under. */
 export const islands = {
+  AuctionPanel,
   AuthForm,
   BusinessApplicationForm,
   BuyNowCheckout,

@@ -63,6 +63,7 @@ export function auctionView(db: Queryable, productId: number, viewerId: number |
     leading: viewerId !== null && auction.leaderId === viewerId,
     buyNowOffered: status === 'running' && auction.keepBuyNow && auction.bidCount === 0,
     bids: rows.map((row) => ({ bidder: names.get(row.userId) ?? '***', amount: centsToDollars(row.amountCents), at: new Date(row.createdAt).toISOString() })),
+    now: new Date(now).toISOString(),
   };
   return viewerId === null ? view : { ...view, ...viewerStanding(db, auction, viewerId, now) };
 }

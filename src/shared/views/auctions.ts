@@ -30,6 +30,8 @@ export interface AuctionView {
   /** True when Buy Now is offered beside the auction: the admin kept it and nobody has bid. */
   buyNowOffered: boolean;
   bids: { bidder: string; amount: number; at: string }[];
+  /** The server's clock when the view was made: the panel counts down by it, not by the device's clock. */
+  now: string;
   /*
    * The signed-in viewer's own standing: present only in their own GET, never in the broadcast
    * nor in anyone else's view.

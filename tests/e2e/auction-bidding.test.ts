@@ -1,0 +1,149 @@
+import { Database } from 'bun:sqlite';
+import { describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { islandsReady, screenshot, shows, toastText, watchErrors } from '../helpers/browser.ts';
+import { storeAndBrowser } from '../helpers/e2e.ts';
+import { COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { Client } from '../helpers/http-client.ts';
+import { E2E_ADMIN } from '../helpers/server.ts';
+
+/*
+ * Issue 28: two shoppers bid against each other on one product page, each in their own browser.
+ * Each sees the other's bid and their own standing without reloading; a bid in the last two
+ * minutes (the manual clock) moves the end, and the OTHER page's countdown follows; a bidder
+ * without a card is asked for one.
+ */
+
+setDefaultTimeout(180_000);
+
+const MINUTE = 60_000;
+const store = storeAndBrowser({ CLOCK: 'manual' });
+
+interface Bidder {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+async function moveClock(body: { now?: number; advanceMs?: number }): Promise<number> {
+  const response = await fetch(`${store.server.url}/api/test/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: store.server.url },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { now: number }).now;
+}
+
+/** A shopper in their own browser, signed in; with the approving test card on file unless `card` is false. */
+async function bidder(name: string, card = true): Promise<Bidder> {
+  const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const registered = await page.request.post(`${store.server.url}/api/register`, { data: { username: name, password: 'beach-day-7' } });
+  expect(registered.status()).toBe(201);
+  const saved = await page.request.patch(`${store.server.url}/api/user/profile`, {
+    data: { ...COMPLETE_PROFILE, ...(card ? { paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } } : {}) },
+  });
+  expect(saved.status()).toBe(200);
+  return { context, page, errors };
+}
+
+async function openProduct(who: Bidder, productId: number) {
+  await who.page.goto(`${store.server.url}/product/${productId}`);
+  await islandsReady(who.page);
+  await shows(who.page.locator('[data-auction-status="running"]'));
+}
+
+async function bid(who: Bidder, amount: string) {
+  await who.page.getByLabel('Your maximum bid').fill(amount);
+  await who.page.getByRole('button', { name: 'Place Bid' }).click();
+}
+
+const panel = (who: Bidder) => who.page.getByRole('region', { name: 'Auction' });
+
+describe('bidding on the product page', () => {
+  test('two shoppers bid against each other live; a late bid moves the end on the other page too; no card, the dialog', async () => {
+    const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
+    const productId = (db.query('select id from products order by id limit 1').get() as { id: number }).id;
+    db.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
+    db.close();
+    const now = await moveClock({ advanceMs: 0 });
+    const endsAt = now + 60 * MINUTE;
+    const admin = new Client(store.server);
+    await admin.ok('POST', '/api/login', { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+    await admin.ok('POST', '/api/admin/pin', { pin: E2E_ADMIN.pin });
+    await admin.ok('PUT', `/api/admin/products/${productId}/auction`, { startingBid: 10, endsAt: new Date(endsAt).toISOString() });
+
+    const a = await bidder('ava_bids');
+    const b = await bidder('ben_bids');
+    await openProduct(a, productId);
+    await openProduct(b, productId);
+    await shows(panel(a).getByText('Starting bid'));
+    expect(await a.page.getByRole('link', { name: 'Pay Now' }).count()).toBe(0);
+    await screenshot(a.page, 'auction-panel-running');
+
+    await bid(a, '30');
+    await shows(panel(a).getByText("You're the highest bidder."));
+    // B sees A's bid without reloading: the price, the count and A's masked name in the history.
+    await shows(panel(b).locator('[data-bid-count]', { hasText: '1 bid' }));
+    expect(await panel(b).locator('[data-current-price]').textContent()).toBe('$10.00');
+    expect(await panel(b).locator('[data-bid]').first().textContent()).toContain('a***s');
+    expect(await panel(b).locator('[data-standing]').count()).toBe(0);
+
+    await bid(b, '50');
+    await shows(panel(b).getByText("You're the highest bidder."));
+    await screenshot(b.page, 'auction-panel-leader');
+    // A was overtaken: told on the panel without reloading.
+    await shows(panel(a).getByText("You've been outbid."));
+    expect(await panel(a).locator('[data-current-price]').textContent()).toBe('$31.00');
+    await screenshot(a.page, 'auction-panel-outbid');
+
+    // One minute left on the server's clock; A's bid there moves the end to two minutes after it.
+    const late = await moveClock({ now: endsAt - MINUTE });
+    await bid(a, '80');
+    await shows(panel(a).getByText("You're the highest bidder."));
+    const newEnd = new Date(late + 2 * MINUTE).toISOString();
+    // B's countdown follows the new end without a reload, counted by the server's clock.
+    await shows(panel(b).locator(`[data-ends-at="${newEnd}"]`));
+    await shows(panel(b).getByText("You've been outbid."));
+    const left = await panel(b).getByRole('timer').textContent();
+    expect(left).toMatch(/^00:0[12]:\d\d$/);
+
+    // A shopper without a card is asked for one, by the shop's own dialog.
+    const c = await bidder('cleo_nocard', false);
+    await openProduct(c, productId);
+    await bid(c, '200');
+    const dialog = c.page.getByRole('dialog', { name: 'Payment method required' });
+    await shows(dialog);
+    expect(await dialog.getByRole('link', { name: 'Add Payment Method' }).getAttribute('href')).toBe(
+      `/profile?tab=payment&next=${encodeURIComponent(`/product/${productId}`)}`,
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Under the least allowed: said by the field before anything is sent.
+    await bid(b, '1');
+    await shows(panel(b).locator('[data-field-error="maxAmount"]', { hasText: /^Enter \$\d+\.\d\d or more$/ }));
+    // A refusal of the server: its words by the field and in a toast.
+    await bid(a, '80');
+    expect(await toastText(a.page, 'Bid not placed')).toContain('Bid at least $80.01');
+    expect(await panel(a).locator('[data-field-error="maxAmount"]').textContent()).toBe('Bid at least $80.01');
+
+    // Wide screens too.
+    await b.page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(b.page, 'auction-panel-outbid');
+    await a.page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(a.page, 'auction-panel-leader');
+
+    // The end: the close job runs with the clock; the panel tells the outcome.
+    await moveClock({ advanceMs: 3 * MINUTE });
+    await shows(panel(b).locator('[data-outcome="ended"]'));
+    await screenshot(b.page, 'auction-panel-ended');
+    await b.page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(b.page, 'auction-panel-ended');
+
+    expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
+    for (const who of [a, b, c]) await who.context.close();
+  });
+});
