@@ -49,7 +49,8 @@ export function parseDollars(text: string): number | null {
 export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: AuctionPanelProps) {
   const id = useId();
   const [view, setView] = useState(initial);
-  const [skew, setSkew] = useState(0);
+  // The device's clock against the server's, from the view rendered (a cached page's is older: the read on load corrects it).
+  const [skew, setSkew] = useState(() => Date.parse(initial.now) - Date.now());
   const local = useMounted();
   const path = `/product/${productId}`;
   const [bidError, setBidError] = useState<string | null>(null);
@@ -165,11 +166,14 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
     void refresh();
   }
 
-  async function placeBid(amountText: string) {
-    if (placing.current) return;
+  async function placeBid(amountText: string): Promise<boolean> {
+    if (placing.current) return false;
     const amount = parseDollars(amountText);
-    if (amount === null) return setBidError(`Enter an amount in dollars, like ${view.minimumBid.toFixed(2)}.`);
-    if (amount < view.minimumBid) return setBidError(`Enter ${formatDollars(view.minimumBid)} or more`);
+    const tooLow = amount !== null && amount < view.minimumBid;
+    if (amount === null || tooLow) {
+      setBidError(tooLow ? `Enter ${formatDollars(view.minimumBid)} or more` : `Enter an amount in dollars, like ${view.minimumBid.toFixed(2)}.`);
+      return false;
+    }
     placing.current = true;
     setBusy(true);
     setBidError(null);
@@ -185,8 +189,10 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
             },
       );
       await refresh();
+      return true;
     } catch (error) {
       refused(error);
+      return false;
     } finally {
       placing.current = false;
       setBusy(false);
@@ -202,14 +208,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
       <Standing view={view} />
       {view.payment && <PayStep productId={productId} payment={view.payment} local={local} />}
       {view.status === 'running' && (
-        <BidForm
-          id={id}
-          minimumBid={view.minimumBid}
-          busy={busy}
-          error={bidError}
-          signInHref={signIn ? `/auth?${back}` : null}
-          onBid={(text) => void placeBid(text)}
-        />
+        <BidForm id={id} minimumBid={view.minimumBid} busy={busy} error={bidError} signInHref={signIn ? `/auth?${back}` : null} onBid={placeBid} />
       )}
       {view.status !== 'scheduled' && <History view={view} now={now} local={local} headingId={historyId} />}
       <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? { title: '', text: '', href: path, actionText: '' }} />

@@ -63,6 +63,12 @@ async function bid(who: Bidder, amount: string) {
 
 const panel = (who: Bidder) => who.page.getByRole('region', { name: 'Auction' });
 
+/** The panel in the middle of the screen, then the picture. */
+async function shot(who: Bidder, name: string) {
+  await panel(who).evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await screenshot(who.page, name);
+}
+
 describe('bidding on the product page', () => {
   test('two shoppers bid against each other live; a late bid moves the end on the other page too; no card, the dialog', async () => {
     const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
@@ -82,7 +88,7 @@ describe('bidding on the product page', () => {
     await openProduct(b, productId);
     await shows(panel(a).getByText('Starting bid'));
     expect(await a.page.getByRole('link', { name: 'Pay Now' }).count()).toBe(0);
-    await screenshot(a.page, 'auction-panel-running');
+    await shot(a, 'auction-panel-running');
 
     await bid(a, '30');
     await shows(panel(a).getByText("You're the highest bidder."));
@@ -94,11 +100,11 @@ describe('bidding on the product page', () => {
 
     await bid(b, '50');
     await shows(panel(b).getByText("You're the highest bidder."));
-    await screenshot(b.page, 'auction-panel-leader');
+    await shot(b, 'auction-panel-leader');
     // A was overtaken: told on the panel without reloading.
     await shows(panel(a).getByText("You've been outbid."));
     expect(await panel(a).locator('[data-current-price]').textContent()).toBe('$31.00');
-    await screenshot(a.page, 'auction-panel-outbid');
+    await shot(a, 'auction-panel-outbid');
 
     // One minute left on the server's clock; A's bid there moves the end to two minutes after it.
     const late = await moveClock({ now: endsAt - MINUTE });
@@ -132,16 +138,16 @@ describe('bidding on the product page', () => {
 
     // Wide screens too.
     await b.page.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(b.page, 'auction-panel-outbid');
+    await shot(b, 'auction-panel-outbid');
     await a.page.setViewportSize({ width: 1280, height: 900 });
-    await screenshot(a.page, 'auction-panel-leader');
+    await shot(a, 'auction-panel-leader');
 
     // The end: the close job runs with the clock; the panel tells the outcome.
     await moveClock({ advanceMs: 3 * MINUTE });
     await shows(panel(b).locator('[data-outcome="ended"]'));
-    await screenshot(b.page, 'auction-panel-ended');
+    await shot(b, 'auction-panel-ended');
     await b.page.setViewportSize({ width: 390, height: 844 });
-    await screenshot(b.page, 'auction-panel-ended');
+    await shot(b, 'auction-panel-ended');
 
     expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
     for (const who of [a, b, c]) await who.context.close();

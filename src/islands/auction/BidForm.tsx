@@ -17,7 +17,8 @@ export function BidForm({
   error: string | null;
   /** Set after a 401: the way to sign in and come back. */
   signInHref: string | null;
-  onBid: (amountText: string) => void;
+  /** Resolves true once the bid is placed: the field is emptied for the next one. */
+  onBid: (amountText: string) => Promise<boolean>;
 }) {
   const hint = `Enter ${formatDollars(minimumBid)} or more`;
   return (
@@ -27,8 +28,11 @@ export function BidForm({
       noValidate
       onSubmit={(event: FormEvent<HTMLFormElement>) => {
         event.preventDefault();
-        const input = event.currentTarget.elements.namedItem('maxAmount') as HTMLInputElement;
-        onBid(input.value);
+        const form = event.currentTarget;
+        const input = form.elements.namedItem('maxAmount') as HTMLInputElement;
+        void onBid(input.value).then((placed) => {
+          if (placed) form.reset();
+        });
       }}
       className="grid gap-2"
     >
@@ -47,7 +51,7 @@ export function BidForm({
             inputMode="decimal"
             autoComplete="off"
             placeholder={minimumBid.toFixed(2)}
-            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+            aria-describedby={error ? `${id}-error` : `${id}-hint`}
             aria-invalid={error ? true : undefined}
             className={`h-12 w-full rounded-xl border bg-white pr-3 pl-7 text-base tabular-nums ${error ? 'border-red-600' : 'border-slate-300'}`}
           />
@@ -60,12 +64,14 @@ export function BidForm({
           {busy ? 'Placing…' : 'Place Bid'}
         </button>
       </div>
-      <p id={`${id}-hint`} className="m-0 text-sm text-slate-600">
-        {hint}
-      </p>
-      {error && (
+      {/* The refusal takes the hint's place: it names the least allowed itself. */}
+      {error ? (
         <p id={`${id}-error`} role="alert" className="m-0 text-sm font-semibold text-red-700" data-field-error="maxAmount">
           {error}
+        </p>
+      ) : (
+        <p id={`${id}-hint`} className="m-0 text-sm text-slate-600">
+          {hint}
         </p>
       )}
       {signInHref && (

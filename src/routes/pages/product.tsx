@@ -138,36 +138,41 @@ function ProductDetail({
         <p className="m-0 text-xs font-semibold uppercase tracking-widest text-slate-600">{productTypeLabels[product.productType].singular}</p>
         <h1 className="m-0 mt-1 text-3xl font-extrabold leading-tight">{name}</h1>
         <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
-        <div className="mt-4 flex flex-wrap items-center gap-3">
-          {!bidding && <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>}
-          {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
-          {!bidding && <StockBadge quantity={product.quantity} />}
-        </div>
+        {/* While bidding, the panel shows the price; the held unit is no 'Out of Stock'. */}
+        {(!bidding || noGame === null) && (
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            {!bidding && <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>}
+            {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
+            {!bidding && <StockBadge quantity={product.quantity} />}
+          </div>
+        )}
         {auction && (
           <div className="mt-6">
             <Island name="AuctionPanel" props={{ productId: product.id, initial: auction }} />
           </div>
         )}
-        <div className={`mt-6 grid gap-3 ${noGame === null && payNow ? 'grid-cols-2' : 'grid-cols-1'}`}>
-          {!payNow ? null : bidding ? (
-            <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
-              {`Buy Now ${formatDollars(product.price)}`}
-            </a>
-          ) : soldOut ? (
-            <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
-              Pay Now
-            </span>
-          ) : (
-            <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
-              Pay Now
-            </a>
-          )}
-          {noGame === null && (
-            <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
-              Play Now
-            </a>
-          )}
-        </div>
+        {(payNow || noGame === null) && (
+          <div className={`mt-6 grid gap-3 ${noGame === null && payNow ? 'grid-cols-2' : 'grid-cols-1'}`}>
+            {!payNow ? null : bidding ? (
+              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+                {`Buy Now ${formatDollars(product.price)}`}
+              </a>
+            ) : soldOut ? (
+              <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
+                Pay Now
+              </span>
+            ) : (
+              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+                Pay Now
+              </a>
+            )}
+            {noGame === null && (
+              <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+                Play Now
+              </a>
+            )}
+          </div>
+        )}
         {!soldOut && !bidding && (
           <form method="post" action="/cart/add" className="mt-3">
             <input type="hidden" name="productId" value={product.id} />
