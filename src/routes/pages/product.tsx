@@ -249,12 +249,40 @@ function markedViewer<E extends AppEnv>(c: AppContext<E>, productId: number | nu
 
 /**
  * The auction's part of the page's key: auction writes do not move the storefront version, so
- * the row's own change time and the status the clock gives it now (one indexed read) keep a
+ * the row's public columns and the status the clock gives it now (one indexed read) keep a
  * cached page from showing an old panel or a Buy Now that is gone.
  */
 function auctionFingerprint(db: Queryable, id: number | null, now: number): string {
   const auction = id === null ? undefined : currentAuctionOf(db, id);
-  return auction ? `|auction:${auction.id}:${auction.updatedAt}:${publicStatus(auction, now)}` : '';
+  if (!auction) return '';
+  // Every column the public view is made of (two writes may share a millisecond, so not updatedAt alone).
+  const {
+    id: auctionId,
+    status,
+    startsAt,
+    endsAt,
+    startingBidCents,
+    incrementCents,
+    reserveCents,
+    reserveMet,
+    keepBuyNow,
+    currentPriceCents,
+    bidCount,
+  } = auction;
+  const terms = [
+    auctionId,
+    status,
+    startsAt,
+    endsAt,
+    startingBidCents,
+    incrementCents,
+    reserveCents !== null,
+    reserveMet,
+    keepBuyNow,
+    currentPriceCents,
+    bidCount,
+  ];
+  return `|auction:${terms.join(':')}:${publicStatus(auction, now)}`;
 }
 
 /** What the product page shows besides the product: its games' state, its auction, and whose entry is marked. */
