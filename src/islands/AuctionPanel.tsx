@@ -62,12 +62,17 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
   const detourDialog = useRef<HTMLDialogElement>(null);
   const [detour, setDetour] = useState<{ to: Detour; n: number } | null>(null);
   const [polling, setPolling] = useState(false);
-  const youBid = useRef(initial.youBid === true);
-  youBid.current = view.youBid === true;
+  /** Set with each read, not at render: an event may come between a read's answer and the render it causes. */
+  const youBid = useRef(false);
+  /** A read of the viewer's own view has answered: until then a live event cannot tell whether they bid. */
+  const standingKnown = useRef(false);
 
   const take = useCallback((fresh: AuctionView) => {
+    standingKnown.current = true;
+    youBid.current = fresh.youBid === true;
     setSkew(Date.parse(fresh.now) - Date.now());
-    setView(fresh);
+    // A read answered after a newer live event keeps that event's public part, with the viewer's own.
+    setView((held) => (Date.parse(fresh.now) >= Date.parse(held.now) ? fresh : { ...held, ...ownOf(fresh) }));
   }, []);
 
   const refresh = useCallback(async () => {
@@ -92,7 +97,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
       const publicView = event.auction;
       setSkew(Date.parse(publicView.now) - Date.now());
       setView((held) => ({ ...publicView, ...ownOf(held) }));
-      if (!youBid.current) return;
+      if (standingKnown.current && !youBid.current) return;
       clearTimeout(timer);
       timer = setTimeout(() => void refresh(), STANDING_DEBOUNCE_MS);
     });

@@ -43,6 +43,9 @@ describe('the product page with an auction', () => {
       expect(linkTexts(html).some((link) => link.startsWith('Buy Now'))).toBe(false);
       expect(attribute(html, 'form[action="/cart/add"]', 'action')).toBeUndefined();
       expect(offerOf(html)).toMatchObject({ price: '21.00', availability: 'https://schema.org/InStock' });
+      // Its unit is held for the auction: up for auction, not 'Out of Stock'.
+      expect(html).toContain('Up for auction');
+      expect(html).not.toContain('Out of Stock');
     }
   });
 

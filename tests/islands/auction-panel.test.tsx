@@ -47,8 +47,8 @@ class FakeEventSource {
   onerror: (() => void) | null = null;
   readonly listeners = new Map<string, ((message: { data: string; lastEventId: string }) => void)[]>();
   constructor(readonly url: string) {
+    // Open at once (readyState 1): the test calls onopen / onerror itself when it needs them.
     FakeEventSource.last = this;
-    setTimeout(() => this.onopen?.(), 0);
   }
   addEventListener(type: string, listener: (message: { data: string; lastEventId: string }) => void) {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
@@ -133,7 +133,8 @@ async function render(props: Props, loaded: AuctionView = props.initial): Promis
   const root = createRoot(container);
   roots.push(root);
   root.render(createElement(panel.default, props));
-  await until(() => calls.some((call) => call.method === 'GET'), 'the panel to read the view on load');
+  const own = `/api/products/${props.productId}/auction`;
+  await until(() => calls.some((call) => call.method === 'GET' && call.url === own), 'the panel to read the view on load');
   await until(() => container.querySelector('[data-auction-status]')?.getAttribute('data-auction-status') === loaded.status, 'the loaded view');
   return container;
 }
@@ -279,24 +280,53 @@ describe('AuctionPanel', () => {
     expect(container.querySelector('[data-sign-in] a')!.getAttribute('href')).toBe('/auth?next=%2Fproduct%2F15');
   });
 
+  test('403 PROFILE_INCOMPLETE: the profile dialog lists what is missing, with the way back', async () => {
+    const container = await render({ productId: 20, initial: view() });
+    answer = (call) =>
+      call.method === 'POST' ? json({ message: 'Complete your profile first.', code: 'PROFILE_INCOMPLETE', missing: ['phone', 'address'] }, 403) : json(view());
+    await bid(container, '12');
+    await until(() => container.querySelector('dialog')?.open === true, 'the dialog');
+    const dialog = container.querySelector('dialog')!;
+    expect(text(dialog)).toContain('Complete your profile');
+    expect([...dialog.querySelectorAll('[data-missing] li')].map(text)).toEqual(['Phone', 'Address']);
+    expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?next=%2Fproduct%2F20');
+  });
+
+  test('without the live stream the panel polls the view', async () => {
+    const container = await render({ productId: 21, initial: view(), pollMs: 30 });
+    await until(() => FakeEventSource.last?.url.includes('product=21') === true, 'the stream for product 21');
+    const stream = FakeEventSource.last!;
+    answer = () => json(withBids());
+    // The browser gave up on the stream: live.ts tells its subscribers to poll.
+    stream.readyState = FakeEventSource.CLOSED;
+    stream.onerror?.();
+    await until(() => container.querySelector('[data-current-price]')?.textContent === '$21.00', 'the polled price');
+    stream.readyState = FakeEventSource.OPEN;
+    stream.onopen?.();
+    // Its fast poll must not reach the next tests' fetch.
+    const root = roots.pop()!;
+    root.unmount();
+    container.remove();
+  });
+
   test('an amount under the least allowed is said by the field and never sent', async () => {
     const container = await render({ productId: 16, initial: withBids() });
     calls = [];
     await bid(container, '21.5');
     await until(() => container.querySelector('[data-field-error="maxAmount"]') !== null, 'the field message');
     expect(text(container.querySelector('[data-field-error="maxAmount"]')!)).toBe('Enter $22.00 or more');
-    expect(calls).toEqual([]);
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([]);
   });
 
   test('a live event moves the price, the count and the end (soft close); a bidder re-reads their standing once', async () => {
     const container = await render({ productId: 17, initial: withBids() }, withBids({ leading: true, youBid: true, yourMaximum: 30, payment: null }));
     await until(() => FakeEventSource.last?.url.includes('product=17') === true, 'the stream for product 17');
     calls = [];
-    answer = () => json(withBids({ currentPrice: 31, minimumBid: 32, bidCount: 5, leading: false, youBid: true, yourMaximum: 30, payment: null }));
     // The server's clock is 1:59 before the end; the new end is two minutes after the bid.
     const serverNow = NOW + 90 * MINUTE - 119_000;
     const newEnd = new Date(serverNow + 2 * MINUTE).toISOString();
     const live = withBids({ currentPrice: 31, minimumBid: 32, bidCount: 5, endsAt: newEnd, now: new Date(serverNow).toISOString() });
+    answer = () => json({ ...live, leading: false, youBid: true, yourMaximum: 30, payment: null });
     FakeEventSource.last!.send('auction', { productId: 17, auction: live });
     await until(() => text(container.querySelector('[data-current-price]')!) === '$31.00', 'the new price');
     expect(text(container.querySelector('[data-bid-count]')!)).toBe('5 bids');
@@ -313,6 +343,7 @@ describe('AuctionPanel', () => {
       { productId: 18, initial: withBids({ status: 'ended' }) },
       withBids({ status: 'ended', leading: true, youBid: true, yourMaximum: 300, payment: retry }),
     );
+    await until(() => winner.querySelector('[data-payment="retry"]') !== null, 'the payment step');
     expect(text(winner.querySelector('[data-payment="retry"]')!)).toContain('Your card was declined. Update your card, then Pay.');
     const payButton = [...winner.querySelectorAll('button')].find((b) => b.textContent === 'Pay $218.70')!;
     answer = (call) => (call.method === 'POST' ? json({ message: 'Your card was declined.' }, 402) : json(view()));

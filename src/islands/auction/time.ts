@@ -21,23 +21,21 @@ export function timeLeftText(ms: number): string {
 
 /**
  * The server's time now: on the first render the view's own `now` (so the HTML is the server's
- * exactly), then the device's clock plus `skewMs`, every second until `target` has passed.
+ * exactly), then the device's clock plus `skewMs`, read at each render (a new end or skew shows
+ * in the same render as the view that brought it), re-rendered every second until `target`.
  */
 export function useServerClock(viewNow: number, skewMs: number, target: number, running: boolean): number {
-  const [now, setNow] = useState(viewNow);
+  const mounted = useMounted();
+  const [, setTick] = useState(0);
   useEffect(() => {
-    if (!running) return;
-    const read = () => Date.now() + skewMs;
-    setNow(read());
-    if (read() >= target) return;
+    if (!running || Date.now() + skewMs >= target) return;
     const timer = setInterval(() => {
-      const current = read();
-      setNow(current);
-      if (current >= target) clearInterval(timer);
+      setTick((tick) => tick + 1);
+      if (Date.now() + skewMs >= target) clearInterval(timer);
     }, SECOND);
     return () => clearInterval(timer);
   }, [target, running, skewMs]);
-  return now;
+  return mounted ? Date.now() + skewMs : viewNow;
 }
 
 /** True after the first effect: dates are then shown in the viewer's own time zone (the server's HTML uses UTC). */

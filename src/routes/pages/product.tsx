@@ -72,7 +72,7 @@ function productJsonLd(product: ProductView, base: string, auction: AuctionView 
   };
 }
 
-function Details({ product }: { product: ProductView }) {
+function Details({ product, bidding }: { product: ProductView; bidding: boolean }) {
   const { author, text } = productTitle(product);
   const isBook = product.productType === 'book';
   const rows: [string, string][] = [
@@ -81,7 +81,11 @@ function Details({ product }: { product: ProductView }) {
     ...(author ? ([['Author', author]] as [string, string][]) : []),
     ['SKU', product.model],
     ...(product.size ? ([[isBook ? 'Pages' : 'Size', product.size]] as [string, string][]) : []),
-    ['Availability', product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock'],
+    [
+      'Availability',
+      // The auction's unit is held off the shelf: it is for sale, by bidding.
+      bidding ? 'Up for auction' : product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock',
+    ],
   ];
   return (
     <div>
@@ -217,7 +221,7 @@ function ProductDetail({
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
                 {tab === 'details' || !competition ? (
-                  <Details product={product} />
+                  <Details product={product} bidding={bidding} />
                 ) : (
                   <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />
                 )}
@@ -228,7 +232,7 @@ function ProductDetail({
               <h2 id="details-heading" className="m-0 mb-3 text-lg font-bold">
                 Product Details
               </h2>
-              <Details product={product} />
+              <Details product={product} bidding={bidding} />
             </section>
           )}
         </div>
