@@ -50,14 +50,14 @@ describe('POST /api/products/{id}/bids: proxy bidding', () => {
       .where(and(eq(notifications.userId, alice!.id), eq(notifications.type, 'auction_outbid')))
       .all();
     expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ title: "You've been outbid", actionUrl: `/products/${ctx.product.id}` });
+    expect(told[0]).toMatchObject({ title: "You've been outbid", actionUrl: `/product/${ctx.product.id}` });
     const mail = ctx.db
       .select()
       .from(emailOutbox)
       .where(and(eq(emailOutbox.userId, alice!.id), eq(emailOutbox.kind, 'auction_outbid')))
       .all();
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.textBody).toContain(`/products/${ctx.product.id}`);
+    expect(mail[0]!.textBody).toContain(`/product/${ctx.product.id}`);
     expect(ctx.db.select().from(notifications).where(eq(notifications.userId, carol!.id)).all()).toHaveLength(0);
   });
 

@@ -10,7 +10,7 @@ import { formatUsd } from '../../shared/money.ts';
  * e-mail with a link back to the product. Event keys make a repeated step tell once.
  */
 
-const productPath = (productId: number) => `/products/${productId}`;
+const productPath = (productId: number) => `/product/${productId}`;
 
 export function tellOutbid(
   tx: Queryable,
