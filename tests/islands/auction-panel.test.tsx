@@ -92,6 +92,9 @@ const withBids = (overrides: Partial<AuctionView> = {}) =>
     ...overrides,
   });
 
+/** Put back after the file: test files share one process (`--no-isolate`), and the others expect no stream. */
+const originalEventSource = (globalThis as { EventSource?: unknown }).EventSource;
+
 beforeAll(async () => {
   registerDom({ url: 'http://localhost/product/3', width: 390, height: 844 });
   (globalThis as unknown as { EventSource: unknown }).EventSource = FakeEventSource;
@@ -117,6 +120,10 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const root of roots) root.unmount();
   (await import('../../src/islands/lib/live.ts')).resetLive();
+  // The toasts are one signal for the whole process: this file's must not show in the next file's page.
+  (await import('../../src/islands/lib/toast.ts')).toasts.value = [];
+  if (originalEventSource === undefined) delete (globalThis as { EventSource?: unknown }).EventSource;
+  else (globalThis as { EventSource?: unknown }).EventSource = originalEventSource;
   globalThis.fetch = realFetch;
   console.error = originalError;
   await Bun.sleep(20);
