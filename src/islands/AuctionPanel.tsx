@@ -171,12 +171,15 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
     void refresh();
   }
 
+  // The leader may only raise their own maximum (the server refuses the same or less).
+  const least = view.leading && view.yourMaximum != null ? Math.max(view.minimumBid, Math.round(view.yourMaximum * 100 + 1) / 100) : view.minimumBid;
+
   async function placeBid(amountText: string): Promise<boolean> {
     if (placing.current) return false;
     const amount = parseDollars(amountText);
-    const tooLow = amount !== null && amount < view.minimumBid;
+    const tooLow = amount !== null && amount < least;
     if (amount === null || tooLow) {
-      setBidError(tooLow ? `Enter ${formatDollars(view.minimumBid)} or more` : `Enter an amount in dollars, like ${view.minimumBid.toFixed(2)}.`);
+      setBidError(tooLow ? `Enter ${formatDollars(least)} or more` : `Enter an amount in dollars, like ${least.toFixed(2)}.`);
       return false;
     }
     placing.current = true;
@@ -210,10 +213,13 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
       {view.status === 'running' && <RunningSummary view={view} now={now} />}
       {view.status === 'scheduled' && <Scheduled view={view} now={now} local={local} />}
       {!open && <Outcome view={view} />}
-      <Standing view={view} />
+      {/* Said as it changes (outbid by someone else's bid, over the stream), not only shown. */}
+      <div aria-live="polite" className="empty:hidden">
+        <Standing view={view} />
+      </div>
       {view.payment && <PayStep productId={productId} payment={view.payment} local={local} />}
       {view.status === 'running' && (
-        <BidForm id={id} minimumBid={view.minimumBid} busy={busy} error={bidError} signInHref={signIn ? `/auth?${back}` : null} onBid={placeBid} />
+        <BidForm id={id} minimumBid={least} busy={busy} error={bidError} signInHref={signIn ? `/auth?${back}` : null} onBid={placeBid} />
       )}
       {view.status !== 'scheduled' && <History view={view} now={now} local={local} headingId={historyId} />}
       <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? { title: '', text: '', href: path, actionText: '' }} />

@@ -131,10 +131,13 @@ describe('bidding on the product page', () => {
     // Under the least allowed: said by the field before anything is sent.
     await bid(b, '1');
     await shows(panel(b).locator('[data-field-error="maxAmount"]', { hasText: /^Enter \$\d+\.\d\d or more$/ }));
-    // A refusal of the server: its words by the field and in a toast.
+    // The leader may only raise their own maximum: said by the field, nothing sent.
     await bid(a, '80');
-    expect(await toastText(a.page, 'Bid not placed')).toContain('Bid at least $80.01');
-    expect(await panel(a).locator('[data-field-error="maxAmount"]').textContent()).toBe('Bid at least $80.01');
+    await shows(panel(a).locator('[data-field-error="maxAmount"]', { hasText: 'Enter $80.01 or more' }));
+    // A refusal of the server: its words by the field and in a toast.
+    await bid(b, '100001');
+    expect(await toastText(b.page, 'Bid not placed')).toContain('Your maximum bid can be at most $100,000');
+    expect(await panel(b).locator('[data-field-error="maxAmount"]').textContent()).toBe('Your maximum bid can be at most $100,000');
 
     // Wide screens too.
     await b.page.setViewportSize({ width: 1280, height: 900 });

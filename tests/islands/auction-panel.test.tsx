@@ -212,6 +212,8 @@ describe('AuctionPanel', () => {
     const leader = await render({ productId: 7, initial: withBids() }, withBids({ leading: true, youBid: true, yourMaximum: 30, payment: null }));
     await until(() => leader.querySelector('[data-standing]') !== null, 'the standing');
     expect(text(leader.querySelector('[data-standing]')!)).toBe("You're the highest bidder. Your maximum: $30.00.");
+    // The leader may only raise their own maximum.
+    expect(text(leader)).toContain('Enter $30.01 or more');
     const outbid = await render({ productId: 8, initial: withBids() }, withBids({ leading: false, youBid: true, yourMaximum: 20, payment: null }));
     await until(() => outbid.querySelector('[data-standing]') !== null, 'the standing');
     expect(text(outbid.querySelector('[data-standing]')!)).toBe("You've been outbid. Your maximum: $20.00.");
