@@ -3,6 +3,7 @@ import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { islandsReady, screenshot, shows, toastText, watchErrors } from '../helpers/browser.ts';
+import { seriousViolations } from '../helpers/axe.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
@@ -38,7 +39,8 @@ async function moveClock(body: { now?: number; advanceMs?: number }): Promise<nu
 
 /** A shopper in their own browser, signed in; with the approving test card on file unless `card` is false. */
 async function bidder(name: string, card = true): Promise<Bidder> {
-  const context = await store.browser.newContext({ viewport: { width: 390, height: 844 } });
+  // bypassCSP only so axe-core can be injected; the pages themselves are unchanged.
+  const context = await store.browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
   const registered = await page.request.post(`${store.server.url}/api/register`, { data: { username: name, password: 'beach-day-7' } });
@@ -105,6 +107,7 @@ describe('bidding on the product page', () => {
     await shows(panel(a).getByText("You've been outbid."));
     expect(await panel(a).locator('[data-current-price]').textContent()).toBe('$31.00');
     await shot(a, 'auction-panel-outbid');
+    expect(await seriousViolations(a.page)).toEqual([]);
 
     // One minute left on the server's clock; A's bid there moves the end to two minutes after it.
     const late = await moveClock({ now: endsAt - MINUTE });
@@ -149,6 +152,7 @@ describe('bidding on the product page', () => {
     await moveClock({ advanceMs: 3 * MINUTE });
     await shows(panel(b).locator('[data-outcome="ended"]'));
     await shot(b, 'auction-panel-ended');
+    expect(await seriousViolations(b.page)).toEqual([]);
     await b.page.setViewportSize({ width: 390, height: 844 });
     await shot(b, 'auction-panel-ended');
 
