@@ -228,6 +228,9 @@ describe('AuctionPanel', () => {
     expect(text(sold.querySelector('[data-outcome]')!)).toContain('Sold for $21.00');
     expect(sold.querySelectorAll('[data-bid]')).toHaveLength(3);
     expect(sold.querySelector('input[name="maxAmount"]')).toBeNull();
+    const reserveNotMet = await render({ productId: 22, initial: withBids({ status: 'ended', hasReserve: true, reserveMet: false }) });
+    expect(text(reserveNotMet.querySelector('[data-outcome]')!)).toContain('Auction ended3 bids; the reserve price was not met.');
+    expect(text(reserveNotMet)).not.toContain('Sold for');
     const unsold = await render({ productId: 11, initial: withBids({ status: 'unsold' }) });
     expect(text(unsold.querySelector('[data-outcome]')!)).toContain('Ended without a sale');
     const cancelled = await render({ productId: 12, initial: view({ status: 'cancelled' }) });

@@ -79,7 +79,10 @@ export function Standing({ view }: { view: AuctionView }) {
 export function Outcome({ view }: { view: AuctionView }) {
   const [title, text]: [string, ReactNode] =
     view.status === 'ended'
-      ? [view.currentPrice === null ? 'Auction ended' : `Sold for ${formatDollars(view.currentPrice)}`, bidsText(view.bidCount)]
+      ? // Between the end and the close job, an auction whose reserve was not met reads 'ended' too: no sale to announce.
+        view.currentPrice === null || !view.reserveMet
+        ? ['Auction ended', view.currentPrice === null ? 'Nobody bid.' : `${bidsText(view.bidCount)}; the reserve price was not met.`]
+        : [`Sold for ${formatDollars(view.currentPrice)}`, bidsText(view.bidCount)]
       : view.status === 'unsold'
         ? ['Ended without a sale', view.bidCount > 0 ? `${bidsText(view.bidCount)}; the reserve price was not met or the winner did not pay.` : 'Nobody bid.']
         : ['Auction cancelled', 'This auction was called off by the shop.'];
