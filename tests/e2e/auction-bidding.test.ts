@@ -71,18 +71,29 @@ async function shot(who: Bidder, name: string) {
   await screenshot(who.page, name);
 }
 
+/** The admin, signed in with the PIN, over HTTP. */
+async function admin(): Promise<Client> {
+  const client = new Client(store.server);
+  await client.ok('POST', '/api/login', { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+  await client.ok('POST', '/api/admin/pin', { pin: E2E_ADMIN.pin });
+  return client;
+}
+
+/** The store's `n`th product, one of a kind and bid-enabled. */
+function oneOfAKind(n: number): number {
+  const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
+  const productId = (db.query('select id from products order by id limit 1 offset ?').get(n) as { id: number }).id;
+  db.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
+  db.close();
+  return productId;
+}
+
 describe('bidding on the product page', () => {
   test('two shoppers bid against each other live; a late bid moves the end on the other page too; no card, the dialog', async () => {
-    const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
-    const productId = (db.query('select id from products order by id limit 1').get() as { id: number }).id;
-    db.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
-    db.close();
+    const productId = oneOfAKind(0);
     const now = await moveClock({ advanceMs: 0 });
     const endsAt = now + 60 * MINUTE;
-    const admin = new Client(store.server);
-    await admin.ok('POST', '/api/login', { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
-    await admin.ok('POST', '/api/admin/pin', { pin: E2E_ADMIN.pin });
-    await admin.ok('PUT', `/api/admin/products/${productId}/auction`, { startingBid: 10, endsAt: new Date(endsAt).toISOString() });
+    await (await admin()).ok('PUT', `/api/admin/products/${productId}/auction`, { startingBid: 10, endsAt: new Date(endsAt).toISOString() });
 
     const a = await bidder('ava_bids');
     const b = await bidder('ben_bids');
@@ -158,5 +169,55 @@ describe('bidding on the product page', () => {
 
     expect([...a.errors, ...b.errors, ...c.errors]).toEqual([]);
     for (const who of [a, b, c]) await who.context.close();
+  });
+
+  test("the winner's card is declined at the close: the panel offers Pay, which pays once and opens the order", async () => {
+    const productId = oneOfAKind(1);
+    const now = await moveClock({ advanceMs: 0 });
+    await (await admin()).ok('PUT', `/api/admin/products/${productId}/auction`, { startingBid: 10, endsAt: new Date(now + 10 * MINUTE).toISOString() });
+    const winner = await bidder('dora_declined');
+    // Saved fine; every charge on it declines.
+    expect(
+      (
+        await winner.page.request.patch(`${store.server.url}/api/user/profile`, {
+          data: { paymentMethod: { type: 'card', token: 'cnon:card-nonce-declined' } },
+        })
+      ).status(),
+    ).toBe(200);
+    const other = await bidder('eli_second');
+    await openProduct(winner, productId);
+    await bid(winner, '30');
+    await shows(panel(winner).getByText("You're the highest bidder."));
+    expect((await other.page.request.post(`${store.server.url}/api/products/${productId}/bids`, { data: { maxAmount: 20 } })).status()).toBe(201);
+
+    // The end passes on the server's clock; its close job charges the card on file, which declines.
+    await moveClock({ advanceMs: 11 * MINUTE });
+    const step = panel(winner).locator('[data-payment="retry"]');
+    await shows(step);
+    expect(await step.textContent()).toContain('Your card was declined. Update your card, then Pay.');
+    expect(await panel(winner).locator('[data-outcome]').textContent()).toContain('You won at $21.00');
+    await shot(winner, 'auction-panel-pay');
+
+    expect(
+      (
+        await winner.page.request.patch(`${store.server.url}/api/user/profile`, { data: { paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } } })
+      ).status(),
+    ).toBe(200);
+    // $21 (eli's $20 and the $1 step) plus 8% tax.
+    await step.getByRole('button', { name: 'Pay $22.68' }).dblclick();
+    await winner.page.waitForURL(/\/order-confirmation\/\d+$/);
+    const orderId = Number(new URL(winner.page.url()).pathname.split('/').pop());
+    expect(((await (await winner.page.request.get(`${store.server.url}/api/orders/${orderId}`)).json()) as { status: string }).status).toBe('processing');
+    // One paid order for the auction, whatever the double click sent.
+    const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
+    const paid = db
+      .query(
+        "select count(*) as n from orders where checkout_key like 'auction:' || (select id from auctions where product_id = ?) || ':%' and status = 'processing'",
+      )
+      .get(productId) as { n: number };
+    db.close();
+    expect(paid.n).toBe(1);
+    expect([...winner.errors, ...other.errors]).toEqual([]);
+    for (const who of [winner, other]) await who.context.close();
   });
 });

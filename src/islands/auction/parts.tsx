@@ -82,7 +82,10 @@ export function Outcome({ view }: { view: AuctionView }) {
       ? // Between the end and the close job, an auction whose reserve was not met reads 'ended' too: no sale to announce.
         view.currentPrice === null || !view.reserveMet
         ? ['Auction ended', view.currentPrice === null ? 'Nobody bid.' : `${bidsText(view.bidCount)}; the reserve price was not met.`]
-        : [`Sold for ${formatDollars(view.currentPrice)}`, bidsText(view.bidCount)]
+        : view.payment
+          ? // Not sold until it is paid: the winner's Retry, or the runner-up's offer.
+            [view.payment.kind === 'retry' ? `You won at ${formatDollars(view.currentPrice)}` : 'Auction ended', bidsText(view.bidCount)]
+          : [`Sold for ${formatDollars(view.currentPrice)}`, bidsText(view.bidCount)]
       : view.status === 'unsold'
         ? ['Ended without a sale', view.bidCount > 0 ? `${bidsText(view.bidCount)}; the reserve price was not met or the winner did not pay.` : 'Nobody bid.']
         : ['Auction cancelled', 'This auction was called off by the shop.'];
