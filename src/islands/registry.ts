@@ -1,3 +1,4 @@
+import AuctionPanel from './AuctionPanel.tsx';
 import AuctionRetry from './AuctionRetry.tsx';
 import AuthForm from './AuthForm.tsx';
 import BusinessApplicationForm from './BusinessApplicationForm.tsx';
@@ -21,6 +22,7 @@ import WinMoment from './WinMoment.tsx';
 
 /** Every island, by the name the server marks it with and the client build bundles it under. */
 export const islands = {
+  AuctionPanel,
   AuctionRetry,
   AuthForm,
   BusinessApplicationForm,

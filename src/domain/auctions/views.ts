@@ -1,9 +1,12 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray, max } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { type Auction, users } from '../../db/schema.ts';
+import { type Auction, auctionMaximums, users } from '../../db/schema.ts';
 import { centsToDollars } from '../../shared/money.ts';
+import { totalsFor } from '../../shared/pricing.ts';
+import type { AuctionPayment, AuctionView, PublicAuctionStatus } from '../../shared/views/auctions.ts';
 import { bidRowsOf, currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
+import { buyerOrders } from './payment.ts';
 import { maskBidderName } from './proxy.ts';
 
 /*
@@ -11,24 +14,7 @@ import { maskBidderName } from './proxy.ts';
  * amount and the maximums stay secret; bidders show as masked names.
  */
 
-export type PublicAuctionStatus = 'scheduled' | 'running' | 'ended' | 'unsold' | 'cancelled';
-
-export interface AuctionView {
-  status: PublicAuctionStatus;
-  currentPrice: number | null;
-  /** The least the next bid may be. */
-  minimumBid: number;
-  bidCount: number;
-  startsAt: string;
-  endsAt: string;
-  hasReserve: boolean;
-  reserveMet: boolean;
-  /** True for the signed-in leader. */
-  leading: boolean;
-  /** True when Buy Now is offered beside the auction: the admin kept it and nobody has bid. */
-  buyNowOffered: boolean;
-  bids: { bidder: string; amount: number; at: string }[];
-}
+export type { AuctionPayment, AuctionView, PublicAuctionStatus };
 
 /** The status a viewer sees: the clock decides between scheduled, running and ended before the close job has run. */
 export function publicStatus(auction: Auction, now: number): PublicAuctionStatus {
@@ -62,9 +48,10 @@ export function auctionView(db: Queryable, productId: number, viewerId: number |
           .all()
           .map((user) => [user.id, maskBidderName(user.username)] as const),
   );
-  const price = auction.currentPriceCents;
+  // A second-chance offer's price is the runner-up's secret maximum: everyone else sees the final bid.
+  const price = auction.status === 'second_chance' ? (rows[0]?.amountCents ?? null) : auction.currentPriceCents;
   const status = publicStatus(auction, now);
-  return {
+  const view: AuctionView = {
     status,
     currentPrice: price === null ? null : centsToDollars(price),
     minimumBid: centsToDollars(price === null ? auction.startingBidCents : price + incrementAt(auction.incrementCents, price)),
@@ -76,6 +63,39 @@ export function auctionView(db: Queryable, productId: number, viewerId: number |
     leading: viewerId !== null && auction.leaderId === viewerId,
     buyNowOffered: status === 'running' && auction.keepBuyNow && auction.bidCount === 0,
     bids: rows.map((row) => ({ bidder: names.get(row.userId) ?? '***', amount: centsToDollars(row.amountCents), at: new Date(row.createdAt).toISOString() })),
+    now: new Date(now).toISOString(),
+  };
+  return viewerId === null ? view : { ...view, ...viewerStanding(db, auction, viewerId, now) };
+}
+
+/**
+ * The signed-in viewer's own part of the view: whether they bid, their own best maximum, and
+ * the payment the auction waits on them for. Only their own GET carries it; the live broadcast
+ * is built with no viewer.
+ */
+function viewerStanding(db: Queryable, auction: Auction, viewerId: number, now: number): Pick<AuctionView, 'youBid' | 'yourMaximum' | 'payment'> {
+  const best = db
+    .select({ cents: max(auctionMaximums.maxCents) })
+    .from(auctionMaximums)
+    .where(and(eq(auctionMaximums.auctionId, auction.id), eq(auctionMaximums.userId, viewerId)))
+    .get()?.cents;
+  return { youBid: best != null, yourMaximum: best == null ? null : centsToDollars(best), payment: paymentOwed(db, auction, viewerId, now) };
+}
+
+/** Retry (the winner after a decline) or Buy (the runner-up's offer), while the window is open and no charge is under way or paid. */
+function paymentOwed(db: Queryable, auction: Auction, viewerId: number, now: number): AuctionPayment | null {
+  if (auction.winnerId !== viewerId || auction.currentPriceCents === null || auction.paymentDueAt === null || now >= auction.paymentDueAt) return null;
+  if (auction.status !== 'awaiting_payment' && auction.status !== 'second_chance') return null;
+  const { latest, paid } = buyerOrders(db, auction.id, viewerId);
+  if (paid || latest?.status === 'pending') return null;
+  // The winner's first charge is the close job's; Retry is offered once it was declined.
+  if (auction.status === 'awaiting_payment' && !latest) return null;
+  const totals = totalsFor([{ priceCents: auction.currentPriceCents, quantity: 1 }], 0);
+  return {
+    kind: auction.status === 'awaiting_payment' ? 'retry' : 'second_chance',
+    amount: centsToDollars(totals.totalCents),
+    price: centsToDollars(auction.currentPriceCents),
+    dueAt: new Date(auction.paymentDueAt).toISOString(),
   };
 }
 

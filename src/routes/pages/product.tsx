@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Queryable } from '../../db/client.ts';
 import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
@@ -13,6 +14,8 @@ import {
   stockLabel,
   type ProductView,
 } from '../../domain/catalog/catalog.ts';
+import { currentAuctionOf } from '../../domain/auctions/auction-rows.ts';
+import { auctionView, publicStatus } from '../../domain/auctions/views.ts';
 import { competitionView } from '../../domain/games/views.ts';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
@@ -20,12 +23,36 @@ import { cachePages } from '../../http/page-cache-middleware.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
+import type { AuctionView } from '../../shared/views/auctions.ts';
 import type { CompetitionData } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 
 type Tab = 'details' | 'competition';
 
-function productJsonLd(product: ProductView, base: string) {
+/** Taking bids, or about to: the auction panel stands where Pay Now does. */
+const isOpen = (auction: AuctionView | undefined): auction is AuctionView => auction?.status === 'running' || auction?.status === 'scheduled';
+
+/** The Offer a search engine reads: an open auction's price is its current bid (or starting bid), from when bidding opens. */
+function offerOf(product: ProductView, base: string, auction: AuctionView | undefined) {
+  const offer = {
+    '@type': 'Offer',
+    url: `${base}/product/${product.id}`,
+    price: product.price.toFixed(2),
+    priceCurrency: 'USD',
+    availability: product.quantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+    itemCondition: 'https://schema.org/NewCondition',
+  };
+  if (!isOpen(auction)) return offer;
+  return {
+    ...offer,
+    price: (auction.currentPrice ?? auction.minimumBid).toFixed(2),
+    availability: 'https://schema.org/InStock',
+    availabilityStarts: auction.startsAt,
+    availabilityEnds: auction.endsAt,
+  };
+}
+
+function productJsonLd(product: ProductView, base: string, auction: AuctionView | undefined) {
   const { name, author, text } = productTitle(product);
   const isBook = product.productType === 'book';
   const absolute = (url: string) => (url.startsWith('/') ? `${base}${url}` : url);
@@ -41,18 +68,11 @@ function productJsonLd(product: ProductView, base: string) {
     brand: isBook ? undefined : { '@type': 'Brand', name: product.brand },
     author: author ? { '@type': 'Person', name: author } : undefined,
     numberOfPages: Number.isFinite(pages) && pages > 0 ? pages : undefined,
-    offers: {
-      '@type': 'Offer',
-      url: `${base}/product/${product.id}`,
-      price: product.price.toFixed(2),
-      priceCurrency: 'USD',
-      availability: product.quantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-      itemCondition: 'https://schema.org/NewCondition',
-    },
+    offers: offerOf(product, base, auction),
   };
 }
 
-function Details({ product }: { product: ProductView }) {
+function Details({ product, bidding }: { product: ProductView; bidding: boolean }) {
   const { author, text } = productTitle(product);
   const isBook = product.productType === 'book';
   const rows: [string, string][] = [
@@ -61,7 +81,11 @@ function Details({ product }: { product: ProductView }) {
     ...(author ? ([['Author', author]] as [string, string][]) : []),
     ['SKU', product.model],
     ...(product.size ? ([[isBook ? 'Pages' : 'Size', product.size]] as [string, string][]) : []),
-    ['Availability', product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock'],
+    [
+      'Availability',
+      // The auction's unit is held off the shelf: it is for sale, by bidding.
+      bidding ? 'Up for auction' : product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock',
+    ],
   ];
   return (
     <div>
@@ -86,8 +110,11 @@ function ProductDetail({
   url,
   viewerId,
   noGame,
+  auction,
 }: {
   product: ProductView;
+  /** The product's auction as everyone sees it (the panel re-reads the viewer's own part); undefined without one. */
+  auction: AuctionView | undefined;
   /** Why no game of it can be joined now (domain/games/openness.ts); null when Play Now leads to one. */
   noGame: string | null;
   tab: Tab;
@@ -98,6 +125,9 @@ function ProductDetail({
 }) {
   const { name, subtitle, badge, text } = productTitle(product);
   const soldOut = product.quantity <= 0;
+  const bidding = isOpen(auction);
+  // While an auction is open its unit is held: Buy Now is offered beside it only when the view says so.
+  const payNow = bidding ? auction.buyNowOffered : true;
   const tabs: { key: Tab; label: string; href: string }[] = [
     { key: 'details', label: 'Product Details', href: `/product/${product.id}` },
     { key: 'competition', label: 'Social Competition', href: `/product/${product.id}?tab=competition` },
@@ -112,28 +142,42 @@ function ProductDetail({
         <p className="m-0 text-xs font-semibold uppercase tracking-widest text-slate-600">{productTypeLabels[product.productType].singular}</p>
         <h1 className="m-0 mt-1 text-3xl font-extrabold leading-tight">{name}</h1>
         <p className="m-0 mt-1 text-lg text-slate-600">{subtitle}</p>
-        <div className="mt-4 flex flex-wrap items-center gap-3">
-          <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>
-          {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
-          <StockBadge quantity={product.quantity} />
-        </div>
-        <div className={`mt-6 grid gap-3 ${noGame === null ? 'grid-cols-2' : 'grid-cols-1'}`}>
-          {soldOut ? (
-            <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
-              Pay Now
-            </span>
-          ) : (
-            <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
-              Pay Now
-            </a>
-          )}
-          {noGame === null && (
-            <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
-              Play Now
-            </a>
-          )}
-        </div>
-        {!soldOut && (
+        {/* While bidding, the panel shows the price; the held unit is no 'Out of Stock'. */}
+        {(!bidding || noGame === null) && (
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            {!bidding && <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>}
+            {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
+            {!bidding && <StockBadge quantity={product.quantity} />}
+          </div>
+        )}
+        {auction && (
+          <div className="mt-6">
+            <Island name="AuctionPanel" props={{ productId: product.id, initial: auction }} />
+          </div>
+        )}
+        {(payNow || noGame === null) && (
+          <div className={`mt-6 grid gap-3 ${noGame === null && payNow ? 'grid-cols-2' : 'grid-cols-1'}`}>
+            {!payNow ? null : bidding ? (
+              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+                {`Buy Now ${formatDollars(product.price)}`}
+              </a>
+            ) : soldOut ? (
+              <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
+                Pay Now
+              </span>
+            ) : (
+              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+                Pay Now
+              </a>
+            )}
+            {noGame === null && (
+              <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+                Play Now
+              </a>
+            )}
+          </div>
+        )}
+        {!soldOut && !bidding && (
           <form method="post" action="/cart/add" className="mt-3">
             <input type="hidden" name="productId" value={product.id} />
             <input type="hidden" name="next" value={`/product/${product.id}`} />
@@ -143,7 +187,11 @@ function ProductDetail({
           </form>
         )}
         <p className="m-0 mt-3 text-sm text-slate-600">
-          {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
+          {bidding
+            ? 'The winner gets free delivery in Laguna Beach (92651) within 2-3 hours.'
+            : soldOut
+              ? 'Sold out for now. Check back soon!'
+              : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>
         {/* Sold out says it above; a product with games says why none can be joined now. */}
         {product.playEnabled && !soldOut && noGame !== null && (
@@ -173,7 +221,7 @@ function ProductDetail({
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
                 {tab === 'details' || !competition ? (
-                  <Details product={product} />
+                  <Details product={product} bidding={bidding} />
                 ) : (
                   <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />
                 )}
@@ -184,7 +232,7 @@ function ProductDetail({
               <h2 id="details-heading" className="m-0 mb-3 text-lg font-bold">
                 Product Details
               </h2>
-              <Details product={product} />
+              <Details product={product} bidding={bidding} />
             </section>
           )}
         </div>
@@ -203,13 +251,52 @@ function markedViewer<E extends AppEnv>(c: AppContext<E>, productId: number | nu
   return hasEntryInShownGames(c.env.deps.db, productId, user.id) ? user.id : null;
 }
 
-/** What the product page shows besides the product: its games' state, and whose entry is marked. */
+/**
+ * The auction's part of the page's key: auction writes do not move the storefront version, so
+ * the row's public columns and the status the clock gives it now (one indexed read) keep a
+ * cached page from showing an old panel or a Buy Now that is gone.
+ */
+function auctionFingerprint(db: Queryable, id: number | null, now: number): string {
+  const auction = id === null ? undefined : currentAuctionOf(db, id);
+  if (!auction) return '';
+  // Every column the public view is made of (two writes may share a millisecond, so not updatedAt alone).
+  const {
+    id: auctionId,
+    status,
+    startsAt,
+    endsAt,
+    startingBidCents,
+    incrementCents,
+    reserveCents,
+    reserveMet,
+    keepBuyNow,
+    currentPriceCents,
+    bidCount,
+  } = auction;
+  const terms = [
+    auctionId,
+    status,
+    startsAt,
+    endsAt,
+    startingBidCents,
+    incrementCents,
+    reserveCents !== null,
+    reserveMet,
+    keepBuyNow,
+    currentPriceCents,
+    bidCount,
+  ];
+  return `|auction:${terms.join(':')}:${publicStatus(auction, now)}`;
+}
+
+/** What the product page shows besides the product: its games' state, its auction, and whose entry is marked. */
 function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
   const id = productIdOf(c.req.param('id') ?? '');
   const viewer = markedViewer(c, id);
   const { db, pageCache, clock } = c.env.deps;
   const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
-  return gameFingerprint(games, clock.now()) + (viewer === null ? '' : `|you:${viewer}`);
+  const now = clock.now();
+  return gameFingerprint(games, now) + auctionFingerprint(db, id, now) + (viewer === null ? '' : `|you:${viewer}`);
 }
 
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
@@ -223,6 +310,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
   const base = c.env.deps.config.publicUrl;
   const { name, subtitle, text } = productTitle(product);
   const label = product.productType === 'book' ? `${name} ${subtitle}` : productLabel(product);
+  const auction = auctionView(c.env.deps.db, product.id, null, c.env.deps.clock.now());
   return renderPage(
     c,
     {
@@ -232,10 +320,11 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       price: product.price,
       type: 'product',
       path: `/product/${product.id}`,
-      jsonLd: productJsonLd(product, base),
+      jsonLd: productJsonLd(product, base, auction),
     },
     <ProductDetail
       product={product}
+      auction={auction}
       noGame={whyNoGameToJoin(c.env.deps.db, stored)}
       tab={tab}
       competition={tab === 'competition' ? competitionView(c.env.deps, product.id) : null}
