@@ -9,6 +9,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { openDemoAuctions } from './domain/auctions/demo-auctions.ts';
 import { createAccountLimits } from './domain/accounts/accounts.ts';
 import { bootstrapAdmin } from './domain/operations/bootstrap.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
@@ -210,6 +211,7 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
   const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
+  if (seeded && config.seedDemo) openDemoAuctions({ db, clock });
   const passwords = argon2idHasher();
   const { adminPin, generated } = await bootstrapAdmin({ db, clock, config, passwords });
   const manifest = await loadManifest();
