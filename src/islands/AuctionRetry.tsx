@@ -1,6 +1,4 @@
-import { useRef, useState } from 'react';
-import { ApiError } from './lib/http.ts';
-import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
+import { useAuctionPayment } from './auction/use-auction-payment.ts';
 
 /*
  * Retry payment on an auction order whose card was declined (issue 28, item 5): one money
@@ -15,34 +13,7 @@ export interface AuctionRetryProps {
 }
 
 export default function AuctionRetry({ productId, dueText }: AuctionRetryProps) {
-  const [attempt] = useState(() => new MoneyAttempt());
-  const paying = useRef(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ message: string; card: boolean } | null>(null);
-
-  async function retry() {
-    if (paying.current) return;
-    paying.current = true;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const { orderId } = await attempt.send<{ orderId: number }>('POST', `/api/products/${productId}/auction/pay`, {});
-      window.location.assign(`/order-confirmation/${orderId}`);
-      return;
-    } catch (error) {
-      const declined = error instanceof ApiError && error.status === 402;
-      const noCard = error instanceof ApiError && error.code === 'PAYMENT_METHOD_REQUIRED';
-      const message =
-        declined && !noCard
-          ? 'Your card was declined again. Nothing was charged.'
-          : error instanceof ApiError || error instanceof OutcomeUnknownError
-            ? error.message
-            : 'We could not reach the store. Please try again.';
-      setFailure({ message, card: declined });
-    }
-    paying.current = false;
-    setBusy(false);
-  }
+  const { busy, failure, pay } = useAuctionPayment(productId);
 
   return (
     <div className="grid gap-2" data-auction-retry>
@@ -50,7 +21,7 @@ export default function AuctionRetry({ productId, dueText }: AuctionRetryProps) 
       <div>
         <button
           type="button"
-          onClick={retry}
+          onClick={() => void pay()}
           aria-disabled={busy || undefined}
           className="rounded-lg border-0 bg-ink px-5 py-2.5 text-sm font-bold text-white cursor-pointer hover:bg-ink-light aria-disabled:opacity-60 aria-disabled:cursor-wait"
         >

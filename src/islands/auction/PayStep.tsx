@@ -1,11 +1,9 @@
-import { useRef, useState } from 'react';
 import { formatDollars } from '../../shared/money.ts';
 import type { AuctionPayment } from '../../shared/views/auctions.ts';
 import { NOTIFICATIONS_CHANGED } from '../lib/events.ts';
-import { ApiError } from '../lib/http.ts';
-import { MoneyAttempt, OutcomeUnknownError } from '../lib/money.ts';
 import { toast, toastAfterNavigation } from '../lib/toast.ts';
 import { dateTimeText } from './time.ts';
+import { useAuctionPayment } from './use-auction-payment.ts';
 
 /**
  * What an ended auction waits on this viewer for: the winner's Retry after a declined card, or
@@ -13,31 +11,24 @@ import { dateTimeText } from './time.ts';
  * file (one attempt, one Idempotency-Key for all its tries), then the order's page.
  */
 export function PayStep({ productId, payment, local }: { productId: number; payment: AuctionPayment; local: boolean }) {
-  const [attempt] = useState(() => new MoneyAttempt());
-  const paying = useRef(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const retry = payment.kind === 'retry';
+  const {
+    busy,
+    failure,
+    pay: payOnce,
+  } = useAuctionPayment(productId, {
+    onPaid: () => toastAfterNavigation({ title: 'Success!', description: 'Your order has been placed' }),
+    // A second chance is the runner-up's first try: 'again' belongs to the winner's Retry.
+    declinedMessage: retry ? undefined : 'Your card was declined. Nothing was charged.',
+  });
   const label = retry ? `Pay ${formatDollars(payment.amount)}` : `Buy for ${formatDollars(payment.amount)}`;
   const cardHref = `/profile?tab=payment&next=${encodeURIComponent(`/product/${productId}`)}`;
 
   async function pay() {
-    if (paying.current) return;
-    paying.current = true;
-    setBusy(true);
-    setFailure(null);
-    try {
-      const { orderId } = await attempt.send<{ orderId: number }>('POST', `/api/products/${productId}/auction/pay`, {});
-      toastAfterNavigation({ title: 'Success!', description: 'Your order has been placed' });
-      window.location.assign(`/order-confirmation/${orderId}`);
-    } catch (error) {
-      paying.current = false;
-      setBusy(false);
-      const message = error instanceof ApiError || error instanceof OutcomeUnknownError ? error.message : 'An error occurred during payment processing';
-      setFailure(message);
-      toast({ title: 'Payment Failed', description: message, variant: 'destructive' });
-      window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
-    }
+    const failed = await payOnce();
+    if (!failed) return;
+    toast({ title: 'Payment Failed', description: failed.message, variant: 'destructive' });
+    window.dispatchEvent(new Event(NOTIFICATIONS_CHANGED));
   }
 
   return (
@@ -66,7 +57,7 @@ export function PayStep({ productId, payment, local }: { productId: number; paym
       </button>
       {failure && (
         <p role="alert" className="m-0 font-semibold text-red-800">
-          {failure}
+          {failure.message}
         </p>
       )}
     </div>
