@@ -22,6 +22,7 @@ import { adminApi } from './routes/api/admin.ts';
 import { adminOrdersApi } from './routes/api/admin-orders.ts';
 import { adminAuctionsApi } from './routes/api/admin-auctions.ts';
 import { auctionsApi } from './routes/api/auctions.ts';
+import { teamsApi } from './routes/api/teams.ts';
 import { afterSaleApi } from './routes/api/aftersale.ts';
 import { authApi } from './routes/api/auth.ts';
 import { businessApi } from './routes/api/business.ts';
@@ -135,6 +136,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', adminOrdersApi);
   app.route('/api', adminAuctionsApi);
   app.route('/api', auctionsApi);
+  app.route('/api', teamsApi);
   app.route('/api', afterSaleApi);
   app.route('/api', profileApi);
   app.route('/api', cartApi);
