@@ -55,6 +55,7 @@ import { catalogPages } from './routes/pages/catalog.tsx';
 import { notFound } from './routes/pages/not-found.tsx';
 import { playPages } from './routes/pages/play.tsx';
 import { productPages } from './routes/pages/product.tsx';
+import { teamPages } from './routes/pages/team.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { orderPages } from './routes/pages/orders.tsx';
@@ -161,6 +162,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/', confirmEmailPages);
   app.route('/', catalogPages);
   app.route('/', productPages);
+  app.route('/', teamPages);
   app.route('/', playPages);
   app.route('/', scoreboardPages);
   app.route('/', gameRecordPages);

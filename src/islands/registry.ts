@@ -15,6 +15,8 @@ import PrizeActions from './PrizeActions.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
 import SubmitButton from './SubmitButton.tsx';
+import TeamBuy from './TeamBuy.tsx';
+import TeamJoin from './TeamJoin.tsx';
 import Toaster from './Toaster.tsx';
 import WinMoment from './WinMoment.tsx';
 
@@ -37,6 +39,8 @@ export const islands = {
   RedirectCountdown,
   ShareButton,
   SubmitButton,
+  TeamBuy,
+  TeamJoin,
   Toaster,
   WinMoment,
 } as const;

@@ -22,6 +22,9 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { CompetitionData } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
+import { ProductTeamSection } from './product-team.tsx';
+import { productTeamsView } from '../../domain/promotions/teams-views.ts';
+import type { ProductTeamsView } from '../../shared/views/teams.ts';
 
 type Tab = 'details' | 'competition';
 
@@ -86,7 +89,10 @@ function ProductDetail({
   url,
   viewerId,
   noGame,
+  teams = null,
 }: {
+  /** Half price with a friend (product-team.tsx); null when the product is not ticked for it. */
+  teams?: ProductTeamsView | null;
   product: ProductView;
   /** Why no game of it can be joined now (domain/games/openness.ts); null when Play Now leads to one. */
   noGame: string | null;
@@ -151,6 +157,7 @@ function ProductDetail({
             {noGame}
           </p>
         )}
+        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} />}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
@@ -242,6 +249,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       now={c.env.deps.clock.now()}
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
+      teams={productTeamsView(c.env.deps.db, stored, c.env.deps.clock.now())}
     />,
     { backHref: `/products?type=${product.productType}` },
   );
