@@ -15,17 +15,19 @@ import type { Influencer } from '../../../domain/games/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';
+import { type PromotionsData, PromotionsTab } from './promotions/index.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'promotions' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
+  { key: 'promotions', label: 'Promotions' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -100,8 +102,11 @@ export function AdminPanel({
   returns = [],
   influencers = [],
   games,
+  promotions,
   page = 1,
 }: {
+  /** The Promotions tab (promotions/index.tsx). */
+  promotions?: PromotionsData;
   tab: AdminTab;
   q: string;
   products: AdminProductView[];
@@ -175,6 +180,8 @@ export function AdminPanel({
         <GamesTab games={games} page={page} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
+      ) : tab === 'promotions' && promotions ? (
+        <PromotionsTab data={promotions} />
       ) : tab === 'orders' ? (
         <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
       ) : (
