@@ -48,6 +48,18 @@ describe.concurrent('team buys on Square', () => {
     expect(stockOf(s, productId)).toBe(1);
   });
 
+  test('a double click on Start a team (two requests at once, no key): one team, one hold; the other is told it already has one', async () => {
+    const s = await openStore();
+    const productId = teamProduct(s, 5);
+    const alice = await s.shopper('alice');
+    s.fake.setLatency(300, PAYMENTS);
+    const answers = await Promise.all([1, 2].map(() => alice.client.post(`/api/products/${productId}/teams`)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    expect(teamRows(s)).toHaveLength(1);
+    expect(squareStatuses(s)).toEqual(['APPROVED']);
+    expect(stockOf(s, productId)).toBe(4);
+  });
+
   test('the second hold approved but its answer lost: found under our key, both captured, one order each', async () => {
     const s = await openStore();
     const { code } = await openTeam(s);

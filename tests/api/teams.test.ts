@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products, userProfiles } from '../../src/db/schema.ts';
 import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
-import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import {
@@ -289,7 +288,7 @@ describe('the teams job: expiry', () => {
   test('an open team past 24 hours: the hold voided, the unit back, the starter told; once only', async () => {
     const ctx = await seededApp();
     const { alice, productId, code } = await started(ctx, 5);
-    const deps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics };
+    const deps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway };
     ctx.clock.advance(DAY - 1000);
     expect(await runTeamJobs(deps)).toEqual({ expired: 0, finished: 0 });
     ctx.clock.advance(1000);
@@ -307,4 +306,26 @@ describe('the teams job: expiry', () => {
     completeProfile(ctx, alice.id);
     expect((await startTeam(alice.client, productId)).status).toBe(201);
   });
+});
+
+test('the expiry job in slices: 20 teams on two products, every unit back to its product, every starter told once, every hold voided', async () => {
+  const ctx = await seededApp();
+  const first = teamProduct(ctx, 10);
+  const second = ctx.db
+    .select()
+    .from(products)
+    .where(eq(products.halfPriceEnabled, true))
+    .all()
+    .find((p) => p.id !== first)!.id;
+  ctx.db.update(products).set({ quantity: 10 }).where(eq(products.id, second)).run();
+  const starters = Array.from({ length: 20 }, (_, i) => quickShopper(ctx, `starter${i}`));
+  for (const [i, starter] of starters.entries()) expect((await startTeam(starter.client, i % 2 ? second : first)).status).toBe(201);
+  expect([stockOf(ctx, first), stockOf(ctx, second)]).toEqual([0, 0]);
+  ctx.clock.advance(DAY);
+  const deps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway };
+  expect(await runTeamJobs(deps)).toEqual({ expired: 20, finished: 0 });
+  expect([stockOf(ctx, first), stockOf(ctx, second)]).toEqual([10, 10]);
+  expect(holdRows(ctx).every((row) => row.status === 'voided')).toBe(true);
+  for (const starter of starters) expect(teamNotes(ctx, starter.id).filter((n) => n.title === 'Your team has expired')).toHaveLength(1);
+  expect(await runTeamJobs(deps)).toEqual({ expired: 0, finished: 0 });
 });
