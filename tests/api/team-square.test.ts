@@ -82,6 +82,10 @@ describe.concurrent('team buys on Square', () => {
     expect(((await answer.json()) as { code: string }).code).toBe('PAYMENT_UNCONFIRMED');
     expect(teamRows(s)[0]!.status).toBe('joining');
     expect(teamOrders(s)).toHaveLength(0);
+    // Pressed again while it is settled: told so, no second hold.
+    const again = await joinTeam(bob.client, code);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { code: string }).code).toBe('CHECKOUT_IN_PROGRESS');
     s.clock.advance(MINUTE);
     await s.tick();
     expect(squareStatuses(s)).toEqual(['COMPLETED', 'COMPLETED']);

@@ -116,10 +116,12 @@ function teamOfCode(deps: TeamDeps, code: string): Team {
 function refusalToJoin(deps: TeamDeps, team: Team, userId: number): DomainError | null {
   if (team.starterId === userId) return new DomainError(409, OWN_TEAM);
   const member = deps.db
-    .select({ id: teamMembers.id })
+    .select({ status: teamMembers.status })
     .from(teamMembers)
     .where(and(eq(teamMembers.teamId, team.id), eq(teamMembers.userId, userId), inArray(teamMembers.status, ['holding', 'held', 'paid'])))
     .get();
+  // A retry after an unconfirmed hold: it is still being settled, never asked for twice.
+  if (member?.status === 'holding') return new DomainError(409, HOLD_UNCONFIRMED, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
   if (member) return new DomainError(409, ALREADY_IN_TEAM);
   if (team.status === 'capturing' || team.status === 'filled') return new DomainError(409, TEAM_FULL);
   if (team.status === 'expired' || (team.status === 'open' && team.expiresAt <= deps.clock.now())) return new DomainError(409, TEAM_EXPIRED);
