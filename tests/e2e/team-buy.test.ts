@@ -1,5 +1,6 @@
 import { expect, setDefaultTimeout, test } from 'bun:test';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from '../helpers/axe.ts';
 import { screenshot, shows, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
 import { shopperWithCard } from '../helpers/http-client.ts';
@@ -19,7 +20,8 @@ const store = storeAndBrowser();
 async function signedIn(browser: Browser, server: RunningServer, username: string): Promise<Page> {
   const client = await shopperWithCard(server, username);
   const [name, value] = client.cookie.split('=') as [string, string];
-  const context = await browser.newContext({ viewport: { width: 390, height: 1400 } });
+  // bypassCSP only so axe-core can be injected; the pages themselves are unchanged.
+  const context = await browser.newContext({ viewport: { width: 390, height: 1400 }, bypassCSP: true });
   await context.addCookies([{ name, value, url: server.url }]);
   return context.newPage();
 }
@@ -48,10 +50,12 @@ test('A starts a team on the product page, B joins from the share link, both see
   const url = await link.inputValue();
   expect(url).toMatch(/\/team\/[a-z2-9]{10}$/);
   await screenshot(alice, 'team-started');
+  expect(await seriousViolations(alice)).toEqual([]);
 
   await bob.goto(url);
   await shows(bob.getByRole('heading', { name: /^Join a\*\*\*m's team for \$72\.50$/ }));
   await hydrated(bob, 'TeamJoin', 'button');
+  expect(await seriousViolations(bob)).toEqual([]);
   await bob.getByRole('button', { name: 'Join for $72.50' }).click();
   await shows(bob.getByText('Your team is full!'));
   await screenshot(bob, 'team-joined');
