@@ -65,7 +65,7 @@ export function useTeamAction<T>(path: string, backTo: string, onDone: (answer: 
       // A 5xx keeps the key: the next try asks what became of this one.
       if (error.status < 500) key.current = null;
       if (error.status === 401) {
-        window.location.href = `/auth?${back(backTo)}`;
+        window.location.assign(`/auth?${back(backTo)}`);
         return;
       }
       if (onRefused?.(error)) return;
