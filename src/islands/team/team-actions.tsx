@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { ApiError, apiRequest } from '../lib/http.ts';
-import { newIdempotencyKey } from '../lib/money.ts';
 import { toast } from '../lib/toast.ts';
 import { timeLeftText } from '../../shared/views/teams.ts';
 
@@ -17,6 +16,9 @@ export interface Detour {
   href: string;
   actionText: string;
 }
+
+/** One key per attempt (as ../lib/money.ts makes them), without the checkout's follow-up code this page never needs. */
+const newKey = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
 const back = (path: string) => `next=${encodeURIComponent(path)}`;
 
@@ -48,7 +50,7 @@ export function useTeamAction<T>(path: string, backTo: string, onDone: (answer: 
   async function run() {
     if (busy) return;
     setBusy(true);
-    key.current ??= newIdempotencyKey();
+    key.current ??= newKey();
     try {
       const answer = await apiRequest<T>('POST', path, undefined, { idempotencyKey: key.current });
       key.current = null;
