@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { products, userProfiles } from '../../src/db/schema.ts';
+import { emailOutbox, products, userProfiles } from '../../src/db/schema.ts';
 import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
 import { completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
@@ -213,6 +213,13 @@ describe('POST /api/teams/{code}/join', () => {
     expect(orders.find((o) => o.order.userId === bob.id)!.order.id).toBe(body.orderId);
     expect(stockOf(ctx, productId)).toBe(3);
     for (const user of [alice, bob]) expect(teamNotes(ctx, user.id).map((n) => n.title)).toContain('Your team is full');
+    // Each member: the receipt of their own order and the 'team is full' e-mail.
+    const mails = ctx.db.select().from(emailOutbox).all();
+    for (const user of [alice, bob]) {
+      const own = mails.filter((m) => m.userId === user.id).map((m) => m.subject);
+      expect(own).toContain('Your team is full');
+      expect(own.some((subject) => /^Your order #\d+ is confirmed$/.test(subject))).toBe(true);
+    }
     // Each member's order page reads it as paid.
     const page = await bob.client.get(`/api/orders/${body.orderId}`);
     expect(page.status).toBe(200);
@@ -300,6 +307,7 @@ describe('the teams job: expiry', () => {
     expect(stockOf(ctx, productId)).toBe(5);
     expect(memberRows(ctx)[0]!.status).toBe('released');
     expect(teamNotes(ctx, alice.id).map((n) => n.title)).toContain('Your team has expired');
+    expect(teamMails(ctx).map((m) => m.subject)).toEqual(['Your team is open', 'Your team has expired']);
     const after = (await (await readTeam(ctx.client(), code)).json()) as { status: string };
     expect(after.status).toBe('expired');
     // The starter may start a new one.
