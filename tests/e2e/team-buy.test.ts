@@ -44,6 +44,10 @@ test('A starts a team on the product page, B joins from the share link, both see
   await alice.goto(`${server.url}${href}`);
   await shows(alice.getByRole('heading', { name: 'Buy with a friend for $72.50' }));
   await hydrated(alice, 'TeamBuy', '[data-team-buy]');
+  // B has the same product open: the new team appears in its list, live.
+  await bob.goto(alice.url());
+  await hydrated(bob, 'TeamBuy', '[data-team-buy]');
+  expect(await bob.locator('[data-open-teams]').count()).toBe(0);
   await alice.getByRole('button', { name: 'Start a team' }).click();
   const link = alice.locator('[data-share-link]');
   await shows(link);
@@ -52,6 +56,7 @@ test('A starts a team on the product page, B joins from the share link, both see
   await screenshot(alice, 'team-started');
   expect(await seriousViolations(alice)).toEqual([]);
 
+  await shows(bob.locator('[data-open-teams]').getByText('a***m'));
   await bob.goto(url);
   await shows(bob.getByRole('heading', { name: /^Join a\*\*\*m's team for \$72\.50$/ }));
   await hydrated(bob, 'TeamJoin', 'button');
