@@ -3,8 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { seriousViolations } from '../helpers/axe.ts';
 import { screenshot, shows, watchErrors } from '../helpers/browser.ts';
 import { storeAndBrowser } from '../helpers/e2e.ts';
-import { shopperWithCard } from '../helpers/http-client.ts';
-import type { RunningServer } from '../helpers/server.ts';
+import { Client, shopperWithCard } from '../helpers/http-client.ts';
+import { E2E_ADMIN, type RunningServer } from '../helpers/server.ts';
 
 /*
  * Issue 29, the browser test of a team buy: shopper A starts a team on the product page ('Buy
@@ -71,4 +71,22 @@ test('A starts a team on the product page, B joins from the share link, both see
     await shows(page.locator('[data-status="processing"]').first());
   }
   expect(errors).toEqual([]);
+});
+
+test("the admin's Promotions tab shows the filled team with both orders, without serious axe violations", async () => {
+  const { server, browser } = store;
+  const admin = new Client(server);
+  await admin.ok('POST', '/api/login', { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
+  await admin.ok('POST', '/api/admin/pin', { pin: E2E_ADMIN.pin });
+  const [name, value] = admin.cookie.split('=') as [string, string];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  await context.addCookies([{ name, value, url: server.url }]);
+  const page = await context.newPage();
+  await page.goto(`${server.url}/admin?tab=promotions&teams=filled`);
+  const section = page.locator('[data-admin-teams]');
+  await shows(section.getByRole('heading', { name: 'Half price with a friend: teams' }));
+  await shows(section.getByText(/alice_team \(starter, paid\)/));
+  await shows(section.getByText(/bob_team \(joiner, paid\)/));
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, 'admin-promotions-teams');
 });

@@ -70,7 +70,7 @@ export function TeamsSection({ data }: { data: TeamsSectionData }) {
                   <td className="border-b border-slate-100 py-2 pr-3">
                     {team.members.map((m) => (
                       <span key={`${m.username}-${m.role}`} className="block">
-                        {m.username} ({m.role}, {m.status}){m.orderId !== null && <a href={`/admin/orders/${m.orderId}`}>{` #${m.orderId}`}</a>}
+                        {m.username} ({m.role}, {m.status}){m.orderId !== null && <a href={`/admin/orders/${m.orderId}/packing-slip`}>{` #${m.orderId}`}</a>}
                       </span>
                     ))}
                   </td>
