@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, products, userProfiles } from '../../src/db/schema.ts';
 import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
-import { completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
+import { adminWithPin, completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import {
   holdRows,
@@ -336,4 +336,19 @@ test('the expiry job in slices: 20 teams on two products, every unit back to its
   expect(holdRows(ctx).every((row) => row.status === 'voided')).toBe(true);
   for (const starter of starters) expect(teamNotes(ctx, starter.id).filter((n) => n.title === 'Your team has expired')).toHaveLength(1);
   expect(await runTeamJobs(deps)).toEqual({ expired: 0, finished: 0 });
+});
+
+test('a team order cancelled by the admin is refunded as any paid order (the captured hold is its charge), its unit back on the shelf', async () => {
+  const ctx = await seededApp();
+  const { code, productId } = await started(ctx);
+  const bob = quickShopper(ctx, 'bob');
+  const { orderId } = (await (await joinTeam(bob.client, code)).json()) as { orderId: number };
+  expect(stockOf(ctx, productId)).toBe(3);
+  const admin = await adminWithPin(ctx);
+  const response = await admin.post(`/api/admin/orders/${orderId}/status`, { json: { status: 'canceled' } });
+  expect(response.status).toBe(200);
+  expect(holdRows(ctx).find((row) => row.kind === 'refund')).toMatchObject({ status: 'refunded', amountCents: 1350, orderId });
+  expect(ctx.gateway.payments().map((p) => p.status)).toEqual(['COMPLETED', 'COMPLETED']);
+  // Bob's own unit goes back on the shelf, as a cancelled Buy Now's does.
+  expect(stockOf(ctx, productId)).toBe(4);
 });

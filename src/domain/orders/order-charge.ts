@@ -118,10 +118,10 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
   return false;
 }
 
-/** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
+/** Buy-now units (and a team buy's: its member's own unit) go back on the shelf; a prize's unit stays reserved for its game. */
 export function restoreBuyNowStock(tx: Queryable, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
   for (const item of items) {
-    if (item.purchaseType !== 'buy_now' || item.productId === null) continue;
+    if ((item.purchaseType !== 'buy_now' && item.purchaseType !== 'team') || item.productId === null) continue;
     tx.update(products)
       .set({ quantity: sql`${products.quantity} + ${item.quantity}` })
       .where(eq(products.id, item.productId))
