@@ -18,3 +18,4 @@ export * from './schema/operations.ts';
 export * from './schema/orders.ts';
 export * from './schema/payments.ts';
 export * from './schema/signups.ts';
+export * from './schema/teams.ts';

@@ -18,6 +18,8 @@ export interface SeedProduct {
   description: string;
   playEnabled: boolean;
   bidEnabled?: boolean;
+  /** Half price with a friend (team buys). */
+  halfPriceEnabled?: boolean;
   /** For the Newest Arrivals order. */
   createdDaysAgo: number;
 }
@@ -92,6 +94,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'BADGE:Polarized;;Peahi wraparounds with Blue Hawaii PolarizedPlus2 lenses that cut glare off the water. Made for long days on the boat or the sand.',
     playEnabled: false,
+    halfPriceEnabled: true,
     createdDaysAgo: 12,
   },
   {
@@ -215,6 +218,7 @@ export const seedProducts: SeedProduct[] = [
     imageUrl: '/static/images/products/stussy-8-ball-tee.svg',
     description: 'Stussy 8 Ball tee in sand with the heritage eight-ball graphic. A 1980s Laguna-adjacent classic on a heavyweight cotton blank.',
     playEnabled: false,
+    halfPriceEnabled: true,
     createdDaysAgo: 56,
   },
 
@@ -283,6 +287,7 @@ export const seedProducts: SeedProduct[] = [
     imageUrl: '/static/images/products/hoka-clifton-9.svg',
     description: 'Clifton 9 with a thick, rockered foam midsole for soft, smooth miles. A favourite for daily runs along the coast trail.',
     playEnabled: false,
+    halfPriceEnabled: true,
     createdDaysAgo: 22,
   },
   {

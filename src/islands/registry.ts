@@ -17,6 +17,8 @@ import PrizeActions from './PrizeActions.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
 import SubmitButton from './SubmitButton.tsx';
+import TeamBuy from './TeamBuy.tsx';
+import TeamJoin from './TeamJoin.tsx';
 import Toaster from './Toaster.tsx';
 import WinMoment from './WinMoment.tsx';
 
@@ -41,6 +43,8 @@ export const islands = {
   RedirectCountdown,
   ShareButton,
   SubmitButton,
+  TeamBuy,
+  TeamJoin,
   Toaster,
   WinMoment,
 } as const;

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';
 import { closeDueAuctions } from '../domain/auctions/close.ts';
+import { runTeamJobs } from '../domain/promotions/teams-expiry.ts';
 import { announceLiveScores, pruneLiveEvents } from '../domain/operations/live-events.ts';
 import { expireUnclaimedPrizes } from '../domain/games/prizes.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
@@ -30,6 +31,8 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
     { name: 'prizes', run: (now) => expireUnclaimedPrizes(games, now) },
     // Auctions past their end are closed and their winners charged (exactly once: close.ts).
     { name: 'auctions', run: (now) => closeDueAuctions(games, now) },
+    // Team buys: open teams past their 24 hours expire (hold voided, unit back); full ones left capturing are finished.
+    { name: 'teams', run: (now) => runTeamJobs(games, now) },
     // After the games and auctions: what a tick (or a crash) left in between is finished at once.
     { name: 'payments', run: async (now) => void (await reconcilePayments(games, now)) },
     {

@@ -44,6 +44,7 @@ export const emailKinds = [
   'business_application',
   'auction_outbid',
   'auction_result',
+  'team_update',
 ] as const;
 export type EmailKind = (typeof emailKinds)[number];
 /**

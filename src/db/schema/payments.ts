@@ -8,7 +8,7 @@ import { orders } from './orders.ts';
  * where it stands.
  */
 
-export const paymentKinds = ['play_authorization', 'order_charge', 'refund'] as const;
+export const paymentKinds = ['play_authorization', 'order_charge', 'refund', 'team_authorization'] as const;
 /**
  * In-between states are written with the idempotency key before the gateway is called, and
  * left in place when the answer is unknown; the reconciler asks the gateway for the truth.

@@ -75,6 +75,9 @@ async function gatewayStatus(gateway: PaymentGateway, id: string): Promise<Gatew
   }
 }
 
+/** What the admin's alert calls a hold: a game entry's $1, or a team buy's half (promotions/teams-holds.ts moves them here too). */
+const holdName = (row: HoldRow) => (row.kind === 'team_authorization' ? 'team buy hold' : '$1 hold');
+
 /** One gateway call for one hold; false when the outcome was unknown (the gateway may be down). */
 async function moveHold(deps: HoldDeps, row: HoldRow): Promise<boolean> {
   const { gateway } = deps;
@@ -117,19 +120,25 @@ async function moveHold(deps: HoldDeps, row: HoldRow): Promise<boolean> {
     if (capture && now?.status === 'CANCELED') {
       // The hold lapsed (or was canceled) at the gateway: there is nothing left to capture.
       finish(deps, row, from, { status: 'expired', attempts, errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null });
-      alertAdmins(deps, row, 'expired', `The $1 hold #${row.id} expired before it could be captured.`);
+      alertAdmins(deps, row, 'expired', `The ${holdName(row)} #${row.id} expired before it could be captured.`);
       return true;
     }
     if (!capture && (now?.status === 'COMPLETED' || now?.status === 'FAILED')) {
       const status = now.status === 'FAILED' ? 'voided' : 'void_failed';
       finish(deps, row, from, { status, attempts, errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null });
-      if (status === 'void_failed') alertAdmins(deps, row, 'void_failed', `The $1 hold #${row.id} was captured although it should have been released.`);
+      if (status === 'void_failed')
+        alertAdmins(deps, row, 'void_failed', `The ${holdName(row)} #${row.id} was captured although it should have been released.`);
       return true;
     }
     if (attempts >= MAX_HOLD_ATTEMPTS) {
       const status = capture ? 'capture_failed' : 'void_failed';
       finish(deps, row, from, { status, attempts, errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null });
-      alertAdmins(deps, row, status, `The $1 hold #${row.id} could not be ${capture ? 'captured' : 'released'} after ${attempts} tries: ${failure.detail}`);
+      alertAdmins(
+        deps,
+        row,
+        status,
+        `The ${holdName(row)} #${row.id} could not be ${capture ? 'captured' : 'released'} after ${attempts} tries: ${failure.detail}`,
+      );
       return true;
     }
     finish(deps, row, from, {

@@ -3,13 +3,13 @@ import type { Db } from '../../db/client.ts';
 /*
  * The change log the live stream reads (table live_events, filled by triggers on games, plays,
  * notifications and cart items, migration 0006). A topic names what changed: 'product:{id}' (its
- * games and entries), 'auction:{productId}' (its auction and bids, migration 0017), 'scoreboard'
+ * games and entries), 'auction:{productId}' (its auction and bids, migration 0017), 'team:{productId}' (its team buys, migration 0018), 'scoreboard'
  * (any game), 'user:{id}' (that user's notifications and cart).
  * The rows carry no data: the stream sends the topic's current state, so a missed row loses
  * nothing as long as the next one for the topic arrives.
  */
 
-export type LiveTopic = `product:${number}` | `auction:${number}` | 'scoreboard' | `user:${number}`;
+export type LiveTopic = `product:${number}` | `auction:${number}` | `team:${number}` | 'scoreboard' | `user:${number}`;
 
 /** How long rows are kept: a reconnect further behind than this gets every topic's state anew. */
 export const LIVE_EVENTS_KEEP_SECONDS = 60 * 60;

@@ -6,6 +6,7 @@ import { dueHolds, moveHolds } from '../games/holds.ts';
 import { markLeftoverHolds } from '../games/lifecycle.ts';
 import { settleChargeFromGateway } from '../orders/order-charge.ts';
 import { sendRefund } from '../orders/order-refund.ts';
+import { settleTeamHoldFromGateway } from '../promotions/teams-holds.ts';
 import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
 
 /*
@@ -15,7 +16,7 @@ import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
  * - charging / authorizing (a charge or hold whose answer was lost): one ListPayments-style
  *   lookup by reference id for all of them; found and matching the row (amount, currency,
  *   reference: payments/matching.ts) -> the order is paid or the play entered (or released when
- *   its game has started), found but not matching -> Needs attention, declined -> failed; still unknown to the gateway
+ *   its game has started, or the team opened or filled: promotions/teams-holds.ts), found but not matching -> Needs attention, declined -> failed; still unknown to the gateway
  *   NOT_TAKEN_AFTER_MS after our last call -> never taken: failed, stock and prize released.
  * - capturing / voiding: the call is made again (holds.ts: bounded tries, then a terminal
  *   state and an admin alert).
@@ -70,6 +71,7 @@ async function resolveUnknownOutcomes(deps: GameDeps, now: number): Promise<numb
   for (const row of rows) {
     const payment = found.get(row.idempotencyKey);
     if (row.status === 'charging') settleChargeFromGateway(deps, row, payment);
+    else if (row.kind === 'team_authorization') await settleTeamHoldFromGateway(deps, row, payment);
     else await settleHoldFromGateway(deps, row, payment);
   }
   return rows.map((row) => row.id);

@@ -7,7 +7,7 @@
  * to fall back to polling, and told again when it is back.
  */
 
-export type LiveEvent = 'competition' | 'auction' | 'scoreboard' | 'user';
+export type LiveEvent = 'competition' | 'auction' | 'scoreboard' | 'user' | 'team';
 type Listener = (data: unknown) => void;
 type FallbackListener = (polling: boolean) => void;
 
@@ -73,7 +73,7 @@ function connect(): void {
   stream.addEventListener('ready', (message) => {
     if ((message as MessageEvent<string>).lastEventId) lastId = (message as MessageEvent<string>).lastEventId;
   });
-  for (const event of ['competition', 'auction', 'scoreboard', 'user'] as const) stream.addEventListener(event, dispatch(event) as EventListener);
+  for (const event of ['competition', 'auction', 'scoreboard', 'user', 'team'] as const) stream.addEventListener(event, dispatch(event) as EventListener);
 }
 
 function schedule(): void {

@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { auctionView } from '../../domain/auctions/views.ts';
+import { findProduct } from '../../domain/catalog/catalog.ts';
+import { productTeamsView } from '../../domain/promotions/teams-views.ts';
 import { cartCount } from '../../domain/orders/cart.ts';
 import { activeGames, competitionView } from '../../domain/games/views.ts';
 import { latestNotifications, notificationView, unreadNotificationCount } from '../../domain/accounts/notifications.ts';
@@ -49,6 +51,12 @@ function renderer(deps: AppDeps) {
       const view = auctionView(db, Number(id), null, deps.clock.now());
       return view ? { event: 'auction', data: JSON.stringify({ productId: Number(id), auction: view }) } : null;
     }
+    if (kind === 'team') {
+      // A product's open teams (half price with a friend): the list its page shows.
+      const product = findProduct(db, Number(id));
+      const view = product ? productTeamsView(db, product, deps.clock.now()) : null;
+      return view ? { event: 'team', data: JSON.stringify({ productId: Number(id), teams: view }) } : null;
+    }
     if (kind === 'scoreboard') return { event: 'scoreboard', data: JSON.stringify({ games: activeGames(games) }) };
     if (kind === 'user') {
       const userId = Number(id);
@@ -83,7 +91,7 @@ export const eventsApi = new Hono<AppEnv>().get('/events', (c) => {
   if (wanted.length > MAX_PRODUCTS || wanted.some((value) => !/^[1-9]\d{0,8}$/.test(value))) {
     return c.json({ message: `product must be a product id, at most ${MAX_PRODUCTS} of them.` }, 400);
   }
-  const topics = new Set<string>(wanted.flatMap((id) => [`product:${Number(id)}`, `auction:${Number(id)}`]));
+  const topics = new Set<string>(wanted.flatMap((id) => [`product:${Number(id)}`, `auction:${Number(id)}`, `team:${Number(id)}`]));
   if (c.req.query('scoreboard') === '1') topics.add('scoreboard');
   // A visitor's own topic comes from the session, never from the query: nobody subscribes to another user.
   const user = c.get('user');

@@ -26,6 +26,9 @@ import { renderPage } from '../../http/render.tsx';
 import type { AuctionView } from '../../shared/views/auctions.ts';
 import type { CompetitionData } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
+import { ProductTeamSection } from './product-team.tsx';
+import { productTeamsView } from '../../domain/promotions/teams-views.ts';
+import type { ProductTeamsView } from '../../shared/views/teams.ts';
 
 type Tab = 'details' | 'competition';
 
@@ -111,7 +114,10 @@ function ProductDetail({
   viewerId,
   noGame,
   auction,
+  teams = null,
 }: {
+  /** Half price with a friend (product-team.tsx); null when the product is not ticked for it. */
+  teams?: ProductTeamsView | null;
   product: ProductView;
   /** The product's auction as everyone sees it (the panel re-reads the viewer's own part); undefined without one. */
   auction: AuctionView | undefined;
@@ -199,6 +205,7 @@ function ProductDetail({
             {noGame}
           </p>
         )}
+        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} />}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
@@ -331,6 +338,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       now={c.env.deps.clock.now()}
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
+      teams={productTeamsView(c.env.deps.db, stored, c.env.deps.clock.now())}
     />,
     { backHref: `/products?type=${product.productType}` },
   );

@@ -13,6 +13,8 @@ export const NOTIFICATION_TYPES = [
   /** Auctions (issue 28): outbid, and the outcome at the end. */
   'auction_outbid',
   'auction_ended',
+  /** Team buys (issue 29): started, full (both paid), or over with nobody joining. */
+  'team_update',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

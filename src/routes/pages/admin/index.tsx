@@ -40,6 +40,7 @@ import { requireUserPage } from '../../../http/guards.ts';
 import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
 import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { adminAuctionPages } from './auction-routes.tsx';
+import { adminPromotionRoutes, promotionsData } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -97,6 +98,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', afterSaleForms)
   .route('/', productRemoval)
   .route('/', adminAuctionPages)
+  .route('/', adminPromotionRoutes)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
@@ -111,6 +113,7 @@ export const adminPages = new Hono<AppEnv>()
     const wanted = c.req.query('status') as AdminAuctionFilter;
     const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
     const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
+    const promotions = tab === 'promotions' ? promotionsData(c.env.deps.db, c.req.query()) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -127,6 +130,7 @@ export const adminPages = new Hono<AppEnv>()
         games={games}
         auctions={auctions}
         auctionFilter={auctionFilter}
+        promotions={promotions}
         page={page}
       />,
     );

@@ -18,11 +18,12 @@ import { SearchForm } from '../../../components/SearchForm.tsx';
 import type { AdminAuctionRow } from '../../../domain/auctions/admin-views.ts';
 import type { AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { AuctionsTab } from './auctions-tab.tsx';
+import { type PromotionsData, PromotionsTab } from './promotions/index.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'auctions' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'auctions' | 'applications' | 'influencers' | 'games' | 'promotions' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
@@ -30,6 +31,7 @@ export const adminTabs: { key: AdminTab; label: string }[] = [
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
+  { key: 'promotions', label: 'Promotions' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -106,8 +108,11 @@ export function AdminPanel({
   games,
   auctions = [],
   auctionFilter = 'running',
+  promotions,
   page = 1,
 }: {
+  /** The Promotions tab (promotions/index.tsx). */
+  promotions?: PromotionsData;
   tab: AdminTab;
   q: string;
   products: AdminProductView[];
@@ -185,6 +190,8 @@ export function AdminPanel({
         <ApplicationsTab applications={applications} />
       ) : tab === 'auctions' ? (
         <AuctionsTab rows={auctions} filter={auctionFilter} />
+      ) : tab === 'promotions' && promotions ? (
+        <PromotionsTab data={promotions} />
       ) : tab === 'orders' ? (
         <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
       ) : (

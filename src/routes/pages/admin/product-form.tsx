@@ -18,6 +18,11 @@ const flagLabels: Record<ProductFlag, string> = {
   donateEnabled: 'Donate',
 };
 
+/** One line under a tick box saying what the option does for a shopper (issue 29 item 5). */
+const flagHints: Partial<Record<ProductFlag, string>> = {
+  halfPriceEnabled: 'Shoppers team up with a friend: each pays half the price (plus tax) once a friend joins within 24 hours.',
+};
+
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 
 /** The t-shirt sizes, plus a stored size outside them (set through the API), so saving keeps it. */
@@ -282,8 +287,21 @@ export function ProductForm({ type, product, action, values, errors, auctionNote
           <div className="grid gap-2 sm:grid-cols-2">
             {PRODUCT_FLAGS.map((flag) => (
               <label key={flag} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name={flag} defaultChecked={values[flag] === true} className="h-4 w-4" />
-                {flagLabels[flag]}
+                <input
+                  type="checkbox"
+                  name={flag}
+                  defaultChecked={values[flag] === true}
+                  className="h-4 w-4"
+                  aria-describedby={flagHints[flag] ? `${flag}-hint` : undefined}
+                />
+                <span>
+                  {flagLabels[flag]}
+                  {flagHints[flag] && (
+                    <span id={`${flag}-hint`} className="block text-xs text-slate-600">
+                      {flagHints[flag]}
+                    </span>
+                  )}
+                </span>
               </label>
             ))}
           </div>

@@ -1,0 +1,83 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { products, teamMembers, teams, users, type Product } from '../../db/schema.ts';
+import { maskBidderName } from '../auctions/proxy.ts';
+import { productLabel } from '../catalog/catalog.ts';
+import { centsToDollars } from '../../shared/money.ts';
+import type { OpenTeamView, ProductTeamsView, TeamView } from '../../shared/views/teams.ts';
+import { isTeamCode, teamShare } from './teams-rules.ts';
+
+/*
+ * What pages and the API show of team buys. Names are masked as the auctions mask bidders
+ * ('j***3'): a share link is public, the shoppers in it are not.
+ */
+
+/** Open teams a product page lists at most (the soonest to end first). */
+export const LISTED_TEAMS = 20;
+
+function usernames(db: Queryable, ids: number[]): Map<number, string> {
+  if (ids.length === 0) return new Map();
+  return new Map(
+    db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(inArray(users.id, ids))
+      .all()
+      .map((user) => [user.id, maskBidderName(user.username)] as const),
+  );
+}
+
+export function openTeamsOf(db: Queryable, productId: number, now: number): OpenTeamView[] {
+  const rows = db
+    .select({ code: teams.code, starterId: teams.starterId, expiresAt: teams.expiresAt })
+    .from(teams)
+    .where(and(eq(teams.productId, productId), eq(teams.status, 'open'), gt(teams.expiresAt, now)))
+    .orderBy(asc(teams.expiresAt))
+    .limit(LISTED_TEAMS)
+    .all();
+  const names = usernames(
+    db,
+    rows.map((row) => row.starterId),
+  );
+  return rows.map((row) => ({ code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt }));
+}
+
+/** The product page's team section, or null when the product is not bought with friends. */
+export function productTeamsView(db: Queryable, product: Pick<Product, 'id' | 'priceCents' | 'halfPriceEnabled'>, now: number): ProductTeamsView | null {
+  if (!product.halfPriceEnabled) return null;
+  const share = teamShare(product.priceCents);
+  return {
+    productId: product.id,
+    pricePerMember: centsToDollars(share.priceCents),
+    totalPerMember: centsToDollars(share.holdCents),
+    teams: openTeamsOf(db, product.id, now),
+  };
+}
+
+export function teamView(db: Queryable, code: string, viewerId: number | null): TeamView | null {
+  const team = isTeamCode(code) ? db.select().from(teams).where(eq(teams.code, code)).get() : undefined;
+  if (!team) return null;
+  const product = db.select().from(products).where(eq(products.id, team.productId)).get();
+  if (!product) return null;
+  const members = db
+    .select()
+    .from(teamMembers)
+    .where(and(eq(teamMembers.teamId, team.id), inArray(teamMembers.status, ['holding', 'held', 'paid'])))
+    .orderBy(asc(teamMembers.id))
+    .all();
+  const names = usernames(db, [team.starterId, ...members.map((member) => member.userId)]);
+  return {
+    code: team.code,
+    status: team.status,
+    expiresAt: team.expiresAt,
+    product: { id: product.id, name: productLabel(product), imageUrl: product.imageUrl, price: centsToDollars(product.priceCents) },
+    pricePerMember: centsToDollars(team.priceCents),
+    taxPerMember: centsToDollars(team.taxCents),
+    totalPerMember: centsToDollars(team.holdCents),
+    size: team.size,
+    starterName: names.get(team.starterId) ?? '***',
+    members: members.map((member) => ({ name: names.get(member.userId) ?? '***', role: member.role })),
+    viewerIsMember: viewerId !== null && members.some((member) => member.userId === viewerId),
+    viewerIsStarter: viewerId !== null && team.starterId === viewerId,
+  };
+}

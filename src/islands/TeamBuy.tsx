@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'react';
+import { subscribeLive } from './lib/live.ts';
+import { toast } from './lib/toast.ts';
+import { dollarsText, type OpenTeamView, type ProductTeamsView } from '../shared/views/teams.ts';
+import { ShareLink, TimeLeft, useTeamAction } from './team/team-actions.tsx';
+
+export interface TeamBuyProps {
+  view: ProductTeamsView;
+  productName: string;
+  now: number;
+}
+
+/**
+ * The product page's 'Buy with a friend' section (issue 29 item 1): start a team, then share its
+ * link; and the open teams to join, kept current by the live stream (event 'team').
+ */
+export default function TeamBuy({ view, productName, now }: TeamBuyProps) {
+  const [teams, setTeams] = useState<OpenTeamView[]>(view.teams);
+  const [mine, setMine] = useState<string | null>(null);
+  const path = `/product/${view.productId}`;
+  const start = useTeamAction<{ code: string }>(
+    `/api/products/${view.productId}/teams`,
+    path,
+    (answer) => {
+      setMine(answer.code);
+      toast({ title: 'Your team is open', description: 'Send the link to a friend: when they join within 24 hours, you both pay half.' });
+    },
+    (error) => {
+      const code = error.data.teamCode;
+      if (typeof code !== 'string') return false;
+      setMine(code);
+      toast({ title: 'You already have a team', description: 'Here is its link again: share it with a friend.' });
+      return true;
+    },
+  );
+  useEffect(
+    () =>
+      subscribeLive('team', { product: view.productId }, (data) => {
+        const message = data as { productId?: number; teams?: ProductTeamsView };
+        if (message.productId === view.productId && message.teams) setTeams(message.teams.teams);
+      }),
+    [view.productId],
+  );
+  const others = teams.filter((team) => team.code !== mine);
+  return (
+    <section aria-labelledby="team-buy-heading" className="mt-6 rounded-2xl border-2 border-coral/40 bg-white p-4" data-team-buy="">
+      <h2 id="team-buy-heading" className="m-0 text-lg font-extrabold">
+        Buy with a friend for {dollarsText(view.pricePerMember)}
+      </h2>
+      <p className="m-0 mt-1 text-sm text-slate-600">
+        Start a team and we hold {dollarsText(view.totalPerMember)} (half the price plus tax) on your card. When a friend joins within 24 hours, you each pay
+        half and each get your own {productName}. If nobody joins, the hold is released.
+      </p>
+      {mine ? (
+        <div className="mt-3">
+          <p className="m-0 text-sm font-semibold">Your team's link:</p>
+          <ShareLink url={`${window.location.origin}/team/${mine}`} title={`Join my team: ${productName} at half price`} />
+        </div>
+      ) : (
+        <button
+          type="button"
+          onClick={start.run}
+          disabled={start.busy}
+          className="mt-3 w-full rounded-xl bg-coral-dark py-3 font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
+        >
+          {start.busy ? 'Starting your team…' : 'Start a team'}
+        </button>
+      )}
+      {others.length > 0 && (
+        <div className="mt-4">
+          <h3 className="m-0 text-sm font-bold">Open teams to join</h3>
+          <ul className="m-0 mt-2 list-none p-0" data-open-teams="">
+            {others.map((team) => (
+              <li key={team.code} className="flex items-center justify-between gap-3 border-t border-slate-100 py-2 text-sm">
+                <span>
+                  <span className="font-semibold">{team.starterName}</span> · <TimeLeft expiresAt={team.expiresAt} now={now} />
+                </span>
+                <a href={`/team/${team.code}`} className="rounded-lg border border-ink px-3 py-1 font-bold text-ink no-underline hover:bg-slate-50">
+                  Join for {dollarsText(view.pricePerMember)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {start.detourDialog}
+    </section>
+  );
+}

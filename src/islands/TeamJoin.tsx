@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import { dollarsText, type TeamView } from '../shared/views/teams.ts';
+import { ShareLink, TimeLeft, useTeamAction } from './team/team-actions.tsx';
+
+export interface TeamJoinProps {
+  team: TeamView;
+  /** The share link of this page. */
+  url: string;
+  now: number;
+}
+
+/** The team page's action: Join (the same sign-in, card and profile detours as a play), or the link to share. */
+export default function TeamJoin({ team, url, now }: TeamJoinProps) {
+  const [joined, setJoined] = useState<{ orderId: number | null; status: string } | null>(null);
+  const join = useTeamAction<{ orderId: number | null; status: string }>(`/api/teams/${team.code}/join`, `/team/${team.code}`, setJoined);
+  const share = <ShareLink url={url} title={`Join my team: ${team.product.name} at half price`} />;
+  if (joined) {
+    return (
+      <div className="mt-4 rounded-xl bg-emerald-50 p-4" role="status" data-team-joined="">
+        <p className="m-0 font-bold">{joined.status === 'filled' ? 'Your team is full!' : 'You joined the team.'}</p>
+        <p className="m-0 mt-1 text-sm">
+          {joined.status === 'filled'
+            ? `You paid ${dollarsText(team.totalPerMember)} for your own ${team.product.name}.`
+            : 'Your payment is being confirmed with the card processor; we will notify you as soon as it is.'}
+        </p>
+        {joined.orderId !== null && (
+          <a href={`/orders/${joined.orderId}`} className="mt-2 inline-block font-bold text-ink">
+            View your order
+          </a>
+        )}
+      </div>
+    );
+  }
+  if (team.viewerIsMember) {
+    return (
+      <div className="mt-4" data-team-mine="">
+        <p className="m-0 text-sm">You are in this team. {team.status === 'open' && 'Share the link: when a friend joins, you both pay half.'}</p>
+        {team.status === 'open' && share}
+      </div>
+    );
+  }
+  if (team.status !== 'open') return null;
+  return (
+    <div className="mt-4">
+      <p className="m-0 text-sm text-slate-600">
+        <TimeLeft expiresAt={team.expiresAt} now={now} /> · {dollarsText(team.totalPerMember)} with tax, free delivery in Laguna Beach (92651)
+      </p>
+      <button
+        type="button"
+        onClick={join.run}
+        disabled={join.busy}
+        className="mt-3 w-full rounded-xl bg-coral-dark py-3 font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
+      >
+        {join.busy ? 'Joining…' : `Join for ${dollarsText(team.pricePerMember)}`}
+      </button>
+      {join.detourDialog}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+/*
+ * Team buys as the API sends them and the islands read them (browser-safe: no imports).
+ * Money in dollars, times in epoch milliseconds.
+ */
+
+export type TeamStatusView = 'starting' | 'open' | 'joining' | 'capturing' | 'filled' | 'expired' | 'cancelled';
+
+/** An open team on a product page: who started it (masked) and when it ends. */
+export interface OpenTeamView {
+  code: string;
+  starterName: string;
+  expiresAt: number;
+}
+
+/** GET /api/teams/{code}. */
+export interface TeamView {
+  code: string;
+  status: TeamStatusView;
+  expiresAt: number;
+  product: { id: number; name: string; imageUrl: string; price: number };
+  /** Each member's share: half the price, its tax, and what is held then charged (the two). */
+  pricePerMember: number;
+  taxPerMember: number;
+  totalPerMember: number;
+  size: number;
+  starterName: string;
+  members: { name: string; role: 'starter' | 'joiner' }[];
+  /** Whether the signed-in viewer is in it (always false for a visitor). */
+  viewerIsMember: boolean;
+  viewerIsStarter: boolean;
+}
+
+/** The product page's section: its share per member and the open teams to join. */
+export interface ProductTeamsView {
+  productId: number;
+  pricePerMember: number;
+  totalPerMember: number;
+  teams: OpenTeamView[];
+}
+
+/** 'Buy with a friend for $12.50' and the like. */
+export function dollarsText(dollars: number): string {
+  return `$${dollars.toFixed(2)}`;
+}
+
+/** '23h 5m left', '4m left', 'ended': the time left shown beside a team. */
+export function timeLeftText(expiresAt: number, now: number): string {
+  const ms = expiresAt - now;
+  if (ms <= 0) return 'ended';
+  const minutes = Math.ceil(ms / 60_000);
+  const hours = Math.floor(minutes / 60);
+  return hours > 0 ? `${hours}h ${minutes % 60}m left` : `${minutes}m left`;
+}
