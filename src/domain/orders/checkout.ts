@@ -8,7 +8,9 @@ import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInD
 import { findProfile, streetLine } from '../accounts/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { isGuestAccount } from './visitor-cart.ts';
-import type { Config } from '../../config.ts';
+import type { CharityPartner, Config } from '../../config.ts';
+import type { CustomerInfo } from '../../shared/schemas/profile.ts';
+import { charityFor, donationAddress, donationCheckoutKey } from '../promotions/donations.ts';
 import type { Queryable } from '../../db/client.ts';
 import { cardConfig, cardLabel } from '../payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -113,13 +115,24 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
   return { orderId };
 }
 
-/** POST /api/orders: one product, delivered free in Laguna Beach. */
-export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string): Promise<{ id: number }> {
-  const { productId, customerInfo: customer } = input;
+/**
+ * POST /api/orders: one product, delivered free in Laguna Beach; or, with `donate: true`, bought
+ * for the charity partner and delivered to it (promotions/donations.ts).
+ */
+export async function buyNow(
+  deps: OrderDeps,
+  userId: number,
+  input: BuyNowBody,
+  clientAddress: string,
+  charity: CharityPartner | null = null,
+): Promise<{ id: number }> {
+  const { productId } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  // Checked before anything else about the sale: a refused donation says why, whatever the stock.
+  const donation = input.donate ? charityFor(product, charity) : null;
   const stance = buyNowStance(deps.db, productId, product.quantity, deps.clock.now());
   if (stance === 'shelf' && product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
 
@@ -133,24 +146,29 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
     lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: productLabel(product), stockReserved: false }],
     totals,
     shippingMethod: 'local',
-    address: {
-      name: customer.name,
-      email: customer.email,
-      phone: customer.phone,
-      line1: streetLine(customer.address),
-      city: customer.address.city,
-      state: customer.address.state,
-      postalCode: customer.address.postalCode,
-      country: 'USA',
-    },
+    address: input.donate ? donationAddress(input.customerInfo, donation!) : buyerAddress(input.customerInfo),
     payment,
-    checkoutKey: `buy:${userId}:${productId}`,
+    checkoutKey: input.donate ? donationCheckoutKey(userId, productId) : `buy:${userId}:${productId}`,
     clientAddress,
     guest: isGuestAccount(deps.db, userId),
+    donationTo: donation?.name,
     // The unit held for an auction nobody has bid in: the auction ends in this order's claim.
     inClaim: stance === 'auction' ? (tx) => endAuctionForBuyNow(tx, productId, deps.clock.now()) : undefined,
   });
   return { id };
+}
+
+function buyerAddress(customer: CustomerInfo): ShippingAddress {
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    line1: streetLine(customer.address),
+    city: customer.address.city,
+    state: customer.address.state,
+    postalCode: customer.address.postalCode,
+    country: 'USA',
+  };
 }
 
 /** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */

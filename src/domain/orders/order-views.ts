@@ -46,6 +46,8 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     shippedAt: order.shippedAt,
     deliveredAt: order.deliveredAt,
     returnRequestedAt: order.returnRequestedAt,
+    /** 'Buy to donate': the charity it went to (its address is the order's shipping address). */
+    donation: order.donationTo ? { charity: order.donationTo } : null,
     items: items.map(({ item, product }) => ({
       id: item.id,
       productId: item.productId,

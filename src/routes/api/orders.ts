@@ -20,7 +20,7 @@ export const ordersApi = new Hono<AppEnv>()
   .use('/user/orders', requireUserApi)
   .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user')!.id, c.env.deps.clock.now())))
   .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), asGuestWhenSignedOut, idempotent, async (c) => {
-    const { id } = await buyNow(c.env.deps, cartOwnerOf(c)!, c.req.valid('json'), clientIp(c));
+    const { id } = await buyNow(c.env.deps, cartOwnerOf(c)!, c.req.valid('json'), clientIp(c), c.env.deps.config.charity);
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {
