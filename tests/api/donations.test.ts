@@ -10,6 +10,7 @@ import { allOrders, aviator, checkoutStore, stockOf } from '../helpers/checkout.
 import { donatableTee, donationBody, donor } from '../helpers/donations.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
+import { first, headingOf, islandProps, text, textOf } from '../helpers/html.ts';
 
 /*
  * Issue 29, 'Buy to donate': POST /api/orders with `donate: true` buys a donateEnabled product
@@ -132,5 +133,48 @@ describe('POST /api/orders with donate: true', () => {
     expect(((await response.json()) as { message: string }).message).toBe(DONATIONS_CLOSED);
     expect(allOrders(ctx)).toHaveLength(0);
     expect(ctx.db.select().from(products).where(eq(products.id, p.id)).get()!.quantity).toBe(p.quantity);
+  });
+});
+
+describe('the donation pages', () => {
+  test("'Donate this' shows on a donateEnabled product's page only, leading to the checkout in donation mode", async () => {
+    const ctx = await checkoutStore();
+    const page = await (await ctx.client().get(`/product/${tee(ctx).id}`)).text();
+    const link = first(page, '[data-donate-this] a');
+    expect(link?.getAttribute('href')).toBe(`/checkout?productId=${tee(ctx).id}&donate=1`);
+    expect(textOf(first(page, '[data-donate-this]')!)).toContain(DEMO_CHARITY.name);
+    expect(first(await (await ctx.client().get(`/product/${aviator(ctx).id}`)).text(), '[data-donate-this]')).toBeUndefined();
+  });
+
+  test('the checkout in donation mode names the charity and its address, and its island sends a donation', async () => {
+    const ctx = await checkoutStore();
+    const html = await (await ctx.shopper.get(`/checkout?productId=${tee(ctx).id}&donate=1`)).text();
+    expect(headingOf(html)).toBe('Checkout: donation');
+    const props = islandProps<{ donation: { name: string; address: string } | null }>(html, 'BuyNowCheckout');
+    expect(props.donation).toEqual(DEMO_CHARITY);
+    const text = textOf(html);
+    expect(text).toContain(DEMO_CHARITY.address);
+    expect(text).toContain('No shipping address needed');
+    expect(first(html, 'input[name="postalCode"]')).toBeUndefined();
+  });
+
+  test('donation mode for a product without Donate says why and shows the ordinary checkout', async () => {
+    const ctx = await checkoutStore();
+    const html = await (await ctx.shopper.get(`/checkout?productId=${aviator(ctx).id}&donate=1`)).text();
+    expect(text(html, '[data-donation-refused]')).toBe(NOT_DONATABLE);
+    expect(islandProps<{ donation: unknown }>(html, 'BuyNowCheckout').donation).toBeNull();
+  });
+
+  test('the confirmation and the order page say it was a donation to the charity', async () => {
+    const ctx = await checkoutStore();
+    const p = tee(ctx);
+    const { id } = (await (await donate(ctx.shopper, donationBody(p.id, p.priceCents))).json()) as { id: number };
+    const confirmation = await (await ctx.shopper.get(`/order-confirmation/${id}`)).text();
+    expect(headingOf(confirmation)).toBe(`Thank you! Your donation to ${DEMO_CHARITY.name} is confirmed.`);
+    expect(text(confirmation, '[data-donation] h2')).toBe(`Donation to ${DEMO_CHARITY.name}`);
+    expect(textOf(confirmation)).not.toContain('Free delivery to your door');
+    const orderPage = await (await ctx.shopper.get(`/orders/${id}`)).text();
+    expect(headingOf(orderPage)).toBe(`Donation #${id}`);
+    expect(textOf(first(orderPage, '[data-donation]')!)).toContain(DEMO_CHARITY.address);
   });
 });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
+import { DonateThis } from '../../components/DonateThis.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import {
@@ -86,8 +87,11 @@ function ProductDetail({
   url,
   viewerId,
   noGame,
+  charity,
 }: {
   product: ProductView;
+  /** The charity partner 'Donate this' buys for (null: none set up, no button). */
+  charity: string | null;
   /** Why no game of it can be joined now (domain/games/openness.ts); null when Play Now leads to one. */
   noGame: string | null;
   tab: Tab;
@@ -142,6 +146,7 @@ function ProductDetail({
             </button>
           </form>
         )}
+        <DonateThis product={product} charity={charity} />
         <p className="m-0 mt-3 text-sm text-slate-600">
           {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>
@@ -242,6 +247,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       now={c.env.deps.clock.now()}
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
+      charity={c.env.deps.config.charity?.name ?? null}
     />,
     { backHref: `/products?type=${product.productType}` },
   );
