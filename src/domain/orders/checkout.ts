@@ -8,9 +8,8 @@ import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInD
 import { findProfile, streetLine } from '../accounts/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { isGuestAccount } from './visitor-cart.ts';
-import type { CharityPartner, Config } from '../../config.ts';
+import type { Config } from '../../config.ts';
 import type { CustomerInfo } from '../../shared/schemas/profile.ts';
-import { charityFor, donationAddress, donationCheckoutKey } from '../promotions/donations.ts';
 import type { Queryable } from '../../db/client.ts';
 import { cardConfig, cardLabel } from '../payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -116,23 +115,21 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
 }
 
 /**
- * POST /api/orders: one product, delivered free in Laguna Beach; or, with `donate: true`, bought
- * for the charity partner and delivered to it (promotions/donations.ts).
+ * Someone other than the buyer receives a buy-now (a donation: promotions/donations.ts): given
+ * the product, it refuses it (throws) or says where the order goes and under which checkout key.
  */
-export async function buyNow(
-  deps: OrderDeps,
-  userId: number,
-  input: BuyNowBody,
-  clientAddress: string,
-  charity: CharityPartner | null = null,
-): Promise<{ id: number }> {
+export type BuyNowRecipient = (product: typeof products.$inferSelect) => { address: ShippingAddress; checkoutKey: string; donationTo: string };
+
+/** POST /api/orders: one product, delivered free in Laguna Beach, or to the `recipient` when there is one. */
+export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string, recipient?: BuyNowRecipient): Promise<{ id: number }> {
   const { productId } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   // Checked before anything else about the sale: a refused donation says why, whatever the stock.
-  const donation = input.donate ? charityFor(product, charity) : null;
+  const other = recipient?.(product);
+  if (!other && input.donate) throw new DomainError(409, 'This store takes no donations.');
   const stance = buyNowStance(deps.db, productId, product.quantity, deps.clock.now());
   if (stance === 'shelf' && product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
 
@@ -146,12 +143,12 @@ export async function buyNow(
     lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: productLabel(product), stockReserved: false }],
     totals,
     shippingMethod: 'local',
-    address: input.donate ? donationAddress(input.customerInfo, donation!) : buyerAddress(input.customerInfo),
+    address: other ? other.address : buyerAddress(input.customerInfo as CustomerInfo),
     payment,
-    checkoutKey: input.donate ? donationCheckoutKey(userId, productId) : `buy:${userId}:${productId}`,
+    checkoutKey: other ? other.checkoutKey : `buy:${userId}:${productId}`,
     clientAddress,
     guest: isGuestAccount(deps.db, userId),
-    donationTo: donation?.name,
+    donationTo: other?.donationTo,
     // The unit held for an auction nobody has bid in: the auction ends in this order's claim.
     inClaim: stance === 'auction' ? (tx) => endAuctionForBuyNow(tx, productId, deps.clock.now()) : undefined,
   });
