@@ -8,7 +8,7 @@ import { PRODUCT_TYPE_NAMES } from './catalog.ts';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'completed', 'failed', 'canceled'] as const;
 export const REVIEW_ACTIONS = ['check', 'mark_paid', 'mark_failed', 'retry', 'dismiss'] as const;
-export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'settings'] as const;
+export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'promotions', 'settings'] as const;
 
 /**
  * GET /admin?tab=&q=&status=: a page, so forgiving: an unknown tab is the first tab, an unknown
@@ -18,6 +18,17 @@ export const adminPageQuery = z.object({
   tab: z.catch(z._default(z.enum(ADMIN_TABS), 'sunglasses'), 'sunglasses'),
   q: z.catch(z._default(z.string().check(z.overwrite((q) => q.slice(0, 100))), ''), ''),
   status: z.catch(z.nullable(z._default(z.enum(ORDER_STATUSES), null as never)), null),
+  /** The Orders tab's Donations filter ('1'): only 'Buy to donate' orders, to hand over. */
+  donations: z.catch(
+    z._default(
+      z.pipe(
+        z.string(),
+        z.transform((v) => v === '1'),
+      ),
+      false,
+    ),
+    false,
+  ),
 });
 
 /** POST /api/admin/pin and the admin gate's form. */

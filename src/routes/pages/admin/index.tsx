@@ -37,6 +37,7 @@ import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
+import { adminPromotions, promotionsData } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -93,16 +94,18 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', adminPromotions)
   .get('/admin', async (c) => {
-    const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
+    const { tab, q, status: orderStatus, donations } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
-    const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus }) : [];
+    const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus, donations }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.env.deps.db, APPLICATIONS_SHOWN) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
     const returns = tab === 'orders' ? openReturnRequests(c.env.deps.db) : [];
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.env.deps.db) : [];
     const page = parsePage(c.req.query('page'));
     const games = tab === 'games' ? listGamesForAdmin(c.env.deps.db, page) : undefined;
+    const promotions = tab === 'promotions' ? promotionsData(c.env.deps) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -112,11 +115,13 @@ export const adminPages = new Hono<AppEnv>()
         products={products}
         orders={orders}
         orderStatus={orderStatus}
+        donations={donations}
         applications={applications}
         attention={attention}
         returns={returns}
         influencers={influencers}
         games={games}
+        promotions={promotions}
         page={page}
       />,
     );
@@ -185,12 +190,12 @@ export const adminPages = new Hono<AppEnv>()
     });
   })
   .get('/admin/orders.csv', (c) => {
-    const { status } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
-    const csv = ordersCsv(listOrdersForAdmin(c.env.deps.db, { status }), formatDateTime);
+    const { status, donations } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
+    const csv = ordersCsv(listOrdersForAdmin(c.env.deps.db, { status, donations }), formatDateTime);
     const day = new Date(c.env.deps.clock.now()).toISOString().slice(0, 10);
     return c.body(csv, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="orders-${status ?? 'all'}-${day}.csv"`,
+      'Content-Disposition': `attachment; filename="orders-${donations ? 'donations' : (status ?? 'all')}-${day}.csv"`,
       'Cache-Control': 'no-store',
     });
   })

@@ -15,17 +15,19 @@ import type { Influencer } from '../../../domain/games/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';
+import { type PromotionsData, PromotionsTab } from './promotions/index.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'promotions' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
+  { key: 'promotions', label: 'Promotions' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -95,11 +97,13 @@ export function AdminPanel({
   products,
   orders = [],
   orderStatus = null,
+  donations = false,
   applications = [],
   attention,
   returns = [],
   influencers = [],
   games,
+  promotions,
   page = 1,
 }: {
   tab: AdminTab;
@@ -107,12 +111,16 @@ export function AdminPanel({
   products: AdminProductView[];
   orders?: AdminOrder[];
   orderStatus?: OrderStatus | null;
+  /** The Orders tab's Donations filter. */
+  donations?: boolean;
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
   /** Return requests no refund has answered yet (Needs attention on the Orders tab). */
   returns?: ReturnRequestRow[];
   influencers?: Influencer[];
   games?: ReturnType<typeof listGamesForAdmin>;
+  /** The Promotions tab's sections (issue 29), read only when it is open. */
+  promotions?: PromotionsData;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
 }) {
@@ -173,10 +181,12 @@ export function AdminPanel({
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
         <GamesTab games={games} page={page} />
+      ) : tab === 'promotions' && promotions ? (
+        <PromotionsTab data={promotions} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (
-        <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
+        <AdminOrders orders={orders} status={orderStatus} donations={donations} attention={attention ?? []} returns={returns} />
       ) : (
         <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
           <h2 className="m-0 text-lg font-bold">Settings</h2>
