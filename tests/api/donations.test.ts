@@ -178,3 +178,14 @@ describe('the donation pages', () => {
     expect(textOf(first(orderPage, '[data-donation]')!)).toContain(DEMO_CHARITY.address);
   });
 });
+
+describe('the charity partner on the tutorial', () => {
+  test('the Pay tab names the partner, its address and what it does; a store without one shows nothing of it', async () => {
+    const ctx = await checkoutStore();
+    const html = await (await ctx.client().get('/tutorial?tab=pay')).text();
+    const card = textOf(first(html, '[data-charity-partner]')!);
+    for (const part of [DEMO_CHARITY.name, DEMO_CHARITY.address, DEMO_CHARITY.about, 'Donate this']) expect(card).toContain(part);
+    ctx.config.charity = null;
+    expect(first(await (await ctx.client().get('/tutorial?tab=pay')).text(), '[data-charity-partner]')).toBeUndefined();
+  });
+});
