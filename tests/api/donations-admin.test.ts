@@ -88,6 +88,10 @@ describe('the fulfilment list', () => {
     expect(sent.map((m) => m.subject)).toContain(`Your donation #${id} was handed over`);
     const list = await (await admin.get('/admin?tab=orders&donations=1')).text();
     expect(textOf(first(orderRow(list, id)!, '[data-donation-to]')!)).toBe(`Donation handed over to ${DEMO_CHARITY.name}`);
+    // Handed over, it is the charity's: the donor's money-back guarantee has nothing to send back.
+    const asked = await giver.client.post(`/api/orders/${id}/return-request`, { json: { reason: 'Changed my mind' } });
+    expect(asked.status).toBe(409);
+    expect(((await asked.json()) as { message: string }).message).toContain(`went to ${DEMO_CHARITY.name}`);
   });
 });
 
