@@ -1,11 +1,17 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../src/db/client.ts';
+import { products } from '../../src/db/schema.ts';
 import { COMPLETE_PROFILE } from './actors.ts';
-import { product } from './checkout.ts';
-import type { TestApp } from './app.ts';
 
 /* 'Buy to donate' (issue 29): the seeded donateEnabled product and the body its checkout sends. */
 
 /** Seeded with donateEnabled: the Patagonia tee, $45.00 (tax 3.60), 14 in stock. */
-export const donatableTee = (ctx: Pick<TestApp, 'db'>) => product(ctx as TestApp, 'Patagonia', '38504-WHI');
+export const donatableTee = (ctx: { db: Db }) =>
+  ctx.db
+    .select()
+    .from(products)
+    .where(and(eq(products.brand, 'Patagonia'), eq(products.model, '38504-WHI')))
+    .get()!;
 
 export const donor = { name: COMPLETE_PROFILE.name, email: COMPLETE_PROFILE.email, phone: COMPLETE_PROFILE.phone };
 
