@@ -2,7 +2,14 @@ import { Hono } from 'hono';
 import { formatDateTime } from '../../../../components/format.ts';
 import type { CharityPartner } from '../../../../config.ts';
 import { DomainError } from '../../../../domain/errors.ts';
-import { type DonationRow, DONATIONS_SHOWN, donationsCsv, listDonations, markPrizeHandedOver } from '../../../../domain/promotions/donations-admin.ts';
+import {
+  type DonationRow,
+  DONATIONS_EXPORTED,
+  DONATIONS_SHOWN,
+  donationsCsv,
+  listDonations,
+  markPrizeHandedOver,
+} from '../../../../domain/promotions/donations-admin.ts';
 import type { AppDeps, AppEnv } from '../../../../http/context.ts';
 import { setFlash } from '../../../../http/flash.ts';
 import { idFrom, pathId } from '../../../../http/request.ts';
@@ -95,7 +102,9 @@ export function DonationsSection({ data }: { data: DonationsData }) {
               ))}
             </tbody>
           </table>
-          {rows.length >= DONATIONS_SHOWN && <p className="m-0 mt-3 text-center text-sm text-slate-600">{`Showing the newest ${DONATIONS_SHOWN}.`}</p>}
+          {rows.length >= DONATIONS_SHOWN && (
+            <p className="m-0 mt-3 text-center text-sm text-slate-600">{`Showing the newest ${DONATIONS_SHOWN}; the CSV has up to ${DONATIONS_EXPORTED}.`}</p>
+          )}
           <p className="m-0 mt-3 text-xs text-slate-600">A purchase's amount is what the donor paid; a prize's is the product's price.</p>
         </div>
       )}
@@ -107,7 +116,7 @@ export const adminDonations = new Hono<AppEnv>()
   .get('/admin/promotions/donations.csv', (c) => {
     const { db, config, clock } = c.env.deps;
     const day = new Date(clock.now()).toISOString().slice(0, 10);
-    return c.body(donationsCsv(listDonations(db, config.charity?.name ?? null), formatDateTime), 200, {
+    return c.body(donationsCsv(listDonations(db, config.charity?.name ?? null, DONATIONS_EXPORTED), formatDateTime), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="donations-${day}.csv"`,
       'Cache-Control': 'no-store',
