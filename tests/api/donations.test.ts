@@ -10,6 +10,7 @@ import { allOrders, aviator, checkoutStore, stockOf } from '../helpers/checkout.
 import { donatableTee, donationBody, donor } from '../helpers/donations.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
+import { deliverOutbox } from '../helpers/outbox.ts';
 import { first, headingOf, islandProps, text, textOf } from '../helpers/html.ts';
 
 /*
@@ -70,6 +71,22 @@ describe('POST /api/orders with donate: true', () => {
     } finally {
       await smtp.stop();
     }
+  });
+
+  test('a visitor donates as a guest: no account, no address, the receipt goes to the e-mail given', async () => {
+    const ctx = await checkoutStore();
+    const p = tee(ctx);
+    const visitor = ctx.client();
+    const response = await donate(visitor, donationBody(p.id, p.priceCents, { customerInfo: { ...donor, email: 'guest.giver@example.com' } }));
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    expect(allOrders(ctx).find((o) => o.id === id)).toMatchObject({
+      status: 'processing',
+      donationTo: DEMO_CHARITY.name,
+      customerEmail: 'guest.giver@example.com',
+    });
+    const sent = await deliverOutbox(ctx);
+    expect(sent.find((m) => m.to === 'guest.giver@example.com')?.subject).toBe(`Donation to ${DEMO_CHARITY.name}: thank you`);
   });
 
   test('an address sent with a donation is ignored, even outside 92651', async () => {
