@@ -71,6 +71,9 @@ const envSchema = z
     MAIL_FROM: optionalText,
     SUPPORT_EMAIL: z.preprocess(blankToUndefined, z.email('SUPPORT_EMAIL must be an e-mail address').optional()),
     MAIL: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
+    CHARITY_NAME: z.preprocess(blankToUndefined, z.string().max(120, 'CHARITY_NAME must be at most 120 characters').optional()),
+    CHARITY_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200, 'CHARITY_ADDRESS must be at most 200 characters').optional()),
+    CHARITY_ABOUT: z.preprocess(blankToUndefined, z.string().max(300, 'CHARITY_ABOUT must be at most 300 characters').optional()),
   })
   .superRefine((env, ctx) => {
     const trust = trustProxyOf(env.TRUST_PROXY);
@@ -102,6 +105,9 @@ const envSchema = z
           'METRICS_TOKEN is required when PUBLIC_URL is https (behind a proxy only a token keeps /metrics private): set a long random value and scrape with Authorization: Bearer <token>',
       });
     }
+    // A donation is handed over at the charity's door: a partner without an address cannot take one.
+    if (env.CHARITY_NAME && !env.CHARITY_ADDRESS)
+      ctx.addIssue({ code: 'custom', path: ['CHARITY_ADDRESS'], message: 'CHARITY_ADDRESS is required with CHARITY_NAME (where donations are handed over)' });
     const payments = env.PAYMENTS ?? (env.SQUARE_ACCESS_TOKEN ? 'square' : undefined);
     if (env.METRICS_SOURCE === 'feed' && !env.METRICS_FEED_URL)
       ctx.addIssue({ code: 'custom', path: ['METRICS_FEED_URL'], message: 'METRICS_FEED_URL is required when METRICS_SOURCE=feed' });
@@ -218,6 +224,30 @@ export interface Config {
   mail: { mode: 'smtp' | 'file' | 'off'; smtpUrl: string | undefined; from: string };
   /** Where shoppers write (contact, returns, privacy requests). */
   supportEmail: string;
+  /** The shop's charity partner, who receives 'Buy to donate' orders; null (no Donate button) in production until CHARITY_NAME is set. */
+  charity: CharityPartner | null;
+}
+
+export interface CharityPartner {
+  name: string;
+  /** One line: where the shop hands donations over. */
+  address: string;
+  /** One line about what the charity does. */
+  about: string;
+}
+
+/** The made-up partner a development or test store shows, so 'Donate this' works out of the box. */
+export const DEMO_CHARITY: CharityPartner = {
+  name: 'Laguna Beach Giving Closet',
+  address: '380 Third Street, Laguna Beach, CA 92651',
+  about: 'Gives clothes, shoes, books and sunglasses to local families, students and shelters in Laguna Beach.',
+};
+
+function charityOf(env: { NODE_ENV: string; CHARITY_NAME?: string; CHARITY_ADDRESS?: string; CHARITY_ABOUT?: string }): CharityPartner | null {
+  if (env.CHARITY_NAME && env.CHARITY_ADDRESS)
+    return { name: env.CHARITY_NAME.trim(), address: env.CHARITY_ADDRESS.trim(), about: env.CHARITY_ABOUT?.trim() ?? '' };
+  // Production never names a charity it was not told about.
+  return env.NODE_ENV === 'production' ? null : DEMO_CHARITY;
 }
 
 const DURATION_UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -298,5 +328,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       from: env.MAIL_FROM ?? `"${env.SITE_NAME.replace(/["\\]/g, '')}" <no-reply@${new URL(publicUrl).hostname}>`,
     },
     supportEmail: env.SUPPORT_EMAIL ?? `help@${new URL(publicUrl).hostname}`,
+    charity: charityOf(env),
   };
 }

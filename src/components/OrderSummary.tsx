@@ -28,6 +28,7 @@ export function OrderCard({
         </span>
       </div>
       <p className="m-0 mt-1 text-sm text-slate-600">{formatDateTime(order.createdAt)}</p>
+      {order.donation && <p className="m-0 mt-1 text-sm font-semibold text-sea-dark">{`Donation to ${order.donation.charity}`}</p>}
       {'declinedAttempts' in order && typeof order.declinedAttempts === 'number' && order.declinedAttempts > 0 && (
         <p className="m-0 mt-1 text-sm text-slate-600">{`${order.declinedAttempts} declined attempt${order.declinedAttempts === 1 ? '' : 's'} before this order`}</p>
       )}

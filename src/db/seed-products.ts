@@ -20,6 +20,8 @@ export interface SeedProduct {
   bidEnabled?: boolean;
   /** Half price with a friend (team buys). */
   halfPriceEnabled?: boolean;
+  /** 'Donate this': bought for the shop's charity partner (issue 29). */
+  donateEnabled?: boolean;
   /** For the Newest Arrivals order. */
   createdDaysAgo: number;
 }
@@ -139,6 +141,7 @@ export const seedProducts: SeedProduct[] = [
     imageUrl: '/static/images/products/patagonia-p6-logo-tee.svg',
     description: 'P-6 Logo Responsibili-Tee made from recycled cotton and recycled polyester. Soft, durable and printed with the classic Fitz Roy skyline.',
     playEnabled: false,
+    donateEnabled: true,
     createdDaysAgo: 63,
   },
   {
@@ -261,6 +264,7 @@ export const seedProducts: SeedProduct[] = [
     imageUrl: '/static/images/products/vans-old-skool.svg',
     description: 'Old Skool in black suede and canvas with the white Sidestripe. A durable skate shoe with a waffle sole that grips a board or a boardwalk.',
     playEnabled: true,
+    donateEnabled: true,
     createdDaysAgo: 77,
   },
   {
@@ -395,6 +399,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'AUTHOR:Delia Owens;;The Marsh Girl grows up alone in the North Carolina wetlands until a death in town pulls her into the light. A lush mystery and coming-of-age story.',
     playEnabled: false,
+    donateEnabled: true,
     createdDaysAgo: 1,
   },
   {

@@ -36,6 +36,7 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           playEnabled: p.playEnabled,
           bidEnabled: p.bidEnabled ?? false,
           halfPriceEnabled: p.halfPriceEnabled ?? false,
+          donateEnabled: p.donateEnabled ?? false,
           createdAt: now - p.createdDaysAgo * DAY,
         })
         .run();

@@ -1,12 +1,13 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
-import { customerInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
+import { customerInfoSchema, donorInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
 import { applePayToken, CardFields, SavedCardChoice, useApplePayAvailable, type CardConfig, type CardHandle } from './lib/card.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
+import { type CharityView, DonationFields } from './lib/DonationFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface BuyNowCheckoutProps {
@@ -16,6 +17,8 @@ export interface BuyNowCheckoutProps {
   savedCard: string | null;
   /** This shopper paid for this product a moment ago ('2 minutes'): said again next to Pay, where Back brings them. */
   boughtAgo?: { text: string; orderId: number } | null;
+  /** Donation mode (`/checkout?productId=&donate=1`): bought for this charity partner, no address asked. */
+  donation?: CharityView | null;
 }
 
 /** Buy-now's names for the shipping fields: those of its `customerInfo` (the address ones inside `address`). */
@@ -54,7 +57,7 @@ const SHIPS_FROM_CART = 'Your cart ships anywhere in the US: add it to your cart
 const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
-export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null }: BuyNowCheckoutProps) {
+export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null, donation = null }: BuyNowCheckoutProps) {
   const id = useId();
   const cardRef = useRef<CardHandle>(null);
   const [useSaved, setUseSaved] = useState(savedCard !== null);
@@ -99,6 +102,12 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   }
 
   function customerInfo(form: HTMLFormElement) {
+    if (donation) {
+      const { fullName: name, email, phone } = readShipping(form, NAMES);
+      const donor = donorInfoSchema.safeParse({ name, email, phone });
+      setErrors(donor.success ? {} : fieldErrorsOf(donor.error));
+      return donor.success ? donor.data : null;
+    }
     const checked = customerInfoSchema.safeParse(customerInfoOf(readShipping(form, NAMES)));
     if (checked.success) {
       setErrors({});
@@ -141,12 +150,12 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
         tax: totals.taxCents / 100,
         subtotal: totals.subtotalCents / 100,
         total: totals.totalCents / 100,
-        shippingMethod: 'standard',
+        ...(donation ? { donate: true } : { shippingMethod: 'standard' }),
         customerInfo: info,
         paymentToken,
         ...(applePay ? { paymentMethod: 'apple_pay' } : {}),
       });
-      toastAfterNavigation({ title: 'Success!', description: 'Your order has been placed' });
+      toastAfterNavigation({ title: 'Success!', description: donation ? `Your donation to ${donation.name} has been placed` : 'Your order has been placed' });
       window.location.assign(`/order-confirmation/${result.id}`);
     } catch (error) {
       paying.current = false;
@@ -178,39 +187,43 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
       className="grid gap-6"
     >
       <input type="hidden" name="productId" value={product.id} />
-      <ShippingFields
-        idPrefix={id}
-        names={NAMES}
-        values={customer}
-        errors={errors}
-        notice={
-          <div data-outside-area={outside ? '' : undefined} className="m-0 grid gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-            <p className={`m-0 ${outside ? 'font-bold' : ''}`} role={outside ? 'alert' : undefined}>
-              {outside
-                ? `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only. ${SHIPS_FROM_CART}`
-                : `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only.`}
-            </p>
-            <button
-              ref={shipButton}
-              type="button"
-              disabled={moving}
-              onClick={() => void shipFromCart()}
-              className={`justify-self-start rounded-lg px-3 py-2 text-sm font-bold cursor-pointer disabled:opacity-60 ${outside ? 'border-0 bg-ink text-white' : 'border border-amber-900/30 bg-white text-amber-900'}`}
-            >
-              {outside ? 'Add to cart and ship it' : 'Shipping elsewhere? Add to cart instead'}
-            </button>
+      {donation ? (
+        <DonationFields idPrefix={id} charity={donation} values={customer} errors={errors} />
+      ) : (
+        <ShippingFields
+          idPrefix={id}
+          names={NAMES}
+          values={customer}
+          errors={errors}
+          notice={
+            <div data-outside-area={outside ? '' : undefined} className="m-0 grid gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+              <p className={`m-0 ${outside ? 'font-bold' : ''}`} role={outside ? 'alert' : undefined}>
+                {outside
+                  ? `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only. ${SHIPS_FROM_CART}`
+                  : `Buy now delivers within ${LOCAL_ZIP} (Laguna Beach) only.`}
+              </p>
+              <button
+                ref={shipButton}
+                type="button"
+                disabled={moving}
+                onClick={() => void shipFromCart()}
+                className={`justify-self-start rounded-lg px-3 py-2 text-sm font-bold cursor-pointer disabled:opacity-60 ${outside ? 'border-0 bg-ink text-white' : 'border border-amber-900/30 bg-white text-amber-900'}`}
+              >
+                {outside ? 'Add to cart and ship it' : 'Shipping elsewhere? Add to cart instead'}
+              </button>
+            </div>
+          }
+        >
+          <div>
+            <label htmlFor={`${id}-method`} className="text-sm font-medium">
+              Shipping method
+            </label>
+            <select id={`${id}-method`} className={`${field} border-slate-300`} defaultValue="standard">
+              <option value="standard">Automatic Delivery - Free (within 2-3 hours)</option>
+            </select>
           </div>
-        }
-      >
-        <div>
-          <label htmlFor={`${id}-method`} className="text-sm font-medium">
-            Shipping method
-          </label>
-          <select id={`${id}-method`} className={`${field} border-slate-300`} defaultValue="standard">
-            <option value="standard">Automatic Delivery - Free (within 2-3 hours)</option>
-          </select>
-        </div>
-      </ShippingFields>
+        </ShippingFields>
+      )}
       <section aria-labelledby={`${id}-payment`} className="grid gap-3">
         <h2 id={`${id}-payment`} className="m-0 text-lg font-bold">
           Payment

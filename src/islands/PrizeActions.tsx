@@ -13,9 +13,11 @@ export interface PrizeActionsProps {
   productName: string;
   /** Already in the cart: the button goes there; otherwise Claim Prize puts it in first. */
   inCart?: boolean;
+  /** The shop's charity partner a donated prize is handed over to (issue 29). */
+  charity?: string | null;
 }
 
-export default function PrizeActions({ gameId, productName, inCart = false }: PrizeActionsProps) {
+export default function PrizeActions({ gameId, productName, inCart = false, charity = null }: PrizeActionsProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [busy, setBusy] = useState(false);
   const id = useId();
@@ -71,7 +73,7 @@ export default function PrizeActions({ gameId, productName, inCart = false }: Pr
         dialogRef={dialog}
         id={id}
         title="Donate your prize?"
-        text={`${productName} will go to charity instead of being delivered to you. This cannot be undone.`}
+        text={`${productName} will go to ${charity ?? 'charity'} instead of being delivered to you. This cannot be undone.`}
         busy={busy}
         action={
           <button

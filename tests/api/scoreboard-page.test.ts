@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { DEMO_CHARITY } from '../../src/config.ts';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
@@ -197,7 +198,10 @@ describe('/scoreboard', () => {
     expect(winnerTab).toContain('href="/cart"');
     expect(winnerTab).toContain('Claim Prize');
     expect(winnerTab).toContain('Donate');
-    expect(allIslandProps(winnerHtml, 'PrizeActions')).toEqual([{ gameId: winner!.gameId, productName: 'The Old Man and the Sea', inCart: true }]);
+    expect(allIslandProps(winnerHtml, 'PrizeActions')).toEqual([
+      // The charity a donated prize goes to is named in the confirmation (issue 29).
+      { gameId: winner!.gameId, productName: 'The Old Man and the Sea', inCart: true, charity: DEMO_CHARITY.name },
+    ]);
 
     const loserTab = tabSection(await page(lost.client, '/scoreboard?tab=my-games'));
     expect(loserTab).toContain('>Lost</span>');
@@ -209,7 +213,7 @@ describe('/scoreboard', () => {
     expect(donated.status).toBe(200);
     const after = tabSection(await page(won.client, '/scoreboard?tab=my-games'));
     expect(after).not.toContain('Claim Prize');
-    expect(after).toContain('Donated to charity.');
+    expect(after).toContain(`Donated to ${DEMO_CHARITY.name}.`);
   });
 
   test('the product page competition tab renders the CompetitionPanel island with the live data and the server time', async () => {

@@ -1,4 +1,5 @@
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { donationBody } from '../helpers/donations.ts';
 import { afterAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -251,6 +252,17 @@ for (const when of ['before', 'after'] as const) {
       const client = await shopper(server, 'buyer');
       const id = productId(dataDir, 'Ray-Ban');
       fire(client, 'POST', '/api/orders', buyNowBody(id, priceOf(dataDir, id)));
+    },
+  });
+  scenarios.push({
+    // Issue 29: a donation is a buy-now to the charity partner, on the same engine.
+    name: `donation charge, killed ${when} Square processed it`,
+    match: { method: 'POST', path: '/v2/payments' },
+    when,
+    run: async ({ server, dataDir }) => {
+      const client = await shopper(server, 'giver');
+      const id = productId(dataDir, 'Patagonia');
+      fire(client, 'POST', '/api/orders', { ...donationBody(id, priceOf(dataDir, id)), paymentToken: undefined });
     },
   });
   scenarios.push({

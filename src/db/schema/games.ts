@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
 import { influencers, products } from './catalog.ts';
@@ -60,6 +61,10 @@ export const games = sqliteTable(
     prizeOutcome: text('prize_outcome', { enum: prizeOutcomes }),
     /** When the winner was reminded that an unclaimed prize is about to go back to stock. */
     prizeRemindedAt: integer('prize_reminded_at'),
+    /** When the winner donated the prize from My Games (a donation chosen before playing dates from settlement). */
+    prizeDonatedAt: integer('prize_donated_at'),
+    /** When an admin handed a donated prize over to the charity partner (admin Promotions tab, Donations). */
+    prizeHandedOverAt: integer('prize_handed_over_at'),
     createdAt: integer('created_at').notNull(),
     settledAt: integer('settled_at'),
     canceledAt: integer('canceled_at'),
@@ -78,6 +83,7 @@ export const games = sqliteTable(
     index('games_product_status_idx').on(t.productId, t.status),
     index('games_status_idx').on(t.status, t.endTime),
     index('games_settled_idx').on(t.settledAt),
+    index('games_prize_donated_idx').on(t.settledAt).where(sql`prize_outcome = 'donated'`),
   ],
 );
 

@@ -56,12 +56,19 @@ export const orders = sqliteTable(
     returnRequestedAt: integer('return_requested_at'),
     returnReason: text('return_reason'),
     returnHandledAt: integer('return_handled_at'),
+    /**
+     * 'Buy to donate': the charity partner's name when the order was placed (null for any other
+     * order). Its shipping fields then hold the charity's address, and delivered means handed over.
+     */
+    donationTo: text('donation_to'),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     index('orders_user_idx').on(t.userId, t.orderDate),
     uniqueIndex('orders_checkout_in_flight').on(t.checkoutKey).where(sql`status = 'pending'`),
     index('orders_status_idx').on(t.status),
+    // The donations list reads only donations, newest first, whatever the number of orders.
+    index('orders_donation_idx').on(t.orderDate).where(sql`donation_to IS NOT NULL`),
   ],
 );
 

@@ -136,7 +136,7 @@ export function donatePrize(deps: { db: Db; clock: Clock }, userId: number, game
   deps.db.transaction((tx) => {
     const moved = tx
       .update(games)
-      .set({ prizeOutcome: 'donated' })
+      .set({ prizeOutcome: 'donated', prizeDonatedAt: deps.clock.now() })
       .where(and(eq(games.id, game.id), inArray(games.prizeOutcome, ['unclaimed', 'cart'])))
       .returning({ id: games.id })
       .get();

@@ -40,6 +40,12 @@ export function addressLinesOf(order: OrderRow): string {
 }
 
 function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
+  const delivery: Array<[string, string]> = order.donationTo
+    ? [['Donated to', `${order.donationTo}, ${addressLinesOf(order)}`]]
+    : [
+        ['Delivery', shippingLabelOf(order.shippingMethod)],
+        ['Deliver to', addressLinesOf(order)],
+      ];
   const items = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
   return [
     ...items.map((item): [string, string] => [
@@ -51,8 +57,7 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
     ['Tax', formatCents(order.taxCents)],
     ['Total', formatCents(order.totalCents)],
     ['Payment', paymentLabelOf(order)],
-    ['Delivery', shippingLabelOf(order.shippingMethod)],
-    ['Deliver to', addressLinesOf(order)],
+    ...delivery,
   ];
 }
 
@@ -66,8 +71,33 @@ function greeting(order: OrderRow): string {
   return first ? `Thank you, ${first}!` : 'Thank you!';
 }
 
+/** A donation's receipt: what was given and to whom; nothing is delivered to the buyer, so no delivery is promised. */
+function queueDonationReceipt(tx: Queryable, clock: Clock, order: OrderRow, charity: string): void {
+  queueEmail(tx, clock, {
+    userId: order.userId,
+    to: order.customerEmail,
+    kind: 'order_confirmation',
+    eventKey: `order:${order.id}:confirmation`,
+    subject: `Donation to ${charity}: thank you`,
+    body: composeEmail({
+      heading: `Donation to ${charity}: thank you`,
+      paragraphs: [
+        `Your donation #${order.id} has been placed and your payment of ${formatCents(order.totalCents)} has been processed.`,
+        `We hand it over to ${charity} at ${addressLinesOf(order)}, and tell you when we have.`,
+      ],
+      rows: receiptRows(tx, order),
+      action: { label: 'View your donation', path: orderPathFor(tx, order) },
+      footnote: `This is your receipt for donation #${order.id}. Keep it for your records.`,
+    }),
+  });
+}
+
 /** Placed (cash on delivery) or paid (card): the receipt. */
 export function queueOrderConfirmation(tx: Queryable, clock: Clock, order: OrderRow): void {
+  if (order.donationTo) {
+    queueDonationReceipt(tx, clock, order, order.donationTo);
+    return;
+  }
   const cash = order.paymentMethod === 'cod';
   queueEmail(tx, clock, {
     userId: order.userId,
@@ -132,6 +162,22 @@ export function queueCanceledEmail(tx: Queryable, clock: Clock, order: OrderRow)
 }
 
 export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow): void {
+  if (order.donationTo) {
+    queueEmail(tx, clock, {
+      userId: order.userId,
+      to: order.customerEmail,
+      kind: 'order_delivered',
+      eventKey: `order:${order.id}:delivered`,
+      subject: `Your donation #${order.id} was handed over`,
+      body: composeEmail({
+        heading: 'Handed over',
+        paragraphs: [`Your donation #${order.id} was handed over to ${order.donationTo}. Thank you for giving!`],
+        action: { label: 'View your donation', path: orderPathFor(tx, order) },
+        footnote: 'You get this message because e-mail notifications are on in your profile.',
+      }),
+    });
+    return;
+  }
   queueEmail(tx, clock, {
     userId: order.userId,
     to: order.customerEmail,

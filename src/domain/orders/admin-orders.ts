@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, type SQL } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { orderItems, orders, orderStatuses, payments, products, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -92,6 +92,8 @@ export interface AdminOrder {
   paymentNote: string | null;
   /** Shipment, return request and refunds with their reasons, and which after-sale actions apply. */
   afterSale: AfterSaleAdminView;
+  /** 'Buy to donate': the charity it is handed over to (delivery then names the charity); null otherwise. */
+  donationTo: string | null;
   /** What the driver needs: who, where, how, and the shopper's notes. */
   delivery: { name: string; phone: string | null; address: string; method: string; methodLabel: string; notes: string | null };
 }
@@ -109,9 +111,10 @@ function paymentState(rows: (typeof payments.$inferSelect)[]) {
   return { paid, refunded, notes };
 }
 
-/** Orders newest first (at most ADMIN_ORDER_LIMIT), optionally of one status, with customer, items and payment. */
-export function listOrdersForAdmin(db: Queryable, options: { status?: OrderStatus | null } = {}): AdminOrder[] {
-  return adminOrders(db, options.status ? eq(orders.status, options.status) : undefined);
+/** Orders newest first (at most ADMIN_ORDER_LIMIT), optionally of one status and only donations, with customer, items and payment. */
+export function listOrdersForAdmin(db: Queryable, options: { status?: OrderStatus | null; donations?: boolean } = {}): AdminOrder[] {
+  const conditions = [options.status ? eq(orders.status, options.status) : undefined, options.donations ? isNotNull(orders.donationTo) : undefined];
+  return adminOrders(db, and(...conditions));
 }
 
 /** One order in the admin shape, or null. */
@@ -176,12 +179,13 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
     refunded: centsToDollars(refunded.get(order.id) ?? 0),
     paymentNote: notes.get(order.id) ?? null,
     afterSale: afterSale.get(order.id)!,
+    donationTo: order.donationTo,
     delivery: {
-      name: order.customerName || user.fullName || user.username,
+      name: order.donationTo ?? (order.customerName || user.fullName || user.username),
       phone: order.customerPhone,
       address: addressLinesOf(order),
       method: order.shippingMethod,
-      methodLabel: shippingLabelOf(order.shippingMethod),
+      methodLabel: order.donationTo ? `Donation: hand over to ${order.donationTo}` : shippingLabelOf(order.shippingMethod),
       notes: order.notes,
     },
   }));
@@ -332,8 +336,10 @@ function markDelivered(deps: AdminOrderDeps, order: OrderToChange): StatusChange
     notify(tx, clock, order.userId, {
       type: 'order_status',
       eventKey: `order:${order.id}:delivered`,
-      title: 'Order delivered',
-      message: `Your order #${order.id} has been delivered. Enjoy!`,
+      title: moved.donationTo ? 'Donation handed over' : 'Order delivered',
+      message: moved.donationTo
+        ? `Your donation #${order.id} was handed over to ${moved.donationTo}. Thank you for giving!`
+        : `Your order #${order.id} has been delivered. Enjoy!`,
       actionUrl: `/orders/${order.id}`,
       actionText: 'View Order',
     });

@@ -25,8 +25,9 @@ export function guaranteeEndsAt(order: Pick<OrderRow, 'deliveredAt'>): number | 
 }
 
 /** Whether the shopper may still ask to return it. */
-export function canRequestReturn(order: Pick<OrderRow, 'status' | 'deliveredAt' | 'returnRequestedAt'>, now: number): boolean {
-  if (order.returnRequestedAt !== null) return false;
+export function canRequestReturn(order: Pick<OrderRow, 'status' | 'deliveredAt' | 'returnRequestedAt' | 'donationTo'>, now: number): boolean {
+  // A donation handed over belongs to the charity: there is nothing of the donor's to send back.
+  if (order.returnRequestedAt !== null || order.donationTo !== null) return false;
   if (order.status !== 'completed' && order.status !== 'shipped') return false;
   const ends = guaranteeEndsAt(order);
   return ends === null || now <= ends;
@@ -76,6 +77,11 @@ export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string
     // Someone else's order answers like a missing one.
     if (!order) throw new DomainError(404, 'Order not found.');
     const now = clock.now();
+    if (order.donationTo !== null)
+      throw new DomainError(
+        409,
+        `Donation #${orderId} went to ${order.donationTo}, so there is nothing to return. Before it is handed over, contact us to cancel it.`,
+      );
     if (order.returnRequestedAt !== null)
       throw new DomainError(409, `You already asked to return order #${orderId}. We will e-mail you within one business day.`);
     if (order.status !== 'completed' && order.status !== 'shipped')

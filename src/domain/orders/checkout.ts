@@ -9,6 +9,7 @@ import { findProfile, streetLine } from '../accounts/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';
 import { isGuestAccount } from './visitor-cart.ts';
 import type { Config } from '../../config.ts';
+import type { CustomerInfo } from '../../shared/schemas/profile.ts';
 import type { Queryable } from '../../db/client.ts';
 import { cardConfig, cardLabel } from '../payments/card-config.ts';
 import type { BuyNowBody, CartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -121,13 +122,22 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
   return { orderId };
 }
 
-/** POST /api/orders: one product, delivered free in Laguna Beach. */
-export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string): Promise<{ id: number }> {
-  const { productId, customerInfo: customer } = input;
+/**
+ * Someone other than the buyer receives a buy-now (a donation: promotions/donations.ts): given
+ * the product, it refuses it (throws) or says where the order goes and under which checkout key.
+ */
+export type BuyNowRecipient = (product: typeof products.$inferSelect) => { address: ShippingAddress; checkoutKey: string; donationTo: string };
+
+/** POST /api/orders: one product, delivered free in Laguna Beach, or to the `recipient` when there is one. */
+export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string, recipient?: BuyNowRecipient): Promise<{ id: number }> {
+  const { productId } = input;
   const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
+  // Checked before anything else about the sale: a refused donation says why, whatever the stock.
+  const other = recipient?.(product);
+  if (!other && input.donate) throw new DomainError(409, 'This store takes no donations.');
   const stance = buyNowStance(deps.db, productId, product.quantity, deps.clock.now());
   if (stance === 'shelf' && product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
 
@@ -141,24 +151,29 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
     lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: productLabel(product), stockReserved: false }],
     totals,
     shippingMethod: 'local',
-    address: {
-      name: customer.name,
-      email: customer.email,
-      phone: customer.phone,
-      line1: streetLine(customer.address),
-      city: customer.address.city,
-      state: customer.address.state,
-      postalCode: customer.address.postalCode,
-      country: 'USA',
-    },
+    address: other ? other.address : buyerAddress(input.customerInfo as CustomerInfo),
     payment,
-    checkoutKey: `buy:${userId}:${productId}`,
+    checkoutKey: other ? other.checkoutKey : `buy:${userId}:${productId}`,
     clientAddress,
     guest: isGuestAccount(deps.db, userId),
+    donationTo: other?.donationTo,
     // The unit held for an auction nobody has bid in: the auction ends in this order's claim.
     inClaim: stance === 'auction' ? (tx) => endAuctionForBuyNow(tx, productId, deps.clock.now()) : undefined,
   });
   return { id };
+}
+
+function buyerAddress(customer: CustomerInfo): ShippingAddress {
+  return {
+    name: customer.name,
+    email: customer.email,
+    phone: customer.phone,
+    line1: streetLine(customer.address),
+    city: customer.address.city,
+    state: customer.address.state,
+    postalCode: customer.address.postalCode,
+    country: 'USA',
+  };
 }
 
 /** What both checkout islands start from: the shopper's saved contact details, the card form's config, the saved card. */

@@ -46,6 +46,8 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     shippedAt: order.shippedAt,
     deliveredAt: order.deliveredAt,
     returnRequestedAt: order.returnRequestedAt,
+    /** 'Buy to donate': the charity it went to (its address is the order's shipping address). */
+    donation: order.donationTo ? { charity: order.donationTo } : null,
     items: items.map(({ item, product }) => ({
       id: item.id,
       productId: item.productId,
@@ -145,7 +147,7 @@ export function orderDetail(db: Queryable, userId: number | 'anyOwner', id: numb
   const declined = moves.filter((p) => p.kind === 'order_charge' && p.status === 'failed').length;
   if (order.status === 'failed') timeline.push({ label: 'Payment failed', at: order.updatedAt, detail: 'Nothing was charged.' });
   if (order.shippedAt) timeline.push({ label: 'Shipped', at: order.shippedAt, detail: `${order.carrier} tracking number ${order.trackingNumber}` });
-  if (order.deliveredAt) timeline.push({ label: 'Delivered', at: order.deliveredAt });
+  if (order.deliveredAt) timeline.push({ label: order.donationTo ? `Handed over to ${order.donationTo}` : 'Delivered', at: order.deliveredAt });
   if (order.returnRequestedAt) timeline.push({ label: 'Return requested', at: order.returnRequestedAt, detail: order.returnReason ?? undefined });
   // An admin's refund after the sale says why; a cancellation's refund needs no reason.
   const reasons = new Map(

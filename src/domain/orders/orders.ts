@@ -153,6 +153,8 @@ export interface PlaceOrder {
   clientAddress: string;
   /** A guest checkout (domain/orders/visitor-cart.ts): the cash limit also counts the e-mail's other guest orders. */
   guest?: boolean;
+  /** 'Buy to donate': the charity partner's name; the address is then the charity's (promotions/donations.ts). */
+  donationTo?: string;
   /**
    * The caller's own claim, in the claim's transaction once the order row exists: throwing
    * leaves nothing written. An auction's close uses it to give its winner one order, whatever
@@ -258,6 +260,7 @@ function writeOrder(deps: OrderDeps, tx: Queryable, order: PlaceOrder, now: numb
     paymentMethod: order.payment.method,
     shippingMethod: order.shippingMethod,
     checkoutKey: order.checkoutKey,
+    donationTo: order.donationTo ?? null,
     updatedAt: now,
   };
   const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);

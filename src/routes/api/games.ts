@@ -19,7 +19,8 @@ export const gamesApi = new Hono<AppEnv>()
   })
   .post('/games/:id/donate', requireUserApi, idFrom('Game'), (c) => {
     donatePrize(gameDeps(c), c.get('user').id, pathId(c));
-    return c.json({ message: 'Thank you! Your prize will be donated to charity.' });
+    const charity = c.env.deps.config.charity?.name;
+    return c.json({ message: charity ? `Thank you! Your prize will be handed over to ${charity}.` : 'Thank you! Your prize will be donated to charity.' });
   })
   .post('/games/:id/claim', requireUserApi, idFrom('Game'), (c) => {
     claimPrize(gameDeps(c), c.get('user').id, pathId(c));

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { buyNow } from '../../domain/orders/checkout.ts';
+import { donateNow } from '../../domain/promotions/donations.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
@@ -20,7 +21,11 @@ export const ordersApi = new Hono<AppEnv>()
   .use('/user/orders', requireUserApi)
   .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user')!.id, c.env.deps.clock.now())))
   .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), asGuestWhenSignedOut, idempotent, async (c) => {
-    const { id } = await buyNow(c.env.deps, cartOwnerOf(c)!, c.req.valid('json'), clientIp(c));
+    const body = c.req.valid('json');
+    const buyer = cartOwnerOf(c)!;
+    const { id } = body.donate
+      ? await donateNow(c.env.deps, buyer, body, clientIp(c), c.env.deps.config.charity)
+      : await buyNow(c.env.deps, buyer, body, clientIp(c));
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {

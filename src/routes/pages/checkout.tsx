@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
+import { DonationDelivery } from '../../components/DonationDelivery.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import { findProduct, productIdOf, productLabel, productView } from '../../domain/catalog/catalog.ts';
 import { findOwnOrder, recentPurchaseOf } from '../../domain/orders/order-views.ts';
@@ -13,8 +14,22 @@ import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNoLongerSold, productNotFound, orderNotFound } from './not-found.tsx';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
+import type { CharityPartner } from '../../config.ts';
+import { DomainError } from '../../domain/errors.ts';
+import { charityFor } from '../../domain/promotions/donations.ts';
 
-/** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
+/** `?donate=1`: the charity a donation would go to, or why this product cannot be donated (the ordinary checkout shows then). */
+function donationMode(asked: string | undefined, product: { donateEnabled: boolean }, charity: CharityPartner | null) {
+  if (asked !== '1') return { donation: null, refusal: null };
+  try {
+    return { donation: charityFor(product, charity), refusal: null };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { donation: null, refusal: error.message };
+  }
+}
+
+/** Single-product checkout `/checkout?productId=` (`&donate=1`: for the charity partner) and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
   .get('/checkout', (c) => {
     const raw = c.req.query('productId');
@@ -35,14 +50,20 @@ export const checkoutPages = new Hono<AppEnv>()
     const { db, clock } = c.env.deps;
     const bought = owner === null ? null : recentPurchaseOf(db, owner, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
+    const { donation, refusal: donationRefusal } = donationMode(c.req.query('donate'), stored, c.env.deps.config.charity);
     const page = renderPage(
       c,
       { title: 'Checkout', path: '/checkout', noindex: true },
       <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
         <section aria-labelledby="checkout-title" className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
           <h1 id="checkout-title" className="m-0 mb-5 text-2xl font-extrabold">
-            Checkout
+            {donation ? 'Checkout: donation' : 'Checkout'}
           </h1>
+          {donationRefusal && (
+            <p role="alert" data-donation-refused="" className="m-0 mb-5 rounded-xl bg-amber-50 p-3 text-sm text-amber-900">
+              {donationRefusal}
+            </p>
+          )}
           {boughtAgo && (
             <div data-recent-purchase="" className="mb-5 rounded-xl border border-sea/40 bg-sea/5 p-4 text-sm">
               <p className="m-0 font-bold">{`You bought this ${boughtAgo.text} ago.`}</p>
@@ -74,6 +95,7 @@ export const checkoutPages = new Hono<AppEnv>()
                 config,
                 savedCard,
                 boughtAgo,
+                donation,
               }}
             />
           )}
@@ -100,7 +122,11 @@ export const checkoutPages = new Hono<AppEnv>()
             <dt className="mt-2 border-t border-slate-200 pt-2 text-base font-bold">Total</dt>
             <dd className="m-0 mt-2 border-t border-slate-200 pt-2 text-right text-base font-bold">{formatCents(totals.totalCents)}</dd>
           </dl>
-          <p className="m-0 mt-4 text-xs text-slate-600">Delivered within 2-3 hours in Laguna Beach. 30-day money-back guarantee.</p>
+          <p className="m-0 mt-4 text-xs text-slate-600">
+            {donation
+              ? `A donation: we hand it over to ${donation.name} in Laguna Beach. Nothing is delivered to you.`
+              : 'Delivered within 2-3 hours in Laguna Beach. 30-day money-back guarantee.'}
+          </p>
         </aside>
       </div>,
       { backHref: `/product/${product.id}` },
@@ -130,7 +156,13 @@ export const checkoutPages = new Hono<AppEnv>()
       { title: 'Order Confirmed', path: '/profile', noindex: true },
       <div className="mx-auto grid max-w-xl gap-5">
         <div className="rounded-2xl bg-ink p-6 text-white">
-          <h1 className="m-0 text-2xl font-extrabold">{order.status === 'failed' ? 'Payment failed' : 'Thank you! Your order is confirmed.'}</h1>
+          <h1 className="m-0 text-2xl font-extrabold">
+            {order.status === 'failed'
+              ? 'Payment failed'
+              : order.donation
+                ? `Thank you! Your donation to ${order.donation.charity} is confirmed.`
+                : 'Thank you! Your order is confirmed.'}
+          </h1>
           <p className="m-0 mt-2 text-slate-200">{`Order #${order.id} · ${order.paymentMethod === 'cod' ? 'Cash on delivery' : 'Paid by card'}`}</p>
         </div>
         {/* Near the top, so a keyboard or screen-reader user reaches 'Stay on this page' within the 5 s. */}
@@ -143,15 +175,19 @@ export const checkoutPages = new Hono<AppEnv>()
           }
         />
         <OrderCard order={order} detailed linked={false} />
-        <section aria-labelledby="delivery-to" className="rounded-2xl border border-slate-200 bg-white p-5">
-          <h2 id="delivery-to" className="m-0 text-lg font-bold">
-            Delivery address
-          </h2>
-          <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
-          <p className="m-0 text-sm break-words" data-delivery-address="">
-            {order.addressLines}
-          </p>
-        </section>
+        {order.donation ? (
+          <DonationDelivery order={order} headingId="delivery-to" />
+        ) : (
+          <section aria-labelledby="delivery-to" className="rounded-2xl border border-slate-200 bg-white p-5">
+            <h2 id="delivery-to" className="m-0 text-lg font-bold">
+              Delivery address
+            </h2>
+            <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
+            <p className="m-0 text-sm break-words" data-delivery-address="">
+              {order.addressLines}
+            </p>
+          </section>
+        )}
         <p className="m-0 text-sm">
           <a href={`/orders/${order.id}`} className="font-semibold text-sea-dark">
             View your order and receipt
@@ -164,13 +200,15 @@ export const checkoutPages = new Hono<AppEnv>()
           <ol className="m-0 mt-3 grid gap-2 pl-5 text-sm text-slate-700">
             <li>We are preparing your order at our Laguna Beach store.</li>
             <li>
-              {local
-                ? 'Free delivery to your door within 2-3 hours.'
-                : order.shippingMethod === 'express'
-                  ? 'Express shipping: 2-3 business days.'
-                  : 'Standard shipping: 5-7 business days.'}
+              {order.donation
+                ? `We hand it over to ${order.donation.charity} and e-mail you when we have.`
+                : local
+                  ? 'Free delivery to your door within 2-3 hours.'
+                  : order.shippingMethod === 'express'
+                    ? 'Express shipping: 2-3 business days.'
+                    : 'Standard shipping: 5-7 business days.'}
             </li>
-            <li>Not happy? You have a 30-day money-back guarantee.</li>
+            {!order.donation && <li>Not happy? You have a 30-day money-back guarantee.</li>}
           </ol>
         </section>
       </div>,

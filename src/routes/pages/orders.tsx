@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { DonationDelivery } from '../../components/DonationDelivery.tsx';
 import { Island } from '../../components/Island.tsx';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../components/format.ts';
 import { requestReturn } from '../../domain/orders/aftersale.ts';
@@ -34,7 +35,7 @@ function OrderPage({ order, signedIn, retry }: { order: OrderDetail; signedIn: b
               </a>
             </p>
           )}
-          <h1 className="m-0 mt-1 text-2xl font-extrabold">{`Order #${order.id}`}</h1>
+          <h1 className="m-0 mt-1 text-2xl font-extrabold">{order.donation ? `Donation #${order.id}` : `Order #${order.id}`}</h1>
           <p className="m-0 mt-1 text-sm text-slate-600">{`Placed ${formatDateTime(order.createdAt)}`}</p>
         </div>
         <div className="flex items-center gap-3">
@@ -88,15 +89,19 @@ function OrderPage({ order, signedIn, retry }: { order: OrderDetail; signedIn: b
       </section>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <section aria-labelledby="delivery-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
-          <h2 id="delivery-title" className="m-0 text-lg font-bold">
-            Delivery
-          </h2>
-          <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
-          <p className="m-0 text-sm break-words">{order.addressLines}</p>
-          {order.customerPhone && <p className="m-0 text-sm">{order.customerPhone}</p>}
-          <p className="m-0 mt-2 text-sm text-slate-600">{order.shippingLabel}</p>
-        </section>
+        {order.donation ? (
+          <DonationDelivery order={order} headingId="delivery-title" />
+        ) : (
+          <section aria-labelledby="delivery-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
+            <h2 id="delivery-title" className="m-0 text-lg font-bold">
+              Delivery
+            </h2>
+            <p className="m-0 mt-2 text-sm break-words">{order.customerName}</p>
+            <p className="m-0 text-sm break-words">{order.addressLines}</p>
+            {order.customerPhone && <p className="m-0 text-sm">{order.customerPhone}</p>}
+            <p className="m-0 mt-2 text-sm text-slate-600">{order.shippingLabel}</p>
+          </section>
+        )}
         <section aria-labelledby="payment-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
           <h2 id="payment-title" className="m-0 text-lg font-bold">
             Payment

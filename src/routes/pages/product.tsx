@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Queryable } from '../../db/client.ts';
 import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
+import { DonateThis } from '../../components/DonateThis.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
 import {
@@ -115,12 +116,15 @@ function ProductDetail({
   noGame,
   auction,
   teams = null,
+  charity,
 }: {
   /** Half price with a friend (product-team.tsx); null when the product is not ticked for it. */
   teams?: ProductTeamsView | null;
   product: ProductView;
   /** The product's auction as everyone sees it (the panel re-reads the viewer's own part); undefined without one. */
   auction: AuctionView | undefined;
+  /** The charity partner 'Donate this' buys for (null: none set up, no button). */
+  charity: string | null;
   /** Why no game of it can be joined now (domain/games/openness.ts); null when Play Now leads to one. */
   noGame: string | null;
   tab: Tab;
@@ -192,6 +196,7 @@ function ProductDetail({
             </button>
           </form>
         )}
+        <DonateThis product={product} charity={charity} />
         <p className="m-0 mt-3 text-sm text-slate-600">
           {bidding
             ? 'The winner gets free delivery in Laguna Beach (92651) within 2-3 hours.'
@@ -339,6 +344,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
       teams={productTeamsView(c.env.deps.db, stored, c.env.deps.clock.now())}
+      charity={c.env.deps.config.charity?.name ?? null}
     />,
     { backHref: `/products?type=${product.productType}` },
   );

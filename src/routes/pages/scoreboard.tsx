@@ -64,7 +64,9 @@ function ScoreboardPage<E extends AppEnv>({ c, tab, page }: { c: AppContext<E>; 
         {board && <JustFinished list={justFinished} />}
         {board && <ActiveTab board={board} now={now} />}
         {board && <Pager base="/scoreboard?" page={page} hasNext={page < board.pages} label="Active games" />}
-        {tab === 'my-games' && <MyGamesTab plays={plays.slice(0, ACTIVE_PAGE_SIZE)} signedIn={user !== null} />}
+        {tab === 'my-games' && (
+          <MyGamesTab plays={plays.slice(0, ACTIVE_PAGE_SIZE)} signedIn={user !== null} charity={c.env.deps.config.charity?.name ?? null} />
+        )}
         {tab === 'my-games' && <Pager base="/scoreboard?tab=my-games&" page={page} hasNext={plays.length > ACTIVE_PAGE_SIZE} label="My games" />}
         {tab === 'winners' && <WinnersTab list={list} />}
       </section>

@@ -18,6 +18,17 @@ export const adminPageQuery = z.object({
   tab: z.catch(z._default(z.enum(ADMIN_TABS), 'sunglasses'), 'sunglasses'),
   q: z.catch(z._default(z.string().check(z.overwrite((q) => q.slice(0, 100))), ''), ''),
   status: z.catch(z.nullable(z._default(z.enum(ORDER_STATUSES), null as never)), null),
+  /** The Orders tab's Donations filter ('1'): only 'Buy to donate' orders, to hand over. */
+  donations: z.catch(
+    z._default(
+      z.pipe(
+        z.string(),
+        z.transform((v) => v === '1'),
+      ),
+      false,
+    ),
+    false,
+  ),
 });
 
 /** POST /api/admin/pin and the admin gate's form. */

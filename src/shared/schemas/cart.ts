@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CHOOSE_PRODUCT, formInt, id, idOrText } from './fields.ts';
-import { checkoutFormSchema, customerInfoSchema } from './profile.ts';
+import { checkoutFormSchema, customerInfoSchema, donorInfoSchema } from './profile.ts';
 
 /*
  * Request bodies of /api/cart, /api/checkout (pays the cart) and /api/orders (buy now), and of
@@ -73,17 +73,32 @@ export type CartCheckoutBody = z.infer<typeof cartCheckoutBody>;
 /** What a checkout form posted without JavaScript says when it cannot take a card. */
 export const CARD_NEEDS_JAVASCRIPT = 'Card payment needs JavaScript. Please enable JavaScript and try again, or choose Cash on Delivery in your cart.';
 
-/** POST /api/orders: one product, delivered free in Laguna Beach. */
-export const buyNowBody = z.object({
+const buyNowFields = {
   productId: idOrText(CHOOSE_PRODUCT),
   quantity: z.optional(z.literal(1, { error: 'Single-product checkout is for one item.' })),
   subtotal: z.optional(money(totalsMessage)),
   shipping: z.optional(money(totalsMessage)),
   tax: z.optional(money(totalsMessage)),
   total: z.optional(money(totalsMessage)),
-  shippingMethod: z.optional(z.enum(['standard', 'local'], { error: 'Single-product checkout delivers locally.' })),
-  customerInfo: customerInfoSchema,
   paymentToken: z.optional(cardToken),
   paymentMethod: z.optional(z.enum(['square', 'apple_pay'], { error: "Pay by card, or with 'apple_pay'." })),
-});
+};
+
+/**
+ * POST /api/orders: one product, delivered free in Laguna Beach; or, with `donate: true`, bought
+ * for the shop's charity partner, where no shipping address is asked (any sent is ignored).
+ */
+export const buyNowBody = z.discriminatedUnion(
+  'donate',
+  [
+    z.object({
+      ...buyNowFields,
+      donate: z.optional(z.literal(false)),
+      shippingMethod: z.optional(z.enum(['standard', 'local'], { error: 'Single-product checkout delivers locally.' })),
+      customerInfo: customerInfoSchema,
+    }),
+    z.object({ ...buyNowFields, donate: z.literal(true), customerInfo: donorInfoSchema }),
+  ],
+  { error: 'donate must be true or false.' },
+);
 export type BuyNowBody = z.infer<typeof buyNowBody>;

@@ -98,6 +98,15 @@ export const customerInfoSchema = z.object({
 
 export type CustomerInfo = z.infer<typeof customerInfoSchema>;
 
+/** A donation's buyer: who gets the receipt. The product goes to the charity partner, so no address is asked. */
+export const donorInfoSchema = z.object({
+  name: customerInfoSchema.shape.name,
+  email,
+  phone,
+});
+
+export type DonorInfo = z.infer<typeof donorInfoSchema>;
+
 /** PATCH /api/user/profile: only the sections sent change. */
 export const profilePatchBody = z.object({
   name: z.optional(profileRules.name),

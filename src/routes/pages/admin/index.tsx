@@ -100,9 +100,9 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminAuctionPages)
   .route('/', adminPromotionRoutes)
   .get('/admin', async (c) => {
-    const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
+    const { tab, q, status: orderStatus, donations } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
-    const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus }) : [];
+    const orders = tab === 'orders' ? listOrdersForAdmin(c.env.deps.db, { status: orderStatus, donations }) : [];
     const applications = tab === 'applications' ? listBusinessApplications(c.env.deps.db, APPLICATIONS_SHOWN) : [];
     const attention = tab === 'orders' ? await attentionRows(c) : [];
     const returns = tab === 'orders' ? openReturnRequests(c.env.deps.db) : [];
@@ -113,7 +113,7 @@ export const adminPages = new Hono<AppEnv>()
     const wanted = c.req.query('status') as AdminAuctionFilter;
     const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
     const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
-    const promotions = tab === 'promotions' ? promotionsData(c.env.deps.db, c.req.query()) : undefined;
+    const promotions = tab === 'promotions' ? promotionsData(c.env.deps, c.req.query()) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -123,6 +123,7 @@ export const adminPages = new Hono<AppEnv>()
         products={products}
         orders={orders}
         orderStatus={orderStatus}
+        donations={donations}
         applications={applications}
         attention={attention}
         returns={returns}
@@ -199,12 +200,12 @@ export const adminPages = new Hono<AppEnv>()
     });
   })
   .get('/admin/orders.csv', (c) => {
-    const { status } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
-    const csv = ordersCsv(listOrdersForAdmin(c.env.deps.db, { status }), formatDateTime);
+    const { status, donations } = adminPageQuery.parse({ ...c.req.query(), tab: 'orders' });
+    const csv = ordersCsv(listOrdersForAdmin(c.env.deps.db, { status, donations }), formatDateTime);
     const day = new Date(c.env.deps.clock.now()).toISOString().slice(0, 10);
     return c.body(csv, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="orders-${status ?? 'all'}-${day}.csv"`,
+      'Content-Disposition': `attachment; filename="orders-${donations ? 'donations' : (status ?? 'all')}-${day}.csv"`,
       'Cache-Control': 'no-store',
     });
   })

@@ -19,6 +19,19 @@ const filters: { status: OrderStatus | null; label: string }[] = [
   { status: 'failed', label: 'Payment failed' },
 ];
 
+/** The Donations filter: 'Buy to donate' orders, whatever their status, to hand over to the charity. */
+function DonationsFilter({ active }: { active: boolean }) {
+  return (
+    <a
+      href="/admin?tab=orders&donations=1"
+      aria-current={active ? 'page' : undefined}
+      className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${active ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
+    >
+      Donations
+    </a>
+  );
+}
+
 const filterHref = (status: OrderStatus | null) => (status ? `/admin?tab=orders&status=${status}` : '/admin?tab=orders');
 
 function StatusForm({
@@ -59,6 +72,11 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
             {orderStatusLabel[order.status] ?? order.status}
           </span>
         </div>
+        {order.donationTo && (
+          <p data-donation-to="" className="m-0 mt-2 rounded-lg bg-sea/10 px-2.5 py-1 text-sm font-bold text-sea-dark">
+            {order.status === 'completed' ? `Donation handed over to ${order.donationTo}` : `Donation to hand over to ${order.donationTo}`}
+          </p>
+        )}
         <p className="m-0 mt-2 text-sm">
           <span className="font-semibold">{order.customer.name}</span>
           <span className="block break-words text-slate-600 sm:inline">
@@ -110,7 +128,8 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
           {(order.status === 'processing' || order.status === 'shipped') && (
             <div className="flex w-full flex-wrap gap-2 sm:w-auto">
               <StatusForm order={order} to="completed" filter={filter} className="bg-emerald-700 text-white hover:bg-emerald-800">
-                Mark Delivered<span className="sr-only">{` (order #${order.id})`}</span>
+                {order.donationTo ? 'Mark handed over' : 'Mark Delivered'}
+                <span className="sr-only">{` (order #${order.id})`}</span>
               </StatusForm>
               {order.status === 'processing' && (
                 <StatusForm order={order} to="canceled" filter={filter} className="border border-red-300 bg-white text-red-700 hover:border-red-600">
@@ -131,11 +150,14 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
 export function AdminOrders({
   orders,
   status,
+  donations = false,
   attention = [],
   returns = [],
 }: {
   orders: AdminOrder[];
   status: OrderStatus | null;
+  /** Only 'Buy to donate' orders (the Donations filter). */
+  donations?: boolean;
   attention?: AttentionRow[];
   returns?: ReturnRequestRow[];
 }) {
@@ -152,21 +174,30 @@ export function AdminOrders({
             <a
               key={f.label}
               href={filterHref(f.status)}
-              aria-current={status === f.status ? 'page' : undefined}
-              className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${status === f.status ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
+              aria-current={!donations && status === f.status ? 'page' : undefined}
+              className={`whitespace-nowrap rounded-full border px-3 py-1 text-sm font-semibold no-underline ${!donations && status === f.status ? 'border-ink bg-ink text-white' : 'border-slate-300 text-slate-700 hover:border-ink'}`}
             >
               {f.label}
             </a>
           ))}
+          <DonationsFilter active={donations} />
         </nav>
         <p className="m-0 mb-4 text-sm">
-          <a href={status ? `/admin/orders.csv?status=${status}` : '/admin/orders.csv'} className="font-semibold text-sea-dark" download>
+          <a
+            href={donations ? '/admin/orders.csv?donations=1' : status ? `/admin/orders.csv?status=${status}` : '/admin/orders.csv'}
+            className="font-semibold text-sea-dark"
+            download
+          >
             Export CSV
           </a>
         </p>
         {orders.length === 0 ? (
           <p className="m-0 py-8 text-center text-slate-600">
-            {status ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.` : 'No orders yet.'}
+            {donations
+              ? 'No donations to hand over yet.'
+              : status
+                ? `No ${(filters.find((f) => f.status === status)?.label ?? status).toLowerCase()} orders.`
+                : 'No orders yet.'}
           </p>
         ) : (
           <>
@@ -188,7 +219,7 @@ export function AdminOrders({
 /** The step between the button and the change: nothing moves until the admin confirms here. */
 export function OrderStatusConfirm({ order, to, filter }: { order: AdminOrder; to: 'completed' | 'canceled'; filter: OrderStatus | null }) {
   const cancel = to === 'canceled';
-  const action = cancel ? (order.paid ? 'Cancel Order & Refund' : 'Cancel Order') : 'Mark Delivered';
+  const action = cancel ? (order.paid ? 'Cancel Order & Refund' : 'Cancel Order') : order.donationTo ? 'Mark handed over' : 'Mark Delivered';
   const back = filter ? `/admin?tab=orders&status=${filter}` : '/admin?tab=orders';
   return (
     <section aria-labelledby="confirm-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
@@ -198,7 +229,9 @@ export function OrderStatusConfirm({ order, to, filter }: { order: AdminOrder; t
           ? order.paid
             ? `The customer's card is refunded ${formatDollars(order.total)} and the items go back in stock. This cannot be undone.`
             : 'The order is canceled and its items go back in stock. This cannot be undone.'
-          : `${order.customer.name} is told the order was delivered to ${order.delivery.address}.`}
+          : order.donationTo
+            ? `${order.customer.name} is told the donation was handed over to ${order.donationTo}.`
+            : `${order.customer.name} is told the order was delivered to ${order.delivery.address}.`}
       </p>
       <ul className="m-0 mt-3 list-none p-0 text-sm">
         {order.items.map((item) => (

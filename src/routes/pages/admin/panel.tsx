@@ -101,6 +101,7 @@ export function AdminPanel({
   products,
   orders = [],
   orderStatus = null,
+  donations = false,
   applications = [],
   attention,
   returns = [],
@@ -111,13 +112,13 @@ export function AdminPanel({
   promotions,
   page = 1,
 }: {
-  /** The Promotions tab (promotions/index.tsx). */
-  promotions?: PromotionsData;
   tab: AdminTab;
   q: string;
   products: AdminProductView[];
   orders?: AdminOrder[];
   orderStatus?: OrderStatus | null;
+  /** The Orders tab's Donations filter. */
+  donations?: boolean;
   applications?: BusinessApplicationView[];
   attention?: AttentionRow[];
   /** Return requests no refund has answered yet (Needs attention on the Orders tab). */
@@ -126,6 +127,8 @@ export function AdminPanel({
   games?: ReturnType<typeof listGamesForAdmin>;
   auctions?: AdminAuctionRow[];
   auctionFilter?: AdminAuctionFilter;
+  /** The Promotions tab's sections (issue 29), read only when it is open. */
+  promotions?: PromotionsData;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
 }) {
@@ -186,14 +189,14 @@ export function AdminPanel({
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
         <GamesTab games={games} page={page} />
+      ) : tab === 'promotions' && promotions ? (
+        <PromotionsTab data={promotions} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'auctions' ? (
         <AuctionsTab rows={auctions} filter={auctionFilter} />
-      ) : tab === 'promotions' && promotions ? (
-        <PromotionsTab data={promotions} />
       ) : tab === 'orders' ? (
-        <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
+        <AdminOrders orders={orders} status={orderStatus} donations={donations} attention={attention ?? []} returns={returns} />
       ) : (
         <section className="rounded-2xl border border-slate-200 bg-white p-8 text-center">
           <h2 className="m-0 text-lg font-bold">Settings</h2>

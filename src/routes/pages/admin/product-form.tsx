@@ -21,6 +21,7 @@ const flagLabels: Record<ProductFlag, string> = {
 /** One line under a tick box saying what the option does for a shopper (issue 29 item 5). */
 const flagHints: Partial<Record<ProductFlag, string>> = {
   halfPriceEnabled: 'Shoppers team up with a friend: each pays half the price (plus tax) once a friend joins within 24 hours.',
+  donateEnabled: "'Donate this' on the product page: a shopper buys it for the shop's charity partner, no address asked; you hand it over.",
 };
 
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];

@@ -65,7 +65,7 @@ export const marketingPages = new Hono<AppEnv>()
         description:
           'How the Competitive Shopping Association works: play a $1 influencer game for designer goods, or pay now with 2-3 hour delivery in Laguna Beach.',
       },
-      <TutorialPage tab={tab} />,
+      <TutorialPage tab={tab} charity={c.env.deps.config.charity} />,
     );
   })
   .get('/rules', (c) =>

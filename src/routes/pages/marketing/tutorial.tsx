@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import type { CharityPartner } from '../../../config.ts';
+import { CharityPartnerCard } from './charity.tsx';
 import { ENTRY_FEE_CENTS, INFLUENCERS_PER_PLAY, requiredParticipantsFor } from '../../../domain/games/entry.ts';
 import { DAY_MS, GAME_LENGTH_MS, HOUR_MS, WAITING_GAME_LIFETIME_MS } from '../../../domain/games/schedule.ts';
 import { formatCents, shippingMethods, TAX_RATE } from '../../../shared/pricing.ts';
@@ -125,7 +127,7 @@ function PlayOption() {
   );
 }
 
-function PayOption() {
+function PayOption({ charity }: { charity: CharityPartner | null }) {
   return (
     <>
       <p className="m-0 text-slate-700">Want it today? Pay Now skips the game.</p>
@@ -151,6 +153,7 @@ function PayOption() {
           </a>
         </p>
       </div>
+      <CharityPartnerCard charity={charity} />
     </>
   );
 }
@@ -214,7 +217,7 @@ function Faqs() {
 }
 
 /** /tutorial?tab=: the four tabs and the way on to the games and the shop. */
-export function TutorialPage({ tab }: { tab: TutorialTab }) {
+export function TutorialPage({ tab, charity = null }: { tab: TutorialTab; charity?: CharityPartner | null }) {
   const current = tutorialTabs.find((t) => t.key === tab)!;
   return (
     <div className="mx-auto grid max-w-4xl gap-5">
@@ -241,7 +244,7 @@ export function TutorialPage({ tab }: { tab: TutorialTab }) {
         </h2>
         {tab === 'how' && <HowItWorks />}
         {tab === 'play' && <PlayOption />}
-        {tab === 'pay' && <PayOption />}
+        {tab === 'pay' && <PayOption charity={charity} />}
         {tab === 'faqs' && <Faqs />}
       </section>
       <div className="flex flex-wrap gap-3">

@@ -21,7 +21,7 @@ function playStatus(play: UserPlay): { label: string; className: string } {
 }
 
 /** My Games: the signed-in player's entries, live scores and prizes. */
-export function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: boolean }) {
+export function MyGamesTab({ plays, signedIn, charity = null }: { plays: UserPlay[]; signedIn: boolean; charity?: string | null }) {
   if (!signedIn) {
     return (
       <EmptyCard>
@@ -90,13 +90,19 @@ export function MyGamesTab({ plays, signedIn }: { plays: UserPlay[]; signedIn: b
                   <div className="mt-3 grid gap-2">
                     <p className="m-0 text-sm">
                       <span className="font-semibold">Prize: </span>
-                      <span data-prize-state={play.prize.state}>{play.prize.state === 'donated' ? 'Donated to charity. Thank you!' : play.prize.label}</span>
+                      <span data-prize-state={play.prize.state}>
+                        {play.prize.state === 'donated' ? `Donated to ${charity ?? 'charity'}. Thank you!` : play.prize.label}
+                      </span>
                       {play.prize.keptUntil !== null && (
                         <span className="text-slate-600">{` · kept for you until ${formatDateTime(play.prize.keptUntil)}`}</span>
                       )}
                     </p>
                     {(play.prize.state === 'to_claim' || play.prize.state === 'in_cart') && (
-                      <Island name="PrizeActions" mode="idle" props={{ gameId: play.gameId, productName: name, inCart: play.prize.state === 'in_cart' }} />
+                      <Island
+                        name="PrizeActions"
+                        mode="idle"
+                        props={{ gameId: play.gameId, productName: name, inCart: play.prize.state === 'in_cart', charity }}
+                      />
                     )}
                     {(play.prize.state === 'bought' || play.prize.state === 'delivered') && play.prize.orderId !== null && (
                       <a href={`/orders/${play.prize.orderId}`} className="text-sm font-semibold text-sea-dark">{`View order #${play.prize.orderId}`}</a>
