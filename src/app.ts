@@ -30,6 +30,7 @@ import { cartApi } from './routes/api/cart.ts';
 import { checkoutApi } from './routes/api/checkout.ts';
 import { notificationsApi } from './routes/api/notifications.ts';
 import { ordersApi } from './routes/api/orders.ts';
+import { mysteryBoxesApi } from './routes/api/mystery-boxes.ts';
 import { profileApi } from './routes/api/profile.ts';
 import { squareApi } from './routes/api/square.ts';
 import { eventsApi } from './routes/api/events.ts';
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', cartApi);
   app.route('/api', checkoutApi);
   app.route('/api', ordersApi);
+  app.route('/api', mysteryBoxesApi);
   app.route('/api', notificationsApi);
   app.route('/api', squareApi);
   app.route('/api', influencersApi);

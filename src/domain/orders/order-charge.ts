@@ -118,10 +118,13 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
   return false;
 }
 
-/** Buy-now units go back on the shelf; a prize's unit stays reserved for its game. */
+/** Units taken off the shelf by the order itself: a buy-now unit, a mystery box's drawn unit. */
+const SHELF_TYPES = new Set(['buy_now', 'mystery_box']);
+
+/** Shelf units go back on the shelf; a prize's unit stays reserved for its game. */
 export function restoreBuyNowStock(tx: Queryable, items: { productId: number | null; quantity: number; purchaseType: string }[]): void {
   for (const item of items) {
-    if (item.purchaseType !== 'buy_now' || item.productId === null) continue;
+    if (!SHELF_TYPES.has(item.purchaseType) || item.productId === null) continue;
     tx.update(products)
       .set({ quantity: sql`${products.quantity} + ${item.quantity}` })
       .where(eq(products.id, item.productId))
