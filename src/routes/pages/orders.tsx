@@ -14,6 +14,8 @@ import { AfterSale } from './order-aftersale.tsx';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
+import { type OrderDrawView, orderDrawView } from '../../domain/promotions/mystery-audit.ts';
+import { MysteryDrawPanel } from './mystery-draw.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -21,7 +23,7 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean }) {
+function OrderPage({ order, signedIn, draw }: { order: OrderDetail; signedIn: boolean; draw: OrderDrawView | null }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -85,6 +87,7 @@ function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean 
           )}
         </dl>
       </section>
+      {draw && <MysteryDrawPanel draw={draw} orderId={order.id} />}
 
       <div className="grid gap-5 sm:grid-cols-2">
         <section aria-labelledby="delivery-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
@@ -165,7 +168,7 @@ export const orderPages = new Hono<AppEnv>()
     const page = renderPage(
       c,
       { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
-      <OrderPage order={order} signedIn={!!c.get('user')} />,
+      <OrderPage order={order} signedIn={!!c.get('user')} draw={orderDrawView(db, order.id)} />,
       {
         backHref: c.get('user') ? '/profile?tab=orders' : '/',
       },
