@@ -58,6 +58,7 @@ import { productPages } from './routes/pages/product.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { orderPages } from './routes/pages/orders.tsx';
+import { mysteryPages } from './routes/pages/mystery.tsx';
 import { accountPages } from './routes/pages/account.tsx';
 import { signInUnlockPages } from './routes/pages/sign-in-unlock.tsx';
 import { confirmEmailPages } from './routes/pages/confirm-email.tsx';
@@ -169,6 +170,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/', cartPages);
   app.route('/', checkoutPages);
   app.route('/', orderPages);
+  app.route('/', mysteryPages);
   app.route('/', businessPages);
   app.route('/', marketingPages);
 

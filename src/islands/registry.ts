@@ -1,5 +1,6 @@
 import AuthForm from './AuthForm.tsx';
 import BusinessApplicationForm from './BusinessApplicationForm.tsx';
+import BuyMysteryBox from './BuyMysteryBox.tsx';
 import BuyNowCheckout from './BuyNowCheckout.tsx';
 import CartCheckout from './CartCheckout.tsx';
 import CompetitionPanel from './CompetitionPanel.tsx';
@@ -22,6 +23,7 @@ import WinMoment from './WinMoment.tsx';
 export const islands = {
   AuthForm,
   BusinessApplicationForm,
+  BuyMysteryBox,
   BuyNowCheckout,
   CartCheckout,
   CompetitionPanel,
