@@ -55,4 +55,14 @@ describe('/mystery', () => {
     ctx.db.update(products).set({ mysteryBoxEnabled: false }).run();
     expect(textOf(await (await ctx.client().get('/mystery')).text())).toContain('No mystery boxes right now');
   });
+
+  test('a flagged product in stock links to /mystery, another product does not; /products links to it', async () => {
+    const ctx = await seededApp();
+    const set = boxOf(ctx, 'sunglasses', [1]);
+    const flagged = await (await ctx.client().get(`/product/${set.products[0]!.id}`)).text();
+    expect(attribute(flagged, '[data-mystery-link] a', 'href')).toBe('/mystery');
+    const other = ctx.db.select().from(products).where(eq(products.mysteryBoxEnabled, false)).get()!;
+    expect(count(await (await ctx.client().get(`/product/${other.id}`)).text(), '[data-mystery-link]')).toBe(0);
+    expect(attribute(await (await ctx.client().get('/products')).text(), 'a[data-mystery-link]', 'href')).toBe('/mystery');
+  });
 });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { MysteryBoxesHeaderLink } from '../../components/MysteryLinks.tsx';
 import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
@@ -88,6 +89,7 @@ function Gallery({ query, products, playable }: { query: GalleryQuery; products:
     <>
       <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
         <h1 className="m-0 text-2xl sm:text-3xl font-extrabold">{query.q ? `Results for “${query.q}”` : heading}</h1>
+        <MysteryBoxesHeaderLink />
         <p className="m-0 text-sm text-slate-600" aria-live="polite">
           {products.length === 1 ? '1 product' : `${products.length} products`}
         </p>
