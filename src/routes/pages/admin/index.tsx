@@ -37,6 +37,7 @@ import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
+import { PromotionsTab, promotionsAdmin } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -93,6 +94,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', promotionsAdmin)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
@@ -118,6 +120,7 @@ export const adminPages = new Hono<AppEnv>()
         influencers={influencers}
         games={games}
         page={page}
+        promotions={tab === 'promotions' ? <PromotionsTab c={c} /> : undefined}
       />,
     );
   })

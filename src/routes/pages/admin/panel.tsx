@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
@@ -19,13 +20,14 @@ import { SearchForm } from '../../../components/SearchForm.tsx';
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'promotions' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
+  { key: 'promotions', label: 'Promotions' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -101,6 +103,7 @@ export function AdminPanel({
   influencers = [],
   games,
   page = 1,
+  promotions,
 }: {
   tab: AdminTab;
   q: string;
@@ -115,6 +118,8 @@ export function AdminPanel({
   games?: ReturnType<typeof listGamesForAdmin>;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
+  /** The Promotions tab (promotions/index.tsx), rendered by its own sections. */
+  promotions?: ReactNode;
 }) {
   const isProductTab = isProductTabKey(tab);
   return (
@@ -175,6 +180,8 @@ export function AdminPanel({
         <GamesTab games={games} page={page} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
+      ) : tab === 'promotions' ? (
+        promotions
       ) : tab === 'orders' ? (
         <AdminOrders orders={orders} status={orderStatus} attention={attention ?? []} returns={returns} />
       ) : (

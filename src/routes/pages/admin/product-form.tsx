@@ -18,6 +18,11 @@ const flagLabels: Record<ProductFlag, string> = {
   donateEnabled: 'Donate',
 };
 
+/** One line under a tick box that says what it does for shoppers. */
+const flagHints: Partial<Record<ProductFlag, string>> = {
+  mysteryBoxEnabled: "Goes in its type's mystery box on /mystery while in stock; its chance is its share of the box's units.",
+};
+
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 
 /** The t-shirt sizes, plus a stored size outside them (set through the API), so saving keeps it. */
@@ -254,10 +259,23 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
           <legend className="px-1 text-sm font-medium">Purchase options</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {PRODUCT_FLAGS.map((flag) => (
-              <label key={flag} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name={flag} defaultChecked={values[flag] === true} className="h-4 w-4" />
-                {flagLabels[flag]}
-              </label>
+              <div key={flag}>
+                <label className="flex items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    name={flag}
+                    defaultChecked={values[flag] === true}
+                    aria-describedby={flagHints[flag] ? `${flag}-hint` : undefined}
+                    className="h-4 w-4"
+                  />
+                  {flagLabels[flag]}
+                </label>
+                {flagHints[flag] && (
+                  <p id={`${flag}-hint`} className="m-0 mt-0.5 ml-6 text-xs text-slate-600">
+                    {flagHints[flag]}
+                  </p>
+                )}
+              </div>
             ))}
           </div>
         </fieldset>
