@@ -5,6 +5,7 @@ import type { Db } from './client.ts';
 import { influencers, products } from './schema.ts';
 import { seedInfluencers } from './seed-influencers.ts';
 import { seedProducts } from './seed-products.ts';
+import { mysteryDemoModels, seedMysteryBoxes } from './seed-mystery.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -35,10 +36,12 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           description: p.description,
           playEnabled: p.playEnabled,
           bidEnabled: p.bidEnabled ?? false,
+          mysteryBoxEnabled: mysteryDemoModels.has(p.model),
           createdAt: now - p.createdDaysAgo * DAY,
         })
         .run();
     }
+    if (demoProducts) seedMysteryBoxes(tx, now);
     for (const i of seedInfluencers) {
       tx.insert(influencers)
         .values({

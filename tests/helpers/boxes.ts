@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { mysteryDraws, mysterySeeds, orders, products, type ProductType, users } from '../../src/db/schema.ts';
+import { mysteryBoxes, mysteryDraws, mysterySeeds, orders, products, type ProductType, users } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { setBoxPrice } from '../../src/domain/promotions/mystery-boxes.ts';
 
@@ -36,6 +36,7 @@ function adminIdOf(ctx: Ctx): number {
   );
 }
 
+export const priceOf = (ctx: Ctx, type: ProductType) => ctx.db.select().from(mysteryBoxes).where(eq(mysteryBoxes.productType, type)).get()?.priceCents;
 export const seedsOf = (ctx: Ctx, type: ProductType) =>
   ctx.db.select().from(mysterySeeds).where(eq(mysterySeeds.productType, type)).orderBy(mysterySeeds.id).all();
 export const drawsOf = (ctx: Ctx, orderId?: number) =>
