@@ -5,6 +5,8 @@ import { boxSeedHash } from '../../src/domain/promotions/mystery-draw.ts';
 import { orderDrawView } from '../../src/domain/promotions/mystery-audit.ts';
 import { adminWithoutPin, adminWithPin, COMPLETE_PROFILE, completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
+import { text, textOf } from '../helpers/html.ts';
+import { deliverOutbox } from '../helpers/outbox.ts';
 import { type BoxView, boxOf, drawsOf, priceOf, seedsOf, stocksOf } from '../helpers/boxes.ts';
 
 /*
@@ -127,8 +129,13 @@ describe('POST /api/mystery-boxes/{type}/orders', () => {
     expect(after.seedHash).not.toBe(seen.seedHash);
     // The order page shows the drawn item, the seed and the command.
     const page = await (await client.get(`/orders/${orderId}`)).text();
-    expect(page).toContain(view.seed!);
-    expect(page).toContain(`bun run verify-draw ${orderId}`);
+    expect(text(page, '[data-seed]')).toBe(view.seed!);
+    expect(text(page, '[data-drawn]')).toBe(view.productLabel);
+    expect(textOf(page)).toContain(`bun run verify-draw ${orderId}`);
+    // The receipt names the box, the item drawn and where to check the draw.
+    const [receipt] = (await deliverOutbox(ctx)).filter((mail) => mail.kind === 'order_confirmation');
+    expect(receipt!.text).toContain(`${line.productLabel} (drawn for you: your order page shows the seed and how to check the draw)`);
+    expect(receipt!.text).toContain(`/orders/${orderId}`);
   });
 
   test('the same Idempotency-Key twice: one order, one charge, one draw', async () => {
