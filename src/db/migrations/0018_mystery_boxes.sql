@@ -32,4 +32,5 @@ CREATE TABLE `mystery_seeds` (
 	`used_at` integer
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `mystery_seeds_current` ON `mystery_seeds` (`product_type`) WHERE used_at is null;
+CREATE UNIQUE INDEX `mystery_seeds_current` ON `mystery_seeds` (`product_type`) WHERE used_at is null;--> statement-breakpoint
+CREATE INDEX `products_mystery_idx` ON `products` (`product_type`,`id`) WHERE mystery_box_enabled = 1 and archived_at is null;

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client.ts';
+import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
 import { mysteryBoxes, mysterySeeds, products, type ProductType } from '../../db/schema.ts';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { formatCents } from '../../shared/pricing.ts';
@@ -50,10 +50,18 @@ export function isBoxType(value: string): value is ProductType {
 
 export const boxName = (type: ProductType) => `${productTypeLabels[type].singular} mystery box`;
 
-/** The flagged, unarchived products of a type with units on the shelf, by id (the draw's order). */
+/** A type's flagged, unarchived products with units on the shelf, by id (the draw's order): only what a box shows. */
 export function boxContents(db: Queryable, type: ProductType) {
   return db
-    .select()
+    .select({
+      id: products.id,
+      productType: products.productType,
+      brand: products.brand,
+      name: products.name,
+      model: products.model,
+      priceCents: products.priceCents,
+      quantity: products.quantity,
+    })
     .from(products)
     .where(and(eq(products.productType, type), eq(products.mysteryBoxEnabled, true), isNull(products.archivedAt), gt(products.quantity, 0)))
     .orderBy(asc(products.id))
@@ -74,8 +82,7 @@ export function commitSeed(tx: Queryable, type: ProductType, now: number) {
   return tx.insert(mysterySeeds).values({ productType: type, seed, seedHash, committedAt: now }).returning().get();
 }
 
-export function boxState(db: Queryable, type: ProductType): BoxState {
-  const contents = boxContents(db, type);
+function stateOf(type: ProductType, contents: Contents, priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
   const stock: BoxStock = contents.map((product) => [product.id, product.quantity]);
   const odds = new Map(oddsOf(stock).map((line) => [line.productId, line.chance]));
   const items = contents.map((product) => ({
@@ -86,24 +93,65 @@ export function boxState(db: Queryable, type: ProductType): BoxState {
     chance: odds.get(product.id) ?? 0,
   }));
   const ceilingCents = items.length ? Math.min(...items.map((item) => item.priceCents)) : null;
-  const priceCents = db.select().from(mysteryBoxes).where(eq(mysteryBoxes.productType, type)).get()?.priceCents ?? null;
-  const seed = priceCents === null ? undefined : currentSeed(db, type);
   const status: BoxStatus =
     items.length === 0 ? 'empty' : priceCents === null || !seed ? 'no_price' : priceCents > (ceilingCents ?? 0) ? 'repricing' : 'on_sale';
   return { type, status, priceCents, ceilingCents, seedHash: seed?.seedHash ?? null, seedCommittedAt: seed?.committedAt ?? null, items, stock };
 }
 
-export function allBoxStates(db: Queryable): BoxState[] {
-  return PRODUCT_TYPE_NAMES.map((type) => boxState(db, type));
+/** One box as it stands, read in the caller's transaction (the draw's claim reads it this way). */
+export function boxState(db: Queryable, type: ProductType): BoxState {
+  const priceCents = db.select().from(mysteryBoxes).where(eq(mysteryBoxes.productType, type)).get()?.priceCents ?? null;
+  return stateOf(type, boxContents(db, type), priceCents, priceCents === null ? undefined : currentSeed(db, type));
+}
+
+type Contents = ReturnType<typeof boxContents>;
+
+/**
+ * The list's read of every box's contents, prepared once: plain rows skip Drizzle's per-column
+ * mapping, which cost ten times the query itself here (docs/decisions.md, "Mystery boxes").
+ */
+const flaggedProducts = preparedPerDb((db) =>
+  db.$client.prepare<Contents[number], []>(
+    `select id, product_type as productType, brand, name, model, price_cents as priceCents, quantity
+     from products where mystery_box_enabled = 1 and archived_at is null and quantity > 0 order by id`,
+  ),
+);
+
+/** Every type's box, in three reads whatever the number of types. */
+export function allBoxStates(db: Db): BoxState[] {
+  const contents = flaggedProducts(db).all();
+  const prices = new Map(
+    db
+      .select()
+      .from(mysteryBoxes)
+      .all()
+      .map((box) => [box.productType, box.priceCents]),
+  );
+  const seeds = new Map(
+    db
+      .select()
+      .from(mysterySeeds)
+      .where(isNull(mysterySeeds.usedAt))
+      .all()
+      .map((seed) => [seed.productType, seed]),
+  );
+  return PRODUCT_TYPE_NAMES.map((type) =>
+    stateOf(
+      type,
+      contents.filter((product) => product.productType === type),
+      prices.get(type) ?? null,
+      prices.has(type) ? seeds.get(type) : undefined,
+    ),
+  );
 }
 
 /** What a shopper may buy or see being repriced: boxes with a price and something in stock. */
-export function shopBoxes(db: Queryable): BoxState[] {
+export function shopBoxes(db: Db): BoxState[] {
   return allBoxStates(db).filter((box) => box.status === 'on_sale' || box.status === 'repricing');
 }
 
 /** GET /api/mystery-boxes: dollars, and each item's exact chance. */
-export function boxesApiView(db: Queryable) {
+export function boxesApiView(db: Db) {
   return shopBoxes(db).map((box) => ({
     type: box.type,
     name: boxName(box.type),
