@@ -71,7 +71,7 @@ function BoxCard({ box, signedIn, card }: { box: BoxState; signedIn: boolean; ca
           <Island
             name="BuyMysteryBox"
             props={{ type: box.type, name, price: priceCents / 100, total: totals.totalCents / 100, seedHash: box.seedHash ?? '', card }}
-            mode="visible"
+            mode="idle"
           />
         ) : (
           <a
