@@ -83,33 +83,18 @@ function BoxRow({ box }: { box: BoxState }) {
   );
 }
 
-function DrawsTable({ draws }: { draws: BoxDrawRow[] }) {
+function DrawsList({ draws }: { draws: BoxDrawRow[] }) {
   if (draws.length === 0) return <p className="m-0 mt-2 text-sm text-slate-600">No box has been bought yet.</p>;
   return (
-    <table className="mt-2 w-full border-collapse text-sm">
-      <thead>
-        <tr className="text-left text-slate-600">
-          <th className="py-1 font-semibold">Order</th>
-          <th className="py-1 font-semibold">Drawn</th>
-          <th className="py-1 font-semibold">Box</th>
-          <th className="py-1 font-semibold">Item</th>
-          <th className="py-1 font-semibold">Status</th>
-        </tr>
-      </thead>
-      <tbody>
-        {draws.map((draw) => (
-          <tr key={draw.id} className="border-t border-slate-100" data-draw={draw.orderId}>
-            <td className="py-1">
-              <a href={`/orders/${draw.orderId}`} className="font-semibold text-sea-dark">{`#${draw.orderId}`}</a>
-            </td>
-            <td className="py-1">{formatDateTime(draw.drawnAt)}</td>
-            <td className="py-1">{`${draw.box} (${formatCents(draw.priceCents)})`}</td>
-            <td className="py-1 break-words">{draw.productLabel}</td>
-            <td className="py-1">{draw.orderStatus}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <ul className="m-0 mt-2 grid list-none gap-2 p-0 text-sm">
+      {draws.map((draw) => (
+        <li key={draw.id} className="border-t border-slate-100 pt-2 break-words" data-draw={draw.orderId}>
+          <a href={`/orders/${draw.orderId}`} className="font-semibold text-sea-dark">{`#${draw.orderId}`}</a>
+          {` ${draw.productLabel}`}
+          <span className="block text-slate-600">{`${draw.box} at ${formatCents(draw.priceCents)} · ${formatDateTime(draw.drawnAt)} · ${draw.orderStatus}`}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -137,7 +122,7 @@ export function MysteryBoxesSection<E extends AppEnv>({ c }: { c: AppContext<E> 
         ))}
       </ul>
       <h4 className="m-0 mt-4 text-base font-bold">Latest draws</h4>
-      <DrawsTable draws={listBoxDraws(db, DRAWS_SHOWN)} />
+      <DrawsList draws={listBoxDraws(db, DRAWS_SHOWN)} />
     </section>
   );
 }
