@@ -65,4 +65,9 @@ describe('/mystery', () => {
     expect(count(await (await ctx.client().get(`/product/${other.id}`)).text(), '[data-mystery-link]')).toBe(0);
     expect(attribute(await (await ctx.client().get('/products')).text(), 'a[data-mystery-link]', 'href')).toBe('/mystery');
   });
+
+  test('is in the sitemap', async () => {
+    const ctx = await seededApp();
+    expect(await (await ctx.client().get('/sitemap.xml')).text()).toContain('<loc>http://localhost/mystery</loc>');
+  });
 });
