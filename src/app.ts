@@ -31,6 +31,7 @@ import { cartApi } from './routes/api/cart.ts';
 import { checkoutApi } from './routes/api/checkout.ts';
 import { notificationsApi } from './routes/api/notifications.ts';
 import { ordersApi } from './routes/api/orders.ts';
+import { mysteryBoxesApi } from './routes/api/mystery-boxes.ts';
 import { profileApi } from './routes/api/profile.ts';
 import { squareApi } from './routes/api/square.ts';
 import { eventsApi } from './routes/api/events.ts';
@@ -60,6 +61,7 @@ import { teamPages } from './routes/pages/team.tsx';
 import { scoreboardPages } from './routes/pages/scoreboard.tsx';
 import { gameRecordPages } from './routes/pages/game-record.tsx';
 import { orderPages } from './routes/pages/orders.tsx';
+import { mysteryPages } from './routes/pages/mystery.tsx';
 import { accountPages } from './routes/pages/account.tsx';
 import { signInUnlockPages } from './routes/pages/sign-in-unlock.tsx';
 import { confirmEmailPages } from './routes/pages/confirm-email.tsx';
@@ -144,6 +146,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', cartApi);
   app.route('/api', checkoutApi);
   app.route('/api', ordersApi);
+  app.route('/api', mysteryBoxesApi);
   app.route('/api', notificationsApi);
   app.route('/api', squareApi);
   app.route('/api', influencersApi);
@@ -173,6 +176,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/', cartPages);
   app.route('/', checkoutPages);
   app.route('/', orderPages);
+  app.route('/', mysteryPages);
   app.route('/', businessPages);
   app.route('/', marketingPages);
 

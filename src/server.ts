@@ -3,6 +3,7 @@ import type { Server } from 'bun';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
 import { verifyGameCommand } from './cli/verify-game.ts';
+import { verifyDrawCommand } from './cli/verify-draw.ts';
 import { backupCommand, restoreCommand } from './cli/backups.ts';
 import { loadManifest } from './assets.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
@@ -52,6 +53,8 @@ export async function main(): Promise<void> {
   if (process.argv.includes('--healthcheck')) await healthcheck();
   const verifyAt = process.argv.indexOf('verify-game');
   if (verifyAt > 0) process.exit(verifyGameCommand(process.argv.slice(verifyAt + 1)));
+  const drawAt = process.argv.indexOf('verify-draw');
+  if (drawAt > 0) process.exit(verifyDrawCommand(process.argv.slice(drawAt + 1)));
   // `csa backup FILE` / `csa restore FILE` (the compiled binary's subcommands).
   const subcommand = process.argv.findIndex((arg) => arg === 'backup' || arg === 'restore');
   if (subcommand > 0) {

@@ -32,7 +32,7 @@ export function OrderCard({
       {'declinedAttempts' in order && typeof order.declinedAttempts === 'number' && order.declinedAttempts > 0 && (
         <p className="m-0 mt-1 text-sm text-slate-600">{`${order.declinedAttempts} declined attempt${order.declinedAttempts === 1 ? '' : 's'} before this order`}</p>
       )}
-      <ul className="m-0 mt-3 grid list-none gap-2 p-0">
+      <ul className="m-0 mt-3 grid grid-cols-1 list-none gap-2 p-0">
         {order.items.map((item) => (
           <li key={item.id} className="flex items-center gap-3">
             <img src={item.product.imageUrl} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-lg bg-slate-50 object-contain" />

@@ -13,6 +13,7 @@ export * from './schema/auctions.ts';
 export * from './schema/catalog.ts';
 export * from './schema/exclusions.ts';
 export * from './schema/games.ts';
+export * from './schema/mystery-boxes.ts';
 export * from './schema/notifications.ts';
 export * from './schema/operations.ts';
 export * from './schema/orders.ts';

@@ -5,6 +5,7 @@ import type { Db } from './client.ts';
 import { influencers, products } from './schema.ts';
 import { seedInfluencers } from './seed-influencers.ts';
 import { seedProducts } from './seed-products.ts';
+import { mysteryDemoModels, seedMysteryBoxes } from './seed-mystery.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -37,10 +38,12 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           bidEnabled: p.bidEnabled ?? false,
           halfPriceEnabled: p.halfPriceEnabled ?? false,
           donateEnabled: p.donateEnabled ?? false,
+          mysteryBoxEnabled: mysteryDemoModels.has(p.model),
           createdAt: now - p.createdDaysAgo * DAY,
         })
         .run();
     }
+    if (demoProducts) seedMysteryBoxes(tx, now);
     for (const i of seedInfluencers) {
       tx.insert(influencers)
         .values({

@@ -2,6 +2,7 @@ import AuctionPanel from './AuctionPanel.tsx';
 import AuctionRetry from './AuctionRetry.tsx';
 import AuthForm from './AuthForm.tsx';
 import BusinessApplicationForm from './BusinessApplicationForm.tsx';
+import BuyMysteryBox from './BuyMysteryBox.tsx';
 import BuyNowCheckout from './BuyNowCheckout.tsx';
 import CartCheckout from './CartCheckout.tsx';
 import CompetitionPanel from './CompetitionPanel.tsx';
@@ -28,6 +29,7 @@ export const islands = {
   AuctionRetry,
   AuthForm,
   BusinessApplicationForm,
+  BuyMysteryBox,
   BuyNowCheckout,
   CartCheckout,
   CompetitionPanel,

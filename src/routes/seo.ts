@@ -13,6 +13,7 @@ const PUBLIC_PAGES = [
   '/tutorial',
   '/rules',
   '/sunglass-gallery',
+  '/mystery',
   '/business-portal',
   '/coach',
 ];

@@ -6,7 +6,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { openDatabase } from '../../src/db/client.ts';
 import { projectRoot } from '../../src/runtime-files.ts';
 import { attribute, metaContent } from '../helpers/html.ts';
-import { Client } from '../helpers/http-client.ts';
+import { Client, shopperWithCard } from '../helpers/http-client.ts';
 import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
 import { storeWithSettledGame } from '../helpers/settled-game.ts';
 
@@ -135,6 +135,18 @@ describe('the compiled binary', () => {
     const usage = Bun.spawnSync([binary, 'verify-game', 'x'], { env, stdout: 'pipe', stderr: 'pipe' });
     expect(usage.exitCode).toBe(2);
     expect(usage.stderr.toString()).toContain('Usage: verify-game GAME_ID');
+  });
+
+  test('verify-draw ORDER recomputes a mystery box draw: MATCH, exit 0; usage, exit 2', async () => {
+    const buyer = await shopperWithCard(server, 'binary_box');
+    const bought = await buyer.request('POST', '/api/mystery-boxes/sunglasses/orders', {}, { 'idempotency-key': crypto.randomUUID() });
+    expect(bought.status).toBe(201);
+    const { orderId } = (await bought.json()) as { orderId: number };
+    const env = { DATA_DIR: join(server.dataDir, 'data') };
+    const verified = run(['verify-draw', String(orderId)], env);
+    expect(verified.code).toBe(0);
+    expect(verified.out.trim().split('\n').at(-1)).toBe('MATCH: the draw is exactly what the published commitment and the stock give.');
+    expect(run(['verify-draw', 'x'], env).code).toBe(2);
   });
 
   test('refuses to start in production without its secrets', () => {

@@ -13,7 +13,7 @@ setDefaultTimeout(300_000);
 
 let server: RunningServer;
 let browser: Browser;
-const ids = { sunglasses: 0, tshirt: 0, shoe: 0, book: 0, order: 0 };
+const ids = { sunglasses: 0, tshirt: 0, shoe: 0, book: 0, order: 0, boxOrder: 0 };
 
 type Role = 'visitor' | 'shopper' | 'admin';
 type Expect = string | RegExp;
@@ -61,6 +61,8 @@ function buildRoutes() {
     ['/admin?tab=applications', adminOnly('Admin Panel')],
     ['/admin?tab=auctions', adminOnly('Admin Panel')],
     [`/admin/products/${ids.sunglasses}/auction`, adminOnly('Auction')],
+    ['/admin?tab=promotions', adminOnly('Admin Panel')],
+    ['/mystery', all('Mystery Boxes')],
     ['/admin/product/new', adminOnly('Add Sunglasses')],
     [`/admin/product/${ids.sunglasses}`, adminOnly('Edit Sunglasses')],
     ['/admin/tshirt/new', adminOnly('Add T-Shirt')],
@@ -78,6 +80,7 @@ function buildRoutes() {
     ['/auth/forgot', { visitor: 'Forgot password?', shopper: 'Forgot password?', admin: 'Forgot password?' }],
     ['/profile?tab=account', signedIn('My Profile')],
     [`/orders/${ids.order}`, { visitor: LOGIN, shopper: `Order #${ids.order}`, admin: 'Order Not Found' }],
+    [`/orders/${ids.boxOrder}`, { visitor: LOGIN, shopper: `Order #${ids.boxOrder}`, admin: 'Order Not Found' }],
     ['/no/such/page', all('404 Page Not Found')],
   );
 }
@@ -125,6 +128,10 @@ async function context(role: Role): Promise<BrowserContext> {
     });
     expect(order.status()).toBe(201);
     ids.order = (await order.json()).id;
+    // A mystery box order: its page shows the draw, the revealed seed and how to check it.
+    const box = await api.post(`${server.url}/api/mystery-boxes/sunglasses/orders`, { data: {}, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect(box.status()).toBe(201);
+    ids.boxOrder = (await box.json()).orderId;
   }
   if (role === 'admin') {
     expect((await api.post(`${server.url}/api/login`, { data: { username: E2E_ADMIN.username, password: E2E_ADMIN.password } })).status()).toBe(200);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { users } from './accounts.ts';
@@ -42,6 +43,8 @@ export const products = sqliteTable(
     index('products_type_idx').on(t.productType, t.id),
     // The home galleries and the 'Newest' sort read a type newest first without sorting.
     index('products_type_newest_idx').on(t.productType, t.createdAt, t.id),
+    // The mystery boxes' contents, read on every /mystery visit and in each draw: only the flagged few.
+    index('products_mystery_idx').on(t.productType, t.id).where(sql`mystery_box_enabled = 1 and archived_at is null`),
   ],
 );
 

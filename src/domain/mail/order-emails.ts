@@ -39,6 +39,9 @@ export function addressLinesOf(order: OrderRow): string {
     .join(', ');
 }
 
+/** What a line's way of buying adds to its receipt row. */
+const ITEM_NOTES: Record<string, string> = { play: ' (prize)', mystery_box: ' (drawn for you: your order page shows the seed and how to check the draw)' };
+
 function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   const delivery: Array<[string, string]> = order.donationTo
     ? [['Donated to', `${order.donationTo}, ${addressLinesOf(order)}`]]
@@ -49,7 +52,7 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   const items = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
   return [
     ...items.map((item): [string, string] => [
-      `${item.productLabel}${item.purchaseType === 'play' ? ' (prize)' : ''} x ${item.quantity}`,
+      `${item.productLabel}${ITEM_NOTES[item.purchaseType] ?? ''} x ${item.quantity}`,
       formatCents(item.priceCents * item.quantity),
     ]),
     ['Subtotal', formatCents(order.subtotalCents)],

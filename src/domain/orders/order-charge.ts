@@ -131,17 +131,17 @@ function putBack(tx: Queryable, items: StockLine[], types: readonly string[]): v
 }
 
 /**
- * A charge not taken: buy-now units (and a team member's own unit) go back on the shelf; a prize's unit stays reserved for its
+ * A charge not taken: units the order took off the shelf (buy now, a team member's own, a mystery box's drawn one) go back; a prize's unit stays reserved for its
  * game, and an auction's stays held for the winner's Retry or the second chance (the auction
  * gives it back itself if it ends unsold).
  */
 export function restoreBuyNowStock(tx: Queryable, items: StockLine[]): void {
-  putBack(tx, items, ['buy_now', 'team']);
+  putBack(tx, items, ['buy_now', 'team', 'mystery_box']);
 }
 
 /** A paid order canceled or refunded: every unit it sold goes back, an auction's too (that auction is over). */
 export function restoreSoldStock(tx: Queryable, items: StockLine[]): void {
-  putBack(tx, items, ['buy_now', 'auction', 'team']);
+  putBack(tx, items, ['buy_now', 'auction', 'team', 'mystery_box']);
 }
 
 /** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */

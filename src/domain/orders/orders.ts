@@ -53,7 +53,7 @@ export interface OrderLine {
   quantity: number;
   priceCents: number;
   /** auction: the unit was held for the auction since its set-up (stockReserved), and stays held if the charge fails. */
-  purchaseType: 'buy_now' | 'play' | 'auction';
+  purchaseType: 'buy_now' | 'play' | 'auction' | 'mystery_box';
   label: string;
   /** The cart line this came from, emptied once the order goes through. */
   cartItemId?: number;

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { MysteryBoxesHeaderLink } from '../../components/MysteryLinks.tsx';
 import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
@@ -107,6 +108,7 @@ function Gallery({ query, products, extras }: { query: GalleryQuery; products: R
       <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
         <h1 className="m-0 text-2xl sm:text-3xl font-extrabold">{query.q ? `Results for “${query.q}”` : heading}</h1>
         <div className="flex items-baseline gap-4">
+          <MysteryBoxesHeaderLink />
           <a href="/auctions" className="text-sm font-semibold text-sea-dark">
             See auctions
           </a>

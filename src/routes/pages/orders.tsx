@@ -16,6 +16,8 @@ import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 import { type AuctionRetry, auctionRetryFor } from '../../domain/auctions/retry.ts';
+import { type OrderDrawView, orderDrawView } from '../../domain/promotions/mystery-audit.ts';
+import { MysteryDrawPanel } from './mystery-draw.tsx';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -23,7 +25,7 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order, signedIn, retry }: { order: OrderDetail; signedIn: boolean; retry: AuctionRetry | null }) {
+function OrderPage({ order, signedIn, retry, draw }: { order: OrderDetail; signedIn: boolean; retry: AuctionRetry | null; draw: OrderDrawView | null }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -87,6 +89,7 @@ function OrderPage({ order, signedIn, retry }: { order: OrderDetail; signedIn: b
           )}
         </dl>
       </section>
+      {draw && <MysteryDrawPanel draw={draw} orderId={order.id} />}
 
       <div className="grid gap-5 sm:grid-cols-2">
         {order.donation ? (
@@ -176,7 +179,12 @@ export const orderPages = new Hono<AppEnv>()
     const page = renderPage(
       c,
       { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
-      <OrderPage order={order} signedIn={!!c.get('user')} retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())} />,
+      <OrderPage
+        order={order}
+        signedIn={!!c.get('user')}
+        retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())}
+        draw={orderDrawView(db, order.id)}
+      />,
       {
         backHref: c.get('user') ? '/profile?tab=orders' : '/',
       },

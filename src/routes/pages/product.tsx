@@ -5,6 +5,7 @@ import { Island } from '../../components/Island.tsx';
 import { DonateThis } from '../../components/DonateThis.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
 import { ProductImage } from '../../components/ProductImage.tsx';
+import { MysteryBoxLink } from '../../components/MysteryLinks.tsx';
 import {
   findProduct,
   productIdOf,
@@ -204,6 +205,7 @@ function ProductDetail({
               ? 'Sold out for now. Check back soon!'
               : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>
+        <MysteryBoxLink product={product} />
         {/* Sold out says it above; a product with games says why none can be joined now. */}
         {product.playEnabled && !soldOut && noGame !== null && (
           <p className="m-0 mt-2 text-sm text-slate-600" data-no-game="">

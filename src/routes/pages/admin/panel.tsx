@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Pager } from '../../../components/Pager.tsx';
 import { Island } from '../../../components/Island.tsx';
 import { StockBadge } from '../../../components/ProductCard.tsx';
@@ -18,7 +19,6 @@ import { SearchForm } from '../../../components/SearchForm.tsx';
 import type { AdminAuctionRow } from '../../../domain/auctions/admin-views.ts';
 import type { AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { AuctionsTab } from './auctions-tab.tsx';
-import { type PromotionsData, PromotionsTab } from './promotions/index.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
@@ -127,10 +127,10 @@ export function AdminPanel({
   games?: ReturnType<typeof listGamesForAdmin>;
   auctions?: AdminAuctionRow[];
   auctionFilter?: AdminAuctionFilter;
-  /** The Promotions tab's sections (issue 29), read only when it is open. */
-  promotions?: PromotionsData;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
+  /** The Promotions tab (promotions/index.tsx), rendered by its own sections. */
+  promotions?: ReactNode;
 }) {
   const isProductTab = isProductTabKey(tab);
   return (
@@ -189,8 +189,8 @@ export function AdminPanel({
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
         <GamesTab games={games} page={page} />
-      ) : tab === 'promotions' && promotions ? (
-        <PromotionsTab data={promotions} />
+      ) : tab === 'promotions' ? (
+        promotions
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'auctions' ? (

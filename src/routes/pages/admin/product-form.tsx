@@ -22,6 +22,7 @@ const flagLabels: Record<ProductFlag, string> = {
 const flagHints: Partial<Record<ProductFlag, string>> = {
   halfPriceEnabled: 'Shoppers team up with a friend: each pays half the price (plus tax) once a friend joins within 24 hours.',
   donateEnabled: "'Donate this' on the product page: a shopper buys it for the shop's charity partner, no address asked; you hand it over.",
+  mysteryBoxEnabled: "Goes in its type's mystery box on /mystery while in stock; its chance is its share of the box's units.",
 };
 
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import type { AppDeps, AppEnv } from '../../../../http/context.ts';
+import type { AppContext, AppDeps, AppEnv } from '../../../../http/context.ts';
+import { MysteryBoxesSection, mysteryBoxesAdmin } from './boxes.tsx';
 import { adminDonations, DonationsSection, donationsData, type DonationsData } from './donations.tsx';
 import { adminTeamsRoutes, TeamsSection, type TeamsSectionData, teamsSectionData } from './teams.tsx';
 
@@ -18,14 +19,17 @@ export function promotionsData(deps: Pick<AppDeps, 'db' | 'config'>, query: Reco
   return { teams: teamsSectionData(deps.db, query.teams), donations: donationsData(deps) };
 }
 
-export function PromotionsTab({ data }: { data: PromotionsData }) {
+/** The mystery boxes' section reads its own data from the request (its forms post back to it). */
+export function PromotionsTab<E extends AppEnv>({ data, c }: { data: PromotionsData; c: AppContext<E> }) {
   return (
-    <div className="grid gap-5">
+    <div className="grid gap-5" data-tab="promotions">
+      <h2 className="m-0 text-xl font-extrabold">Promotions</h2>
       <TeamsSection data={data.teams} />
+      <MysteryBoxesSection c={c} />
       <DonationsSection data={data.donations} />
     </div>
   );
 }
 
 /** The sections' own routes (CSV exports, actions), behind the admin gate. */
-export const adminPromotionRoutes = new Hono<AppEnv>().route('/', adminTeamsRoutes).route('/', adminDonations);
+export const adminPromotionRoutes = new Hono<AppEnv>().route('/', adminTeamsRoutes).route('/', mysteryBoxesAdmin).route('/', adminDonations);

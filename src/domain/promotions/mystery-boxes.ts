@@ -1,0 +1,203 @@
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
+import { mysteryBoxes, mysterySeeds, products, type ProductType } from '../../db/schema.ts';
+import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
+import { formatCents } from '../../shared/pricing.ts';
+import { productLabel, productTypeLabels } from '../catalog/catalog.ts';
+import type { Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
+import { type BoxStock, newBoxSeed, oddsOf } from './mystery-draw.ts';
+
+/*
+ * Mystery boxes (issue 29, item 2): one box per product type holding that type's flagged
+ * products in stock, at the admin's price. The price is at most the cheapest item's, so every
+ * box is worth at least what it costs; when an item's price later drops below the box's, the box
+ * is not sold ('repricing') until the admin sets a price again, rather than quietly changing
+ * what shoppers were shown (docs/decisions.md "Mystery boxes").
+ */
+
+export type BoxStatus = 'on_sale' | 'no_price' | 'repricing' | 'empty';
+
+export interface BoxItem {
+  productId: number;
+  label: string;
+  priceCents: number;
+  units: number;
+  /** Exactly units / all units: the draw's own distribution. */
+  chance: number;
+}
+
+export interface BoxState {
+  type: ProductType;
+  status: BoxStatus;
+  priceCents: number | null;
+  /** The cheapest item: the most the box may cost. */
+  ceilingCents: number | null;
+  seedHash: string | null;
+  seedCommittedAt: number | null;
+  items: BoxItem[];
+  stock: BoxStock;
+}
+
+export const BOX_SOLD_OUT = 'This mystery box is sold out: nothing in it is in stock.';
+export const BOX_NOT_ON_SALE = 'This mystery box is not on sale yet.';
+export const BOX_REPRICING = 'This mystery box is being repriced. Please check back soon.';
+export const NO_SUCH_BOX = 'There is no mystery box of that kind.';
+
+export function isBoxType(value: string): value is ProductType {
+  return (PRODUCT_TYPE_NAMES as readonly string[]).includes(value);
+}
+
+export const boxName = (type: ProductType) => `${productTypeLabels[type].singular} mystery box`;
+
+/** A type's flagged, unarchived products with units on the shelf, by id (the draw's order): only what a box shows. */
+export function boxContents(db: Queryable, type: ProductType) {
+  return db
+    .select({
+      id: products.id,
+      productType: products.productType,
+      brand: products.brand,
+      name: products.name,
+      model: products.model,
+      priceCents: products.priceCents,
+      quantity: products.quantity,
+    })
+    .from(products)
+    .where(and(eq(products.productType, type), eq(products.mysteryBoxEnabled, true), isNull(products.archivedAt), gt(products.quantity, 0)))
+    .orderBy(asc(products.id))
+    .all();
+}
+
+export function currentSeed(db: Queryable, type: ProductType) {
+  return db
+    .select()
+    .from(mysterySeeds)
+    .where(and(eq(mysterySeeds.productType, type), isNull(mysterySeeds.usedAt)))
+    .get();
+}
+
+/** Commits the box's next seed: its hash is public from now on, the seed secret until it draws. */
+export function commitSeed(tx: Queryable, type: ProductType, now: number) {
+  const { seed, seedHash } = newBoxSeed();
+  return tx.insert(mysterySeeds).values({ productType: type, seed, seedHash, committedAt: now }).returning().get();
+}
+
+function stateOf(type: ProductType, contents: Contents, priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
+  const stock: BoxStock = contents.map((product) => [product.id, product.quantity]);
+  const odds = new Map(oddsOf(stock).map((line) => [line.productId, line.chance]));
+  const items = contents.map((product) => ({
+    productId: product.id,
+    label: productLabel(product),
+    priceCents: product.priceCents,
+    units: product.quantity,
+    chance: odds.get(product.id) ?? 0,
+  }));
+  const ceilingCents = items.length ? Math.min(...items.map((item) => item.priceCents)) : null;
+  const status: BoxStatus =
+    items.length === 0 ? 'empty' : priceCents === null || !seed ? 'no_price' : priceCents > (ceilingCents ?? 0) ? 'repricing' : 'on_sale';
+  return { type, status, priceCents, ceilingCents, seedHash: seed?.seedHash ?? null, seedCommittedAt: seed?.committedAt ?? null, items, stock };
+}
+
+/** One box as it stands, read in the caller's transaction (the draw's claim reads it this way). */
+export function boxState(db: Queryable, type: ProductType): BoxState {
+  const priceCents = db.select().from(mysteryBoxes).where(eq(mysteryBoxes.productType, type)).get()?.priceCents ?? null;
+  return stateOf(type, boxContents(db, type), priceCents, priceCents === null ? undefined : currentSeed(db, type));
+}
+
+type Contents = ReturnType<typeof boxContents>;
+
+/**
+ * The list's read of every box's contents, prepared once: plain rows skip Drizzle's per-column
+ * mapping, which cost ten times the query itself here (docs/decisions.md, "Mystery boxes").
+ */
+const flaggedProducts = preparedPerDb((db) =>
+  db.$client.prepare<Contents[number], []>(
+    `select id, product_type as productType, brand, name, model, price_cents as priceCents, quantity
+     from products where mystery_box_enabled = 1 and archived_at is null and quantity > 0 order by id`,
+  ),
+);
+
+/** Every type's box, in three reads whatever the number of types. */
+export function allBoxStates(db: Db): BoxState[] {
+  const contents = flaggedProducts(db).all();
+  const prices = new Map(
+    db
+      .select()
+      .from(mysteryBoxes)
+      .all()
+      .map((box) => [box.productType, box.priceCents]),
+  );
+  const seeds = new Map(
+    db
+      .select()
+      .from(mysterySeeds)
+      .where(isNull(mysterySeeds.usedAt))
+      .all()
+      .map((seed) => [seed.productType, seed]),
+  );
+  return PRODUCT_TYPE_NAMES.map((type) =>
+    stateOf(
+      type,
+      contents.filter((product) => product.productType === type),
+      prices.get(type) ?? null,
+      prices.has(type) ? seeds.get(type) : undefined,
+    ),
+  );
+}
+
+/** What a shopper may buy or see being repriced: boxes with a price and something in stock. */
+export function shopBoxes(db: Db): BoxState[] {
+  return allBoxStates(db).filter((box) => box.status === 'on_sale' || box.status === 'repricing');
+}
+
+/** GET /api/mystery-boxes: dollars, and each item's exact chance. */
+export function boxesApiView(db: Db) {
+  return shopBoxes(db).map((box) => ({
+    type: box.type,
+    name: boxName(box.type),
+    price: (box.priceCents ?? 0) / 100,
+    available: box.status === 'on_sale',
+    ...(box.status === 'repricing' ? { message: BOX_REPRICING } : {}),
+    seedHash: box.seedHash,
+    seedCommittedAt: box.seedCommittedAt,
+    odds: box.items.map((item) => ({ productId: item.productId, name: item.label, units: item.units, chance: item.chance })),
+  }));
+}
+
+/** Why a box cannot be sold now, or nothing. */
+export function refusalOf(box: BoxState): DomainError | null {
+  if (box.status === 'empty') return new DomainError(409, BOX_SOLD_OUT, undefined, { code: 'BOX_SOLD_OUT' });
+  if (box.status === 'no_price') return new DomainError(409, BOX_NOT_ON_SALE);
+  if (box.status === 'repricing') return new DomainError(409, BOX_REPRICING, undefined, { code: 'BOX_REPRICING' });
+  return null;
+}
+
+/** The most a box may cost, in the admin's words. */
+export function priceCeilingMessage(box: BoxState): string {
+  const cheapest = box.items.find((item) => item.priceCents === box.ceilingCents);
+  return `A box may cost at most ${formatCents(box.ceilingCents ?? 0)}, the price of its cheapest item (${cheapest?.label ?? 'none'}), so every box is worth what it costs.`;
+}
+
+/** PUT /api/admin/mystery-boxes/{type}: the admin's price, at most the cheapest item's; the box's first seed is committed with it. */
+export function setBoxPrice(deps: { db: Db; clock: Clock }, adminId: number, type: string, priceCents: number): BoxState {
+  const { db, clock } = deps;
+  if (!isBoxType(type)) throw new DomainError(404, NO_SUCH_BOX);
+  return db.transaction((tx) => {
+    const box = boxState(tx, type);
+    if (box.items.length === 0) {
+      const message = `Tick Mystery box on ${productTypeLabels[type].plural.toLowerCase()} in stock first: this box has nothing in it.`;
+      throw new DomainError(409, message, { price: message });
+    }
+    if (priceCents > (box.ceilingCents ?? 0)) {
+      const message = priceCeilingMessage(box);
+      throw new DomainError(400, message, { price: message });
+    }
+    const now = clock.now();
+    tx.insert(mysteryBoxes)
+      .values({ productType: type, priceCents, updatedBy: adminId, updatedAt: now })
+      .onConflictDoUpdate({ target: mysteryBoxes.productType, set: { priceCents, updatedBy: adminId, updatedAt: now } })
+      .run();
+    if (!currentSeed(tx, type)) commitSeed(tx, type, now);
+    return boxState(tx, type);
+  });
+}
