@@ -168,3 +168,13 @@ export function giveBackFreeEntries(tx: Queryable, clock: Clock, gameId: number,
   }
   return back.length;
 }
+
+/** The play page's offer: how many the user may use now, and the soonest expiry among them. */
+export function freeEntriesToUse(db: Queryable, userId: number, now: number): { count: number; expiresAt: number | null } {
+  const row = db
+    .select({ n: sql<number>`count(*)`, first: sql<number | null>`min(${freeEntries.expiresAt})` })
+    .from(freeEntries)
+    .where(and(eq(freeEntries.userId, userId), eq(freeEntries.status, 'available'), gt(freeEntries.expiresAt, now)))
+    .get();
+  return { count: row?.n ?? 0, expiresAt: row?.first ?? null };
+}

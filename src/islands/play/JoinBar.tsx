@@ -1,5 +1,6 @@
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { PICKS } from './join.ts';
+import { JOIN_FREE_LABEL } from '../../shared/free-entries.ts';
 
 /**
  * The bar fixed above the bottom navigation: the pick count and Join Game while games are open,
@@ -13,6 +14,7 @@ export function JoinBar({
   blocked,
   count,
   busy,
+  freeEntries = 0,
   onJoin,
 }: {
   id: string;
@@ -22,7 +24,9 @@ export function JoinBar({
   blocked: string | null;
   count: number;
   busy: boolean;
-  onJoin: () => void;
+  /** Free entries the player may use (Buy one, play free): the bar then offers one, with the $1 beside it. */
+  freeEntries?: number;
+  onJoin: (useFreeEntry: boolean) => void;
 }) {
   const closedMessage = !product.playEnabled
     ? 'Games are not open for this product.'
@@ -63,15 +67,33 @@ export function JoinBar({
                   ))}
                 </div>
               </div>
-              <button
-                type="button"
-                onClick={onJoin}
-                disabled={busy}
-                aria-describedby={`${id}-count`}
-                className="h-12 shrink-0 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60"
-              >
-                {busy ? 'Joining...' : 'Join Game - $1'}
-              </button>
+              <div className="flex shrink-0 flex-wrap justify-end gap-2">
+                {freeEntries > 0 && (
+                  <button
+                    type="button"
+                    onClick={() => onJoin(true)}
+                    disabled={busy}
+                    aria-describedby={`${id}-count`}
+                    data-free-entry=""
+                    className="h-12 rounded-xl border-0 bg-coral-dark px-5 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60"
+                  >
+                    {busy ? 'Joining...' : JOIN_FREE_LABEL}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  onClick={() => onJoin(false)}
+                  disabled={busy}
+                  aria-describedby={`${id}-count`}
+                  className={
+                    freeEntries > 0
+                      ? 'h-12 rounded-xl border-2 border-ink bg-white px-4 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60'
+                      : 'h-12 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60'
+                  }
+                >
+                  {busy && freeEntries === 0 ? 'Joining...' : 'Join Game - $1'}
+                </button>
+              </div>
             </>
           ) : (
             <>

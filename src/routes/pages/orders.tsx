@@ -14,6 +14,8 @@ import { AfterSale } from './order-aftersale.tsx';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
+import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
+import type { FreeEntryView } from '../../domain/promotions/free-entries-views.ts';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -21,7 +23,7 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean }) {
+function OrderPage({ order, signedIn, freeEntries }: { order: OrderDetail; signedIn: boolean; freeEntries: FreeEntryView[] }) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -86,6 +88,7 @@ function OrderPage({ order, signedIn }: { order: OrderDetail; signedIn: boolean 
         </dl>
       </section>
 
+      <OrderFreeEntries entries={freeEntries} />
       <div className="grid gap-5 sm:grid-cols-2">
         <section aria-labelledby="delivery-title" className="rounded-2xl border border-slate-200 bg-white p-5 print:border-0 print:p-0">
           <h2 id="delivery-title" className="m-0 text-lg font-bold">
@@ -165,7 +168,7 @@ export const orderPages = new Hono<AppEnv>()
     const page = renderPage(
       c,
       { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
-      <OrderPage order={order} signedIn={!!c.get('user')} />,
+      <OrderPage order={order} signedIn={!!c.get('user')} freeEntries={orderFreeEntriesOf(c, order.id)} />,
       {
         backHref: c.get('user') ? '/profile?tab=orders' : '/',
       },

@@ -22,6 +22,7 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { CompetitionData } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
+import { BuyOnePlayFreeNote } from './free-entries.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -142,6 +143,7 @@ function ProductDetail({
             </button>
           </form>
         )}
+        <BuyOnePlayFreeNote product={product} />
         <p className="m-0 mt-3 text-sm text-slate-600">
           {soldOut ? 'Sold out for now. Check back soon!' : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>

@@ -17,6 +17,7 @@ import { signOutEverywhere } from '../../domain/accounts/account-recovery.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
+import { freeEntriesOf } from './free-entries.tsx';
 import { AccountSettings } from './account.tsx';
 import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
 
@@ -155,7 +156,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
           </>
         )}
         {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
-        {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
+        {tab === 'play' && <PlayTab settings={playSettingsOf(c)} free={freeEntriesOf(c)} />}
         {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} confirmed={emailConfirmed} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (
