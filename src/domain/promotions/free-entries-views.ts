@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { freeEntries, orderItems, plays, users, type FreeEntry } from '../../db/schema.ts';
 import { csvCell } from '../orders/admin-orders.ts';
@@ -91,7 +91,7 @@ export interface AdminFreeEntries {
 export const ADMIN_FREE_ENTRY_LIMIT = 500;
 
 /** The Promotions tab: how many were issued in each state, and the latest entries (one state, or all). */
-export function adminFreeEntries(db: Queryable, now: number, state?: FreeEntryState): AdminFreeEntries {
+export function adminFreeEntries(db: Queryable, now: number, state?: FreeEntryState, limit = ADMIN_FREE_ENTRY_LIMIT): AdminFreeEntries {
   const counts: Record<FreeEntryState, number> = { available: 0, used: 0, expired: 0, withdrawn: 0 };
   const stateSql = sql<FreeEntryState>`case when ${freeEntries.status} = 'available' and ${freeEntries.expiresAt} <= ${now} then 'expired' else ${freeEntries.status} end`;
   for (const row of db.select({ state: stateSql, n: sql<number>`count(*)` }).from(freeEntries).groupBy(stateSql).all()) counts[row.state] = row.n;
@@ -101,9 +101,9 @@ export function adminFreeEntries(db: Queryable, now: number, state?: FreeEntrySt
     .innerJoin(users, eq(users.id, freeEntries.userId))
     .leftJoin(orderItems, eq(orderItems.id, freeEntries.orderItemId))
     .leftJoin(plays, eq(plays.id, freeEntries.playId))
-    .where(state ? and(sql`${stateSql} = ${state}`) : undefined)
+    .where(state ? sql`${stateSql} = ${state}` : undefined)
     .orderBy(desc(freeEntries.id))
-    .limit(ADMIN_FREE_ENTRY_LIMIT)
+    .limit(limit)
     .all()
     .map((row) => ({ ...view(row, now), username: row.username }));
   return { counts, entries };

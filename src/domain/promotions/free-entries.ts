@@ -123,17 +123,6 @@ export function claimFreeEntry(tx: Queryable, userId: number, playId: number, no
   return claimed?.id ?? null;
 }
 
-/** The plays among these that entered with a free entry (they have no $1 hold to capture or release). */
-export function playsOnFreeEntries(db: Queryable, playIds: number[]): Set<number> {
-  if (playIds.length === 0) return new Set();
-  const rows = db
-    .select({ playId: freeEntries.playId })
-    .from(freeEntries)
-    .where(and(inArray(freeEntries.playId, playIds), eq(freeEntries.status, 'used')))
-    .all();
-  return new Set(rows.map((row) => row.playId!));
-}
-
 /** A given-back entry is usable for at least this long, however close its own expiry was. */
 export const GIVEN_BACK_MIN_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -177,4 +166,17 @@ export function freeEntriesToUse(db: Queryable, userId: number, now: number): { 
     .where(and(eq(freeEntries.userId, userId), eq(freeEntries.status, 'available'), gt(freeEntries.expiresAt, now)))
     .get();
   return { count: row?.n ?? 0, expiresAt: row?.first ?? null };
+}
+
+/** Used free entries per game, for the admin's Games tab. */
+export function freeEntriesByGame(db: Queryable, gameIds: number[]): Map<number, number> {
+  if (gameIds.length === 0) return new Map();
+  const rows = db
+    .select({ gameId: plays.gameId, n: sql<number>`count(*)` })
+    .from(freeEntries)
+    .innerJoin(plays, eq(plays.id, freeEntries.playId))
+    .where(and(inArray(plays.gameId, gameIds), eq(freeEntries.status, 'used')))
+    .groupBy(plays.gameId)
+    .all();
+  return new Map(rows.map((row) => [row.gameId, row.n]));
 }

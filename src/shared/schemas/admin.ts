@@ -8,7 +8,7 @@ import { PRODUCT_TYPE_NAMES } from './catalog.ts';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'completed', 'failed', 'canceled'] as const;
 export const REVIEW_ACTIONS = ['check', 'mark_paid', 'mark_failed', 'retry', 'dismiss'] as const;
-export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'settings'] as const;
+export const ADMIN_TABS = [...PRODUCT_TYPE_NAMES, 'orders', 'influencers', 'games', 'applications', 'promotions', 'settings'] as const;
 
 /**
  * GET /admin?tab=&q=&status=: a page, so forgiving: an unknown tab is the first tab, an unknown

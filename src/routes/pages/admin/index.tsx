@@ -37,6 +37,7 @@ import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
 import { requireUserPage } from '../../../http/guards.ts';
+import { adminPromotions, promotionsOf } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -93,6 +94,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', adminPromotions)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus } = adminPageQuery.parse(c.req.query());
     const products = isProductType(tab) ? adminProductList(c.env.deps.db, tab, q) : [];
@@ -103,6 +105,7 @@ export const adminPages = new Hono<AppEnv>()
     const influencers = tab === 'influencers' ? listInfluencersForAdmin(c.env.deps.db) : [];
     const page = parsePage(c.req.query('page'));
     const games = tab === 'games' ? listGamesForAdmin(c.env.deps.db, page) : undefined;
+    const promotions = tab === 'promotions' ? promotionsOf(c) : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },
@@ -117,6 +120,7 @@ export const adminPages = new Hono<AppEnv>()
         returns={returns}
         influencers={influencers}
         games={games}
+        promotions={promotions}
         page={page}
       />,
     );

@@ -15,17 +15,19 @@ import type { Influencer } from '../../../domain/games/influencers-admin.ts';
 import { GamesTab } from './games.tsx';
 import { InfluencersTab } from './influencers.tsx';
 import { SearchForm } from '../../../components/SearchForm.tsx';
+import { type PromotionsData, PromotionsTab } from './promotions/index.tsx';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
 
-export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'settings';
+export type AdminTab = ProductType | 'orders' | 'applications' | 'influencers' | 'games' | 'promotions' | 'settings';
 export const adminTabs: { key: AdminTab; label: string }[] = [
   ...productTypes.map((type) => ({ key: type as AdminTab, label: productTypeLabels[type].plural })),
   { key: 'orders', label: 'Orders' },
   { key: 'influencers', label: 'Influencers' },
   { key: 'games', label: 'Games' },
   { key: 'applications', label: 'Applications' },
+  { key: 'promotions', label: 'Promotions' },
   { key: 'settings', label: 'Settings' },
 ];
 
@@ -100,6 +102,7 @@ export function AdminPanel({
   returns = [],
   influencers = [],
   games,
+  promotions,
   page = 1,
 }: {
   tab: AdminTab;
@@ -113,6 +116,7 @@ export function AdminPanel({
   returns?: ReturnRequestRow[];
   influencers?: Influencer[];
   games?: ReturnType<typeof listGamesForAdmin>;
+  promotions?: PromotionsData;
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
 }) {
@@ -173,6 +177,8 @@ export function AdminPanel({
         <InfluencersTab people={influencers} />
       ) : tab === 'games' && games ? (
         <GamesTab games={games} page={page} />
+      ) : tab === 'promotions' && promotions ? (
+        <PromotionsTab data={promotions} />
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'orders' ? (

@@ -18,6 +18,12 @@ const flagLabels: Record<ProductFlag, string> = {
   donateEnabled: 'Donate',
 };
 
+/** One line under a purchase option's tick box: what ticking it does for shoppers. */
+const flagHints: Partial<Record<ProductFlag, string>> = {
+  buyOnePlayFreeEnabled:
+    'Each unit a shopper pays for gives them one free game entry (no $1 hold), valid 30 days; withdrawn if the order is canceled or refunded.',
+};
+
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
 
 /** The t-shirt sizes, plus a stored size outside them (set through the API), so saving keeps it. */
@@ -254,9 +260,12 @@ export function ProductForm({ type, product, action, values, errors }: ProductFo
           <legend className="px-1 text-sm font-medium">Purchase options</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {PRODUCT_FLAGS.map((flag) => (
-              <label key={flag} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" name={flag} defaultChecked={values[flag] === true} className="h-4 w-4" />
-                {flagLabels[flag]}
+              <label key={flag} className="flex items-start gap-2 text-sm">
+                <input type="checkbox" name={flag} defaultChecked={values[flag] === true} className="mt-0.5 h-4 w-4 shrink-0" />
+                <span>
+                  {flagLabels[flag]}
+                  {flagHints[flag] && <span className="block text-xs text-slate-600">{flagHints[flag]}</span>}
+                </span>
               </label>
             ))}
           </div>
