@@ -18,6 +18,8 @@ export interface SeedProduct {
   description: string;
   playEnabled: boolean;
   bidEnabled?: boolean;
+  /** Buy one, play free (issue 29): each unit bought gives a free game entry. */
+  buyOnePlayFreeEnabled?: boolean;
   /** For the Newest Arrivals order. */
   createdDaysAgo: number;
 }
@@ -106,6 +108,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'BADGE:New;;Fantail in matte black with green mirror 580G polarized glass. A sporty, lightweight wrap that fishermen and beach walkers both swear by.',
     playEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 2,
   },
   {
@@ -244,6 +247,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'Samba OG in white leather with black 3-Stripes, a grey suede T-toe and a gum sole. The low-profile terrace classic everyone is wearing again.',
     playEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 8,
   },
   {
@@ -257,6 +261,7 @@ export const seedProducts: SeedProduct[] = [
     imageUrl: '/static/images/products/vans-old-skool.svg',
     description: 'Old Skool in black suede and canvas with the white Sidestripe. A durable skate shoe with a waffle sole that grips a board or a boardwalk.',
     playEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 77,
   },
   {

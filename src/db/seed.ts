@@ -35,6 +35,7 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           description: p.description,
           playEnabled: p.playEnabled,
           bidEnabled: p.bidEnabled ?? false,
+          buyOnePlayFreeEnabled: p.buyOnePlayFreeEnabled ?? false,
           createdAt: now - p.createdDaysAgo * DAY,
         })
         .run();
