@@ -44,7 +44,7 @@ export function JoinBar({
         className="fixed inset-x-0 bottom-16 md:bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,42,68,0.08)] backdrop-blur"
         style={{ marginBottom: 'env(safe-area-inset-bottom, 0px)' }}
       >
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           {open && blocked ? (
             <>
               <p className="m-0 text-sm font-semibold" role="status" data-blocked="">
@@ -67,7 +67,7 @@ export function JoinBar({
                   ))}
                 </div>
               </div>
-              <div className="flex shrink-0 flex-wrap justify-end gap-2">
+              <div className={freeEntries > 0 ? 'flex w-full gap-2 sm:ml-auto sm:w-auto' : 'ml-auto flex'}>
                 {freeEntries > 0 && (
                   <button
                     type="button"
@@ -75,7 +75,7 @@ export function JoinBar({
                     disabled={busy}
                     aria-describedby={`${id}-count`}
                     data-free-entry=""
-                    className="h-12 rounded-xl border-0 bg-coral-dark px-5 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60"
+                    className="h-12 flex-auto whitespace-nowrap rounded-xl border-0 bg-coral-dark px-3 text-sm font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60 sm:flex-none sm:px-5 sm:text-base"
                   >
                     {busy ? 'Joining...' : JOIN_FREE_LABEL}
                   </button>
@@ -87,8 +87,8 @@ export function JoinBar({
                   aria-describedby={`${id}-count`}
                   className={
                     freeEntries > 0
-                      ? 'h-12 rounded-xl border-2 border-ink bg-white px-4 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60'
-                      : 'h-12 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60'
+                      ? 'h-12 flex-auto whitespace-nowrap rounded-xl border-2 border-ink bg-white px-3 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60 sm:flex-none sm:px-4'
+                      : 'h-12 shrink-0 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60'
                   }
                 >
                   {busy && freeEntries === 0 ? 'Joining...' : 'Join Game - $1'}
