@@ -63,6 +63,16 @@ describe('free entries are granted when an order is paid', () => {
     expect(entryRows(ctx.db, alice.id)).toEqual([expect.objectContaining({ orderId, status: 'available' })]);
   });
 
+  test('a guest order gives none: a guest cannot sign in to play', async () => {
+    const ctx = await gameStore();
+    const product = book(ctx);
+    flagFree(ctx.db, product.id);
+    const body = { ...buyNowBody(product.id, product.priceCents), paymentToken: 'cnon:card-nonce-ok' };
+    expect((await ctx.client().post('/api/orders', { json: body })).status).toBe(201);
+    expect(ctx.db.select().from(orders).all()).toHaveLength(1);
+    expect(entryRows(ctx.db)).toHaveLength(0);
+  });
+
   test('GET /api/user/free-entries needs a signed-in shopper', async () => {
     const ctx = await gameStore();
     const response = await ctx.client().get('/api/user/free-entries');

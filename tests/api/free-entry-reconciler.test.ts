@@ -13,6 +13,7 @@ import { squareStoresOfFile } from '../helpers/square-app.ts';
 
 const CHARGE = { method: 'POST', path: '/v2/payments' };
 const LIST = { method: 'GET', path: '/v2/payments' };
+const REFUNDS = { method: 'POST', path: '/v2/refunds' };
 const openStore = squareStoresOfFile();
 
 describe.concurrent('free entries and the reconciler', () => {
@@ -48,5 +49,21 @@ describe.concurrent('free entries and the reconciler', () => {
     await s.tick();
     expect(s.db.select().from(orders).get()!.status).toBe('failed');
     expect(entryRows(s.db, id)).toHaveLength(0);
+  });
+
+  test('a cancel whose refund Square refuses: the order is processing again and its free entry is back; a refund that goes through withdraws it', async () => {
+    const s = await openStore();
+    const { client, id } = await s.shopper('refused');
+    const product = s.db.select().from(products).where(eq(products.model, 'RB2140-901')).get()!;
+    flagFree(s.db, product.id);
+    expect((await client.post('/api/orders', { json: buyNowBody(product.id, product.priceCents) })).status).toBe(201);
+    const order = s.db.select().from(orders).get()!;
+    const admin = s.admin();
+    s.fake.failNext({ status: 400 }, REFUNDS);
+    expect((await admin.post(`/api/admin/orders/${order.id}/status`, { json: { status: 'canceled' } })).status).toBe(502);
+    expect(s.db.select().from(orders).get()!.status).toBe('processing');
+    expect(entryRows(s.db, id).map((e) => e.status)).toEqual(['available']);
+    expect((await admin.post(`/api/admin/orders/${order.id}/status`, { json: { status: 'canceled' } })).status).toBe(200);
+    expect(entryRows(s.db, id).map((e) => e.status)).toEqual(['withdrawn']);
   });
 });

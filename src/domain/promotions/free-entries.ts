@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { freeEntries, orderItems, plays, products, type FreeEntry } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { notify } from '../accounts/notifications.ts';
+import { isGuestAccount } from '../orders/visitor-cart.ts';
 import { freeEntryDate } from '../../shared/free-entries.ts';
 
 /*
@@ -27,6 +28,8 @@ const GRANTING_LINES = ['buy_now', 'auction'];
 
 /** Gives the order's free entries (one per unit of each flagged line), once; the number new. Runs in the caller's transaction. */
 export function grantFreeEntries(tx: Queryable, clock: Clock, order: { id: number; userId: number }): number {
+  // A guest cannot sign in to play: a guest order gives none (the receipt then names none either).
+  if (isGuestAccount(tx, order.userId)) return 0;
   const lines = tx
     .select({ id: orderItems.id, productId: orderItems.productId, quantity: orderItems.quantity })
     .from(orderItems)
