@@ -61,6 +61,9 @@ describe('free entries are granted when an order is paid', () => {
     const admin = await adminWithPin(ctx);
     expect((await admin.post(`/api/admin/orders/${orderId}/status`, { json: { status: 'completed' } })).status).toBe(200);
     expect(entryRows(ctx.db, alice.id)).toEqual([expect.objectContaining({ orderId, status: 'available' })]);
+    const mail = await deliverOutbox(ctx);
+    expect(mail.find((m) => m.subject === `Order #${orderId} was delivered`)?.text).toContain('1 free game entry');
+    expect(mail.find((m) => m.subject.includes('is confirmed') && m.text.includes(`#${orderId}`))?.text).not.toContain('free game entr');
   });
 
   test('a guest order gives none: a guest cannot sign in to play', async () => {

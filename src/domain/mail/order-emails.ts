@@ -156,6 +156,8 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
       paragraphs: [
         `Your order #${order.id} was delivered to ${addressLinesOf(order)}.`,
         'Something wrong? Our 30-day money-back guarantee applies: reply to this message or see our returns page.',
+        // Cash on delivery is paid now, so its free entries are given now: this message names them.
+        ...(order.paymentMethod === 'cod' ? freeEntriesLine(tx, order.id) : []),
       ],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: 'You get this message because e-mail notifications are on in your profile.',
