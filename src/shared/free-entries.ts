@@ -14,6 +14,3 @@ export function freeEntryLine(count: number, expiresAt: number): string {
 
 /** The product page's line for a flagged product. */
 export const BUY_ONE_PLAY_FREE = 'Buy one, play free: each unit you buy gives you a free game entry';
-
-/** The play page's button when the player holds a free entry. */
-export const JOIN_FREE_LABEL = 'Join Game - Free entry';

@@ -1,6 +1,5 @@
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { PICKS } from './join.ts';
-import { JOIN_FREE_LABEL } from '../../shared/free-entries.ts';
 
 /**
  * The bar fixed above the bottom navigation: the pick count and Join Game while games are open,
@@ -77,7 +76,7 @@ export function JoinBar({
                     data-free-entry=""
                     className="h-12 flex-auto whitespace-nowrap rounded-xl border-0 bg-coral-dark px-3 text-sm font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60 sm:flex-none sm:px-5 sm:text-base"
                   >
-                    {busy ? 'Joining...' : JOIN_FREE_LABEL}
+                    {busy ? 'Joining...' : 'Join Game - Free entry'}
                   </button>
                 )}
                 <button
