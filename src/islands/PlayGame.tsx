@@ -163,15 +163,14 @@ export default function PlayGame({
   async function pay() {
     joining.current = true;
     setBusy(true);
+    // A free entry moves no money: no attempt key, nothing to ask about again. A $1 attempt whose answer was lost is finished first.
+    const free = useFree.current && !entry.unresolved;
     try {
-      // A free entry moves no money: no attempt key, nothing to ask about again.
-      if (useFree.current && !entry.unresolved) await post('/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
+      if (free) await post('/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
       else await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
       toastAfterNavigation({
         title: "You're in!",
-        description: useFree.current
-          ? 'You joined with a free entry: nothing was held on your card.'
-          : 'Your $1 entry is held on your card until the game ends.',
+        description: free ? 'You joined with a free entry: nothing was held on your card.' : 'Your $1 entry is held on your card until the game ends.',
       });
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
