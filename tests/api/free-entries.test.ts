@@ -32,6 +32,9 @@ describe('free entries are granted when an order is paid', () => {
     expect(entryRows(ctx.db, alice.id)).toHaveLength(2);
     const mine = await myEntries(alice.client);
     expect(mine.available).toBe(2);
+    // The account's data download carries them too.
+    const exported = await (await alice.client.get('/api/user/export')).json();
+    expect(exported.freeEntries).toHaveLength(2);
     expect(mine.entries.map((e) => [e.status, e.orderId])).toEqual([
       ['available', orderId],
       ['available', orderId],
