@@ -59,6 +59,7 @@ describe('Buy one, play free', () => {
     await page.getByRole('button', { name: /^Pay \$/ }).click();
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     const orderId = Number(page.url().split('/').pop());
+    await shows(page.getByText(/^1 free game entry, use by /));
     await page.goto(`${url}/orders/${orderId}`);
     await shows(page.getByText(/^1 free game entry, use by /));
 

@@ -13,6 +13,7 @@ import { CARD_NEEDS_JAVASCRIPT } from '../../shared/schemas/cart.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { productNoLongerSold, productNotFound, orderNotFound } from './not-found.tsx';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
+import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
 
 /** Single-product checkout `/checkout?productId=` and the order confirmation (spec section 2). */
 export const checkoutPages = new Hono<AppEnv>()
@@ -143,6 +144,7 @@ export const checkoutPages = new Hono<AppEnv>()
           }
         />
         <OrderCard order={order} detailed linked={false} />
+        <OrderFreeEntries entries={orderFreeEntriesOf(c, order.id)} />
         <section aria-labelledby="delivery-to" className="rounded-2xl border border-slate-200 bg-white p-5">
           <h2 id="delivery-to" className="m-0 text-lg font-bold">
             Delivery address
