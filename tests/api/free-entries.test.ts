@@ -26,6 +26,7 @@ describe('free entries are granted when an order is paid', () => {
     const rows = entryRows(ctx.db, alice.id);
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toMatchObject({ orderId, productId: tee.id, status: 'available', expiresAt: ctx.clock.now() + THIRTY_DAYS });
+    expect(notesOf(ctx, alice.id, 'order_status').map((n) => n.title)).toContain('Free game entries');
     // Whoever confirms the order again (a retry, the reconciler) grants nothing more.
     const order = ctx.db.select().from(orders).where(eq(orders.id, orderId)).get()!;
     expect(grantFreeEntries(ctx.db, ctx.clock, order)).toBe(0);

@@ -57,6 +57,16 @@ export function grantFreeEntries(tx: Queryable, clock: Clock, order: { id: numbe
         .all().length;
     }
   }
+  if (granted > 0) {
+    notify(tx, clock, order.userId, {
+      type: 'order_status',
+      eventKey: `order:${order.id}:free-entries`,
+      title: granted === 1 ? 'Free game entry' : 'Free game entries',
+      message: `Buy one, play free: order #${order.id} gives you ${granted} free game ${granted === 1 ? 'entry' : 'entries'}, to use by ${freeEntryDate(now + FREE_ENTRY_VALID_MS)}.`,
+      actionUrl: '/scoreboard?tab=active',
+      actionText: 'Find a game',
+    });
+  }
   return granted;
 }
 
