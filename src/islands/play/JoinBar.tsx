@@ -1,6 +1,10 @@
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { PICKS } from './join.ts';
 
+/** The join buttons' look, shared by the $1 and the free entry. */
+const BUTTON = 'h-12 rounded-xl font-bold cursor-pointer disabled:cursor-wait disabled:opacity-60 ';
+const CORAL = 'border-0 bg-coral-dark text-white hover:bg-coral ';
+
 /**
  * The bar fixed above the bottom navigation: the pick count and Join Game while games are open,
  * otherwise why they are closed and the way back to the product. Comes with a spacer so the
@@ -27,6 +31,19 @@ export function JoinBar({
   freeEntries?: number;
   onJoin: (useFreeEntry: boolean) => void;
 }) {
+  const free = freeEntries > 0;
+  const joinButton = (useFreeEntry: boolean, label: string, className: string) => (
+    <button
+      type="button"
+      onClick={() => onJoin(useFreeEntry)}
+      disabled={busy}
+      aria-describedby={`${id}-count`}
+      data-free-entry={useFreeEntry ? '' : undefined}
+      className={className}
+    >
+      {label}
+    </button>
+  );
   const closedMessage = !product.playEnabled
     ? 'Games are not open for this product.'
     : product.quantity <= 0
@@ -66,32 +83,20 @@ export function JoinBar({
                   ))}
                 </div>
               </div>
-              <div className={freeEntries > 0 ? 'flex w-full gap-2 sm:ml-auto sm:w-auto' : 'ml-auto flex'}>
-                {freeEntries > 0 && (
-                  <button
-                    type="button"
-                    onClick={() => onJoin(true)}
-                    disabled={busy}
-                    aria-describedby={`${id}-count`}
-                    data-free-entry=""
-                    className="h-12 flex-auto whitespace-nowrap rounded-xl border-0 bg-coral-dark px-3 text-sm font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60 sm:flex-none sm:px-5 sm:text-base"
-                  >
-                    {busy ? 'Joining...' : 'Join Game - Free entry'}
-                  </button>
+              <div className={free ? 'flex w-full gap-2 sm:ml-auto sm:w-auto' : 'ml-auto flex'}>
+                {free &&
+                  joinButton(
+                    true,
+                    busy ? 'Joining...' : 'Join Game - Free entry',
+                    `${BUTTON}${CORAL}flex-auto whitespace-nowrap px-3 text-sm sm:flex-none sm:px-5 sm:text-base`,
+                  )}
+                {joinButton(
+                  false,
+                  busy && !free ? 'Joining...' : 'Join Game - $1',
+                  free
+                    ? `${BUTTON}flex-auto whitespace-nowrap border-2 border-ink bg-white px-3 text-sm text-ink hover:bg-slate-50 sm:flex-none sm:px-4`
+                    : `${BUTTON}${CORAL}shrink-0 px-6 text-base`,
                 )}
-                <button
-                  type="button"
-                  onClick={() => onJoin(false)}
-                  disabled={busy}
-                  aria-describedby={`${id}-count`}
-                  className={
-                    freeEntries > 0
-                      ? 'h-12 flex-auto whitespace-nowrap rounded-xl border-2 border-ink bg-white px-3 text-sm font-bold text-ink cursor-pointer hover:bg-slate-50 disabled:cursor-wait disabled:opacity-60 sm:flex-none sm:px-4'
-                      : 'h-12 shrink-0 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60'
-                  }
-                >
-                  {busy && freeEntries === 0 ? 'Joining...' : 'Join Game - $1'}
-                </button>
               </div>
             </>
           ) : (
