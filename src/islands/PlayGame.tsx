@@ -71,6 +71,8 @@ export default function PlayGame({
   /** Buy one, play free: the entries left to use, and whether this join uses one (a ref: read after the consent dialog). */
   const [freeLeft, setFreeLeft] = useState(freeEntries?.count ?? 0);
   const useFree = useRef(false);
+  /** A free join is an attempt of its own (its own key): a lost answer is asked about again, never taken for a refusal. */
+  const [freeJoin] = useState(() => new MoneyAttempt());
 
   const open = product.playEnabled && product.quantity > 0;
   const detail = detailId === null ? undefined : influencers.find((person) => person.id === detailId);
@@ -139,7 +141,7 @@ export default function PlayGame({
     if (busy || joining.current) return;
     useFree.current = free;
     // An entry payment whose answer was lost is asked about again before anything else.
-    if (entry.unresolved) return pay();
+    if (entry.unresolved || freeJoin.unresolved) return pay();
     const chosen = picksRef.current;
     if (chosen.length !== PICKS) {
       toast({ title: 'Selection incomplete', description: 'Please select exactly 5 influencers.', variant: 'destructive' });
@@ -163,10 +165,10 @@ export default function PlayGame({
   async function pay() {
     joining.current = true;
     setBusy(true);
-    // A free entry moves no money: no attempt key, nothing to ask about again. A $1 attempt whose answer was lost is finished first.
-    const free = useFree.current && !entry.unresolved;
+    // An attempt whose answer was lost is finished first, whichever button is pressed.
+    const free = freeJoin.unresolved || (useFree.current && !entry.unresolved);
     try {
-      if (free) await post('/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
+      if (free) await freeJoin.send('POST', '/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
       else await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
       toastAfterNavigation({
         title: "You're in!",

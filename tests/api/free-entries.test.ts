@@ -113,6 +113,27 @@ describe('joining a game with a free entry', () => {
     expect(mine.entries.find((e) => e.status === 'used')?.gameId).toBe(play.gameId);
   });
 
+  test('the same join sent again under its Idempotency-Key (a lost answer): the first answer again, the entry used once', async () => {
+    const ctx = await gameStore();
+    const alice = await player(ctx, 'alice');
+    flagFree(ctx.db, book(ctx).id);
+    await buyOne(alice.client, book(ctx));
+    await buyOne(alice.client, book(ctx));
+    const productId = giftBook(ctx).id;
+    const play = await pick(alice, productId, picks(ctx, 0));
+    const send = () =>
+      alice.client.post('/api/payments', {
+        json: { productId, type: 'play', useFreeEntry: true },
+        headers: { 'Idempotency-Key': 'b7d4c1f2-0e1a-4c55-9d3e-2f6a8b9c0d11' },
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toMatchObject({ id: play.id, status: 'entered' });
+    expect(entryRows(ctx.db, alice.id).map((e) => e.status)).toEqual(['used', 'available']);
+  });
+
   test('none left: 409 with a message, nothing changed; an expired entry is not used', async () => {
     const ctx = await gameStore();
     const alice = await player(ctx, 'alice');

@@ -11,8 +11,8 @@ import { until } from '../helpers/until.ts';
 
 /*
  * Buy one, play free (issue 29) on the Play Now page: a player who holds a free entry is offered
- * 'Join Game - Free entry' beside the $1; the free join sends useFreeEntry (no amount, no attempt
- * key) and says nothing was held; a 409 'none left' takes the offer away and keeps the $1.
+ * 'Join Game - Free entry' beside the $1; the free join sends useFreeEntry (no amount) under its
+ * own attempt key and says nothing was held; a 409 'none left' takes the offer away and keeps the $1.
  */
 
 const PRODUCT_ID = 22; // The Old Man and the Sea: playable, $2, in stock.
@@ -74,7 +74,7 @@ describe('the free entry choice on the Play Now page', () => {
     expect(labelled('Join Game - Free entry')).toBeUndefined();
   });
 
-  test('with one: Join Game - Free entry sends useFreeEntry without an amount or a money key, and says nothing was held', async () => {
+  test('with one: Join Game - Free entry sends useFreeEntry without an amount, under its own key, and says nothing was held', async () => {
     await mountIsland({ freeEntries: { count: 1, expiresAt: Date.UTC(2026, 11, 21) } });
     const fetchMock = mock(async (url: string) =>
       url === '/api/plays' ? json(201, { id: 7, playId: 7, status: 'pending' }) : json(201, { id: 7, status: 'entered', amount: 0 }),
@@ -90,7 +90,8 @@ describe('the free entry choice on the Play Now page', () => {
       const calls = fetchMock.mock.calls as unknown as FetchCall[];
       expect(calls.map(([url, init]) => `${init.method} ${url}`)).toEqual(['POST /api/plays', 'POST /api/payments']);
       expect(JSON.parse(String(calls[1]![1].body))).toEqual({ productId: PRODUCT_ID, type: 'play', useFreeEntry: true, donateIfWon: false });
-      expect((calls[1]![1].headers as Record<string, string> | undefined)?.['Idempotency-Key']).toBeUndefined();
+      // A join of its own: its own key, so a lost answer is asked about again and the entry used once.
+      expect((calls[1]![1].headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
       const flash = decodeURIComponent(/csa_flash=([^;]+)/.exec(document.cookie)![1]!);
       expect(JSON.parse(flash)).toEqual({ title: "You're in!", description: 'You joined with a free entry: nothing was held on your card.' });
     } finally {
