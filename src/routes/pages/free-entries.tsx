@@ -106,12 +106,12 @@ export function FreeEntriesSection({ free }: { free: FreeEntriesOfUser }) {
                 <span className="block font-semibold">{stateWords[entry.status]}</span>
                 <span className="block text-slate-600 break-words">
                   {'From '}
-                  <a href={`/orders/${entry.orderId}`} className="text-sea-dark">{`order #${entry.orderId}`}</a>
+                  <a href={`/orders/${entry.orderId}`} className="text-sea-dark underline">{`order #${entry.orderId}`}</a>
                   {` (${entry.product.name})`}
                   {entry.gameId !== null && (
                     <>
                       {' · '}
-                      <a href={`/games/${entry.gameId}`} className="text-sea-dark">{`game #${entry.gameId}`}</a>
+                      <a href={`/games/${entry.gameId}`} className="text-sea-dark underline">{`game #${entry.gameId}`}</a>
                     </>
                   )}
                 </span>

@@ -86,7 +86,7 @@ export function AdminFreeEntriesSection({ data, state }: { data: AdminFreeEntrie
                   <td className="py-2 pr-3">{time(e.expiresAt)}</td>
                   <td className="py-2 pr-3" data-status={e.status}>
                     {e.status === 'used' && e.gameId !== null ? (
-                      <a href={`/games/${e.gameId}`} className="text-sea-dark">{`used in game #${e.gameId}`}</a>
+                      <a href={`/games/${e.gameId}`} className="text-sea-dark underline">{`used in game #${e.gameId}`}</a>
                     ) : (
                       e.status
                     )}
