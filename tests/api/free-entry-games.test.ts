@@ -85,6 +85,24 @@ describe('a game with a free entry', () => {
     expect((await joinFree(alice.client, productId)).status).toBe(201);
   });
 
+  test('an entry whose order was canceled while its game waited comes back withdrawn, not available', async () => {
+    const ctx = await gameStore();
+    const alice = await player(ctx, 'alice');
+    const tee = productBy(ctx, 'Patagonia');
+    flagFree(ctx.db, tee.id);
+    const orderId = await buyOne(alice.client, tee);
+    const productId = book(ctx).id;
+    await pick(alice, productId, picks(ctx, 0));
+    expect((await joinFree(alice.client, productId)).status).toBe(201);
+    const admin = await adminWithPin(ctx);
+    expect((await admin.post(`/api/admin/orders/${orderId}/status`, { json: { status: 'canceled' } })).status).toBe(200);
+    expect(entryRows(ctx.db, alice.id)[0]!.status).toBe('used');
+    ctx.clock.advance(6 * DAY + 1);
+    await runGameJobs(ctx.deps);
+    expect(entryRows(ctx.db, alice.id)[0]).toMatchObject({ status: 'withdrawn', playId: null });
+    expect(notesOf(ctx, alice.id, 'game_ended').map((n) => n.title)).not.toContain('Free entry given back');
+  });
+
   test('the product sold out before its start: the game is canceled and the free entry given back', async () => {
     const ctx = await gameStore();
     const alice = await aliceWithFreeEntry(ctx);

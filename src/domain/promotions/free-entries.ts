@@ -150,13 +150,24 @@ export function giveBackFreeEntries(tx: Queryable, clock: Clock, gameId: number,
     .select({ id: plays.id })
     .from(plays)
     .where(playIds ? and(eq(plays.gameId, gameId), inArray(plays.id, playIds)) : eq(plays.gameId, gameId));
+  const now = clock.now();
+  // An entry whose order was canceled or refunded in full meanwhile (it stayed used then) comes back withdrawn.
+  const orderGone = sql`(exists (select 1 from orders o where o.id = ${freeEntries.orderId} and o.status = 'canceled')
+    or exists (select 1 from payments p where p.order_id = ${freeEntries.orderId} and p.kind = 'order_charge' and p.status = 'refunded'))`;
   const back = tx
     .update(freeEntries)
-    .set({ status: 'available', playId: null, usedAt: null, expiresAt: sql`max(${freeEntries.expiresAt}, ${clock.now() + GIVEN_BACK_MIN_MS})` })
+    .set({
+      status: sql`case when ${orderGone} then 'withdrawn' else 'available' end`,
+      withdrawnAt: sql`case when ${orderGone} then ${now} else null end`,
+      playId: null,
+      usedAt: null,
+      expiresAt: sql`max(${freeEntries.expiresAt}, ${now + GIVEN_BACK_MIN_MS})`,
+    })
     .where(and(eq(freeEntries.status, 'used'), inArray(freeEntries.playId, ofGame)))
     .returning()
     .all();
   for (const entry of back) {
+    if (entry.status !== 'available') continue;
     // Beside the game's own 'canceled' message, which speaks of $1 holds: this player held none.
     notify(tx, clock, entry.userId, {
       type: 'game_ended',
