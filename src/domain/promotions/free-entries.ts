@@ -17,7 +17,8 @@ import { freeEntryDate } from '../../shared/free-entries.ts';
  * - used by one play (free-entry-use.ts), with a conditional UPDATE on an available entry;
  * - given back when the game it entered is canceled (usable for at least a week more);
  * - withdrawn, while unused, when its order is canceled or refunded in full.
- * This file imports nothing from the game or order areas, so both can call it.
+ * This file imports nothing from the game area and only the guest check from orders (which
+ * imports nothing of it), so games and orders can both call it without an import circle.
  */
 
 export const FREE_ENTRY_DAYS = 30;
