@@ -39,6 +39,7 @@ import { competitionApi } from './routes/api/competition.ts';
 import { gamesApi } from './routes/api/games.ts';
 import { influencersApi } from './routes/api/influencers.ts';
 import { paymentsApi } from './routes/api/payments.ts';
+import { freeEntriesApi } from './routes/api/free-entries.ts';
 import { playsApi } from './routes/api/plays.ts';
 import { testClockApi } from './routes/api/test-clock.ts';
 import { playSettingsApi } from './routes/api/play-settings.ts';
@@ -152,6 +153,7 @@ export function createApp(deps: AppDeps): App {
   app.route('/api', influencersApi);
   app.route('/api', playsApi);
   app.route('/api', paymentsApi);
+  app.route('/api', freeEntriesApi);
   app.route('/api', competitionApi);
   app.route('/api', gamesApi);
   app.route('/api', eventsApi);

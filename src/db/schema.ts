@@ -12,6 +12,7 @@ export * from './schema/aftersale.ts';
 export * from './schema/auctions.ts';
 export * from './schema/catalog.ts';
 export * from './schema/exclusions.ts';
+export * from './schema/free-entries.ts';
 export * from './schema/games.ts';
 export * from './schema/mystery-boxes.ts';
 export * from './schema/notifications.ts';

@@ -22,6 +22,8 @@ export interface SeedProduct {
   halfPriceEnabled?: boolean;
   /** 'Donate this': bought for the shop's charity partner (issue 29). */
   donateEnabled?: boolean;
+  /** Buy one, play free (issue 29): each unit bought gives a free game entry. */
+  buyOnePlayFreeEnabled?: boolean;
   /** For the Newest Arrivals order. */
   createdDaysAgo: number;
 }
@@ -111,6 +113,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'BADGE:New;;Fantail in matte black with green mirror 580G polarized glass. A sporty, lightweight wrap that fishermen and beach walkers both swear by.',
     playEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 2,
   },
   {
@@ -251,6 +254,7 @@ export const seedProducts: SeedProduct[] = [
     description:
       'Samba OG in white leather with black 3-Stripes, a grey suede T-toe and a gum sole. The low-profile terrace classic everyone is wearing again.',
     playEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 8,
   },
   {
@@ -265,6 +269,7 @@ export const seedProducts: SeedProduct[] = [
     description: 'Old Skool in black suede and canvas with the white Sidestripe. A durable skate shoe with a waffle sole that grips a board or a boardwalk.',
     playEnabled: true,
     donateEnabled: true,
+    buyOnePlayFreeEnabled: true,
     createdDaysAgo: 77,
   },
   {

@@ -39,6 +39,7 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           halfPriceEnabled: p.halfPriceEnabled ?? false,
           donateEnabled: p.donateEnabled ?? false,
           mysteryBoxEnabled: mysteryDemoModels.has(p.model),
+          buyOnePlayFreeEnabled: p.buyOnePlayFreeEnabled ?? false,
           createdAt: now - p.createdDaysAgo * DAY,
         })
         .run();

@@ -17,6 +17,7 @@ import {
   post,
   PROFILE_INCOMPLETE,
   savePicks,
+  NO_FREE_ENTRY,
   SELF_EXCLUDED,
   takeSavedPicks,
 } from './play/join.ts';
@@ -42,6 +43,7 @@ export default function PlayGame({
   hasCard,
   prizeDelivery = 'unknown',
   play = { consented: true, blocked: null },
+  freeEntries,
 }: PlayGameProps) {
   const id = useId();
   const detailDialog = useRef<HTMLDialogElement>(null);
@@ -66,6 +68,11 @@ export default function PlayGame({
   const [entry] = useState(() => new MoneyAttempt());
   /** Set at once, before React re-renders the button disabled: a double click joins once. */
   const joining = useRef(false);
+  /** Buy one, play free: the entries left to use, and whether this join uses one (a ref: read after the consent dialog). */
+  const [freeLeft, setFreeLeft] = useState(freeEntries?.count ?? 0);
+  const useFree = useRef(false);
+  /** A free join is an attempt of its own (its own key): a lost answer is asked about again, never taken for a refusal. */
+  const [freeJoin] = useState(() => new MoneyAttempt());
 
   const open = product.playEnabled && product.quantity > 0;
   const detail = detailId === null ? undefined : influencers.find((person) => person.id === detailId);
@@ -130,10 +137,11 @@ export default function PlayGame({
     window.location.assign(`/auth?next=/play/${product.id}`);
   }
 
-  async function join() {
+  async function join(free = useFree.current) {
     if (busy || joining.current) return;
+    useFree.current = free;
     // An entry payment whose answer was lost is asked about again before anything else.
-    if (entry.unresolved) return pay();
+    if (entry.unresolved || freeJoin.unresolved) return pay();
     const chosen = picksRef.current;
     if (chosen.length !== PICKS) {
       toast({ title: 'Selection incomplete', description: 'Please select exactly 5 influencers.', variant: 'destructive' });
@@ -157,9 +165,15 @@ export default function PlayGame({
   async function pay() {
     joining.current = true;
     setBusy(true);
+    // An attempt whose answer was lost is finished first, whichever button is pressed.
+    const free = freeJoin.unresolved || (useFree.current && !entry.unresolved);
     try {
-      await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
-      toastAfterNavigation({ title: "You're in!", description: 'Your $1 entry is held on your card until the game ends.' });
+      if (free) await freeJoin.send('POST', '/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
+      else await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
+      toastAfterNavigation({
+        title: "You're in!",
+        description: free ? 'You joined with a free entry: nothing was held on your card.' : 'Your $1 entry is held on your card until the game ends.',
+      });
       window.location.assign(`/product/${product.id}?tab=competition`);
     } catch (error) {
       refused(error, true);
@@ -177,6 +191,8 @@ export default function PlayGame({
     joining.current = false;
     setBusy(false);
     if (error instanceof ApiError && error.code === PRIZE_NOT_DELIVERABLE) return refuseDelivery(error.message);
+    // None left after all (used in another tab): the $1 button stays, with the server's words.
+    if (error instanceof ApiError && error.code === NO_FREE_ENTRY) setFreeLeft(0);
     if (error instanceof OutcomeUnknownError) {
       return toast({ title: 'Entry not confirmed yet', description: error.message, variant: 'destructive' });
     }
@@ -256,7 +272,7 @@ export default function PlayGame({
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
-      <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} onJoin={join} />
+      <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} freeEntries={freeLeft} onJoin={join} />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
       <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? cardDetour(product.id)} />
       <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />

@@ -149,7 +149,7 @@ describe('account settings', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="my-data-lena.json"');
     const data = await response.json();
-    expect(Object.keys(data).sort()).toEqual(['account', 'cart', 'exportedAt', 'notifications', 'orders', 'plays', 'profile']);
+    expect(Object.keys(data).sort()).toEqual(['account', 'cart', 'exportedAt', 'freeEntries', 'notifications', 'orders', 'plays', 'profile']);
     expect(data.account).toMatchObject({ id: lena.id, username: 'lena', email: 'lena@example.com' });
     expect(data.profile.name).toBe('Lena Ocean');
     const text = JSON.stringify(data);

@@ -8,6 +8,7 @@ import { notificationView } from './notifications.ts';
 import { orderView } from '../orders/order-views.ts';
 import { findProfile, profileView } from './profile.ts';
 import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
+import { userFreeEntries } from '../promotions/free-entries-views.ts';
 
 /*
  * The California rights the account page serves: a copy of everything the store holds about
@@ -18,7 +19,7 @@ import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
  * link to the account, until it ends (games/play-exclusions.ts).
  */
 
-/** GET /api/user/export: profile, orders with items, plays, notifications and cart; no secrets. */
+/** GET /api/user/export: profile, orders with items, plays, free game entries, notifications and cart; no secrets. */
 export function exportAccountData(db: Queryable, userId: number, now: number) {
   const user = db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw new DomainError(404, 'Account not found');
@@ -54,6 +55,7 @@ export function exportAccountData(db: Queryable, userId: number, now: number) {
         score: play.score,
         createdAt: new Date(play.createdAt).toISOString(),
       })),
+    freeEntries: userFreeEntries(db, userId, now),
     notifications: db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).all().map(notificationView),
     cart: db
       .select()

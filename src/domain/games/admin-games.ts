@@ -1,6 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
+import { freeEntriesByGame } from '../promotions/free-entries.ts';
 import { timesOf } from './schedule.ts';
 
 /*
@@ -77,6 +78,8 @@ export function listGamesForAdmin(db: Queryable, page = 1): Record<GameStatus, A
       .groupBy(plays.gameId, payments.status)
       .all())
       holds.set(row.gameId, { ...holds.get(row.gameId), [row.status]: row.n });
+    // Buy one, play free: an entry on a free entry has no hold; the admin sees it counted beside the holds.
+    for (const [gameId, n] of freeEntriesByGame(db, ids)) holds.set(gameId, { ...holds.get(gameId), 'free entry': n });
   }
   const view = ({ game, brand, model }: (typeof chosen.waiting)[number]): AdminGame => ({
     id: game.id,

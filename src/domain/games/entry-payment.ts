@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { games, payments, plays, products, type Product } from '../../db/schema.ts';
+import { games, payments, plays, products, type Game, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
@@ -74,7 +74,7 @@ async function holdEntry(deps: GameDeps, userId: number, input: EntryPaymentBody
 }
 
 /** The player's pick for the product still waiting for its $1 (or being paid), if any. */
-function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number) {
+export function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number) {
   if (!Number.isSafeInteger(productId)) return undefined;
   return db
     .select()
@@ -91,6 +91,28 @@ function waitingPlayOf(db: Queryable, userId: number, productId: number, now: nu
     .get();
 }
 
+/**
+ * The game a claimed play enters: its own, or the next with room when its own filled meanwhile
+ * (play.gameId follows). Null, with the play void, when the game no longer takes entries
+ * (started, or starting now). Runs in the claim's transaction; shared by the $1 hold and a free
+ * entry (promotions/free-entry-use.ts).
+ */
+export function gameTakingPlay(deps: GameDeps, tx: Queryable, play: Play, now: number): Game | null {
+  let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
+  if (game.status === 'waiting' && isFull(tx, game)) {
+    const next = moveToGameWithRoom(deps, tx, play, now);
+    if (!next) throw new DomainError(409, 'This game filled up while you were choosing. Pick your influencers again to join the next game.');
+    game = next;
+    play.gameId = next.id;
+  }
+  const startsAt = gameStart(tx, game);
+  if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
+    tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
+    return null;
+  }
+  return game;
+}
+
 function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>) {
   const { db, clock, gateway } = deps;
   const now = clock.now();
@@ -100,18 +122,7 @@ function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBo
     const play = waitingPlayOf(tx, userId, input.productId, now);
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-    let game = tx.select().from(games).where(eq(games.id, play.gameId)).get()!;
-    if (game.status === 'waiting' && isFull(tx, game)) {
-      const next = moveToGameWithRoom(deps, tx, play, now);
-      if (!next) throw new DomainError(409, 'This game filled up while you were choosing. Pick your influencers again to join the next game.');
-      game = next;
-      play.gameId = next.id;
-    }
-    const startsAt = gameStart(tx, game);
-    if (game.status !== 'waiting' || (startsAt !== null && startsAt <= now)) {
-      tx.update(plays).set({ status: 'void' }).where(eq(plays.id, play.id)).run();
-      return { tooLate: true as const };
-    }
+    if (!gameTakingPlay(deps, tx, play, now)) return { tooLate: true as const };
     const donateIfWon = input.donateIfWon ?? play.donateIfWon;
     requirePrizeCanGo(profile, donateIfWon);
     const moved = tx
@@ -267,7 +278,7 @@ export async function settleHoldFromGateway(deps: GameDeps, row: typeof payments
 }
 
 /** game_ready: tells the players when one entry is missing, and when the game is full. Runs in the caller's transaction. */
-function announceReadiness(tx: Queryable, clock: Clock, gameId: number, product: Product, required: number): void {
+export function announceReadiness(tx: Queryable, clock: Clock, gameId: number, product: Product, required: number): void {
   const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
   const full = entries === required;

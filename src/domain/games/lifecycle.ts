@@ -12,6 +12,7 @@ import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-ro
 import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { usernames } from './queries.ts';
+import { giveBackFreeEntries } from '../promotions/free-entries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
@@ -76,6 +77,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
           actionText: 'Find another game',
         });
         markGameHolds(tx, clock, game.id, 'voiding');
+        giveBackFreeEntries(tx, clock, game.id);
         tx.update(plays)
           .set({ status: 'void' })
           .where(and(eq(plays.gameId, game.id), inArray(plays.status, ['pending', 'authorizing', 'entered'])))
@@ -94,14 +96,11 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
         .where(and(eq(plays.gameId, game.id), eq(plays.status, 'entered'), sql`${plays.enteredAt} >= ${startTime}`))
         .returning({ id: plays.id })
         .all();
-      if (late.length)
-        markGameHolds(
-          tx,
-          clock,
-          game.id,
-          'voiding',
-          late.map((p) => p.id),
-        );
+      if (late.length) {
+        const ids = late.map((p) => p.id);
+        markGameHolds(tx, clock, game.id, 'voiding', ids);
+        giveBackFreeEntries(tx, clock, game.id, ids);
+      }
       // The picks are final now: what scoring needs of each picked influencer is frozen with the game.
       const picked = [...new Set(enteredPlays(tx, game.id).flatMap((p) => p.influencerIds.map(Number)))];
       tx.update(games)

@@ -6,6 +6,8 @@ import type { Clock } from '../clock.ts';
 import { composeEmail } from './compose.ts';
 import { queueEmail } from './outbox.ts';
 import { isGuestAccount, orderLinkPath } from '../orders/visitor-cart.ts';
+import { freeEntriesOfOrder } from '../promotions/free-entries.ts';
+import { freeEntryDate } from '../../shared/free-entries.ts';
 
 /*
  * The order messages: the confirmation with its receipt, the refund and the delivery. Each is
@@ -95,6 +97,16 @@ function queueDonationReceipt(tx: Queryable, clock: Clock, order: OrderRow, char
   });
 }
 
+/** Buy one, play free: what the order gave (cash on delivery gives them once delivered, so its receipt names none). */
+function freeEntriesLine(tx: Queryable, orderId: number): string[] {
+  const given = freeEntriesOfOrder(tx, orderId);
+  if (given.length === 0) return [];
+  const n = given.length;
+  return [
+    `Buy one, play free: this order gives you ${n} free game ${n === 1 ? 'entry' : 'entries'}, to use by ${freeEntryDate(given[0]!.expiresAt)}. Join any game without the $1 entry fee from its play page.`,
+  ];
+}
+
 /** Placed (cash on delivery) or paid (card): the receipt. */
 export function queueOrderConfirmation(tx: Queryable, clock: Clock, order: OrderRow): void {
   if (order.donationTo) {
@@ -118,6 +130,7 @@ export function queueOrderConfirmation(tx: Queryable, clock: Clock, order: Order
           ? 'It will be delivered to you within 2-3 hours (Laguna Beach, 92651).'
           : `It ships by ${shippingLabelOf(order.shippingMethod)}.`,
         'Not happy with it? Our 30-day money-back guarantee applies.',
+        ...freeEntriesLine(tx, order.id),
       ],
       rows: receiptRows(tx, order),
       action: { label: 'View your order', path: orderPathFor(tx, order) },
@@ -192,6 +205,8 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
       paragraphs: [
         `Your order #${order.id} was delivered to ${addressLinesOf(order)}.`,
         'Something wrong? Our 30-day money-back guarantee applies: reply to this message or see our returns page.',
+        // Cash on delivery is paid now, so its free entries are given now: this message names them.
+        ...(order.paymentMethod === 'cod' ? freeEntriesLine(tx, order.id) : []),
       ],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: 'You get this message because e-mail notifications are on in your profile.',

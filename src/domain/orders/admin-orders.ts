@@ -10,6 +10,7 @@ import { restoreSoldStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { sendRefund, startRefund } from './order-refund.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
+import { grantFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
 
 /** A payment row: here, a refund recorded as started, to send after its transaction commits. */
 type PaymentRow = typeof payments.$inferSelect;
@@ -333,6 +334,8 @@ function markDelivered(deps: AdminOrderDeps, order: OrderToChange): StatusChange
   const delivered = db.transaction((tx) => {
     const moved = claimMove(tx, clock, order, 'completed');
     if (!moved) return false;
+    // Cash on delivery is paid when it is delivered: only then does it give its free entries.
+    if (moved.paymentMethod === 'cod') grantFreeEntries(tx, clock, moved);
     notify(tx, clock, order.userId, {
       type: 'order_status',
       eventKey: `order:${order.id}:delivered`,
@@ -360,6 +363,8 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
   const claimed = db.transaction((tx) => {
     const moved = claimMove(tx, clock, order, 'canceled');
     if (!moved) return null;
+    // Unused free entries go with the order at once (a refused refund gives them back: order-refund.ts).
+    withdrawFreeEntries(tx, clock, order.id);
     const charge = tx
       .select()
       .from(payments)

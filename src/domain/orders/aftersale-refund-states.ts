@@ -5,6 +5,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { queueAfterSaleRefundEmail } from '../mail/aftersale-emails.ts';
 import { notify } from '../accounts/notifications.ts';
+import { withdrawFreeEntries } from '../promotions/free-entries.ts';
 
 /*
  * The end states of an admin's after-sale refund (aftersale-refund.ts starts it). A refund row
@@ -51,8 +52,11 @@ export function confirmAfterSaleRefund(deps: { db: Db; clock: Clock }, refundRow
       .where(and(eq(payments.orderId, row.orderId), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
     // All of it given back: the charge reads refunded, as after a cancellation.
-    if (charge && committedRefundCents(tx, row.orderId) >= charge.amountCents && !refundsInFlight(tx, row.orderId))
+    if (charge && committedRefundCents(tx, row.orderId) >= charge.amountCents && !refundsInFlight(tx, row.orderId)) {
       tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
+      // Refunded in full: its unused free entries go too (a part refund keeps them).
+      withdrawFreeEntries(tx, clock, row.orderId);
+    }
     tx.update(orders)
       .set({ returnHandledAt: now, updatedAt: now })
       .where(and(eq(orders.id, row.orderId), isNull(orders.returnHandledAt)))

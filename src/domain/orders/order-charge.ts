@@ -8,6 +8,7 @@ import type { GatewayPayment } from '../payments/gateway.ts';
 import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
+import { grantFreeEntries } from '../promotions/free-entries.ts';
 
 /*
  * How a card order's charge ends, whoever learns the outcome: the request that made the charge,
@@ -102,6 +103,8 @@ export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: G
         .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
         .run();
     settlePrizes(tx, items, 'bought');
+    // Buy one, play free: in the transaction that makes the order paid, before its receipt (which names them).
+    grantFreeEntries(tx, clock, order);
     notify(tx, clock, order.userId, {
       type: 'payment_success',
       eventKey: `order:${order.id}:paid`,

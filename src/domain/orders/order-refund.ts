@@ -11,6 +11,7 @@ import { asPaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
+import { reinstateFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund
@@ -89,6 +90,7 @@ export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: numbe
     const charge = chargeOf(tx, row.orderId);
     if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
     restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
+    withdrawFreeEntries(tx, clock, row.orderId);
     notify(tx, clock, row.userId, {
       type: 'order_status',
       eventKey: `order:${row.orderId}:canceled`,
@@ -114,10 +116,14 @@ export function rollBackRefund(deps: { db: Db; clock: Clock }, refundRowId: numb
       .returning()
       .get();
     if (!row?.orderId) return false;
-    tx.update(orders)
+    const back = tx
+      .update(orders)
       .set({ status: 'processing', canceledAt: null, updatedAt: clock.now() })
       .where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled')))
-      .run();
+      .returning({ id: orders.id })
+      .get();
+    // The cancellation did not happen after all: the free entries it withdrew are the shopper's again.
+    if (back) reinstateFreeEntries(tx, row.orderId);
     return true;
   });
 }

@@ -1,6 +1,10 @@
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { PICKS } from './join.ts';
 
+/** The join buttons' look, shared by the $1 and the free entry. */
+const BUTTON = 'h-12 rounded-xl font-bold cursor-pointer disabled:cursor-wait disabled:opacity-60 ';
+const CORAL = 'border-0 bg-coral-dark text-white hover:bg-coral ';
+
 /**
  * The bar fixed above the bottom navigation: the pick count and Join Game while games are open,
  * otherwise why they are closed and the way back to the product. Comes with a spacer so the
@@ -13,6 +17,7 @@ export function JoinBar({
   blocked,
   count,
   busy,
+  freeEntries = 0,
   onJoin,
 }: {
   id: string;
@@ -22,8 +27,23 @@ export function JoinBar({
   blocked: string | null;
   count: number;
   busy: boolean;
-  onJoin: () => void;
+  /** Free entries the player may use (Buy one, play free): the bar then offers one, with the $1 beside it. */
+  freeEntries?: number;
+  onJoin: (useFreeEntry: boolean) => void;
 }) {
+  const free = freeEntries > 0;
+  const joinButton = (useFreeEntry: boolean, label: string, className: string) => (
+    <button
+      type="button"
+      onClick={() => onJoin(useFreeEntry)}
+      disabled={busy}
+      aria-describedby={`${id}-count`}
+      data-free-entry={useFreeEntry ? '' : undefined}
+      className={className}
+    >
+      {label}
+    </button>
+  );
   const closedMessage = !product.playEnabled
     ? 'Games are not open for this product.'
     : product.quantity <= 0
@@ -40,7 +60,7 @@ export function JoinBar({
         className="fixed inset-x-0 bottom-16 md:bottom-0 z-30 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_rgba(15,42,68,0.08)] backdrop-blur"
         style={{ marginBottom: 'env(safe-area-inset-bottom, 0px)' }}
       >
-        <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           {open && blocked ? (
             <>
               <p className="m-0 text-sm font-semibold" role="status" data-blocked="">
@@ -63,15 +83,21 @@ export function JoinBar({
                   ))}
                 </div>
               </div>
-              <button
-                type="button"
-                onClick={onJoin}
-                disabled={busy}
-                aria-describedby={`${id}-count`}
-                className="h-12 shrink-0 rounded-xl border-0 bg-coral-dark px-6 text-base font-bold text-white cursor-pointer hover:bg-coral disabled:cursor-wait disabled:opacity-60"
-              >
-                {busy ? 'Joining...' : 'Join Game - $1'}
-              </button>
+              <div className={free ? 'flex w-full gap-2 sm:ml-auto sm:w-auto' : 'ml-auto flex'}>
+                {free &&
+                  joinButton(
+                    true,
+                    busy ? 'Joining...' : 'Join Game - Free entry',
+                    `${BUTTON}${CORAL}flex-auto whitespace-nowrap px-3 text-sm sm:flex-none sm:px-5 sm:text-base`,
+                  )}
+                {joinButton(
+                  false,
+                  busy && !free ? 'Joining...' : 'Join Game - $1',
+                  free
+                    ? `${BUTTON}flex-auto whitespace-nowrap border-2 border-ink bg-white px-3 text-sm text-ink hover:bg-slate-50 sm:flex-none sm:px-4`
+                    : `${BUTTON}${CORAL}shrink-0 px-6 text-base`,
+                )}
+              </div>
             </>
           ) : (
             <>

@@ -12,6 +12,8 @@ export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
 export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
 export const SELF_EXCLUDED = 'SELF_EXCLUDED';
 export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';
+/** Buy one, play free: no free entry left (domain/promotions/free-entry-use.ts). */
+export const NO_FREE_ENTRY = 'NO_FREE_ENTRY';
 /** domain/accounts/profile.ts: the refusal lists what is `missing`. */
 export const PROFILE_INCOMPLETE = 'PROFILE_INCOMPLETE';
 

@@ -17,6 +17,7 @@ import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import type { CharityPartner } from '../../config.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { charityFor } from '../../domain/promotions/donations.ts';
+import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
 
 /** `?donate=1`: the charity a donation would go to, or why this product cannot be donated (the ordinary checkout shows then). */
 function donationMode(asked: string | undefined, product: { donateEnabled: boolean }, charity: CharityPartner | null) {
@@ -175,6 +176,7 @@ export const checkoutPages = new Hono<AppEnv>()
           }
         />
         <OrderCard order={order} detailed linked={false} />
+        <OrderFreeEntries entries={orderFreeEntriesOf(c, order.id)} />
         {order.donation ? (
           <DonationDelivery order={order} headingId="delivery-to" />
         ) : (

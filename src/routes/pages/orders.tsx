@@ -18,6 +18,8 @@ import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 import { type AuctionRetry, auctionRetryFor } from '../../domain/auctions/retry.ts';
 import { type OrderDrawView, orderDrawView } from '../../domain/promotions/mystery-audit.ts';
 import { MysteryDrawPanel } from './mystery-draw.tsx';
+import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
+import type { FreeEntryView } from '../../domain/promotions/free-entries-views.ts';
 
 /** /orders/{id}: one order for its owner, with what happened to it and a receipt that prints. */
 
@@ -25,7 +27,19 @@ function money(dollars: number): string {
   return `$${dollars.toFixed(2)}`;
 }
 
-function OrderPage({ order, signedIn, retry, draw }: { order: OrderDetail; signedIn: boolean; retry: AuctionRetry | null; draw: OrderDrawView | null }) {
+function OrderPage({
+  order,
+  signedIn,
+  retry,
+  draw,
+  freeEntries,
+}: {
+  order: OrderDetail;
+  signedIn: boolean;
+  retry: AuctionRetry | null;
+  draw: OrderDrawView | null;
+  freeEntries: FreeEntryView[];
+}) {
   return (
     <div className="mx-auto grid max-w-2xl gap-5">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -91,6 +105,7 @@ function OrderPage({ order, signedIn, retry, draw }: { order: OrderDetail; signe
       </section>
       {draw && <MysteryDrawPanel draw={draw} orderId={order.id} />}
 
+      <OrderFreeEntries entries={freeEntries} />
       <div className="grid gap-5 sm:grid-cols-2">
         {order.donation ? (
           <DonationDelivery order={order} headingId="delivery-title" />
@@ -184,6 +199,7 @@ export const orderPages = new Hono<AppEnv>()
         signedIn={!!c.get('user')}
         retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())}
         draw={orderDrawView(db, order.id)}
+        freeEntries={orderFreeEntriesOf(c, order.id)}
       />,
       {
         backHref: c.get('user') ? '/profile?tab=orders' : '/',

@@ -17,6 +17,7 @@ import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { PlayClosed } from './play-closed.tsx';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
+import { freeEntriesToUse } from '../../domain/promotions/free-entries.ts';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
 function imageFor(product: ProductView): Pick<PlayGameProps['product'], 'imageUrl' | 'fallbackImageUrl'> {
@@ -93,6 +94,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     hasCard: Boolean(profile?.gatewayCardId),
     prizeDelivery: prizeDeliveryFor(profile?.address?.postalCode),
     play: user ? playStanding(c, user.id) : { consented: false, blocked: null },
+    ...(user ? { freeEntries: freeEntriesToUse(db, user.id, clock.now()) } : {}),
   };
   return renderPage(
     c,

@@ -31,6 +31,7 @@ import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { ProductTeamSection } from './product-team.tsx';
 import { productTeamsView } from '../../domain/promotions/teams-views.ts';
 import type { ProductTeamsView } from '../../shared/views/teams.ts';
+import { BuyOnePlayFreeNote } from './free-entries.tsx';
 
 type Tab = 'details' | 'competition';
 
@@ -198,6 +199,7 @@ function ProductDetail({
           </form>
         )}
         <DonateThis product={product} charity={charity} />
+        <BuyOnePlayFreeNote product={product} />
         <p className="m-0 mt-3 text-sm text-slate-600">
           {bidding
             ? 'The winner gets free delivery in Laguna Beach (92651) within 2-3 hours.'

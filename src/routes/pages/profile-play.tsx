@@ -6,6 +6,7 @@ import { setFlash } from '../../http/flash.ts';
 import { formBody } from '../../http/request.ts';
 import { playLimitForm, selfExclusionForm } from '../../shared/schemas/games.ts';
 import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
+import { FreeEntriesSection, type FreeEntriesOfUser } from './free-entries.tsx';
 
 /*
  * The profile's Play tab (responsible play, /rules): the daily entry limit and self-exclusion.
@@ -32,11 +33,12 @@ export function playSettingsOf<E extends AppEnv & SignedInEnv>(c: AppContext<E>)
   return playerSettingsView(db, clock, c.get('user').id, config.dailyEntryLimit);
 }
 
-export function PlayTab({ settings }: { settings: PlayerSettingsView }) {
+export function PlayTab({ settings, free }: { settings: PlayerSettingsView; free?: FreeEntriesOfUser }) {
   const excluded = settings.excludedUntil !== null;
   const pending = pendingLimitText(settings);
   return (
     <div className="grid gap-6">
+      {free && <FreeEntriesSection free={free} />}
       <section aria-labelledby="limit-heading">
         <h2 id="limit-heading" className="m-0 text-lg font-bold">
           Daily entry limit

@@ -18,6 +18,7 @@ import { signOutEverywhere } from '../../domain/accounts/account-recovery.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { profilePatchBody } from '../../shared/schemas/profile.ts';
 import { PlayTab, playSettingsOf, profilePlayForms } from './profile-play.tsx';
+import { freeEntriesOf } from './free-entries.tsx';
 import { AccountSettings } from './account.tsx';
 import { requireUserPage, type SignedInEnv } from '../../http/guards.ts';
 import { userBids } from '../../domain/auctions/lists.ts';
@@ -162,7 +163,7 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
         )}
         {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
         {tab === 'bids' && <BidsTab bids={userBids(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())} now={c.env.deps.clock.now()} />}
-        {tab === 'play' && <PlayTab settings={playSettingsOf(c)} />}
+        {tab === 'play' && <PlayTab settings={playSettingsOf(c)} free={freeEntriesOf(c)} />}
         {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} confirmed={emailConfirmed} />}
         {tab === 'orders' &&
           (orders.length === 0 ? (

@@ -37,13 +37,18 @@ export const playBody = z.object({
 });
 export type PlayBody = z.infer<typeof playBody>;
 
-/** POST /api/payments: the $1 entry. */
-export const entryPaymentBody = z.object({
-  productId: idOrText(CHOOSE_PRODUCT),
-  amount: z.literal(1, { error: 'A game entry costs $1.' }),
-  type: z.literal('play', { error: "Only game entries are paid here (type 'play')." }),
-  donateIfWon,
-});
+const ENTRY_COSTS = 'A game entry costs $1.';
+
+/** POST /api/payments: the $1 entry, or (useFreeEntry: true) a free entry of 'Buy one, play free' instead, with no amount. */
+export const entryPaymentBody = z
+  .object({
+    productId: idOrText(CHOOSE_PRODUCT),
+    amount: z.optional(z.literal(1, { error: ENTRY_COSTS })),
+    type: z.literal('play', { error: "Only game entries are paid here (type 'play')." }),
+    useFreeEntry: z.optional(z.boolean({ error: 'useFreeEntry must be true or false.' })),
+    donateIfWon,
+  })
+  .check(z.refine((body) => body.useFreeEntry === true || body.amount === 1, { error: ENTRY_COSTS, path: ['amount'] }));
 export type EntryPaymentBody = z.infer<typeof entryPaymentBody>;
 
 /** POST /api/user/play-consent: both answers an explicit true. */

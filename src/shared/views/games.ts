@@ -87,4 +87,6 @@ export interface PlayGameProps {
   prizeDelivery?: PrizeDelivery;
   /** Responsible play: consent given once; why the player may not enter now (self-excluded, daily limit), if so. */
   play?: { consented: boolean; blocked: string | null };
+  /** Buy one, play free: how many free entries the player may use now, and when the first of them expires. */
+  freeEntries?: { count: number; expiresAt: number | null };
 }

@@ -40,7 +40,7 @@ import { requireUserPage } from '../../../http/guards.ts';
 import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
 import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { adminAuctionPages } from './auction-routes.tsx';
-import { adminPromotionRoutes, PromotionsTab, promotionsData } from './promotions/index.tsx';
+import { adminPromotionRoutes, PromotionsTab } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
 
@@ -113,7 +113,7 @@ export const adminPages = new Hono<AppEnv>()
     const wanted = c.req.query('status') as AdminAuctionFilter;
     const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
     const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
-    const promotions = tab === 'promotions' ? <PromotionsTab data={promotionsData(c.env.deps, c.req.query())} c={c} /> : undefined;
+    const promotions = tab === 'promotions' ? <PromotionsTab c={c} /> : undefined;
     return renderPage(
       c,
       { title: 'Admin Panel', path: '/admin', noindex: true },

@@ -23,6 +23,8 @@ const flagHints: Partial<Record<ProductFlag, string>> = {
   halfPriceEnabled: 'Shoppers team up with a friend: each pays half the price (plus tax) once a friend joins within 24 hours.',
   donateEnabled: "'Donate this' on the product page: a shopper buys it for the shop's charity partner, no address asked; you hand it over.",
   mysteryBoxEnabled: "Goes in its type's mystery box on /mystery while in stock; its chance is its share of the box's units.",
+  buyOnePlayFreeEnabled:
+    'Each unit a shopper pays for gives them one free game entry (no $1 hold), valid 30 days; withdrawn if the order is canceled or refunded.',
 };
 
 const TSHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'];
