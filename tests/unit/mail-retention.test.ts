@@ -81,13 +81,15 @@ describe('outbox retention', () => {
       for (let i = 0; i < MAIL_PRUNE_BATCH + 500; i++) insert.run(userId, `old:${i}`, receipt.text, receipt.html, old, old);
     })();
     const pages = () => (sql.query('PRAGMA page_count').get() as { page_count: number }).page_count;
+    // The schema's own pages (every table and index, growing with each migration) are not the backlog's.
+    const schemaPages = (sql.query('select count(*) as n from sqlite_schema where rootpage > 0').get() as { n: number }).n;
     const before = pages();
     expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(MAIL_PRUNE_BATCH);
     expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(500);
     expect((await pruneStoreRows(db, clock.now(), retention)).mailRows).toBe(0);
     expect(rowOf(db, 'waiting').textBody).toContain('Thank you for your order');
     // The freed pages go back to the file system over the runs (2,000 a run).
-    expect(pages()).toBeLessThan(before / 10);
+    expect(pages() - schemaPages).toBeLessThan((before - schemaPages) / 10);
   });
 });
 
