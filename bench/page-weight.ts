@@ -10,10 +10,14 @@ const root = resolve(import.meta.dir, '..');
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ['/', '/auth'];
 const dataDir = mkdtempSync(join(tmpdir(), 'csa-weight-'));
 const port = 3900 + Math.floor(Math.random() * 90);
+const base = `http://localhost:${port}`;
 const child = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
   env: {
     ...process.env,
     NODE_ENV: 'production',
+    PUBLIC_URL: base,
+    // The demo catalogue, so product pages with every purchase option exist to weigh.
+    SEED_DEMO: '1',
     PAYMENTS: 'test',
     MAIL: 'off',
     PORT: String(port),
@@ -25,7 +29,6 @@ const child = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
   stdout: 'ignore',
   stderr: 'inherit',
 });
-const base = `http://localhost:${port}`;
 for (let i = 0; i < 200; i++) {
   try {
     if ((await fetch(`${base}/healthz`)).ok) break;

@@ -19,8 +19,24 @@ export function serializeProps(props: unknown): string {
  * as its own React root (own identifierPrefix, so useId matches in the browser) once the page
  * has rendered, and put in place of the marker comment.
  */
-export function Island<N extends IslandName>({ name, props, mode = 'load' }: { name: N; props: ComponentProps<(typeof islands)[N]>; mode?: HydrationMode }) {
+export function Island<N extends IslandName>({
+  name,
+  props,
+  mode = 'load',
+}: {
+  name: N;
+  props: ComponentProps<(typeof islands)[N]>;
+  /** `never`: the component's server HTML alone, never hydrated, its code not shipped (a visitor's view of a shopper's island). */
+  mode?: HydrationMode | 'never';
+}) {
   const state = useRenderState();
+  if (mode === 'never') {
+    const index = state.pending.length;
+    const marker = `<!--island:${state.prefix}${index}-->`;
+    state.pending.push({ marker, name, props, prefix: `${state.prefix}${index}-` });
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed marker comment, replaced by the component's server HTML.
+    return <div style={{ display: 'contents' }} dangerouslySetInnerHTML={{ __html: marker }} />;
+  }
   const src = state.manifest.islands[name];
   if (!src) throw new Error(`Island ${name} is not in the asset manifest: run \`bun run build\``);
   state.islandsUsed.add(name);

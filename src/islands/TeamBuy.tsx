@@ -8,13 +8,18 @@ export interface TeamBuyProps {
   view: ProductTeamsView;
   productName: string;
   now: number;
+  /**
+   * Set for a visitor: the section is rendered on the server only (no JavaScript shipped), and
+   * starting a team is a sign-in link that comes back here.
+   */
+  signInHref?: string;
 }
 
 /**
  * The product page's 'Buy with a friend' section (issue 29 item 1): start a team, then share its
  * link; and the open teams to join, kept current by the live stream (event 'team').
  */
-export default function TeamBuy({ view, productName, now }: TeamBuyProps) {
+export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyProps) {
   const [teams, setTeams] = useState<OpenTeamView[]>(view.teams);
   const [mine, setMine] = useState<string | null>(null);
   const path = `/product/${view.productId}`;
@@ -56,6 +61,10 @@ export default function TeamBuy({ view, productName, now }: TeamBuyProps) {
           <p className="m-0 text-sm font-semibold">Your team's link:</p>
           <ShareLink url={`${window.location.origin}/team/${mine}`} title={`Join my team: ${productName} at half price`} />
         </div>
+      ) : signInHref ? (
+        <a href={signInHref} className="mt-3 block w-full rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+          Sign in to start a team
+        </a>
       ) : (
         <button
           type="button"

@@ -30,11 +30,26 @@ async function withTeam() {
 describe('the product page', () => {
   test("a half-price product: 'Buy with a friend for $12.50' and its open teams, masked", async () => {
     const { ctx, productId, code } = await withTeam();
-    const html = await (await ctx.client().get(`/product/${productId}`)).text();
+    const bob = quickShopper(ctx, 'bobby');
+    const html = await (await bob.client.get(`/product/${productId}`)).text();
     expect(textOf(html)).toContain('Buy with a friend for $12.50');
     const props = islandProps<{ view: ProductTeamsView }>(html, 'TeamBuy');
     expect(props.view.teams).toEqual([{ code, starterName: 'a***e', expiresAt: ctx.clock.now() + DAY }]);
     expect(html).not.toContain('alice');
+  });
+
+  test('a visitor sees the same section with no JavaScript: Start is a sign-in link, each open team a link to its page', async () => {
+    const { ctx, productId, code } = await withTeam();
+    const html = await (await ctx.client().get(`/product/${productId}`)).text();
+    expect(textOf(html)).toContain('Buy with a friend for $12.50');
+    expect(html).not.toContain('data-island="TeamBuy"');
+    expect(html).toContain(`href="/auth?next=${encodeURIComponent(`/product/${productId}`)}"`);
+    expect(textOf(html)).toContain('Sign in to start a team');
+    expect(html).toContain(`href="/team/${code}"`);
+    expect(html).not.toContain('alice');
+    // A shopper signing in afterwards gets the island, not the visitor's cached page.
+    const bob = quickShopper(ctx, 'bobby');
+    expect(await (await bob.client.get(`/product/${productId}`)).text()).toContain('data-island="TeamBuy"');
   });
 
   test('a product not ticked for half price: no section, no island', async () => {

@@ -118,10 +118,13 @@ function ProductDetail({
   noGame,
   auction,
   teams = null,
+  signedIn = false,
   charity,
 }: {
   /** Half price with a friend (product-team.tsx); null when the product is not ticked for it. */
   teams?: ProductTeamsView | null;
+  /** A shopper with a session (the team section is an island for them only). */
+  signedIn?: boolean;
   product: ProductView;
   /** The product's auction as everyone sees it (the panel re-reads the viewer's own part); undefined without one. */
   auction: AuctionView | undefined;
@@ -214,7 +217,7 @@ function ProductDetail({
             {noGame}
           </p>
         )}
-        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} />}
+        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} signedIn={signedIn} />}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
@@ -312,7 +315,9 @@ function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
   const { db, pageCache, clock } = c.env.deps;
   const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
   const now = clock.now();
-  return gameFingerprint(games, now) + auctionFingerprint(db, id, now) + (viewer === null ? '' : `|you:${viewer}`);
+  // Signed in or not: a half-price product's team section is an island for shoppers only.
+  const signedIn = c.get('user') ? '|in' : '';
+  return gameFingerprint(games, now) + auctionFingerprint(db, id, now) + signedIn + (viewer === null ? '' : `|you:${viewer}`);
 }
 
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */
@@ -348,6 +353,7 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       url={`${base}/product/${product.id}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
       teams={productTeamsView(c.env.deps.db, stored, c.env.deps.clock.now())}
+      signedIn={!!c.get('user')}
       charity={c.env.deps.config.charity?.name ?? null}
     />,
     { backHref: `/products?type=${product.productType}` },
