@@ -2,11 +2,13 @@ import { describe, expect, test } from 'bun:test';
 import { grantFreeEntries } from '../../src/domain/promotions/free-entries.ts';
 import { freeEntries, orders } from '../../src/db/schema.ts';
 import { eq } from 'drizzle-orm';
-import { adminWithPin, buyNowBody } from '../helpers/actors.ts';
+import { adminWithPin, buyNowBody, quickShopper } from '../helpers/actors.ts';
+import { seededApp } from '../helpers/app.ts';
 import { book, competition, DAY, gameStore, giftBook, holdsOf, notesOf, pick, picks, player, playRows, productBy, vansTee } from '../helpers/games.ts';
 import { buyInCart, buyOne, entryRows, flagFree, joinFree, myEntries } from '../helpers/free-entries.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
 
+import { joinTeam, startTeam, teamOrders, teamProduct } from '../helpers/teams.ts';
 /*
  * Buy one, play free (issue 29, item 3): a paid order of a flagged product gives one free game
  * entry per unit for 30 days; a join uses one instead of the $1 hold; a canceled or refunded
@@ -279,5 +281,33 @@ describe('a canceled or refunded order withdraws its unused free entries', () =>
     expect(entryRows(ctx.db, alice.id)[0]!.status).toBe('available');
     expect((await admin.post(`/api/admin/orders/${orderId}/refund`, { json: { reason: 'Returned' } })).status).toBe(200);
     expect(entryRows(ctx.db, alice.id)[0]!.status).toBe('withdrawn');
+  });
+});
+
+describe('Buy one, play free through the other ways to buy', () => {
+  test('a team buy of a flagged product gives each member their free entry with their own order; a product not flagged gives none', async () => {
+    const ctx = await seededApp();
+    const productId = teamProduct(ctx);
+    flagFree(ctx.db, productId);
+    const alice = quickShopper(ctx, 'alice');
+    const started = await startTeam(alice.client, productId);
+    expect(started.status).toBe(201);
+    const { code } = (await started.json()) as { code: string };
+    const bob = quickShopper(ctx, 'bob');
+    expect((await joinTeam(bob.client, code)).status).toBe(201);
+    for (const member of [alice, bob]) {
+      const mine = await myEntries(member.client);
+      expect(mine.available).toBe(1);
+      const order = teamOrders(ctx).find((o) => o.order.userId === member.id)!.order;
+      expect(mine.entries.map((entry) => entry.orderId)).toEqual([order.id]);
+    }
+
+    // The same product with the flag off: a team buy gives nothing.
+    const plain = teamProduct(ctx);
+    flagFree(ctx.db, plain, false);
+    const carol = quickShopper(ctx, 'carol');
+    const second = (await (await startTeam(carol.client, plain)).json()) as { code: string };
+    expect((await joinTeam(quickShopper(ctx, 'dave').client, second.code)).status).toBe(201);
+    expect((await myEntries(carol.client)).available).toBe(0);
   });
 });

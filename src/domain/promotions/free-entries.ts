@@ -24,8 +24,11 @@ import { freeEntryDate } from '../../shared/free-entries.ts';
 export const FREE_ENTRY_DAYS = 30;
 export const FREE_ENTRY_VALID_MS = FREE_ENTRY_DAYS * 24 * 60 * 60 * 1000;
 
-/** Lines that give free entries: bought at full price (buy now, cart, an auction), never a $1 prize. */
-const GRANTING_LINES = ['buy_now', 'auction'];
+/**
+ * Lines that give free entries: a flagged product paid for (buy now, cart, an auction, a team
+ * buy, a mystery box's drawn item), never a $1 prize.
+ */
+const GRANTING_LINES = ['buy_now', 'auction', 'team', 'mystery_box'];
 
 /** Gives the order's free entries (one per unit of each flagged line), once; the number new. Runs in the caller's transaction. */
 export function grantFreeEntries(tx: Queryable, clock: Clock, order: { id: number; userId: number }): number {

@@ -1,3 +1,4 @@
+import { grantFreeEntries } from './free-entries.ts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { orderItems, orders, payments, products, teamMembers, type Team, type TeamMember } from '../../db/schema.ts';
@@ -86,6 +87,8 @@ function orderFor(tx: Queryable, clock: Clock, team: Team, member: TeamMember, h
   // Captured, the hold is the order's charge: the order page, refunds and the admin read it as any paid order.
   tx.update(payments).set({ kind: 'order_charge', orderId: order.id, updatedAt: now }).where(eq(payments.id, hold.id)).run();
   tx.update(teamMembers).set({ status: 'paid', orderId: order.id, updatedAt: now }).where(eq(teamMembers.id, member.id)).run();
+  // Paid in the same transaction as the order exists: Buy one, play free counts a team buy as any paid order.
+  grantFreeEntries(tx, clock, order);
   return order;
 }
 
