@@ -3,6 +3,7 @@ import { ApiError } from './lib/http.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 import { ConfirmDialog } from './lib/ConfirmDialog.tsx';
+import { type Detour, DetourDialog } from './play/DetourDialog.tsx';
 
 /*
  * 'Buy Mystery Box' on /mystery (issue 29, item 2), the shop's money button: one attempt with
@@ -21,13 +22,6 @@ export interface BuyMysteryBoxProps {
   seedHash: string;
   /** 'Visa ending in 1111', or null with no card on file. */
   card: string | null;
-}
-
-interface Detour {
-  title: string;
-  text: string;
-  href: string;
-  actionText: string;
 }
 
 const back = `next=${encodeURIComponent('/mystery')}`;
@@ -133,17 +127,7 @@ export default function BuyMysteryBox({ type, name, price, total, seedHash, card
       >
         <p className="m-0 mt-2 text-xs text-slate-600 break-all">{`Your draw uses the seed committed by ${seedHash}.`}</p>
       </ConfirmDialog>
-      <ConfirmDialog
-        dialogRef={detourDialog}
-        id={`${id}-detour`}
-        title={detour.title}
-        text={detour.text}
-        action={
-          <a href={detour.href} className="rounded-lg bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
-            {detour.actionText}
-          </a>
-        }
-      />
+      <DetourDialog id={id} dialogRef={detourDialog} detour={detour} />
     </>
   );
 }

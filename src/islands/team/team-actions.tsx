@@ -1,5 +1,5 @@
+import { type Detour, DetourDialog } from '../play/DetourDialog.tsx';
 import { useEffect, useRef, useState } from 'react';
-import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
 import { ApiError, apiRequest } from '../lib/http.ts';
 import { toast } from '../lib/toast.ts';
 import { timeLeftText } from '../../shared/views/teams.ts';
@@ -9,13 +9,6 @@ import { timeLeftText } from '../../shared/views/teams.ts';
  * answer, as ../lib/money.ts does), the detours of a refusal (sign in, add a card, complete the
  * profile: the same as a play's), the ticking time left and the share link.
  */
-
-export interface Detour {
-  title: string;
-  text: string;
-  href: string;
-  actionText: string;
-}
 
 /** One key per attempt (as ../lib/money.ts makes them), without the checkout's follow-up code this page never needs. */
 const newKey = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
@@ -78,19 +71,7 @@ export function useTeamAction<T>(path: string, backTo: string, onDone: (answer: 
       setBusy(false);
     }
   }
-  const detourDialog = detour ? (
-    <ConfirmDialog
-      dialogRef={dialog}
-      id="team-detour"
-      title={detour.title}
-      text={detour.text}
-      action={
-        <a href={detour.href} className="rounded-lg bg-coral-dark px-4 py-2 text-sm font-bold text-white no-underline hover:bg-coral">
-          {detour.actionText}
-        </a>
-      }
-    />
-  ) : null;
+  const detourDialog = detour ? <DetourDialog id="team" dialogRef={dialog} detour={detour} /> : null;
   return { run, busy, detourDialog };
 }
 
