@@ -315,8 +315,10 @@ function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
   const { db, pageCache, clock } = c.env.deps;
   const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
   const now = clock.now();
-  // Signed in or not: a half-price product's team section is an island for shoppers only.
-  const signedIn = c.get('user') ? '|in' : '';
+  // Signed in or not, only where it changes the page: a half-price product's team section is an
+  // island for shoppers alone (every other product page is one page for all).
+  const teams = id !== null && pageCache.remember(`half:${id}`, () => (findProduct(db, id)?.halfPriceEnabled ? '1' : '')) === '1';
+  const signedIn = teams && c.get('user') ? '|in' : '';
   return gameFingerprint(games, now) + auctionFingerprint(db, id, now) + signedIn + (viewer === null ? '' : `|you:${viewer}`);
 }
 
