@@ -94,7 +94,10 @@ describe('kill -9 during the auction close, restart: one charge', () => {
         await kill9(server);
 
         const db = new Database(join(dataDir, 'data', 'store.db'), { readonly: true });
-        const auction = db.query('select status, winner_order_id from auctions').get() as { status: string; winner_order_id: number };
+        const auction = db.query('select status, winner_order_id from auctions where product_id = ?').get(productId) as {
+          status: string;
+          winner_order_id: number;
+        };
         const orders = db.query('select id, status from orders').all() as { id: number; status: string }[];
         const between = db
           .query("select count(*) as n from payments where status in ('charging', 'authorizing', 'capturing', 'voiding', 'refunding')")

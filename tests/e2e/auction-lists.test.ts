@@ -24,7 +24,8 @@ async function auctionsUnderWay() {
   await admin.ok('POST', '/api/login', { username: E2E_ADMIN.username, password: E2E_ADMIN.password });
   await admin.ok('POST', '/api/admin/pin', { pin: E2E_ADMIN.pin });
   const products = (await (await fetch(`${server.url}/api/products`)).json()) as { id: number; bidEnabled: boolean; quantity: number }[];
-  const [won, outbid, leading] = products.filter((p) => p.bidEnabled && p.quantity > 0);
+  // The demo store's own auctions hold a unit each (a one-off piece shows 0 left): set up anew, they keep it.
+  const [won, outbid, leading] = products.filter((p) => p.bidEnabled);
   const { now } = (await admin.ok('POST', '/api/test/clock', { advanceMs: 0 })) as { now: number };
   const at = (ms: number) => new Date(now + ms).toISOString();
   await admin.ok('PUT', `/api/admin/products/${won!.id}/auction`, { startingBid: 120, endsAt: at(HOUR) });

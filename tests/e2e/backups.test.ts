@@ -96,7 +96,8 @@ describe('backup and restore', () => {
     cleanup.push(backups);
     const server = await startServer({ env: { BACKUP_DIR: backups, BACKUP_EVERY: '1h', BACKUP_KEEP: '3' } });
     servers.push(server);
-    await until(() => readdirSync(backups).some((name) => name.endsWith('.db')), 'the rotating backup', 20_000);
+    // The backup is done once both the file and the uploads beside it are there (the file comes first).
+    await until(() => readdirSync(backups).some((name) => name.endsWith('.db')) && existsSync(join(backups, 'uploads')), 'the rotating backup', 20_000);
     const files = readdirSync(backups).filter((name) => /^store-\d{8}T\d{6}Z\.db$/.test(name));
     expect(files).toHaveLength(1);
     expect(existsSync(join(backups, 'uploads'))).toBe(true);

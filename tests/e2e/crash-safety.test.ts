@@ -18,7 +18,7 @@ import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSqua
  *   state that matches Square's (COMPLETED: captured or refunded; APPROVED: an entry's hold;
  *   CANCELED: voided or expired; FAILED: failed), and no row is left in between;
  * - no order is pending, a paid order has a captured charge, a failed one has none at Square;
- * - stock adds up: on the shelf + sold + reserved for games = what the store started with;
+ * - stock adds up: on the shelf + sold + reserved for games and live auctions = what the store started with;
  * - every paid or failed order and every started or settled game told its people, once.
  */
 
@@ -144,12 +144,19 @@ function mismatches(dataDir: string, initialStock: Map<number, number>): string[
       const sold = (
         db
           .query(
-            `select coalesce(sum(i.quantity), 0) as n from order_items i join orders o on o.id = i.order_id where i.product_id = ? and i.purchase_type = 'buy_now' and o.status in ('pending', 'processing', 'completed')`,
+            `select coalesce(sum(i.quantity), 0) as n from order_items i join orders o on o.id = i.order_id where i.product_id = ? and i.purchase_type in ('buy_now', 'auction') and o.status in ('pending', 'processing', 'completed')`,
           )
           .get(productId) as Row
       ).n as number;
-      const reserved = (db.query(`select count(*) as n from games where product_id = ? and status in ('active', 'completed')`).get(productId) as Row)
-        .n as number;
+      // Reserved: a started game's unit, and the unit a live auction holds (the demo store opens auctions).
+      const reserved = (
+        db
+          .query(
+            `select (select count(*) from games where product_id = $id and status in ('active', 'completed'))
+                  + (select count(*) from auctions where product_id = $id and stock_reserved = 1 and status in ('scheduled', 'running', 'awaiting_payment', 'second_chance')) as n`,
+          )
+          .get({ $id: productId }) as Row
+      ).n as number;
       if (shelf + sold + reserved !== initial)
         problems.push(`product #${productId}: ${shelf} on the shelf + ${sold} sold + ${reserved} reserved != ${initial}`);
     }
@@ -181,7 +188,9 @@ function mismatches(dataDir: string, initialStock: Map<number, number>): string[
 function stockSnapshot(dataDir: string): Map<number, number> {
   const db = openDb(dataDir);
   try {
-    return new Map((db.query('select id, quantity from products').all() as Row[]).map((p) => [p.id as number, p.quantity as number]));
+    // What the store holds: the shelf and the units its live auctions hold (counted as reserved above).
+    const held = `select count(*) from auctions a where a.product_id = p.id and a.stock_reserved = 1 and a.status in ('scheduled', 'running', 'awaiting_payment', 'second_chance')`;
+    return new Map((db.query(`select p.id, p.quantity + (${held}) as units from products p`).all() as Row[]).map((p) => [p.id as number, p.units as number]));
   } finally {
     db.close();
   }
