@@ -83,7 +83,9 @@ export function ProductCard({
           <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
           <div className="mt-2 flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
-            <span className="text-base font-extrabold">{formatDollars(product.price)}</span>
+            <span className="text-base font-extrabold" data-price="">
+              {formatDollars(product.price)}
+            </span>
             <StockBadge quantity={product.quantity} />
           </div>
         </div>
