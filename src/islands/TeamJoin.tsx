@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { dollarsText, type TeamView } from '../shared/views/teams.ts';
+import { dollarsText, type TeamView, teamStateLine } from '../shared/views/teams.ts';
 import { ShareLink, TimeLeft, useTeamAction } from './team/team-actions.tsx';
 
 export interface TeamJoinProps {
@@ -9,14 +9,35 @@ export interface TeamJoinProps {
   now: number;
 }
 
-/** The team page's action: Join (the same sign-in, card and profile detours as a play), or the link to share. */
+/**
+ * The team page's state line and action: Join (the same sign-in, card and profile detours as a
+ * play), or the link to share. After a join the line says what the join made of the team.
+ */
 export default function TeamJoin({ team, url, now }: TeamJoinProps) {
   const [joined, setJoined] = useState<{ orderId: number | null; status: string } | null>(null);
-  const join = useTeamAction<{ orderId: number | null; status: string }>(`/api/teams/${team.code}/join`, `/team/${team.code}`, setJoined);
+  const status = joined ? (joined.status === 'filled' ? 'filled' : 'capturing') : team.status;
+  return (
+    <>
+      <p className="m-0 mt-2 text-sm font-semibold" role="status">
+        {teamStateLine(status, team.expiresAt, now)}
+      </p>
+      <TeamAction team={team} url={url} now={now} joined={joined} onJoined={setJoined} />
+    </>
+  );
+}
+
+function TeamAction({
+  team,
+  url,
+  now,
+  joined,
+  onJoined,
+}: TeamJoinProps & { joined: { orderId: number | null; status: string } | null; onJoined: (answer: { orderId: number | null; status: string }) => void }) {
+  const join = useTeamAction<{ orderId: number | null; status: string }>(`/api/teams/${team.code}/join`, `/team/${team.code}`, onJoined);
   const share = <ShareLink url={url} title={`Join my team: ${team.product.name} at half price`} />;
   if (joined) {
     return (
-      <div className="mt-4 rounded-xl bg-emerald-50 p-4" role="status" data-team-joined="">
+      <div className="mt-4 rounded-xl bg-emerald-50 p-4" data-team-joined="">
         <p className="m-0 font-bold">{joined.status === 'filled' ? 'Your team is full!' : 'You joined the team.'}</p>
         <p className="m-0 mt-1 text-sm">
           {joined.status === 'filled'

@@ -118,13 +118,15 @@ describe('TeamBuy', () => {
 });
 
 describe('TeamJoin', () => {
-  test('Join: the team is full, a link to the order', async () => {
+  test('Join: the team is full, a link to the order; the state line says so too', async () => {
     await mount(teamJoin());
+    expect(document.querySelector('[role="status"]')!.textContent).toContain('for a friend to join');
     const fetchMock = answering(201, { code: team.code, status: 'filled', orderId: 12 });
     button(/^Join for \$12\.50$/)!.click();
     await until(() => document.querySelector('[data-team-joined]') !== null, 'the joined note');
     expect(document.querySelector('[data-team-joined]')!.textContent).toContain('Your team is full!');
     expect(document.querySelector('[data-team-joined] a')!.getAttribute('href')).toBe('/orders/12');
+    expect(document.querySelector('[role="status"]')!.textContent).toBe('This team is full: both members bought at half price.');
     expect(((fetchMock.mock.calls[0] as unknown as FetchCall)[0] as string).toString()).toBe('/api/teams/abcdefghjk/join');
   });
 

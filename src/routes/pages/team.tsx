@@ -6,7 +6,7 @@ import { shareCardImage } from '../../domain/catalog/share-cards.ts';
 import { teamView } from '../../domain/promotions/teams-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
-import { dollarsText, type TeamView, timeLeftText } from '../../shared/views/teams.ts';
+import { dollarsText, teamStateLine } from '../../shared/views/teams.ts';
 import { notFound } from './not-found.tsx';
 
 /*
@@ -15,24 +15,6 @@ import { notFound } from './not-found.tsx';
  * the price per member and the time left, and Join (the TeamJoin island). Rendered per viewer:
  * it says whether you are in the team.
  */
-
-function stateLine(team: TeamView, now: number): string {
-  switch (team.status) {
-    case 'open':
-      return `Open: ${timeLeftText(team.expiresAt, now)} for a friend to join.`;
-    case 'joining':
-    case 'capturing':
-      return 'Someone is joining this team right now.';
-    case 'filled':
-      return 'This team is full: both members bought at half price.';
-    case 'expired':
-      return 'This team has expired: nobody joined within 24 hours.';
-    case 'cancelled':
-      return 'This team was closed.';
-    default:
-      return 'This team is being started.';
-  }
-}
 
 export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
   const { db, clock, config } = c.env.deps;
@@ -71,9 +53,11 @@ export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
           </a>{' '}
           <span className="text-slate-600 line-through">{dollarsText(team.product.price)}</span>
         </p>
-        <p className="m-0 mt-2 text-sm font-semibold" role="status">
-          {stateLine(team, now)}
-        </p>
+        {over && !team.viewerIsMember && (
+          <p className="m-0 mt-2 text-sm font-semibold" role="status">
+            {teamStateLine(team.status, team.expiresAt, now)}
+          </p>
+        )}
         <p className="m-0 mt-2 text-sm text-slate-600">
           Each member pays {dollarsText(team.pricePerMember)} plus {dollarsText(team.taxPerMember)} tax and gets their own, delivered free within 2-3 hours in
           Laguna Beach (92651). Your card is only held until the team is full; if nobody joins within 24 hours, the hold is released.

@@ -51,3 +51,22 @@ export function timeLeftText(expiresAt: number, now: number): string {
   const hours = Math.floor(minutes / 60);
   return hours > 0 ? `${hours}h ${minutes % 60}m left` : `${minutes}m left`;
 }
+
+/** The team page's one-line state (the TeamJoin island keeps it true after a join). */
+export function teamStateLine(status: TeamView['status'], expiresAt: number, now: number): string {
+  switch (status) {
+    case 'open':
+      return `Open: ${timeLeftText(expiresAt, now)} for a friend to join.`;
+    case 'joining':
+    case 'capturing':
+      return 'Someone is joining this team right now.';
+    case 'filled':
+      return 'This team is full: both members bought at half price.';
+    case 'expired':
+      return 'This team has expired: nobody joined within 24 hours.';
+    case 'cancelled':
+      return 'This team was closed.';
+    default:
+      return 'This team is being started.';
+  }
+}
