@@ -1,4 +1,4 @@
-import { Database } from 'bun:sqlite';
+import { openStoreFile } from '../helpers/store-file.ts';
 import { describe, expect, setDefaultTimeout, test } from 'bun:test';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -81,7 +81,7 @@ async function admin(): Promise<Client> {
 
 /** The store's `n`th product, one of a kind and bid-enabled. */
 function oneOfAKind(n: number): number {
-  const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
+  const db = openStoreFile(join(store.server.dataDir, 'data', 'store.db'));
   const productId = (db.query('select id from products order by id limit 1 offset ?').get(n) as { id: number }).id;
   db.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
   db.close();
@@ -209,7 +209,7 @@ describe('bidding on the product page', () => {
     const orderId = Number(new URL(winner.page.url()).pathname.split('/').pop());
     expect(((await (await winner.page.request.get(`${store.server.url}/api/orders/${orderId}`)).json()) as { status: string }).status).toBe('processing');
     // One paid order for the auction, whatever the double click sent.
-    const db = new Database(join(store.server.dataDir, 'data', 'store.db'));
+    const db = openStoreFile(join(store.server.dataDir, 'data', 'store.db'));
     const paid = db
       .query(
         "select count(*) as n from orders where checkout_key like 'auction:' || (select id from auctions where product_id = ?) || ':%' and status = 'processing'",

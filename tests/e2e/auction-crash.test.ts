@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
+import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,7 @@ describe('kill -9 during the auction close, restart: one charge', () => {
         let server = await startOn(dataDir, fake);
         const now = ((await new Client(server).ok('POST', '/api/test/clock', { advanceMs: 0 })).now as number) - START_BEFORE_MS;
         await setClock(server, now);
-        const writable = new Database(join(dataDir, 'data', 'store.db'));
+        const writable = openStoreFile(join(dataDir, 'data', 'store.db'));
         const productId = (writable.query('select id from products order by id limit 1').get() as { id: number }).id;
         writable.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
         writable.close();

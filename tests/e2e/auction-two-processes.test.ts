@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { Database } from 'bun:sqlite';
+
+import { openStoreFile } from '../helpers/store-file.ts';
 import { join } from 'node:path';
 import { type Maximum, placeBid } from '../../src/domain/auctions/proxy.ts';
 import { Client, shopperWithCard } from '../helpers/http-client.ts';
@@ -38,7 +39,7 @@ function numbers(seed: number) {
 }
 
 test('200 bids in waves of 20 at once on two processes: the result equals the proxy rule applied in commit order', async () => {
-  const db = new Database(storeFile());
+  const db = openStoreFile(storeFile());
   const productId = (db.query('select id from products order by id limit 1').get() as { id: number }).id;
   db.query('update products set bid_enabled = 1, quantity = 1 where id = ?').run(productId);
 

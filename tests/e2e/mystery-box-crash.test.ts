@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
+import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,7 @@ describe('kill -9 while a mystery box is charged, restart: one charge, one draw'
         const buyer = new Client(server);
         await buyer.ok('POST', '/api/register', { username: 'crashbox', password: 'secret-pass' });
         await buyer.ok('PATCH', '/api/user/profile', { ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } });
-        const before = new Database(join(dataDir, 'data', 'store.db'));
+        const before = openStoreFile(join(dataDir, 'data', 'store.db'));
         // The demo seeds were committed at start-up, by a clock this test then set back: commit them at its start.
         before.query('update mystery_seeds set committed_at = ? where used_at is null').run(now);
         const unitsBefore = (before.query('select sum(quantity) as n from products where mystery_box_enabled = 1').get() as { n: number }).n;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
+import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +55,7 @@ describe('kill -9 between the second hold and the captures, restart: both captur
       const dataDir = mkdtempSync(join(tmpdir(), 'csa-team-crash-'));
       try {
         let server = await startOn(dataDir, fake);
-        const writable = new Database(join(dataDir, 'data', 'store.db'));
+        const writable = openStoreFile(join(dataDir, 'data', 'store.db'));
         const productId = (writable.query('select id from products where buy_now_enabled = 1 order by id limit 1').get() as { id: number }).id;
         writable.query('update products set half_price_enabled = 1, quantity = 4 where id = ?').run(productId);
         writable.close();
