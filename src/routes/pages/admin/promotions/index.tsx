@@ -33,11 +33,16 @@ function promotionsData<E extends AppEnv>(c: AppContext<E>): PromotionsData {
   };
 }
 
-/** The tab; the mystery boxes' section reads its own data from the request (its forms post back to it). */
+/**
+ * The tab; the mystery boxes' section reads its own data from the request (its forms post back to
+ * it). One column that may be narrower than a section's widest table (which then scrolls in its own
+ * box): a grid item is otherwise at least its content's min-content width, and a 320 px phone
+ * scrolled sideways.
+ */
 export function PromotionsTab<E extends AppEnv>({ c }: { c: AppContext<E> }) {
   const data = promotionsData(c);
   return (
-    <div className="grid gap-5" data-tab="promotions">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-5" data-tab="promotions">
       <h2 className="m-0 text-xl font-extrabold">Promotions</h2>
       <TeamsSection data={data.teams} />
       <MysteryBoxesSection c={c} />
