@@ -1,13 +1,14 @@
 import { describe, expect, test } from 'bun:test';
+import { kill9, storeOnFakeSquare } from '../helpers/crash.ts';
 import { Database } from 'bun:sqlite';
 import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
-import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, type FakeSquare, startFakeSquare } from '../helpers/fake-square.ts';
+import { startFakeSquare } from '../helpers/fake-square.ts';
 import { Client } from '../helpers/http-client.ts';
-import { E2E_ADMIN, type RunningServer, startServer } from '../helpers/server.ts';
+import { E2E_ADMIN, type RunningServer } from '../helpers/server.ts';
 
 /*
  * Issue 28, item 5: kill -9 while the close job charges the winner (before Square processed
@@ -26,26 +27,6 @@ const START_BEFORE_MS = 3 * MINUTE;
 const END_IN_MS = 150_000;
 const PAYMENTS_PATH = { method: 'POST', path: '/v2/payments' };
 
-function startOn(dataDir: string, fake: FakeSquare): Promise<RunningServer> {
-  return startServer({
-    dataDir,
-    env: {
-      CLOCK: 'manual',
-      RATE_LIMIT: 'off',
-      PAYMENTS: 'square',
-      SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
-      SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
-      SQUARE_BASE_URL: fake.url,
-      PAYMENT_TIMEOUT_MS: '3000',
-    },
-  });
-}
-
-async function kill9(server: RunningServer): Promise<void> {
-  server.child.kill('SIGKILL');
-  await server.child.exited;
-}
-
 const setClock = (server: RunningServer, now: number) => new Client(server).ok('POST', '/api/test/clock', { now });
 
 async function shopper(server: RunningServer, username: string): Promise<Client> {
@@ -61,7 +42,7 @@ describe('kill -9 during the auction close, restart: one charge', () => {
       const fake = await startFakeSquare();
       const dataDir = mkdtempSync(join(tmpdir(), 'csa-auction-crash-'));
       try {
-        let server = await startOn(dataDir, fake);
+        let server = await storeOnFakeSquare(dataDir, fake);
         const now = ((await new Client(server).ok('POST', '/api/test/clock', { advanceMs: 0 })).now as number) - START_BEFORE_MS;
         await setClock(server, now);
         const writable = openStoreFile(join(dataDir, 'data', 'store.db'));
@@ -89,7 +70,7 @@ describe('kill -9 during the auction close, restart: one charge', () => {
         await fake.waitForProcessed(PAYMENTS_PATH, { count: seen + 1, timeoutMs: 20_000 });
         fake.reset();
 
-        server = await startOn(dataDir, fake);
+        server = await storeOnFakeSquare(dataDir, fake);
         await setClock(server, now + END_IN_MS + 10 * MINUTE);
         await setClock(server, now + END_IN_MS + 30 * MINUTE);
         await kill9(server);

@@ -1,4 +1,5 @@
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
+import { kill9, storeOnFakeSquare } from '../helpers/crash.ts';
 import { donationBody } from '../helpers/donations.ts';
 import { afterAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
@@ -6,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '../helpers/http-client.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from '../helpers/server.ts';
-import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare, type RequestMatch } from '../helpers/fake-square.ts';
+import { E2E_ADMIN, type RunningServer } from '../helpers/server.ts';
+import { startFakeSquare, type FakeSquare, type RequestMatch } from '../helpers/fake-square.ts';
 
 /*
  * Crash safety, tested by killing the real server (kill -9) in the middle of every money step
@@ -32,26 +33,6 @@ type Server = RunningServer;
 let fake: FakeSquare;
 
 /** The real server on `dataDir` (kept between a kill and the restart), paying through the fake Square. */
-function startOn(dataDir: string): Promise<RunningServer> {
-  return startServer({
-    dataDir,
-    env: {
-      CLOCK: 'manual',
-      RATE_LIMIT: 'off',
-      PAYMENTS: 'square',
-      SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
-      SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
-      SQUARE_BASE_URL: fake.url,
-      PAYMENT_TIMEOUT_MS: '3000',
-    },
-  });
-}
-
-async function kill9(server: Server): Promise<void> {
-  server.child.kill('SIGKILL');
-  await server.child.exited;
-}
-
 async function shopper(server: Server, username: string): Promise<Client> {
   const client = new Client(server);
   await client.ok('POST', '/api/register', { username, password: 'secret-pass' });
@@ -373,7 +354,7 @@ describe('kill -9 at every money step, restart, reconcile: the invariants hold',
       fake = await startFakeSquare();
       const dataDir = mkdtempSync(join(tmpdir(), 'csa-crash-'));
       try {
-        let server = await startOn(dataDir);
+        let server = await storeOnFakeSquare(dataDir, fake);
         const initialStock = stockSnapshot(dataDir);
         const clock = { now: await clockNow(server) };
         const seen = fake.requests.filter((r) => matches(scenario.match, r)).length;
@@ -396,7 +377,7 @@ describe('kill -9 at every money step, restart, reconcile: the invariants hold',
         if (scenario.when === 'before' && !scenario.lostOnTheWay) await fake.waitForProcessed(scenario.match, { count: target, timeoutMs: 20_000 });
         fake.reset();
 
-        server = await startOn(dataDir);
+        server = await storeOnFakeSquare(dataDir, fake);
         // Past every lease and the "never taken" window, twice, so backoffs come due too.
         await setClock(server, clock.now + 10 * MINUTE);
         await setClock(server, clock.now + 30 * MINUTE);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { kill9, storeOnFakeSquare } from '../helpers/crash.ts';
 import { Database } from 'bun:sqlite';
 import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,9 +8,9 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/db/client.ts';
 import { verifyDraw } from '../../src/domain/promotions/mystery-audit.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
-import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, type FakeSquare, startFakeSquare } from '../helpers/fake-square.ts';
+import { startFakeSquare } from '../helpers/fake-square.ts';
 import { Client } from '../helpers/http-client.ts';
-import { type RunningServer, startServer } from '../helpers/server.ts';
+import type { RunningServer } from '../helpers/server.ts';
 
 /*
  * kill -9 while a mystery box is being charged (before Square processed the charge, and after it
@@ -23,26 +24,6 @@ const MINUTE = 60_000;
 const START_BEFORE_MS = 3 * MINUTE;
 const PAYMENTS_PATH = { method: 'POST', path: '/v2/payments' };
 
-function startOn(dataDir: string, fake: FakeSquare): Promise<RunningServer> {
-  return startServer({
-    dataDir,
-    env: {
-      CLOCK: 'manual',
-      RATE_LIMIT: 'off',
-      PAYMENTS: 'square',
-      SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
-      SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
-      SQUARE_BASE_URL: fake.url,
-      PAYMENT_TIMEOUT_MS: '3000',
-    },
-  });
-}
-
-async function kill9(server: RunningServer): Promise<void> {
-  server.child.kill('SIGKILL');
-  await server.child.exited;
-}
-
 const setClock = (server: RunningServer, now: number) => new Client(server).ok('POST', '/api/test/clock', { now });
 
 describe('kill -9 while a mystery box is charged, restart: one charge, one draw', () => {
@@ -51,7 +32,7 @@ describe('kill -9 while a mystery box is charged, restart: one charge, one draw'
       const fake = await startFakeSquare();
       const dataDir = mkdtempSync(join(tmpdir(), 'csa-box-crash-'));
       try {
-        let server = await startOn(dataDir, fake);
+        let server = await storeOnFakeSquare(dataDir, fake);
         const now = ((await new Client(server).ok('POST', '/api/test/clock', { advanceMs: 0 })).now as number) - START_BEFORE_MS;
         await setClock(server, now);
         const buyer = new Client(server);
@@ -74,7 +55,7 @@ describe('kill -9 while a mystery box is charged, restart: one charge, one draw'
         await fake.waitForProcessed(PAYMENTS_PATH, { count: seen + 1, timeoutMs: 20_000 });
         fake.reset();
 
-        server = await startOn(dataDir, fake);
+        server = await storeOnFakeSquare(dataDir, fake);
         await setClock(server, now + 10 * MINUTE);
         await setClock(server, now + 30 * MINUTE);
         await kill9(server);

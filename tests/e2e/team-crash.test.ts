@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'bun:test';
+import { kill9, storeOnFakeSquare } from '../helpers/crash.ts';
 import { Database } from 'bun:sqlite';
 import { openStoreFile } from '../helpers/store-file.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, type FakeSquare, type RequestMatch, startFakeSquare } from '../helpers/fake-square.ts';
+import { type RequestMatch, startFakeSquare } from '../helpers/fake-square.ts';
 import { Client, shopperWithCard } from '../helpers/http-client.ts';
-import { type RunningServer, startServer } from '../helpers/server.ts';
+import type { RunningServer } from '../helpers/server.ts';
 
 /*
  * Issue 29, the team tests: kill -9 between the second member's hold and the captures, restart
@@ -19,26 +20,6 @@ import { type RunningServer, startServer } from '../helpers/server.ts';
 const MINUTE = 60_000;
 const PAYMENTS_PATH = { method: 'POST', path: '/v2/payments' };
 const COMPLETE_PATH = { method: 'POST', path: /\/complete$/ };
-
-function startOn(dataDir: string, fake: FakeSquare): Promise<RunningServer> {
-  return startServer({
-    dataDir,
-    env: {
-      CLOCK: 'manual',
-      RATE_LIMIT: 'off',
-      PAYMENTS: 'square',
-      SQUARE_ACCESS_TOKEN: FAKE_SQUARE_TOKEN,
-      SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
-      SQUARE_BASE_URL: fake.url,
-      PAYMENT_TIMEOUT_MS: '3000',
-    },
-  });
-}
-
-async function kill9(server: RunningServer): Promise<void> {
-  server.child.kill('SIGKILL');
-  await server.child.exited;
-}
 
 const advance = (server: RunningServer, advanceMs: number) => new Client(server).ok('POST', '/api/test/clock', { advanceMs });
 
@@ -54,7 +35,7 @@ describe('kill -9 between the second hold and the captures, restart: both captur
       const fake = await startFakeSquare();
       const dataDir = mkdtempSync(join(tmpdir(), 'csa-team-crash-'));
       try {
-        let server = await startOn(dataDir, fake);
+        let server = await storeOnFakeSquare(dataDir, fake);
         const writable = openStoreFile(join(dataDir, 'data', 'store.db'));
         const productId = (writable.query('select id from products where buy_now_enabled = 1 order by id limit 1').get() as { id: number }).id;
         writable.query('update products set half_price_enabled = 1, quantity = 4 where id = ?').run(productId);
@@ -74,7 +55,7 @@ describe('kill -9 between the second hold and the captures, restart: both captur
         await fake.waitForProcessed(match, { count, timeoutMs: 20_000 });
         fake.reset();
 
-        server = await startOn(dataDir, fake);
+        server = await storeOnFakeSquare(dataDir, fake);
         // Past every lease and the lost hold's lookup window: the reconciler and the teams job run on each move.
         await advance(server, 10 * MINUTE);
         await advance(server, 10 * MINUTE);
