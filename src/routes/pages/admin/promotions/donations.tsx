@@ -70,7 +70,13 @@ export function DonationsSection({ data }: { data: DonationsData }) {
       {rows.length === 0 ? (
         <p className="m-0 py-6 text-center text-slate-600">No donations yet.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <div
+          className="mt-3 overflow-x-auto"
+          role="region"
+          aria-label="Donations"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways on a phone must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1).
+          tabIndex={0}
+        >
           <table className="w-full border-collapse text-sm">
             <thead>
               <tr className="text-left text-slate-600">
