@@ -45,3 +45,15 @@ export function serverBody(page: string): string {
   for (const element of Array.from(body.querySelectorAll('script[type="module"], link'))) element.remove();
   return body.innerHTML;
 }
+
+/**
+ * Puts a server-rendered page in the document and hydrates its islands as the browser runtime
+ * does (each from the registry, as the client build bundles them). The caller waits for what it
+ * needs next: the islands hydrated, or the first thing they show.
+ */
+export async function startPageIslands(html: string): Promise<void> {
+  document.body.innerHTML = serverBody(html);
+  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
+  const { islands } = await import('../../src/islands/registry.ts');
+  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { createElement } from 'react';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { Island } from '../../src/components/Island.tsx';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { testManifest } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
 
@@ -31,10 +31,7 @@ beforeAll(async () => {
     ]),
   );
   registerDom({ url: 'http://localhost/admin' });
-  document.body.innerHTML = serverBody(html);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(html);
   await until(() => document.querySelectorAll('[data-hydrated="true"]').length >= 3, 'the islands to hydrate');
 });
 

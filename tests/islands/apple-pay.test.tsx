@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -43,10 +43,7 @@ beforeAll(async () => {
   serverHtml = renderDocument(manifest, createElement('main', null, [checkout('square-safari', 'square'), checkout('test-mode', 'test')]));
   registerDom({ url: 'http://localhost/checkout?productId=1' });
   (window as unknown as { ApplePaySession: unknown }).ApplePaySession = { canMakePayments: () => true };
-  document.body.innerHTML = serverBody(serverHtml);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(serverHtml);
   await until(() => applePayIn('square-safari'), 'the Apple Pay button where the browser can pay', 3000);
 });
 

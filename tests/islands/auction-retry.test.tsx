@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -22,10 +22,7 @@ async function mount(): Promise<void> {
     await testManifest(),
     createElement('main', null, [createElement(Island, { key: 'retry', name: 'AuctionRetry', props: { productId: 7, dueText: 'Nov 27, 2026, 10:00 AM' } })]),
   );
-  document.body.innerHTML = serverBody(page);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(page);
   await until(() => document.querySelectorAll('[data-hydrated="true"]').length === 1, 'the island to hydrate');
 }
 

@@ -1,4 +1,4 @@
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, test } from 'bun:test';
 import { testApp } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
@@ -59,10 +59,7 @@ const jsonResponse = (status: number, body: unknown) => new Response(JSON.string
 
 describe('BusinessApplicationForm island', () => {
   test('hydrates over the server HTML without a mismatch', async () => {
-    document.body.innerHTML = serverBody(html);
-    const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-    const { islands } = await import('../../src/islands/registry.ts');
-    startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+    await startPageIslands(html);
     await until(
       () =>
         document.querySelector('[data-island="BusinessApplicationForm"][data-hydrated="true"]') !== null &&

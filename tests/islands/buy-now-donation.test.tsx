@@ -4,7 +4,7 @@ import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { DEMO_CHARITY } from '../../src/config.ts';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -31,10 +31,7 @@ async function mountDonation(): Promise<void> {
       createElement(Island, { key: 'toaster', name: 'Toaster', props: { initial: null } }),
     ]),
   );
-  document.body.innerHTML = serverBody(page);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(page);
   await until(() => document.querySelectorAll('[data-hydrated="true"]').length === 2, 'the island to hydrate');
 }
 

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /* The card entry when Square is the gateway but its ids are missing: the shopper is told, and cannot pay. */
@@ -37,10 +37,7 @@ beforeAll(async () => {
     ]),
   );
   registerDom({ url: 'http://localhost/checkout?productId=1' });
-  document.body.innerHTML = serverBody(html);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(html);
   // The toast and the inline message render in separate updates: wait for both.
   await until(
     () => document.querySelector('[data-toast]') !== null && document.body.textContent!.includes('The card form could not load.'),

@@ -1,4 +1,4 @@
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { afterAll, beforeAll, describe, expect, mock, spyOn, test } from 'bun:test';
 import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
@@ -26,10 +26,7 @@ async function hydrate(page: string, islandCount: number, keepStorage = false): 
   const { toasts } = await import('../../src/islands/lib/toast.ts');
   toasts.value = [];
   if (!keepStorage) sessionStorage.clear();
-  document.body.innerHTML = serverBody(page);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(page);
   await until(() => document.querySelectorAll('[data-hydrated="true"]').length === islandCount, `${islandCount} islands to hydrate`);
 }
 

@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
-import { registerDom, serverBody, unregisterDom } from '../helpers/dom.ts';
+import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
 
 /*
@@ -72,10 +72,7 @@ beforeAll(async () => {
     errors.push(args);
     originalError(...args);
   };
-  document.body.innerHTML = serverBody(html);
-  const { startIslands } = await import('../../src/islands/lib/hydrate.ts');
-  const { islands } = await import('../../src/islands/registry.ts');
-  startIslands(async (element) => islands[element.dataset.island as keyof typeof islands] as never);
+  await startPageIslands(html);
   await until(() => [...document.querySelectorAll<HTMLElement>('[data-island]')].every((el) => el.dataset.hydrated === 'true'), 'the islands to hydrate');
 });
 
