@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+// What each kind of payment row means, registered once with the money engine before anything runs.
+import './flows/payment-purposes.ts';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';

@@ -1,5 +1,7 @@
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'bun';
+// What each kind of payment row means, registered once with the money engine before anything runs.
+import './flows/payment-purposes.ts';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.ts';
 import { verifyGameCommand } from './cli/verify-game.ts';

@@ -1,4 +1,6 @@
 import type { Config } from '../config.ts';
+// What each kind of payment row means, registered once with the money engine before anything runs.
+import '../flows/payment-purposes.ts';
 import type { Db } from '../db/client.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
 import { runGameJobs } from '../domain/games/lifecycle.ts';

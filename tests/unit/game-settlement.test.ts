@@ -4,7 +4,8 @@ import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs, settleDueGames, settleGame } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
-import { holdsToMove, moveHolds } from '../../src/domain/games/holds.ts';
+import { holdsToMove } from '../../src/domain/games/holds.ts';
+import { moveHolds } from '../../src/domain/payments/holds.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
 import {

@@ -3,7 +3,8 @@ import { games, plays, products } from '../../db/schema.ts';
 import { slicer } from '../operations/slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
 import { GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
-import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
+import { holdsToMove, markGameHolds } from './holds.ts';
+import { moveHolds } from '../payments/holds.ts';
 import { WAITING_GAME_LIFETIME_MS } from './schedule.ts';
 import { giveBackFreeEntries } from '../promotions/free-entries.ts';
 

@@ -8,7 +8,8 @@ import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelO
 import { notify } from '../accounts/notifications.ts';
 import { restoreSoldStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
-import { sendRefund, startRefund } from './order-refund.ts';
+import { startRefund } from './order-refund.ts';
+import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { grantFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
 

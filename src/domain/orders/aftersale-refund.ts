@@ -6,7 +6,7 @@ import { committedRefundCents } from './aftersale-refund-states.ts';
 import { guaranteeEndsAt } from './aftersale.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { sendRefund } from './order-refund.ts';
+import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { leaseUntil } from '../payments/states.ts';

@@ -1,28 +1,18 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Queryable } from '../../db/client.ts';
-import { cartItems, games, orderItems, orders, payments, products } from '../../db/schema.ts';
-import type { Clock } from '../clock.ts';
+import type { Queryable } from '../../db/client.ts';
+import { cartItems, games, orderItems, orders, products } from '../../db/schema.ts';
 import { queueOrderConfirmation } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
-import type { GatewayPayment } from '../payments/gateway.ts';
-import { holdForReview, mismatchOf } from '../payments/matching.ts';
-import { NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
+import type { Purpose } from '../payments/purposes.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { grantFreeEntries } from '../promotions/free-entries.ts';
 
 /*
- * How a card order's charge ends, whoever learns the outcome: the request that made the charge,
- * or the reconciler after an unknown answer or a crash. Each ending is one transaction claimed
- * on the payment row (WHERE status = 'charging'), so an order is finished once, with its
- * notification in the same transaction.
+ * What an order's card charge means (payments kind 'order_charge'), registered with the money
+ * engine (payments/engine.ts) by src/flows/payment-purposes.ts: whoever learns the outcome (the
+ * request that made the charge, the reconciler, the admin's Check or Mark paid), the engine moves
+ * the row once and these handlers finish the order in the same transaction, with its notification.
  */
-
-export interface ChargeDeps {
-  db: Db;
-  clock: Clock;
-}
-
-type PaymentRow = typeof payments.$inferSelect;
 
 function itemsOf(tx: Queryable, orderId: number) {
   return tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).all();
@@ -38,87 +28,15 @@ function settlePrizes(tx: Queryable, items: (typeof orderItems.$inferSelect)[], 
     .run();
 }
 
-/**
- * A charge ends once: its row leaves 'charging' (a second caller, the reconciler or a retry,
- * finds nothing and stops: undefined), then its order leaves 'pending' (undefined when the
- * order had already moved on, e.g. canceled meanwhile).
- */
-function endCharge(
-  tx: Queryable,
-  paymentRowId: number,
-  payment: Partial<typeof payments.$inferInsert>,
-  order: Partial<typeof orders.$inferInsert>,
-): { order: typeof orders.$inferSelect | undefined } | undefined {
-  const row = tx
-    .update(payments)
-    .set(payment)
-    .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
-    .returning()
-    .get();
-  if (!row?.orderId) return undefined;
-  const moved = tx
+/** The order leaves 'pending' once (undefined when it had already moved on, e.g. canceled meanwhile). */
+function moveOrder(tx: Queryable, orderId: number | null, set: Partial<typeof orders.$inferInsert>) {
+  if (orderId === null) return undefined;
+  return tx
     .update(orders)
-    .set(order)
-    .where(and(eq(orders.id, row.orderId), eq(orders.status, 'pending')))
+    .set(set)
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning()
     .get();
-  return { order: moved };
-}
-
-/** How a charge is confirmed: by default only with a payment that matches the row in full (payments/matching.ts). */
-export interface ConfirmOptions {
-  /** An admin's override: a payment under another reference may pay this order (amount, currency and uniqueness still hold). */
-  anyReference?: boolean;
-  /** Kept on the payment row: who confirmed it against what, and why. */
-  reviewNote?: string;
-}
-
-/** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
-export function confirmCharge(deps: ChargeDeps, paymentRowId: number, charged: GatewayPayment, options: ConfirmOptions = {}): boolean {
-  const { db, clock } = deps;
-  const result = db.transaction((tx) => {
-    const now = clock.now();
-    const current = tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, paymentRowId), eq(payments.status, 'charging')))
-      .get();
-    if (!current) return false;
-    const mismatch = mismatchOf(tx, current, charged, options);
-    if (mismatch) return { current, mismatch };
-    const reviewed = options.reviewNote ? { reviewNote: options.reviewNote.slice(0, 1000), reviewedAt: now } : {};
-    const ended = endCharge(
-      tx,
-      paymentRowId,
-      { status: 'captured', gatewayPaymentId: charged.id, errorCode: null, errorDetail: null, nextAttemptAt: null, updatedAt: now, ...reviewed },
-      { status: 'processing', paymentId: charged.id, cardBrand: charged.card?.brand ?? null, cardLast4: charged.card?.last4 ?? null, updatedAt: now },
-    );
-    if (!ended) return false;
-    const { order } = ended;
-    if (!order) return true;
-    const items = itemsOf(tx, order.id);
-    const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
-    if (lines.length)
-      tx.delete(cartItems)
-        .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
-        .run();
-    settlePrizes(tx, items, 'bought');
-    // Buy one, play free: in the transaction that makes the order paid, before its receipt (which names them).
-    grantFreeEntries(tx, clock, order);
-    notify(tx, clock, order.userId, {
-      type: 'payment_success',
-      eventKey: `order:${order.id}:paid`,
-      title: 'Payment Successful',
-      message: `Your payment of ${formatCents(order.totalCents)} for order #${order.id} has been processed.`,
-      actionUrl: `/orders/${order.id}`,
-      actionText: 'View Order',
-    });
-    queueOrderConfirmation(tx, clock, order);
-    return true;
-  });
-  if (typeof result === 'boolean') return result;
-  holdForReview(deps, result.current, result.mismatch);
-  return false;
 }
 
 type StockLine = { productId: number | null; quantity: number; purchaseType: string };
@@ -147,20 +65,43 @@ export function restoreSoldStock(tx: Queryable, items: StockLine[]): void {
   putBack(tx, items, ['buy_now', 'auction', 'team', 'mystery_box']);
 }
 
-/** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */
-export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: { code: string; detail: string }): boolean {
-  const { db, clock } = deps;
-  return db.transaction((tx) => {
+export const orderChargePurpose: Purpose = {
+  kind: 'order_charge',
+  /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
+  onConfirmed(tx, { clock }, row, charged) {
     const now = clock.now();
-    const ended = endCharge(
-      tx,
-      paymentRowId,
-      { status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: now },
-      { status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: now },
-    );
-    if (!ended) return false;
-    const { order } = ended;
-    if (!order) return true;
+    const order = moveOrder(tx, row.orderId, {
+      status: 'processing',
+      paymentId: charged.id,
+      cardBrand: charged.card?.brand ?? null,
+      cardLast4: charged.card?.last4 ?? null,
+      updatedAt: now,
+    });
+    if (!order) return undefined;
+    const items = itemsOf(tx, order.id);
+    const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
+    if (lines.length)
+      tx.delete(cartItems)
+        .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
+        .run();
+    settlePrizes(tx, items, 'bought');
+    // Buy one, play free: in the transaction that makes the order paid, before its receipt (which names them).
+    grantFreeEntries(tx, clock, order);
+    notify(tx, clock, order.userId, {
+      type: 'payment_success',
+      eventKey: `order:${order.id}:paid`,
+      title: 'Payment Successful',
+      message: `Your payment of ${formatCents(order.totalCents)} for order #${order.id} has been processed.`,
+      actionUrl: `/orders/${order.id}`,
+      actionText: 'View Order',
+    });
+    queueOrderConfirmation(tx, clock, order);
+    return undefined;
+  },
+  /** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */
+  onRefused(tx, { clock }, row, failure) {
+    const order = moveOrder(tx, row.orderId, { status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: clock.now() });
+    if (!order) return undefined;
     const items = itemsOf(tx, order.id);
     restoreBuyNowStock(tx, items);
     settlePrizes(tx, items, 'cart');
@@ -172,33 +113,16 @@ export function rollBackCharge(deps: ChargeDeps, paymentRowId: number, failure: 
       actionUrl: '/profile?tab=payment',
       actionText: 'Update Payment Method',
     });
-    return true;
-  });
-}
-
-export type ChargeOutcome = 'paid' | 'failed' | 'unknown';
-
-/**
- * Ends a charge from what the gateway says it holds under our key, once it matches the row
- * (amount, currency, reference: otherwise Needs attention): COMPLETED is paid, FAILED or
- * CANCELED is not; nothing at all is 'not taken' only once NOT_TAKEN_AFTER_MS have passed since
- * our last call, because a request may still be on its way.
- */
-export function settleChargeFromGateway(deps: ChargeDeps, row: PaymentRow, found: GatewayPayment | undefined): ChargeOutcome {
-  // Not ours (another store's or a restored backup's key, another amount): an admin looks, nothing is guessed.
-  const mismatch = found ? mismatchOf(deps.db, row, found) : null;
-  if (mismatch) {
-    holdForReview(deps, row, mismatch);
-    return 'unknown';
-  }
-  if (found?.status === 'COMPLETED') return confirmCharge(deps, row.id, found) ? 'paid' : 'unknown';
-  if (found?.status === 'FAILED' || found?.status === 'CANCELED') {
-    rollBackCharge(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.` });
-    return 'failed';
-  }
-  if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS) {
-    rollBackCharge(deps, row.id, { code: 'NOT_TAKEN', detail: 'The gateway never took this payment.' });
-    return 'failed';
-  }
-  return 'unknown';
-}
+    return undefined;
+  },
+  describe(_db, row) {
+    return row.orderId === null
+      ? { what: `Card charge #${row.id}`, todo: 'Check it with Square.' }
+      : {
+          what: `Card charge for order #${row.orderId}`,
+          todo: 'Check it with Square: mark it paid with the payment Square shows, or failed when Square has none.',
+        };
+  },
+  // An order's charge is the one row an admin may mark paid with a payment found at Square.
+  actions: (_row, offered) => offered,
+};

@@ -2,23 +2,23 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { orderItems, orders, payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { afterSaleOf, confirmAfterSaleRefund, markRefundAccepted, rollBackAfterSaleRefund } from './aftersale-refund-states.ts';
+import { afterSaleOf, afterSaleRefunded } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import { restoreSoldStock } from './order-charge.ts';
-import { alertAdmins } from '../payments/alerts.ts';
-import { asPaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
+import type { PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
-import { backoffMs, leaseUntil, logPaymentEvent, MAX_REFUND_ATTEMPTS } from '../payments/states.ts';
+import type { Purpose } from '../payments/purposes.ts';
+import { leaseUntil } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { reinstateFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund
  * row as 'refunding' with the key '{prefix}-refund-{order id}' (a refund asked again re-arms the
- * same row, with the key it was first written with); then the gateway is called. The same key
- * and body always return the first refund, so a retry (by the admin, or by the reconciler after
- * an unknown answer or a crash) can never refund twice. Refused: the order goes back to
+ * same row, with the key it was first written with); then the gateway is called
+ * (payments/refunds.ts sendRefund). The same key and body always return the first refund, so a
+ * retry (by the admin, or by the reconciler after an unknown answer or a crash) can never refund twice. Refused: the order goes back to
  * 'processing' and the charge stays captured. Accepted: the charge is 'refunded', buy-now
  * stock returns, and the customer is told, in one transaction.
  */
@@ -80,102 +80,73 @@ function chargeOf(db: Queryable, orderId: number): PaymentRow | undefined {
   );
 }
 
-/** The refund went through: everything that follows from it, once. */
-export function confirmRefund(deps: { db: Db; clock: Clock }, refundRowId: number, gatewayRefundId: string): boolean {
-  const { db, clock } = deps;
-  return db.transaction((tx) => {
-    const now = clock.now();
-    const row = markRefundAccepted(tx, refundRowId, gatewayRefundId, now);
-    if (!row?.orderId) return false;
-    const charge = chargeOf(tx, row.orderId);
-    if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
-    restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
-    withdrawFreeEntries(tx, clock, row.orderId);
-    notify(tx, clock, row.userId, {
-      type: 'order_status',
-      eventKey: `order:${row.orderId}:canceled`,
-      title: 'Order canceled',
-      message: `Your order #${row.orderId} was canceled. A refund of ${formatCents(row.amountCents)} is on its way to your card.`,
-      actionUrl: `/orders/${row.orderId}`,
-      actionText: 'View Order',
-    });
-    const order = tx.select().from(orders).where(eq(orders.id, row.orderId)).get();
-    if (order) queueRefundEmail(tx, clock, order, row.amountCents);
-    return true;
+/** A cancellation's refund went through (the row already 'refunded'): everything that follows from it, once. */
+function cancellationRefunded(tx: Queryable, clock: Clock, row: PaymentRow): void {
+  if (!row.orderId) return;
+  const now = clock.now();
+  const charge = chargeOf(tx, row.orderId);
+  if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
+  restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
+  withdrawFreeEntries(tx, clock, row.orderId);
+  notify(tx, clock, row.userId, {
+    type: 'order_status',
+    eventKey: `order:${row.orderId}:canceled`,
+    title: 'Order canceled',
+    message: `Your order #${row.orderId} was canceled. A refund of ${formatCents(row.amountCents)} is on its way to your card.`,
+    actionUrl: `/orders/${row.orderId}`,
+    actionText: 'View Order',
   });
+  const order = tx.select().from(orders).where(eq(orders.id, row.orderId)).get();
+  if (order) queueRefundEmail(tx, clock, order, row.amountCents);
 }
 
-/** The gateway refused the refund: the order is processing again and nothing else changed. */
-export function rollBackRefund(deps: { db: Db; clock: Clock }, refundRowId: number, failure: { code: string; detail: string }): boolean {
-  const { db, clock } = deps;
-  return db.transaction((tx) => {
-    const row = tx
-      .update(payments)
-      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
-      .where(and(eq(payments.id, refundRowId), eq(payments.status, 'refunding')))
-      .returning()
-      .get();
-    if (!row?.orderId) return false;
-    const back = tx
-      .update(orders)
-      .set({ status: 'processing', canceledAt: null, updatedAt: clock.now() })
-      .where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled')))
-      .returning({ id: orders.id })
-      .get();
-    // The cancellation did not happen after all: the free entries it withdrew are the shopper's again.
-    if (back) reinstateFreeEntries(tx, row.orderId);
-    return true;
-  });
+/** The gateway refused a cancellation's refund: the order is processing again and nothing else changed. */
+function cancellationRefundRefused(tx: Queryable, clock: Clock, row: PaymentRow): void {
+  if (!row.orderId) return;
+  const back = tx
+    .update(orders)
+    .set({ status: 'processing', canceledAt: null, updatedAt: clock.now() })
+    .where(and(eq(orders.id, row.orderId), eq(orders.status, 'canceled')))
+    .returning({ id: orders.id })
+    .get();
+  // The cancellation did not happen after all: the free entries it withdrew are the shopper's again.
+  if (back) reinstateFreeEntries(tx, row.orderId);
 }
 
-export type RefundOutcome = { outcome: 'refunded' } | { outcome: 'refused'; code: string; detail: string } | { outcome: 'unknown'; detail: string };
-
-/** One gateway call for a 'refunding' row, and its consequence. */
-export async function sendRefund(deps: RefundDeps, row: PaymentRow): Promise<RefundOutcome> {
-  const { db, clock, gateway } = deps;
-  const charge = row.orderId ? chargeOf(db, row.orderId) : undefined;
-  const attempts = row.attempts + 1;
-  // An admin's after-sale refund ends its own way (aftersale-refund-states.ts); a cancellation's, as below.
-  const afterSale = afterSaleOf(db, row.id);
-  const confirm = afterSale ? confirmAfterSaleRefund : confirmRefund;
-  const rollBack = afterSale ? rollBackAfterSaleRefund : rollBackRefund;
-  try {
-    if (!charge?.gatewayPaymentId) throw Object.assign(new Error('the charge has no gateway payment id.'), { refused: true });
-    const refund = await gateway.refund({
-      paymentId: charge.gatewayPaymentId,
-      amountCents: row.amountCents,
-      idempotencyKey: row.idempotencyKey,
+/**
+ * What a refund row means (payments kind 'refund'), registered with the money engine
+ * (payments/refunds.ts sends it): an admin's after-sale refund ends its own way
+ * (aftersale-refund-states.ts), a cancellation's as above.
+ */
+export const refundPurpose: Purpose = {
+  kind: 'refund',
+  onConfirmed: () => {
+    throw new Error('A refund row is never charged or held.');
+  },
+  onRefused: () => {
+    throw new Error('A refund row is never charged or held.');
+  },
+  refundOf(db, row) {
+    const charge = row.orderId ? chargeOf(db, row.orderId) : undefined;
+    const afterSale = afterSaleOf(db, row.id);
+    return {
+      paymentId: charge?.gatewayPaymentId ?? null,
       reason: afterSale ? `CSA order #${row.orderId}: ${afterSale.reason}`.slice(0, 192) : `CSA order #${row.orderId} canceled`,
-    });
-    // PENDING and COMPLETED both mean the gateway accepted the refund.
-    if (refund.status !== 'PENDING' && refund.status !== 'COMPLETED') {
-      rollBack(deps, row.id, { code: refund.status, detail: `the payment gateway answered ${refund.status}.` });
-      return { outcome: 'refused', code: refund.status, detail: `the payment gateway answered ${refund.status}.` };
-    }
-    confirm(deps, row.id, refund.id);
-    return { outcome: 'refunded' };
-  } catch (error) {
-    const failure = (error as { refused?: boolean }).refused
-      ? { code: 'NOT_FOUND', detail: (error as Error).message, uncertain: false }
-      : asPaymentFailure(error);
-    if (!failure.uncertain) {
-      rollBack(deps, row.id, failure);
-      return { outcome: 'refused', code: failure.code, detail: failure.detail };
-    }
-    // Unknown: the same key is sent again later, which can only ever refund once.
-    db.update(payments)
-      .set({
-        attempts,
-        errorCode: failure.code,
-        errorDetail: failure.detail.slice(0, 500),
-        nextAttemptAt: clock.now() + backoffMs(attempts),
-        updatedAt: clock.now(),
-      })
-      .where(and(eq(payments.id, row.id), eq(payments.status, 'refunding')))
-      .run();
-    logPaymentEvent('refund_retry', { paymentId: row.id, orderId: row.orderId, attempts, code: failure.code });
-    if (attempts === MAX_REFUND_ATTEMPTS)
-      alertAdmins(deps, row, 'refund_unconfirmed', `The refund of order #${row.orderId} is still unconfirmed after ${attempts} tries.`);
-    return { outcome: 'unknown', detail: failure.detail };
-  }
-}
+    };
+  },
+  onRefunded(tx, { clock }, row) {
+    const afterSale = afterSaleOf(tx, row.id);
+    if (afterSale) afterSaleRefunded(tx, clock, row, afterSale);
+    else cancellationRefunded(tx, clock, row);
+    return undefined;
+  },
+  onRefundRefused(tx, { clock }, row) {
+    if (!afterSaleOf(tx, row.id)) cancellationRefundRefused(tx, clock, row);
+    return undefined;
+  },
+  describe: (_db, row) => ({
+    what: `Refund of order #${row.orderId}`,
+    todo: 'It is sent again with the same key, which refunds once; check it with Square, or dismiss it once dealt with there.',
+  }),
+  actions: (_row, offered) => offered,
+};

@@ -5,12 +5,11 @@ import { productLabel } from '../catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from '../clock.ts';
 import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
-import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-charge.ts';
 import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { queueOrderConfirmation } from '../mail/order-emails.ts';
-import { leaseUntil } from '../payments/states.ts';
+import { confirmPayment, createPayment, paymentRow, refusePayment, settleFromGateway } from '../payments/engine.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
@@ -215,7 +214,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
         completeCashOnDelivery(tx, clock, order, orderId);
         return { orderId, paymentRowId: null, key, createdAt: now };
       }
-      return { orderId, paymentRowId: recordCharge(deps, tx, order, orderId, key, now), key, createdAt: now };
+      return { orderId, paymentRowId: recordCharge(deps, tx, order, orderId, key), key, createdAt: now };
     });
   } catch (error) {
     // Another process took the lock between our check and our insert.
@@ -303,25 +302,16 @@ function completeCashOnDelivery(tx: Queryable, clock: Clock, order: PlaceOrder, 
   queueOrderConfirmation(tx, clock, tx.select().from(orders).where(eq(orders.id, orderId)).get()!);
 }
 
-/** The 'charging' payment row, written before the gateway is called, under a lease the reconciler respects. */
-function recordCharge(deps: OrderDeps, tx: Queryable, order: PlaceOrder, orderId: number, key: string, now: number): number {
-  return tx
-    .insert(payments)
-    .values({
-      userId: order.userId,
-      kind: 'order_charge',
-      status: 'charging',
-      amountCents: order.totals.totalCents,
-      orderId,
-      gateway: deps.gateway.name,
-      idempotencyKey: key,
-      attempts: 1,
-      nextAttemptAt: leaseUntil(deps.clock),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: payments.id })
-    .get().id;
+/** The 'charging' payment row, written before the gateway is called, under a lease the reconciler respects (payments/engine.ts). */
+function recordCharge(deps: OrderDeps, tx: Queryable, order: PlaceOrder, orderId: number, key: string): number {
+  return createPayment(tx, deps, {
+    userId: order.userId,
+    kind: 'order_charge',
+    status: 'charging',
+    amountCents: order.totals.totalCents,
+    orderId,
+    idempotencyKey: key,
+  }).id;
 }
 
 function removeCartLines(tx: Queryable, userId: number, lines: OrderLine[]): void {
@@ -366,18 +356,18 @@ async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: n
         note: `CSA order #${claimed.orderId}`,
       }),
     );
-    if (charged.status === 'COMPLETED') confirmCharge(deps, claimed.paymentRowId, charged);
+    if (charged.status === 'COMPLETED') await confirmPayment(deps, claimed.paymentRowId, charged);
     return answerFor(db, claimed.orderId, null);
   } catch (error) {
     const failure = asPaymentFailure(error);
     if (!failure.uncertain) {
-      rollBackCharge(deps, claimed.paymentRowId, failure);
+      await refusePayment(deps, claimed.paymentRowId, failure);
       return answerFor(db, claimed.orderId, failure);
     }
     // The gateway may have taken the money: ask it before saying anything.
     const found = await paymentUnderKey(gateway, claimed.key, claimed.createdAt);
-    const row = db.select().from(payments).where(eq(payments.id, claimed.paymentRowId)).get();
-    if (row && found) settleChargeFromGateway(deps, row, found);
+    const row = paymentRow(db, claimed.paymentRowId);
+    if (row && found) await settleFromGateway(deps, row, found);
     return answerFor(db, claimed.orderId, null);
   }
 }

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { users, type payments } from '../../db/schema.ts';
+import type { payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { notify } from '../accounts/notifications.ts';
+import { adminAlertWriter } from './purposes.ts';
 import { logPaymentEvent } from './states.ts';
 
 /** Tells every admin about a payment that needs a person, once per payment and problem. */
@@ -16,15 +15,6 @@ export function alertAdmins(deps: { db: Db; clock: Clock }, row: typeof payments
     gatewayPaymentId: row.gatewayPaymentId,
     message,
   });
-  const admins = deps.db.select({ id: users.id }).from(users).where(eq(users.isAdmin, true)).all();
-  for (const admin of admins) {
-    notify(deps.db, deps.clock, admin.id, {
-      type: 'admin_alert',
-      eventKey: `payment:${row.id}:${problem}`,
-      title: 'Payment needs attention',
-      message,
-      actionUrl: '/admin?tab=orders',
-      actionText: 'Open Orders',
-    });
-  }
+  // The notifications belong to accounts, above payments: the writer is wired with the purposes (src/flows/).
+  adminAlertWriter()(deps.db, deps.clock, { eventKey: `payment:${row.id}:${problem}`, message });
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { alertAdmins } from './alerts.ts';
 import { type GatewayPayment, STORE_CURRENCY } from './gateway.ts';
+import { purposeOf } from './purposes.ts';
 import { backoffMs } from './states.ts';
 
 /*
@@ -61,6 +62,6 @@ export function holdForReview(deps: { db: Db; clock: Clock }, row: PaymentRow, r
     .returning()
     .get();
   if (!held) return;
-  const what = row.orderId ? `order #${row.orderId}` : `entry payment #${row.id}`;
+  const { what } = purposeOf(row.kind).describe(deps.db, held);
   alertAdmins(deps, held, 'gateway_mismatch', `The card processor's answer for ${what} does not match it, so it was not marked paid. ${reason}`);
 }

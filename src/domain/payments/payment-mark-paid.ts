@@ -1,11 +1,10 @@
 import type { payments } from '../../db/schema.ts';
 import { centsToDollars } from '../../shared/money.ts';
-import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import type { GameDeps } from '../games/entry.ts';
-import { confirmCharge } from '../orders/order-charge.ts';
+import { confirmPayment } from './engine.ts';
 import { asPaymentFailure, type GatewayPayment, STORE_CURRENCY } from './gateway.ts';
 import { rowLinkedTo } from './matching.ts';
+import type { PaymentDeps } from './purposes.ts';
 import { logPaymentEvent } from './states.ts';
 
 /*
@@ -29,7 +28,7 @@ const UNREACHABLE = 'The payment gateway cannot be reached right now. Try again 
  * this order's key, unless the admin gives a reason, which is kept on the row and logged.
  * Answers the admin's toast, or null when the row was no longer waiting.
  */
-export async function markPaid(deps: GameDeps & { clock: Clock }, row: typeof payments.$inferSelect, input: MarkPaidInput): Promise<string | null> {
+export async function markPaid(deps: PaymentDeps, row: typeof payments.$inferSelect, input: MarkPaidInput): Promise<string | null> {
   const id = typeof input.gatewayPaymentId === 'string' ? input.gatewayPaymentId.trim() : '';
   if (!id || id.length > 100) {
     const message = 'Enter the payment id shown by the payment gateway.';
@@ -63,7 +62,7 @@ export async function markPaid(deps: GameDeps & { clock: Clock }, row: typeof pa
     ? `Marked paid by ${who} with payment ${id}${reason ? `: ${reason}` : '.'}`
     : `Marked paid by ${who} with payment ${id} made for ${payment.referenceId ? `'${payment.referenceId}'` : 'no reference'}: ${reason}`;
   // Null: the row moved on meanwhile (another admin, the reconciler).
-  if (!confirmCharge(deps, row.id, payment, { anyReference: !ours, reviewNote: note })) return null;
+  if ((await confirmPayment(deps, row.id, payment, { anyReference: !ours, reviewNote: note })) !== 'confirmed') return null;
   logPaymentEvent(ours ? 'marked_paid' : 'marked_paid_override', {
     paymentId: row.id,
     orderId: row.orderId,

@@ -1,17 +1,15 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import { REVIEW_ACTIONS } from '../../shared/schemas/admin.ts';
 import type { Queryable } from '../../db/client.ts';
 import { orders, payments, plays, users } from '../../db/schema.ts';
-import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { rollBackHold, settleHoldFromGateway } from '../games/entry-payment.ts';
-import type { GameDeps } from '../games/entry.ts';
-import { moveHolds } from '../games/holds.ts';
 import { centsToDollars } from '../../shared/money.ts';
-import { rollBackCharge, settleChargeFromGateway } from '../orders/order-charge.ts';
-import { sendRefund } from '../orders/order-refund.ts';
+import { paymentRow, refusePayment, settleFromGateway } from './engine.ts';
 import { asPaymentFailure, type GatewayPayment } from './gateway.ts';
+import { moveHolds } from './holds.ts';
 import { GATEWAY_MISMATCH, mismatchOf } from './matching.ts';
+import { type PaymentDeps, type PaymentRow, purposeOf } from './purposes.ts';
+import { sendRefund } from './refunds.ts';
 import { NOT_TAKEN_AFTER_MS } from './states.ts';
 import { markPaid, type MarkPaidInput } from './payment-mark-paid.ts';
 
@@ -21,7 +19,9 @@ import { markPaid, type MarkPaidInput } from './payment-mark-paid.ts';
  * actions that are safe: ask again, mark a charge paid after the gateway confirms it (its own
  * payment: the reference is the order's key, unless the admin gives a reason, kept and logged),
  * mark it failed when the gateway has no such payment, retry a capture or void, or dismiss a
- * terminal problem once it was dealt with outside the store.
+ * terminal problem once it was dealt with outside the store. Every action works on any kind of
+ * row: what the row means (its words, which actions it allows, what follows) is its purpose's
+ * (purposes.ts), so a new way to buy changes nothing here.
  */
 
 export const reviewActions = REVIEW_ACTIONS;
@@ -51,6 +51,10 @@ export interface AttentionItem {
   playId: number | null;
   gameId: number | null;
   username: string;
+  /** What the money is for, in the purpose's words. */
+  what: string;
+  /** What the admin should do about it. */
+  todo: string;
   gatewayPaymentId: string | null;
   /** Our key: the reference id the gateway's payment for this row carries. */
   reference: string;
@@ -69,7 +73,8 @@ const problemActions: Record<AttentionProblem, ReviewAction[]> = {
   unconfirmed_refund: ['check'],
   gateway_mismatch: ['check', 'mark_paid', 'mark_failed'],
   shared_payment: ['dismiss'],
-  capture_failed: ['retry', 'dismiss'],
+  /** Mark failed voids the hold (only when the gateway shows it was not captured); a purpose may forbid dismissing. */
+  capture_failed: ['retry', 'mark_failed', 'dismiss'],
   void_failed: ['retry', 'dismiss'],
   expired: ['dismiss'],
   refund_refused: ['dismiss'],
@@ -96,9 +101,12 @@ function problemOf(row: typeof payments.$inferSelect, orderStatus: string | null
   }
 }
 
-/** Only a card charge can be marked paid. */
-function actionsFor(row: typeof payments.$inferSelect, problem: AttentionProblem): ReviewAction[] {
-  return problemActions[problem].filter((action) => action !== 'mark_paid' || row.kind === 'order_charge');
+/** What the row's purpose allows; by default no Mark paid (a charge's purpose opts in) and no void of a failed capture. */
+function actionsFor(row: PaymentRow, problem: AttentionProblem): ReviewAction[] {
+  const offered = problemActions[problem];
+  const purpose = purposeOf(row.kind);
+  if (purpose.actions) return purpose.actions(row, offered);
+  return offered.filter((action) => action !== 'mark_paid' && !(action === 'mark_failed' && problem === 'capture_failed'));
 }
 
 /**
@@ -130,6 +138,7 @@ export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100
   for (const { payment, username, orderStatus, gameId } of rows) {
     const problem = problemOf(payment, orderStatus);
     if (!problem) continue;
+    const described = purposeOf(payment.kind).describe(db, payment);
     items.push({
       paymentId: payment.id,
       kind: payment.kind,
@@ -139,7 +148,9 @@ export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100
       orderId: payment.orderId,
       playId: payment.playId,
       gameId,
-      username,
+      username: described.who ?? username,
+      what: described.what,
+      todo: described.todo,
       gatewayPaymentId: payment.gatewayPaymentId,
       reference: payment.idempotencyKey,
       attempts: payment.attempts,
@@ -165,20 +176,15 @@ export interface GatewayView {
   referenceId?: string | null;
 }
 
-async function lookUp(deps: GameDeps, row: typeof payments.$inferSelect): Promise<GatewayPayment | null | 'unreachable'> {
+async function lookUp(deps: PaymentDeps, row: PaymentRow): Promise<GatewayPayment | null | 'unreachable'> {
   try {
-    if (row.kind !== 'refund' && row.gatewayPaymentId) return await deps.gateway.getPayment(row.gatewayPaymentId);
-    if (row.kind === 'refund') {
-      const charge = row.orderId
-        ? deps.db
-            .select()
-            .from(payments)
-            .where(and(eq(payments.orderId, row.orderId), eq(payments.kind, 'order_charge')))
-            .orderBy(desc(sql`${payments.status} = 'captured'`), desc(payments.id))
-            .get()
-        : undefined;
-      return charge?.gatewayPaymentId ? await deps.gateway.getPayment(charge.gatewayPaymentId) : null;
+    // A refund is looked up by the payment it refunds.
+    const refunds = purposeOf(row.kind).refundOf;
+    if (refunds) {
+      const target = refunds(deps.db, row).paymentId;
+      return target ? await deps.gateway.getPayment(target) : null;
     }
+    if (row.gatewayPaymentId) return await deps.gateway.getPayment(row.gatewayPaymentId);
     const found = await deps.gateway.findPayments([row.idempotencyKey], row.createdAt);
     return found.get(row.idempotencyKey) ?? null;
   } catch (error) {
@@ -188,7 +194,7 @@ async function lookUp(deps: GameDeps, row: typeof payments.$inferSelect): Promis
 }
 
 /** Asks the gateway about each item (at most `timeoutMs` for all of them). */
-export async function gatewayViews(deps: GameDeps, items: AttentionItem[], timeoutMs = 3000): Promise<Map<number, GatewayView>> {
+export async function gatewayViews(deps: PaymentDeps, items: AttentionItem[], timeoutMs = 3000): Promise<Map<number, GatewayView>> {
   const views = new Map<number, GatewayView>();
   const work = Promise.all(
     items.map(async (item) => {
@@ -219,44 +225,39 @@ export function isReviewAction(value: unknown): value is ReviewAction {
   return typeof value === 'string' && (reviewActions as readonly string[]).includes(value);
 }
 
+const UNREACHABLE = 'The payment gateway cannot be reached right now. Try again in a minute.';
+
 /** The admin's action on one payment; answers with a sentence for the admin's toast. */
-export async function resolvePayment(deps: GameDeps & { clock: Clock }, paymentId: number, action: unknown, input: MarkPaidInput = {}): Promise<string> {
+export async function resolvePayment(deps: PaymentDeps, paymentId: number, action: unknown, input: MarkPaidInput = {}): Promise<string> {
   if (!isReviewAction(action)) {
     const message = 'Choose check, mark_paid, mark_failed, retry or dismiss.';
     throw new DomainError(400, message, { action: message });
   }
   const { db, clock } = deps;
-  const row = Number.isSafeInteger(paymentId) ? db.select().from(payments).where(eq(payments.id, paymentId)).get() : undefined;
+  const row = Number.isSafeInteger(paymentId) ? paymentRow(db, paymentId) : undefined;
   if (!row) throw new DomainError(404, 'Payment not found.');
   const orderStatus = row.orderId ? (db.select({ status: orders.status }).from(orders).where(eq(orders.id, row.orderId)).get()?.status ?? null) : null;
   const problem = problemOf(row, orderStatus);
   if (!problem || !actionsFor(row, problem).includes(action)) throw actionError(action);
+  const { what } = purposeOf(row.kind).describe(db, row);
 
   if (action === 'dismiss') {
-    db.update(payments).set({ reviewedAt: clock.now() }).where(eq(payments.id, row.id)).run();
-    return `Payment #${row.id} marked as dealt with.`;
-  }
-  if (action === 'retry') {
-    const to = row.status === 'capture_failed' ? 'capturing' : 'voiding';
     db.update(payments)
-      .set({ status: to, attempts: 0, nextAttemptAt: null, updatedAt: clock.now() })
+      .set({ reviewedAt: clock.now() })
       .where(and(eq(payments.id, row.id), eq(payments.status, row.status)))
       .run();
-    await moveHolds(deps, [db.select().from(payments).where(eq(payments.id, row.id)).get()!]);
-    return `Payment #${row.id} is now ${db.select().from(payments).where(eq(payments.id, row.id)).get()!.status}.`;
+    return `Payment #${row.id} marked as dealt with.`;
   }
+  if (action === 'retry') return retry(deps, row);
   if (action === 'check') {
     if (row.status === 'refunding') {
       const sent = await sendRefund(deps, row);
-      return sent.outcome === 'refunded'
-        ? `The refund of order #${row.orderId} went through.`
-        : `The refund is still ${sent.outcome}: ${'detail' in sent ? sent.detail : ''}`;
+      return sent.outcome === 'refunded' ? `${what} went through.` : `The refund is still ${sent.outcome}: ${'detail' in sent ? sent.detail : ''}`;
     }
     const found = await lookUp(deps, row);
-    if (found === 'unreachable') throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
-    if (row.status === 'charging') settleChargeFromGateway(deps, row, found ?? undefined);
-    else await settleHoldFromGateway(deps, row, found ?? undefined);
-    const now = db.select().from(payments).where(eq(payments.id, row.id)).get()!;
+    if (found === 'unreachable') throw new DomainError(502, UNREACHABLE);
+    await settleFromGateway(deps, row, found ?? undefined);
+    const now = paymentRow(db, row.id)!;
     if (now.status === row.status && now.errorCode === GATEWAY_MISMATCH) return `Not marked paid. ${now.errorDetail ?? ''}`.trim();
     return now.status === row.status ? `The gateway has no final answer for payment #${row.id} yet.` : `Payment #${row.id} is now ${now.status}.`;
   }
@@ -265,15 +266,50 @@ export async function resolvePayment(deps: GameDeps & { clock: Clock }, paymentI
     if (message === null) throw actionError(action);
     return message;
   }
-  // mark_failed: only when the gateway has nothing that took the money.
+  return markFailed(deps, row, what);
+}
+
+/** A capture or void moved again from the start of its tries. */
+async function retry(deps: PaymentDeps, row: PaymentRow): Promise<string> {
+  const { db, clock } = deps;
+  const to = row.status === 'capture_failed' ? 'capturing' : 'voiding';
+  const moved = db
+    .update(payments)
+    .set({ status: to, attempts: 0, nextAttemptAt: null, reviewedAt: null, updatedAt: clock.now() })
+    .where(and(eq(payments.id, row.id), eq(payments.status, row.status)))
+    .returning()
+    .get();
+  if (!moved) throw actionError('retry');
+  await moveHolds(deps, [moved]);
+  return `Payment #${row.id} is now ${paymentRow(db, row.id)!.status}.`;
+}
+
+/**
+ * Only when the gateway has nothing that took the money: an unconfirmed charge or hold is refused
+ * (its purpose gives back what it reserved); a hold whose capture gave up is released.
+ */
+async function markFailed(deps: PaymentDeps, row: PaymentRow, what: string): Promise<string> {
   const found = await lookUp(deps, row);
-  if (found === 'unreachable') throw new DomainError(502, 'The payment gateway cannot be reached right now. Try again in a minute.');
+  if (found === 'unreachable') throw new DomainError(502, UNREACHABLE);
+  if (row.status === 'capture_failed') {
+    if (found?.status === 'COMPLETED')
+      throw new DomainError(409, `The gateway shows this payment as COMPLETED (${found.id}). Retry it to finish the purchase instead.`);
+    const moved = deps.db
+      .update(payments)
+      .set({ status: 'voiding', attempts: 0, nextAttemptAt: null, updatedAt: deps.clock.now() })
+      .where(and(eq(payments.id, row.id), eq(payments.status, 'capture_failed')))
+      .returning()
+      .get();
+    if (!moved) throw actionError('mark_failed');
+    await moveHolds(deps, [moved]);
+    return `${what}: released (payment #${row.id} is now ${paymentRow(deps.db, row.id)!.status}).`;
+  }
   // A payment under our key that is not ours (another amount, a restored backup's key) took no money for this row.
-  if (found && (found.status === 'COMPLETED' || found.status === 'APPROVED') && !mismatchOf(db, row, found)) {
-    throw new DomainError(409, `The gateway shows this payment as ${found.status} (${found.id}). Mark it paid instead.`);
+  if (found && (found.status === 'COMPLETED' || found.status === 'APPROVED') && !mismatchOf(deps.db, row, found)) {
+    const instead = row.status === 'charging' ? 'Mark it paid instead.' : 'Check with Square to confirm it instead.';
+    throw new DomainError(409, `The gateway shows this payment as ${found.status} (${found.id}). ${instead}`);
   }
   const failure = { code: 'CANCELED_BY_ADMIN', detail: 'Marked failed by an admin after the gateway showed no payment.', declined: false };
-  const done = row.status === 'charging' ? rollBackCharge(deps, row.id, failure) : rollBackHold(deps, row.id, failure);
-  if (!done) throw actionError(action);
-  return row.orderId ? `Order #${row.orderId} marked as failed; its stock is back.` : `Entry payment #${row.id} marked as failed.`;
+  if (!(await refusePayment(deps, row.id, failure))) throw actionError('mark_failed');
+  return row.orderId ? `Order #${row.orderId} marked as failed; its stock is back.` : `${what}: marked as failed.`;
 }

@@ -1,12 +1,9 @@
 import { and, inArray, isNull, lte, or } from 'drizzle-orm';
 import { payments } from '../../db/schema.ts';
-import { settleHoldFromGateway } from '../games/entry-payment.ts';
-import type { GameDeps } from '../games/entry.ts';
-import { dueHolds, moveHolds } from '../games/holds.ts';
-import { markLeftoverHolds } from '../games/lifecycle.ts';
-import { settleChargeFromGateway } from '../orders/order-charge.ts';
-import { sendRefund } from '../orders/order-refund.ts';
-import { settleTeamHoldFromGateway } from '../promotions/teams-holds.ts';
+import { settleFromGateway } from './engine.ts';
+import { dueHolds, moveHolds } from './holds.ts';
+import { type PaymentDeps, registeredPurposes } from './purposes.ts';
+import { sendRefund } from './refunds.ts';
 import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
 
 /*
@@ -15,11 +12,15 @@ import { logPaymentEvent, OUTAGE_AFTER_FAILURES } from './states.ts';
  *
  * - charging / authorizing (a charge or hold whose answer was lost): one ListPayments-style
  *   lookup by reference id for all of them; found and matching the row (amount, currency,
- *   reference: payments/matching.ts) -> the order is paid or the play entered (or released when
- *   its game has started, or the team opened or filled: promotions/teams-holds.ts), found but not matching -> Needs attention, declined -> failed; still unknown to the gateway
- *   NOT_TAKEN_AFTER_MS after our last call -> never taken: failed, stock and prize released.
+ *   reference: payments/matching.ts) -> confirmed, and the row's purpose (purposes.ts) does what
+ *   that means; found but not matching -> Needs attention; declined -> failed; still unknown to
+ *   the gateway NOT_TAKEN_AFTER_MS after our last call -> never taken: failed, and the purpose
+ *   gives back what it reserved (engine.ts settleFromGateway).
  * - capturing / voiding: the call is made again (holds.ts: bounded tries, then a terminal
  *   state and an admin alert).
+ *
+ * Nothing here knows a kind of row: each purpose's handlers run through the registry, and a
+ * purpose's sweep (rows its area left to mark) runs first.
  * - refunding: the refund is sent again with its own key, which refunds at most once.
  *
  * Rows under a lease (a request or job is calling the gateway for them) are left alone.
@@ -40,7 +41,7 @@ function due(now: number) {
   return or(isNull(payments.nextAttemptAt), lte(payments.nextAttemptAt, now));
 }
 
-function stillInBetween(deps: GameDeps, ids: number[]): number {
+function stillInBetween(deps: PaymentDeps, ids: number[]): number {
   if (ids.length === 0) return 0;
   return deps.db
     .select({ id: payments.id })
@@ -49,7 +50,7 @@ function stillInBetween(deps: GameDeps, ids: number[]): number {
     .all().length;
 }
 
-async function resolveUnknownOutcomes(deps: GameDeps, now: number): Promise<number[]> {
+async function resolveUnknownOutcomes(deps: PaymentDeps, now: number): Promise<number[]> {
   const { db, gateway } = deps;
   const rows = db
     .select()
@@ -70,14 +71,12 @@ async function resolveUnknownOutcomes(deps: GameDeps, now: number): Promise<numb
   }
   for (const row of rows) {
     const payment = found.get(row.idempotencyKey);
-    if (row.status === 'charging') settleChargeFromGateway(deps, row, payment);
-    else if (row.kind === 'team_authorization') await settleTeamHoldFromGateway(deps, row, payment);
-    else await settleHoldFromGateway(deps, row, payment);
+    await settleFromGateway(deps, row, payment);
   }
   return rows.map((row) => row.id);
 }
 
-async function resendRefunds(deps: GameDeps, now: number): Promise<number[]> {
+async function resendRefunds(deps: PaymentDeps, now: number): Promise<number[]> {
   const rows = deps.db
     .select()
     .from(payments)
@@ -94,8 +93,8 @@ async function resendRefunds(deps: GameDeps, now: number): Promise<number[]> {
 }
 
 /** One pass over every in-between payment whose time has come. Safe to run at any time, from any process. */
-export async function reconcilePayments(deps: GameDeps, now = deps.clock.now()): Promise<ReconcileReport> {
-  markLeftoverHolds(deps);
+export async function reconcilePayments(deps: PaymentDeps, now = deps.clock.now()): Promise<ReconcileReport> {
+  for (const purpose of registeredPurposes()) purpose.sweep?.(deps);
   const looked = await resolveUnknownOutcomes(deps, now);
   const holds = dueHolds(deps.db, now, BATCH);
   await moveHolds(deps, holds);

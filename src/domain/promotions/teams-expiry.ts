@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { payments, products, teamMembers, teams } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
-import { moveHolds } from '../games/holds.ts';
+import { markHolds } from '../payments/engine.ts';
+import { moveHolds } from '../payments/holds.ts';
 import { yieldToRequests } from '../operations/slices.ts';
-import { leaseUntil } from '../payments/states.ts';
 import { captureTeam } from './teams-fill.ts';
 import { tellTeamExpired } from './teams-messages.ts';
 import type { TeamDeps } from './teams-rules.ts';
@@ -74,12 +74,7 @@ function expireSlice(deps: TeamDeps, ids: number[], now: number): { expired: num
         .run();
     }
     const voiding = released.flatMap((member) => (member.paymentId === null ? [] : [member.paymentId]));
-    if (voiding.length) {
-      tx.update(payments)
-        .set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock), updatedAt: now })
-        .where(and(inArray(payments.id, voiding), eq(payments.status, 'authorized')))
-        .run();
-    }
+    markHolds(tx, { clock }, voiding, 'voiding');
     const labels = new Map(
       tx
         .select()

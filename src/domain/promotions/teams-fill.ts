@@ -6,19 +6,23 @@ import { notify } from '../accounts/notifications.ts';
 import { findProfile, streetLine } from '../accounts/profile.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
-import { moveHolds } from '../games/holds.ts';
+import { moveHolds } from '../payments/holds.ts';
 import { queueOrderConfirmation } from '../mail/order-emails.ts';
-import { alertAdmins } from '../payments/alerts.ts';
 import { tellTeamFilled } from './teams-messages.ts';
 import { membersOf, moveTeam, releasePlace, teamById, toldOf } from './teams-places.ts';
 import type { TeamDeps } from './teams-rules.ts';
 
 /*
- * A full team: both holds are captured (games/holds.ts moveHolds: the in-between 'capturing'
+ * A full team: both holds are captured (payments/holds.ts moveHolds: the in-between 'capturing'
  * state, a lease, bounded retries), then finishTeam gives each member their own order in one
  * transaction, with its receipt and the 'team is full' message. Whoever gets there first (the
- * request of the second member, the teams job, the reconciler's captures followed by the job)
- * finishes it; the others find the team no longer 'capturing' and stop.
+ * request of the second member, the teams job, the engine after the reconciler's or the admin's
+ * capture) finishes it; the others find the team no longer 'capturing' and stop.
+ *
+ * No money without its purchase: a capture that gave up ('capture_failed') keeps the team
+ * 'capturing', its place and its unit, under Needs attention until the admin's Retry captures it
+ * (then both orders are made here) or the admin's Mark failed releases it. Only a hold that took
+ * nothing (voided, or expired at Square) gives its place back.
  */
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -95,8 +99,7 @@ function orderFor(tx: Queryable, clock: Clock, team: Team, member: TeamMember, h
 /** Once every hold of a capturing team has ended: an order for each captured member, the team filled. */
 export function finishTeam(deps: TeamDeps, teamId: number): 'filled' | 'waiting' | 'gone' {
   const { db, clock } = deps;
-  const alerts: { row: PaymentRow; message: string }[] = [];
-  const result = db.transaction((tx) => {
+  return db.transaction((tx) => {
     const team = teamById(tx, teamId);
     if (team?.status !== 'capturing') return 'gone' as const;
     const members = membersOf(tx, teamId).filter((member) => member.status === 'held');
@@ -106,7 +109,9 @@ export function finishTeam(deps: TeamDeps, teamId: number): 'filled' | 'waiting'
         row,
       ]),
     );
-    if (members.some((member) => ['authorized', 'capturing'].includes(holds.get(member.paymentId ?? -1)?.status ?? ''))) return 'waiting' as const;
+    // A capture still to come, or one that gave up and waits for the admin: nothing is decided yet.
+    const undecided = ['authorized', 'capturing', 'capture_failed'];
+    if (members.some((member) => undecided.includes(holds.get(member.paymentId ?? -1)?.status ?? ''))) return 'waiting' as const;
     if (!moveTeam(tx, clock, teamId, ['capturing'], { status: 'filled', filledAt: clock.now(), endedAt: clock.now() })) return 'gone' as const;
     const told = toldOf(tx, team);
     for (const member of members) {
@@ -124,13 +129,10 @@ export function finishTeam(deps: TeamDeps, teamId: number): 'filled' | 'waiting'
         });
         tellTeamFilled(tx, clock, member.userId, told, order.id);
       } else {
-        // A hold that lapsed or could not be captured: no unit without payment; a person looks.
+        // A hold that took nothing (released, or lapsed at Square; the engine told the admins): its place goes back.
         releasePlace(tx, clock, team, member);
-        if (hold) alerts.push({ row: hold, message: `The team buy hold #${hold.id} (team ${team.code}) could not be captured; its member got no order.` });
       }
     }
     return 'filled' as const;
   });
-  for (const alert of alerts) alertAdmins(deps, alert.row, 'team_capture_failed', alert.message);
-  return result;
 }

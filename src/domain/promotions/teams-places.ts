@@ -1,11 +1,11 @@
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { payments, products, teamMembers, teams, type Team, type TeamMember } from '../../db/schema.ts';
+import { products, teamMembers, teams, type Team, type TeamMember } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { gatewayKey } from '../payments/keys.ts';
-import { leaseUntil } from '../payments/states.ts';
+import { createPayment, markHolds } from '../payments/engine.ts';
 import type { TeamDeps } from './teams-rules.ts';
 
 /*
@@ -51,22 +51,7 @@ export function claimPlace(deps: TeamDeps, tx: Queryable, team: Team, userId: nu
     .get();
   // The member's row id names the hold: each place is its own hold, under its own key.
   const key = gatewayKey(deps.db, 'hold', `tm${member.id}`);
-  const payment = tx
-    .insert(payments)
-    .values({
-      userId,
-      kind: 'team_authorization',
-      status: 'authorizing',
-      amountCents: team.holdCents,
-      gateway: deps.gateway.name,
-      idempotencyKey: key,
-      attempts: 1,
-      nextAttemptAt: leaseUntil(deps.clock),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning({ id: payments.id })
-    .get();
+  const payment = createPayment(tx, deps, { userId, kind: 'team_authorization', status: 'authorizing', amountCents: team.holdCents, idempotencyKey: key });
   tx.update(teamMembers).set({ paymentId: payment.id }).where(eq(teamMembers.id, member.id)).run();
   return { memberId: member.id, paymentRowId: payment.id, key, createdAt: now };
 }
@@ -85,12 +70,7 @@ export function releasePlace(tx: Queryable, clock: Clock, team: Pick<Team, 'prod
     .all();
   if (released.length === 0) return false;
   giveUnitBack(tx, team.productId);
-  if (member.paymentId !== null) {
-    tx.update(payments)
-      .set({ status: 'voiding', attempts: 0, nextAttemptAt: leaseUntil(clock), updatedAt: now })
-      .where(and(eq(payments.id, member.paymentId), eq(payments.status, 'authorized')))
-      .run();
-  }
+  if (member.paymentId !== null) markHolds(tx, { clock }, [member.paymentId], 'voiding');
   return true;
 }
 

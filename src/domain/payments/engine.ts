@@ -1,0 +1,162 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { payments } from '../../db/schema.ts';
+import type { GatewayPayment } from './gateway.ts';
+import { holdForReview, mismatchOf } from './matching.ts';
+import { type Failure, type Handled, type PaymentDeps, type PaymentRow, purposeOf } from './purposes.ts';
+import { leaseUntil, NOT_TAKEN_AFTER_MS } from './states.ts';
+import { moveHolds } from './holds.ts';
+
+/*
+ * The payment row's life, once (DESIGN section 5, docs/decisions.md "One money engine"):
+ *
+ *   create ('charging' | 'authorizing', with a lease) -> confirm ('captured' | 'authorized')
+ *                                                      -> refuse ('failed')
+ *   'authorized' -> 'capturing' -> 'captured' | 'capture_failed' | 'expired'   (holds.ts)
+ *   'authorized' -> 'voiding'   -> 'voided' | 'void_failed'                     (holds.ts)
+ *   'refunding'  -> 'refunded' | 'failed'                                       (refunds.ts)
+ *
+ * Every transition is one conditional UPDATE on the status it read, and the row's purpose
+ * (purposes.ts) does what the row means in the same transaction; what it needs after the commit
+ * (gateway calls) runs then. A payment under our key that does not match the row stays in between
+ * and goes to Needs attention (matching.ts).
+ */
+
+export type NewPayment = Omit<typeof payments.$inferInsert, 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt' | 'gateway'> & {
+  status: 'charging' | 'authorizing';
+};
+
+/** Writes a charge or hold about to be asked for, under a lease the reconciler respects. Runs in the caller's transaction. */
+export function createPayment(tx: Queryable, deps: PaymentDeps, values: NewPayment): PaymentRow {
+  purposeOf(values.kind);
+  const now = deps.clock.now();
+  return tx
+    .insert(payments)
+    .values({ ...values, gateway: deps.gateway.name, attempts: 1, nextAttemptAt: leaseUntil(deps.clock), createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+}
+
+export function paymentRow(db: Queryable, id: number): PaymentRow | undefined {
+  return db.select().from(payments).where(eq(payments.id, id)).get();
+}
+
+/** Marks authorized holds to be captured or released (with a lease). Runs in the caller's transaction. */
+export function markHolds(tx: Queryable, deps: Pick<PaymentDeps, 'clock'>, ids: number[], to: 'capturing' | 'voiding'): void {
+  if (ids.length === 0) return;
+  tx.update(payments)
+    .set({ status: to, attempts: 0, nextAttemptAt: leaseUntil(deps.clock), updatedAt: deps.clock.now() })
+    .where(and(inArray(payments.id, ids), eq(payments.status, 'authorized')))
+    .run();
+}
+
+/** What a handler asked for, after the commit: release the hold, then the purpose's own work. */
+export async function afterCommit(deps: PaymentDeps, rowId: number, handled: Handled | undefined): Promise<void> {
+  if (handled?.release) {
+    const row = paymentRow(deps.db, rowId);
+    if (row?.status === 'voiding') await moveHolds(deps, [row]);
+  }
+  if (handled?.after) await handled.after(deps);
+}
+
+export interface ConfirmOptions {
+  /** An admin's override: a payment under another reference may pay this row (amount, currency and uniqueness still hold). */
+  anyReference?: boolean;
+  /** Kept on the row: who confirmed it against what, and why. */
+  reviewNote?: string;
+}
+
+export type Confirmed = 'confirmed' | 'mismatch' | 'gone';
+
+/** The charge or hold went through: the row is captured (a charge) or authorized (a hold), and its purpose says what that means. */
+export async function confirmPayment(deps: PaymentDeps, rowId: number, payment: GatewayPayment, options: ConfirmOptions = {}): Promise<Confirmed> {
+  const { db, clock } = deps;
+  const outcome = db.transaction((tx) => {
+    const current = tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
+      .get();
+    if (!current) return { end: 'gone' as const };
+    const purpose = purposeOf(current.kind);
+    const mismatch = mismatchOf(tx, current, payment, options);
+    if (mismatch) return { end: 'mismatch' as const, current, mismatch };
+    const now = clock.now();
+    const reviewed = options.reviewNote ? { reviewNote: options.reviewNote.slice(0, 1000), reviewedAt: now } : {};
+    const row = tx
+      .update(payments)
+      .set({
+        status: current.status === 'charging' ? 'captured' : 'authorized',
+        gatewayPaymentId: payment.id,
+        errorCode: null,
+        errorDetail: null,
+        nextAttemptAt: null,
+        updatedAt: now,
+        ...reviewed,
+      })
+      .where(and(eq(payments.id, rowId), eq(payments.status, current.status)))
+      .returning()
+      .get();
+    if (!row) return { end: 'gone' as const };
+    const handled = purpose.onConfirmed(tx, deps, row, payment);
+    if (handled?.release) markHolds(tx, deps, [row.id], 'voiding');
+    return { end: 'confirmed' as const, handled };
+  });
+  if (outcome.end === 'mismatch') holdForReview(deps, outcome.current, outcome.mismatch);
+  if (outcome.end === 'confirmed') await afterCommit(deps, rowId, outcome.handled);
+  return outcome.end;
+}
+
+/** The charge or hold was refused, or never taken: the row is failed and its purpose gives back what it reserved. */
+export async function refusePayment(deps: PaymentDeps, rowId: number, failure: Failure): Promise<boolean> {
+  const { db, clock } = deps;
+  const outcome = db.transaction((tx) => {
+    const current = tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
+      .get();
+    if (!current) return null;
+    const purpose = purposeOf(current.kind);
+    const row = tx
+      .update(payments)
+      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
+      .where(and(eq(payments.id, rowId), eq(payments.status, current.status)))
+      .returning()
+      .get();
+    if (!row) return null;
+    return { handled: purpose.onRefused(tx, deps, row, failure) };
+  });
+  if (!outcome) return false;
+  await afterCommit(deps, rowId, outcome.handled);
+  return true;
+}
+
+export type Settled = 'confirmed' | 'refused' | 'unknown';
+
+/**
+ * Ends a charge or hold from what the gateway holds under our key (the reconciler, a request whose
+ * answer was lost, the admin's Check): a matching COMPLETED or APPROVED payment confirms it,
+ * FAILED or CANCELED refuses it, nothing at all refuses it only NOT_TAKEN_AFTER_MS after our last
+ * call (a request may still be on its way); a payment that does not match goes to Needs attention.
+ */
+export async function settleFromGateway(deps: PaymentDeps, row: PaymentRow, found: GatewayPayment | undefined): Promise<Settled> {
+  const mismatch = found ? mismatchOf(deps.db, row, found) : null;
+  if (mismatch) {
+    holdForReview(deps, row, mismatch);
+    return 'unknown';
+  }
+  // A charge is only paid once COMPLETED; a hold is taken once APPROVED (or already captured).
+  const taken = found && (found.status === 'COMPLETED' || (row.status === 'authorizing' && found.status === 'APPROVED'));
+  if (found && taken) return (await confirmPayment(deps, row.id, found)) === 'confirmed' ? 'confirmed' : 'unknown';
+  if (found?.status === 'FAILED' || found?.status === 'CANCELED') {
+    await refusePayment(deps, row.id, { code: 'DECLINED', detail: `The gateway answered ${found.status}.`, declined: true });
+    return 'refused';
+  }
+  if (!found && row.updatedAt <= deps.clock.now() - NOT_TAKEN_AFTER_MS) {
+    const what = row.status === 'charging' ? 'payment' : 'hold';
+    await refusePayment(deps, row.id, { code: 'NOT_TAKEN', detail: `The gateway never took this ${what}.`, declined: false });
+    return 'refused';
+  }
+  return 'unknown';
+}
