@@ -56,9 +56,11 @@ async function gatewayStatus(gateway: PaymentGateway, id: string): Promise<Gatew
   }
 }
 
+/** Tells the admins in the purpose's words for the row as it now stands (what to do depends on its new state). */
 function alert(deps: PaymentDeps, row: PaymentRow, problem: string, happened: string): void {
-  const { what, todo } = purposeOf(row.kind).describe(deps.db, row);
-  alertAdmins(deps, row, problem, `${what}: ${happened} ${todo}`);
+  const now = deps.db.select().from(payments).where(eq(payments.id, row.id)).get() ?? row;
+  const { what, todo } = purposeOf(now.kind).describe(deps.db, now);
+  alertAdmins(deps, now, problem, `${what}: ${happened} ${todo}`);
 }
 
 /** One gateway call for one hold; false when the outcome was unknown (the gateway may be down). */
@@ -114,7 +116,7 @@ async function moveHold(deps: PaymentDeps, row: PaymentRow): Promise<boolean> {
     if (attempts >= MAX_HOLD_ATTEMPTS) {
       const status = capture ? 'capture_failed' : 'void_failed';
       if (await end({ status, attempts, errorCode: failure.code, errorDetail: detail, nextAttemptAt: null }))
-        alert(deps, row, status, `it could not be ${capture ? 'captured' : 'released'} after ${attempts} tries: ${failure.detail}.`);
+        alert(deps, row, status, `it could not be ${capture ? 'captured' : 'released'} after ${attempts} tries: ${failure.detail.replace(/\.$/, '')}.`);
       return true;
     }
     deps.db
