@@ -33,7 +33,7 @@ const holdOf = (s: SquareStore, userId: number) => {
   const member = memberRows(s).find((m) => m.userId === userId)!;
   return s.db.select().from(payments).where(eq(payments.id, member.paymentId!)).get()!;
 };
-const paidNotes = (s: SquareStore, userId: number) => teamNotes(s, userId).filter((n) => n.eventKey.endsWith(':filled') || n.type === 'payment_success');
+const paidNotes = (s: SquareStore, userId: number) => teamNotes(s, userId).filter((n) => n.eventKey?.endsWith(':filled') || n.type === 'payment_success');
 
 /** A team start whose answer (and Square's look-up) was lost, three minutes ago. */
 async function lostStart(options: { taken: boolean }) {
