@@ -11,11 +11,11 @@ export type AttentionRow = AttentionItem & { gateway: GatewayView };
 
 const problemText: Record<AttentionProblem, string> = {
   unconfirmed_charge: 'The card processor has not confirmed this charge.',
-  unconfirmed_hold: 'The card processor has not confirmed this $1 hold.',
+  unconfirmed_hold: 'The card processor has not confirmed this hold.',
   unconfirmed_refund: 'The card processor has not confirmed this refund yet; it is retried with the same key.',
-  capture_failed: 'This $1 hold could not be captured after several tries.',
-  void_failed: 'This $1 hold could not be released after several tries.',
-  expired: 'This $1 hold expired before it was captured.',
+  capture_failed: 'This hold could not be captured after several tries.',
+  void_failed: 'This hold could not be released after several tries.',
+  expired: 'This hold expired before it was captured.',
   refund_refused: 'The card processor refused this refund; the order is back to processing.',
   gateway_mismatch: "The card processor's payment under this key does not match it (amount, currency, reference or already used), so it was not marked paid.",
   shared_payment: 'The card processor payment of this order also paid another one; check in Square whether this order was really paid.',
@@ -28,12 +28,6 @@ const actionLabel: Record<ReviewAction, string> = {
   retry: 'Retry',
   dismiss: 'Mark as dealt with',
 };
-
-function whatItIs(item: AttentionRow): string {
-  if (item.kind === 'order_charge') return `Card charge for order #${item.orderId}`;
-  if (item.kind === 'refund') return `Refund of order #${item.orderId}`;
-  return item.gameId ? `$1 entry hold (game #${item.gameId})` : '$1 entry hold';
-}
 
 function gatewayText(view: GatewayView): string {
   if (view.status === 'UNREACHABLE') return 'Square: cannot be reached';
@@ -95,10 +89,10 @@ export function NeedsAttention({ items }: { items: AttentionRow[] }) {
         {items.map((item) => (
           <li key={item.paymentId} className="rounded-xl border border-amber-200 bg-white p-3" data-payment-id={item.paymentId} data-problem={item.problem}>
             <div className="flex flex-wrap items-start justify-between gap-2">
-              <h3 className="m-0 text-base font-bold">{whatItIs(item)}</h3>
+              <h3 className="m-0 text-base font-bold">{item.what}</h3>
               <span className="font-bold tabular-nums">{formatDollars(item.amount)}</span>
             </div>
-            <p className="m-0 mt-1 text-sm">{problemText[item.problem]}</p>
+            <p className="m-0 mt-1 text-sm">{`${problemText[item.problem]} ${item.todo}`}</p>
             <p className="m-0 mt-1 break-words text-sm text-slate-600">
               {`@${item.username} · payment #${item.paymentId} · ${item.status} · ${item.attempts} ${item.attempts === 1 ? 'try' : 'tries'} · ${formatDateTime(item.updatedAt)}`}
               {item.errorCode && ` · last error ${item.errorCode}${item.errorDetail ? `: ${item.errorDetail}` : ''}`}
