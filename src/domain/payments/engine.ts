@@ -59,6 +59,15 @@ export async function afterCommit(deps: PaymentDeps, rowId: number, handled: Han
   if (handled?.after) await handled.after(deps);
 }
 
+/** The row while its charge or hold is still being asked for: what confirm and refuse claim. */
+function askedFor(tx: Queryable, rowId: number): PaymentRow | undefined {
+  return tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
+    .get();
+}
+
 export interface ConfirmOptions {
   /** An admin's override: a payment under another reference may pay this row (amount, currency and uniqueness still hold). */
   anyReference?: boolean;
@@ -72,11 +81,7 @@ export type Confirmed = 'confirmed' | 'mismatch' | 'gone';
 export async function confirmPayment(deps: PaymentDeps, rowId: number, payment: GatewayPayment, options: ConfirmOptions = {}): Promise<Confirmed> {
   const { db, clock } = deps;
   const outcome = db.transaction((tx) => {
-    const current = tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
-      .get();
+    const current = askedFor(tx, rowId);
     if (!current) return { end: 'gone' as const };
     const purpose = purposeOf(current.kind);
     const mismatch = mismatchOf(tx, current, payment, options);
@@ -111,11 +116,7 @@ export async function confirmPayment(deps: PaymentDeps, rowId: number, payment: 
 export async function refusePayment(deps: PaymentDeps, rowId: number, failure: Failure): Promise<boolean> {
   const { db, clock } = deps;
   const outcome = db.transaction((tx) => {
-    const current = tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
-      .get();
+    const current = askedFor(tx, rowId);
     if (!current) return null;
     const purpose = purposeOf(current.kind);
     const row = tx
