@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { emailOutbox, notifications, orders, payments, products } from '../../src/db/schema.ts';
 import { buyNowBody } from '../helpers/actors.ts';
-import { postForm } from '../helpers/admin-tools.ts';
-import { textOf } from '../helpers/html.ts';
+import { afterRedirect, postForm } from '../helpers/admin-tools.ts';
+import { attribute, textOf } from '../helpers/html.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
 
 /*
@@ -181,5 +181,45 @@ describe.concurrent('admin refunds after delivery', () => {
     const next = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '2', reason: 'Postage back', key: 'refund-2' });
     expect(next.status).toBe(303);
     expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1250, 200]);
+  });
+  test('two tabs, two forms: each form has its own key, so two different refunds both go through; one form sent twice refunds once', async () => {
+    const s = await open();
+    const { admin, orderId, totalCents } = await deliveredOrder(s, 'twotabs');
+    // The refund form as a tab shows it: its key is made when the page is rendered.
+    const formKey = async () => {
+      const html = await (await admin.get('/admin?tab=orders')).text();
+      return attribute(html, `form[action="/admin/orders/${orderId}/refund"] input[name="key"]`, 'value')!;
+    };
+    const [tabA, tabB] = [await formKey(), await formKey()];
+    expect(tabA).toMatch(/^refund-[0-9a-f-]{36}$/);
+    expect(tabB).not.toBe(tabA);
+
+    const first = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '10', reason: 'Scratched lens', key: tabA });
+    expect((await afterRedirect(admin, first)).toast).toMatchObject({ title: 'Refunded' });
+    const second = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '5', reason: 'Late delivery', key: tabB });
+    expect((await afterRedirect(admin, second)).toast).toMatchObject({ title: 'Refunded', description: `Refunded $5.00 of order #${orderId}.` });
+    expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1000, 500]);
+
+    // Tab A's form sent again (a double click, a reload): the first refund, not a third.
+    const again = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '10', reason: 'Scratched lens', key: tabA });
+    expect((await afterRedirect(admin, again)).toast).toMatchObject({ title: 'Refunded', description: `Refunded $10.00 of order #${orderId}.` });
+    // ... or sent again with other words: told why not, nothing refunded.
+    const edited = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '7', reason: 'Scratched lens', key: tabA });
+    expect((await afterRedirect(admin, edited)).toast).toMatchObject({
+      title: 'Not refunded',
+      description: `This refund form was already sent: it refunded $10.00 of order #${orderId}. Open the order again for another refund.`,
+    });
+    expect(s.fake.refunds()).toHaveLength(2);
+    expect(refundRows(s, orderId)).toHaveLength(2);
+
+    // A third tab asks for more than is left: told how much is.
+    const left = totalCents - 1500;
+    const tabC = await formKey();
+    const over = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: ((left + 100) / 100).toFixed(2), reason: 'Everything', key: tabC });
+    expect((await afterRedirect(admin, over)).toast).toMatchObject({
+      title: 'Not refunded',
+      description: `At most $${(left / 100).toFixed(2)} of order #${orderId} can still be refunded.`,
+    });
+    expect(s.fake.refunds()).toHaveLength(2);
   });
 });

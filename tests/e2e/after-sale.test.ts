@@ -39,7 +39,9 @@ async function irvineCartOrder(client: Client): Promise<number> {
 }
 
 async function adminPage(): Promise<Page> {
-  const page = await store.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // Its own context, so a second tab can share its session (a page from browser.newPage() cannot have one).
+  const context = await store.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
   await page.goto(`${store.server.url}/auth`);
   await islandsReady(page);
   const login = page.locator('form[action^="/auth/login"]');
@@ -123,6 +125,37 @@ describe('after the sale', () => {
     await shows(shopper.getByText('-$20.00'));
     await shows(shopper.getByText('Partial refund for the bent arm', { exact: false }));
     await look(shopper, 'after-sale-shopper-refunded');
+    expect(errors).toEqual([]);
+  });
+  test('two admin tabs refund the same order: each form refunds once, two refunds in all', async () => {
+    const client = await shopperWithCard(store.server, 'irvine_two');
+    const orderId = await irvineCartOrder(client);
+    const tabA = await adminPage();
+    const errors = watchErrors(tabA);
+    const rowIn = (tab: Page) => tab.locator(`article[data-order-id="${orderId}"]`);
+    await tabA.goto(`${store.server.url}/admin?tab=orders`);
+    await rowIn(tabA).getByLabel('Carrier').selectOption('UPS');
+    await rowIn(tabA).getByLabel('Tracking number').fill('1Z999AA10123456784');
+    await rowIn(tabA).getByRole('button', { name: 'Mark Shipped' }).click();
+    expect(await toastText(tabA, 'Order shipped')).toContain('Order shipped');
+
+    // The second tab opens the same order's refund form before the first sends its own.
+    const tabB = await tabA.context().newPage();
+    await tabB.goto(`${store.server.url}/admin?tab=orders`);
+    for (const [tab, amount, reason] of [
+      [tabA, '10', 'Scratched lens'],
+      [tabB, '5', 'Late parcel'],
+    ] as const) {
+      await rowIn(tab).locator('summary', { hasText: 'Refund' }).click();
+      await rowIn(tab).getByLabel('Amount ($)').fill(amount);
+      await rowIn(tab).getByLabel('Reason (the customer sees it)').fill(reason);
+    }
+    await rowIn(tabA).getByRole('button', { name: 'Refund to card' }).click();
+    expect(await toastText(tabA)).toContain(`Refunded $10.00 of order #${orderId}.`);
+    await rowIn(tabB).getByRole('button', { name: 'Refund to card' }).click();
+    expect(await toastText(tabB)).toContain(`Refunded $5.00 of order #${orderId}.`);
+    await shows(rowIn(tabB).getByText('Refunded $10.00', { exact: false }));
+    await shows(rowIn(tabB).getByText('Refunded $5.00', { exact: false }));
     expect(errors).toEqual([]);
   });
 });

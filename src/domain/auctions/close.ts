@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
@@ -12,8 +13,10 @@ import { rankMaximums } from './proxy.ts';
 
 /*
  * The close job (issue 28, item 5), run by the jobs lease holder every minute. Every step is a
- * conditional update on the auction's status, and the charge is claimed with its order (payment.ts),
- * so running it twice, in two processes or again after a crash, changes nothing the first did:
+ * conditional update on the auction's status and on everything its decision read (issue 34, item 5),
+ * and the charge is claimed with its order (payment.ts), so running it twice, in two processes or
+ * again after a crash, changes nothing the first did, and a bid or a payment committed by another
+ * process between the read and the update is never overwritten: the step reads again and decides anew.
  *
  *   running, past its end -> unsold (no bid, or the reserve not met) | awaiting_payment (winner)
  *   awaiting_payment -> ended (paid) | second_chance (unpaid after PAYMENT_WINDOW_MS)
@@ -35,11 +38,42 @@ const labelOf = (deps: OrderDeps, auction: Auction) => {
 
 const dueText = (at: number) => new Date(at).toUTCString().replace(' GMT', ' UTC');
 
-/** Moves the auction from one status to the next only if nobody did already; false when someone did. */
+const sameAs = (column: SQLiteColumn, value: number | null): SQL => (value === null ? isNull(column) : eq(column, value));
+
+/**
+ * What a closing decision read of a running auction: its end (a soft close moves it), its bids and
+ * its leader at its price. A bid committed since changes one of them, and the move does not happen.
+ */
+const closingRead = (auction: Auction): SQL[] => [
+  eq(auctions.status, auction.status),
+  eq(auctions.endsAt, auction.endsAt),
+  eq(auctions.bidCount, auction.bidCount),
+  sameAs(auctions.leaderId, auction.leaderId),
+  sameAs(auctions.currentPriceCents, auction.currentPriceCents),
+];
+
+/**
+ * What a settling decision read of an auction owed its price: whom it owes, the claim of their last
+ * attempt (a Retry or the reconciler's charge writes a new one) and until when. A payment begun since
+ * changes `winnerOrderId`, and neither the second-chance move nor the unsold end takes its unit.
+ */
+const owingRead = (auction: Auction): SQL[] => [
+  eq(auctions.status, auction.status),
+  sameAs(auctions.winnerId, auction.winnerId),
+  sameAs(auctions.winnerOrderId, auction.winnerOrderId),
+  sameAs(auctions.paymentDueAt, auction.paymentDueAt),
+];
+
+const reread = (deps: OrderDeps, auctionId: number) => deps.db.select().from(auctions).where(eq(auctions.id, auctionId)).get();
+
+/** How often a step that lost a race reads again and decides anew in one run; the next run carries on. */
+const RACES = 3;
+
+/** Moves the auction only if it is still as the decision read it (`read`); false when it is not. */
 function move(
   deps: OrderDeps,
   auction: Auction,
-  from: Auction['status'][],
+  read: SQL[],
   set: Partial<typeof auctions.$inferInsert>,
   after?: (tx: Queryable, moved: Auction) => void,
 ): boolean {
@@ -47,7 +81,7 @@ function move(
     const moved = tx
       .update(auctions)
       .set({ ...set, updatedAt: deps.clock.now() })
-      .where(and(eq(auctions.id, auction.id), inArray(auctions.status, from)))
+      .where(and(eq(auctions.id, auction.id), ...read))
       .returning()
       .get();
     if (!moved) return false;
@@ -56,45 +90,74 @@ function move(
   });
 }
 
-function endUnsold(deps: OrderDeps, auction: Auction, from: Auction['status'][], why: string): boolean {
-  return move(deps, auction, from, { status: 'unsold' }, (tx, moved) => {
+function endUnsold(deps: OrderDeps, auction: Auction, read: SQL[], why: string): boolean {
+  return move(deps, auction, read, { status: 'unsold' }, (tx, moved) => {
     releaseStock(tx, moved, deps.clock.now());
     tellUnsold(tx, deps.clock, moved, labelOf(deps, moved), biddersOf(tx, moved.id), why);
   });
 }
 
-/** The clock ran out: no sale, or the winner owes the final price. */
-function endRunning(deps: OrderDeps, auction: Auction, now: number): boolean {
-  if (auction.leaderId === null) return endUnsold(deps, auction, OPEN_STATUSES, 'nobody bid.');
-  if (!auction.reserveMet) return endUnsold(deps, auction, OPEN_STATUSES, 'the reserve price was not met.');
-  return move(deps, auction, OPEN_STATUSES, { status: 'awaiting_payment', winnerId: auction.leaderId, paymentDueAt: now + PAYMENT_WINDOW_MS });
+/** The clock ran out on the auction as read: no sale, or the winner owes the final price. */
+function endAsRead(deps: OrderDeps, auction: Auction, now: number): boolean {
+  const read = closingRead(auction);
+  if (auction.leaderId === null) return endUnsold(deps, auction, read, 'nobody bid.');
+  if (!auction.reserveMet) return endUnsold(deps, auction, read, 'the reserve price was not met.');
+  return move(deps, auction, read, { status: 'awaiting_payment', winnerId: auction.leaderId, paymentDueAt: now + PAYMENT_WINDOW_MS });
+}
+
+/**
+ * Ends an auction past its end, as `auction` was read. A bid committed since the read (by another
+ * process, in its last milliseconds) makes the move miss: the auction is read again and closed with
+ * that bid, or left running when the bid's soft close moved its end past `now`.
+ */
+export function endRunning(deps: OrderDeps, auction: Auction, now: number): boolean {
+  let read: Auction | undefined = auction;
+  for (let race = 0; read && race < RACES; race++) {
+    if (!OPEN_STATUSES.includes(read.status) || read.endsAt > now) return false;
+    if (endAsRead(deps, read, now)) return true;
+    read = reread(deps, auction.id);
+  }
+  return false;
 }
 
 /** The winner did not pay in time: the best other bidder is offered it at their maximum, or it is unsold. */
-function offerSecondChance(deps: OrderDeps, auction: Auction, now: number): boolean {
+export function offerSecondChance(deps: OrderDeps, auction: Auction, now: number): boolean {
   const runnerUp = rankMaximums(maximumsOf(deps.db, auction.id)).find((max) => max.bidderId !== auction.winnerId);
-  if (!runnerUp) return endUnsold(deps, auction, ['awaiting_payment'], 'the winner did not pay.');
+  if (!runnerUp) return endUnsold(deps, auction, owingRead(auction), 'the winner did not pay.');
   const dueAt = now + PAYMENT_WINDOW_MS;
   return move(
     deps,
     auction,
-    ['awaiting_payment'],
+    owingRead(auction),
     { status: 'second_chance', winnerId: runnerUp.bidderId, winnerOrderId: null, currentPriceCents: runnerUp.maxCents, paymentDueAt: dueAt },
     (tx, moved) => tellSecondChance(tx, deps.clock, moved, labelOf(deps, moved), runnerUp.bidderId, runnerUp.maxCents, dueText(dueAt)),
   );
 }
 
+/** Nobody paid in time: a second chance after the winner, unsold after the runner-up. */
+function passOn(deps: OrderDeps, auction: Auction, now: number): boolean {
+  if (auction.status === 'awaiting_payment') return offerSecondChance(deps, auction, now);
+  return endUnsold(deps, auction, owingRead(auction), 'nobody paid.');
+}
+
 /**
  * An auction owed its price: paid -> ended; a charge under way -> the reconciler's; the winner's
- * first charge not made yet -> made now; declined -> told, until the window closes.
+ * first charge not made yet -> made now; declined -> told, until the window closes. A move that
+ * misses (a Retry or a second-chance payment began after the read) reads again and decides anew.
  */
 export async function settleOwing(deps: OrderDeps, auction: Auction, now: number): Promise<void> {
-  const buyerId = auction.winnerId;
-  if (buyerId === null) {
-    if (auction.status === 'awaiting_payment') offerSecondChance(deps, auction, now);
-    else endUnsold(deps, auction, ['second_chance'], 'nobody paid.');
-    return;
+  let read: Auction | undefined = auction;
+  for (let race = 0; read && race < RACES; race++) {
+    if (!(OWING_STATUSES as readonly string[]).includes(read.status)) return;
+    if (await settleAsRead(deps, read, now)) return;
+    read = reread(deps, auction.id);
   }
+}
+
+/** One settling decision on the auction as read (the auction first, then its orders); false when a move missed. */
+async function settleAsRead(deps: OrderDeps, auction: Auction, now: number): Promise<boolean> {
+  const buyerId = auction.winnerId;
+  if (buyerId === null) return passOn(deps, auction, now);
   let orders = buyerOrders(deps.db, auction.id, buyerId);
   // Moved out of the delivery area since bidding: no charge, told why, as after a decline.
   const away = buyerOutsideArea(deps.db, buyerId);
@@ -104,29 +167,36 @@ export async function settleOwing(deps: OrderDeps, auction: Auction, now: number
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }
+    // The charge's claim changed the row: what follows decides on it as it is now.
+    const after = reread(deps, auction.id);
+    if (!after) return true;
+    auction = after;
     orders = buyerOrders(deps.db, auction.id, buyerId);
   }
   if (orders.paid) {
     const orderId = orders.paid.id;
-    move(deps, auction, [...OWING_STATUSES], { status: 'ended', winnerOrderId: orderId, paymentDueAt: null }, (tx, moved) =>
+    const owedToBuyer = [inArray(auctions.status, [...OWING_STATUSES]), eq(auctions.winnerId, buyerId)];
+    move(deps, auction, owedToBuyer, { status: 'ended', winnerOrderId: orderId, paymentDueAt: null }, (tx, moved) =>
       tellSold(tx, deps.clock, moved, labelOf(deps, moved), buyerId, biddersOf(tx, moved.id), orderId),
     );
-    return;
+    return true;
   }
-  if (orders.latest?.status === 'pending') return;
+  if (orders.latest?.status === 'pending') return true;
   const dueAt = auction.paymentDueAt ?? now;
-  if (now < dueAt) {
-    if (auction.status === 'awaiting_payment') {
-      deps.db.transaction((tx) =>
-        away && !orders.latest
-          ? tellAddressNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, dueText(dueAt))
-          : tellPaymentNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, orders.attempts, dueText(dueAt)),
-      );
-    }
-    return;
-  }
-  if (auction.status === 'awaiting_payment') offerSecondChance(deps, auction, now);
-  else endUnsold(deps, auction, ['second_chance'], 'nobody paid.');
+  if (now >= dueAt) return passOn(deps, auction, now);
+  if (auction.status !== 'awaiting_payment') return true;
+  return deps.db.transaction((tx) => {
+    // Told only while nothing was begun since the read: a Retry under way needs no reminder.
+    const still = tx
+      .select({ id: auctions.id })
+      .from(auctions)
+      .where(and(eq(auctions.id, auction.id), ...owingRead(auction)))
+      .get();
+    if (!still) return false;
+    if (away && !orders.latest) tellAddressNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, dueText(dueAt));
+    else tellPaymentNeeded(tx, deps.clock, auction, labelOf(deps, auction), buyerId, orders.attempts, dueText(dueAt));
+    return true;
+  });
 }
 
 /** The job: every auction past its end, then every auction still owed its price. */

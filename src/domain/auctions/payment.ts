@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, orders, products } from '../../db/schema.ts';
 import { findProfile, streetLine } from '../accounts/profile.ts';
@@ -35,12 +35,23 @@ export function buyerOrders(db: Queryable, auctionId: number, buyerId: number) {
   return { latest: rows[0], paid: rows.find((row) => PAID.includes(row.status)), attempts: rows.length };
 }
 
-/** In the order's claim: the auction still owes this buyer, and nothing of theirs is paid or under way. */
+/**
+ * In the order's claim: the auction still owes this buyer, within the time to pay (checked here, not
+ * only before the charge began: the close job's second-chance move may be deciding at the same instant),
+ * and nothing of theirs is paid or under way.
+ */
 function claimAuction(tx: Queryable, auctionId: number, buyerId: number, orderId: number, now: number): void {
   const claimed = tx
     .update(auctions)
     .set({ winnerOrderId: orderId, updatedAt: now })
-    .where(and(eq(auctions.id, auctionId), eq(auctions.winnerId, buyerId), inArray(auctions.status, [...OWING_STATUSES])))
+    .where(
+      and(
+        eq(auctions.id, auctionId),
+        eq(auctions.winnerId, buyerId),
+        inArray(auctions.status, [...OWING_STATUSES]),
+        or(isNull(auctions.paymentDueAt), gt(auctions.paymentDueAt, now)),
+      ),
+    )
     .returning({ id: auctions.id })
     .get();
   if (!claimed) throw new DomainError(409, 'This auction has nothing to pay for any more.');

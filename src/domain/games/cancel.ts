@@ -28,6 +28,7 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
       reason: 'It did not fill within 6 days.',
       message: (brand) => `The game for ${brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
       only: 'waiting',
+      unlessFilled: true,
     });
     if (done) canceled.push(game.id);
   }
@@ -42,7 +43,13 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
 export async function cancelGame(
   deps: GameDeps,
   gameId: number,
-  why: { reason: string; message: (brand: string) => string; only?: 'waiting' | 'active' },
+  why: {
+    reason: string;
+    message: (brand: string) => string;
+    only?: 'waiting' | 'active';
+    /** The expiry decided on an entry count read before: an entry paid since that fills the game stops the cancel. */
+    unlessFilled?: boolean;
+  },
 ): Promise<boolean> {
   const { db, clock } = deps;
   const claimed = db.transaction((tx) => {
@@ -51,7 +58,15 @@ export async function cancelGame(
     const won = tx
       .update(games)
       .set({ status: 'canceled', canceledAt: clock.now(), cancelReason: why.reason })
-      .where(and(eq(games.id, gameId), inArray(games.status, [...from])))
+      .where(
+        and(
+          eq(games.id, gameId),
+          inArray(games.status, [...from]),
+          why.unlessFilled
+            ? sql`(select count(*) from ${plays} where ${plays.gameId} = ${games.id} and ${plays.status} = 'entered') < ${games.requiredParticipants}`
+            : undefined,
+        ),
+      )
       .returning({ id: games.id })
       .all();
     if (!before || won.length === 0) return false;

@@ -53,6 +53,10 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
     if (startTime === null || startTime > now) continue;
     // One transaction decides everything: the start (or the cancel), the holds to release, the notifications.
     const outcome = db.transaction((tx) => {
+      // The start was decided on entries read before this transaction: an entry voided since changes it.
+      const entriesNow = enteredPlays(tx, game.id);
+      if (entriesNow.length < game.requiredParticipants || startOfFilledGame(entriesNow.map(entryTime), game.requiredParticipants) !== startTime)
+        return 'taken' as const;
       const claimed = tx
         .update(games)
         .set({ status: 'active', startTime, endTime: startTime + GAME_LENGTH_MS })
@@ -173,10 +177,13 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const winnerName = winner?.username ?? '';
   // The result, the record, the prize, every notification and the holds to capture: all or nothing.
   const settled = db.transaction((tx) => {
+    // Scores and winner were computed from entries read before this transaction: settled only if they are still the game's.
+    const entriesNow = enteredPlays(tx, gameId).map((play) => play.id);
+    if (entriesNow.length !== ranked.length || ranked.some((play) => !entriesNow.includes(play.id))) return false;
     const claimed = tx
       .update(games)
       .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: prizeOutcomeFor(winner), calibration })
-      .where(and(eq(games.id, gameId), eq(games.status, 'active')))
+      .where(and(eq(games.id, gameId), eq(games.status, 'active'), eq(games.startTime, game.startTime), eq(games.endTime, game.endTime)))
       .returning()
       .get();
     if (!claimed || !isStarted(claimed)) return false;

@@ -37,7 +37,7 @@ export interface RefundRequest {
   amountCents?: number;
   reason: string;
   adminId?: number | null;
-  /** The admin form's one-time key: the same form sent twice answers with the first refund. */
+  /** The admin form's key, new each time the form is shown: the same form sent twice answers with the first refund. */
   requestKey?: string;
 }
 
@@ -59,7 +59,17 @@ function claim(deps: RefundOrderDeps, orderId: number, request: RefundRequest): 
         .from(orderRefunds)
         .where(and(eq(orderRefunds.orderId, orderId), eq(orderRefunds.requestKey, request.requestKey)))
         .get();
-      if (earlier) return { paymentRowId: earlier.paymentId, recordId: earlier.id, amountCents: earlier.amountCents, reason: earlier.reason, replay: true };
+      if (earlier) {
+        // The same form sent again with other words (back, edit, send): not a second refund in disguise.
+        const changed = (request.amountCents !== undefined && request.amountCents !== earlier.amountCents) || request.reason !== earlier.reason;
+        if (changed) {
+          throw new DomainError(
+            409,
+            `This refund form was already sent: it refunded ${formatCents(earlier.amountCents)} of order #${orderId}. Open the order again for another refund.`,
+          );
+        }
+        return { paymentRowId: earlier.paymentId, recordId: earlier.id, amountCents: earlier.amountCents, reason: earlier.reason, replay: true };
+      }
     }
     const order = tx.select().from(orders).where(eq(orders.id, orderId)).get();
     if (!order) throw new DomainError(404, 'Order not found.');

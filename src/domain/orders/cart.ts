@@ -97,32 +97,37 @@ export function productForCart(db: Queryable, input: { productId: number; quanti
   return product;
 }
 
-/** POST /api/cart: adds units of a product, or more of it when it is already in the cart. */
+/**
+ * POST /api/cart: adds units of a product, or more of it when it is already in the cart. The line
+ * is read and written in one IMMEDIATE transaction: two tabs adding at once both count.
+ */
 export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
   const { productId, quantity = 1 } = input;
-  const product = productForCart(db, input, clock.now());
-  const existing = db
-    .select()
-    .from(cartItems)
-    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
-    .get();
-  const wanted = (existing?.quantity ?? 0) + quantity;
-  if (wanted > product.quantity) {
-    const message =
-      existing && product.quantity > 0
-        ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
-        : stockMessage(product.quantity);
-    throw new DomainError(409, message, { quantity: message });
-  }
-  if (existing) {
-    db.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
-    return existing.id;
-  }
-  return db
-    .insert(cartItems)
-    .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
-    .returning({ id: cartItems.id })
-    .get().id;
+  return db.transaction((tx) => {
+    const product = productForCart(tx, input, clock.now());
+    const existing = tx
+      .select()
+      .from(cartItems)
+      .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
+      .get();
+    const wanted = (existing?.quantity ?? 0) + quantity;
+    if (wanted > product.quantity) {
+      const message =
+        existing && product.quantity > 0
+          ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
+          : stockMessage(product.quantity);
+      throw new DomainError(409, message, { quantity: message });
+    }
+    if (existing) {
+      tx.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
+      return existing.id;
+    }
+    return tx
+      .insert(cartItems)
+      .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
+      .returning({ id: cartItems.id })
+      .get().id;
+  });
 }
 
 function ownLine(db: Queryable, userId: number, id: number) {

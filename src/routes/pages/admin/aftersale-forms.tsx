@@ -9,8 +9,8 @@ import { dollarsTextToCents, refundForm, shipBody } from '../../../shared/schema
 
 /**
  * The Orders tab's Ship and Refund forms (behind the admin gate of index.tsx), answered with a
- * toast back on the order. The refund form carries the refund's number as its key, so the same
- * form sent twice refunds once.
+ * toast back on the order. The refund form carries a key made when it was shown, so the same
+ * form sent twice refunds once and two forms refund twice.
  */
 
 const backTo = (id: number | string) => `/admin?tab=orders#order-${id}`;

@@ -32,7 +32,9 @@ export function ReturnRequests({ items }: { items: ReturnRequestRow[] }) {
 
 export function OrderAfterSale({ order }: { order: AdminOrder }) {
   const after = order.afterSale;
-  const refundKey = `refund-${after.refunds.length + 1}`;
+  // A new key each time the form is shown (issue 34, item 6): the same form sent twice refunds once,
+  // while two tabs, or the form opened again after a refund, are two refunds (within what is left).
+  const refundKey = `refund-${crypto.randomUUID()}`;
   return (
     <>
       {(after.shipment || after.returnRequest || after.refunds.length > 0) && (
