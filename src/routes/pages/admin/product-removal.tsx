@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { deleteProduct, productHistory, restoreProduct } from '../../../domain/catalog/catalog-admin.ts';
+import { productHistory, restoreProduct } from '../../../domain/catalog/catalog-admin.ts';
 import { findProduct, productIdOf, productLabel, productView } from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { catalogWriter } from '../../../http/domain-deps.ts';
+import { removeProduct } from '../../../flows/end-product.ts';
+import { catalogWriter, productRemovalDeps } from '../../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { renderPage } from '../../../http/render.tsx';
@@ -57,17 +58,17 @@ export const productRemoval = new Hono<AppEnv>()
       </div>,
     );
   })
-  .post('/admin/products/:id/delete', (c) => {
+  .post('/admin/products/:id/delete', async (c) => {
     const id = productIdOf(c.req.param('id'));
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     const tab = stored?.productType ?? 'sunglasses';
     try {
-      const removal = deleteProduct(catalogWriter(c), id ?? 0);
+      const removal = await removeProduct(productRemovalDeps(c), id ?? 0);
       setFlash(
         c,
         removal.outcome === 'deleted'
           ? { title: 'Product deleted', description: 'The product has been successfully deleted.' }
-          : { title: 'Product archived', description: 'It has left the shop; its orders and game records are kept. Restore it from its row.' },
+          : { title: 'Product archived', description: 'It has left the shop; its orders, games, bids and team buys are kept. Restore it from its row.' },
       );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
