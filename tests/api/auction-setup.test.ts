@@ -163,7 +163,11 @@ describe('cancel and end early', () => {
     const [alice] = bidders(ctx, ['alice1']);
     expect((await placeBid(alice!.client, ctx.product.id, 20)).status).toBe(201);
     // Before the close job ran: the winner is about to be charged. (A running one is withdrawn: product-delete-open-sales.)
-    ctx.db.update(auctions).set({ endsAt: ctx.clock.now() - 1 }).where(eq(auctions.productId, ctx.product.id)).run();
+    ctx.db
+      .update(auctions)
+      .set({ endsAt: ctx.clock.now() - 1 })
+      .where(eq(auctions.productId, ctx.product.id))
+      .run();
     const before = auctionRows(ctx, ctx.product.id);
     const refused = await ctx.admin.request('DELETE', `/api/products/${ctx.product.id}`);
     expect(refused.status).toBe(409);

@@ -83,7 +83,12 @@ export const productsApi = new Hono<AppEnv>()
     // What is open on it ends first (or a 409 names it); one with a history is archived instead.
     const { outcome, orders, games } = await removeProduct(productRemovalDeps(c), idParam(c));
     if (outcome === 'deleted') return c.json({ message: 'Product deleted' });
-    return c.json({ message: 'Product archived: it has orders, games, bids or team buys, so it leaves the shop and its history stays.', archived: true, orders, games });
+    return c.json({
+      message: 'Product archived: it has orders, games, bids or team buys, so it leaves the shop and its history stays.',
+      archived: true,
+      orders,
+      games,
+    });
   })
   .post('/products/:id/restore', requireAdminWithPinApi, (c) => {
     const product = restoreProduct(catalogWriter(c), idParam(c));
