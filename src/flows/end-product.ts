@@ -56,13 +56,21 @@ export function removalRefusal(db: Queryable, productId: number, now: number): s
   return null;
 }
 
-/** What removing the product will end, for the confirmation page: counts of each. */
-export function openOnProduct(db: Queryable, productId: number) {
-  return {
-    teams: teamsOfProduct(db, productId, ['open']).length,
-    auction: openAuctionOf(db, productId) ?? null,
-    games: gamesOfProduct(db, productId, ['waiting']).length,
-  };
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What removing the product would end or why it cannot be removed now, in the confirmation page's words. */
+export function removalPreview(db: Queryable, productId: number, now: number): { refusal: string | null; ends: string[] } {
+  const refusal = removalRefusal(db, productId, now);
+  if (refusal) return { refusal, ends: [] };
+  const teams = teamsOfProduct(db, productId, ['open']).length;
+  const auction = openAuctionOf(db, productId);
+  const games = gamesOfProduct(db, productId, ['waiting']).length;
+  const ends = [
+    ...(teams ? [`${plural(teams, 'open team buy')} cancelled: holds released, members told.`] : []),
+    ...(auction ? [`Its auction withdrawn${auction.bidCount ? ` (${plural(auction.bidCount, 'bid')}): bidders told, nobody charged.` : '.'}`] : []),
+    ...(games ? [`${plural(games, 'waiting game')} canceled: $1 holds released, players told.`] : []),
+  ];
+  return { refusal: null, ends };
 }
 
 /** DELETE /api/products/{id} and the admin's delete form: ends what is open, then deletes or archives. */

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { auctions, emailOutbox, games, notifications, orders, payments, products } from '../../src/db/schema.ts';
-import { adminWithPin } from '../helpers/actors.ts';
+import { auctions, emailOutbox, games, notifications, orders, payments, products, teams as teamsTable } from '../../src/db/schema.ts';
+import { adminWithPin, quickShopper } from '../helpers/actors.ts';
+import { seededApp } from '../helpers/app.ts';
+import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
 import { toastOf } from '../helpers/html.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { book, enter, gameStore, picks, player, START } from '../helpers/games.ts';
@@ -192,5 +194,35 @@ describe('deleting a product with an auction or a game on it', () => {
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe(`This product has a game being played (game #${gameId}). It can be deleted once the game ends.`);
     expect({ product: productRow(ctx, productId), payments: ctx.db.select().from(payments).all() }).toEqual(before);
+  });
+});
+
+describe('what the admin sees, and the records kept', () => {
+  test('the confirmation page says what ends first, or why the product cannot go now', async () => {
+    const ctx = await seededApp();
+    const productId = teamProduct(ctx, 5);
+    expect((await startTeam(quickShopper(ctx, 'alice').client, productId)).status).toBe(201);
+    const admin = await adminWithPin(ctx);
+    const page = await (await admin.get(`/admin/products/${productId}/delete`)).text();
+    expect(page).toContain('What is open on it ends first:');
+    expect(page).toContain('1 open team buy cancelled: holds released, members told.');
+    ctx.db.update(teamsTable).set({ status: 'capturing' }).run();
+    const refusing = await (await admin.get(`/admin/products/${productId}/delete`)).text();
+    expect(refusing).toContain(`This product has a team buy being paid for (team ${teamRows(ctx)[0]!.code}). Try again in a few minutes.`);
+  });
+
+  test('a product whose only team expired is archived, not deleted: the team and its released hold stay on record', async () => {
+    const ctx = await seededApp();
+    const productId = teamProduct(ctx, 5);
+    expect((await startTeam(quickShopper(ctx, 'alice').client, productId)).status).toBe(201);
+    ctx.clock.advance(24 * 60 * MINUTE);
+    expect(await runTeamJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway })).toEqual({ expired: 1, finished: 0 });
+    const response = await (await adminWithPin(ctx)).request('DELETE', `/api/products/${productId}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ archived: true });
+    expect(productRow(ctx, productId)!.archivedAt).not.toBeNull();
+    expect(teamRows(ctx).map((team) => team.status)).toEqual(['expired']);
+    expect(memberRows(ctx)).toHaveLength(1);
+    expect(holdRows(ctx).map((row) => row.status)).toEqual(['voided']);
   });
 });
