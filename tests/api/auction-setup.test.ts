@@ -157,14 +157,25 @@ describe('cancel and end early', () => {
     expect(again.status).toBe(409);
   });
 
-  test('a product with an auction in progress cannot be deleted; after it, deleting archives it and keeps the bids', async () => {
+  test('a product whose auction is past its end (being closed) cannot be deleted; after it, deleting archives it and keeps the bids', async () => {
     const ctx = await auctionStore();
     await putAuction(ctx.admin, ctx.product.id, { startingBid: 10 });
     const [alice] = bidders(ctx, ['alice1']);
     expect((await placeBid(alice!.client, ctx.product.id, 20)).status).toBe(201);
+    // Before the close job ran: the winner is about to be charged. (A running one is withdrawn: product-delete-open-sales.)
+    ctx.db
+      .update(auctions)
+      .set({ endsAt: ctx.clock.now() - 1 })
+      .where(eq(auctions.productId, ctx.product.id))
+      .run();
+    const before = auctionRows(ctx, ctx.product.id);
     const refused = await ctx.admin.request('DELETE', `/api/products/${ctx.product.id}`);
     expect(refused.status).toBe(409);
-    expect((await refused.json()).message).toBe('This product has an auction in progress, so it cannot be deleted until the auction is cancelled or over.');
+    const [auction] = before.auctions;
+    expect((await refused.json()).message).toBe(
+      `This product has an auction closing: its winner is being decided and charged (auction #${auction!.id}). Try again in a few minutes.`,
+    );
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
     ctx.db.update(auctions).set({ status: 'unsold' }).where(eq(auctions.productId, ctx.product.id)).run();
     const archived = await ctx.admin.request('DELETE', `/api/products/${ctx.product.id}`);
     expect(archived.status).toBe(200);

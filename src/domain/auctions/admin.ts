@@ -1,10 +1,10 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { and, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../../db/client.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
 import { productLabel, requireStillSold } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { biddersOf, openAuctionOf, releaseStock } from './auction-rows.ts';
+import { biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
 import { checkAuctionSetup } from './increments.ts';
 import { tellEndedByShop } from './messages.ts';
 
@@ -127,4 +127,35 @@ export function endAuctionEarly(deps: AuctionDeps, productId: number, reason: st
     tellEndedByShop(tx, clock, biddersOf(tx, open.id), open, productLabel(product), reason);
     return ended;
   });
+}
+
+/** What the bidders of an auction withdrawn with its product read (after 'The shop ended the auction for X early: '). */
+export const WITHDRAWN_REASON = 'the item was withdrawn from sale, so nobody wins it and nobody is charged.';
+
+/**
+ * A sale is being settled: the auction is past its end (the close job decides its winner and
+ * charges them) or its winner owes the price. Such an auction is not withdrawn.
+ */
+export function auctionSettling(auction: Auction, now: number): boolean {
+  return auction.status === 'awaiting_payment' || auction.status === 'second_chance' || (OPEN_STATUSES.includes(auction.status) && auction.endsAt <= now);
+}
+
+/**
+ * Withdraws an open auction whose product leaves the shop (flows/end-product.ts), in the caller's
+ * transaction: cancelled whatever its bids (no card is charged before the close, so no money
+ * moves), its unit back on the shelf, every bidder told. Only before its end: false when the
+ * auction was already past it or over, which the caller refuses.
+ */
+export function withdrawAuctionIn(tx: Queryable, clock: Clock, auction: Auction, label: string): boolean {
+  const now = clock.now();
+  const cancelled = tx
+    .update(auctions)
+    .set({ status: 'cancelled', reason: 'Withdrawn from sale with its product.', updatedAt: now })
+    .where(and(eq(auctions.id, auction.id), inArray(auctions.status, OPEN_STATUSES), gt(auctions.endsAt, now)))
+    .returning()
+    .get();
+  if (!cancelled) return false;
+  releaseStock(tx, cancelled, now);
+  tellEndedByShop(tx, clock, biddersOf(tx, auction.id), cancelled, label, WITHDRAWN_REASON);
+  return true;
 }

@@ -1,4 +1,4 @@
-import { and, countDistinct, desc, eq, inArray } from 'drizzle-orm';
+import { and, countDistinct, eq, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { auctions, cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
 import { LIVE_STATUSES } from '../auctions/auction-rows.ts';
@@ -167,42 +167,27 @@ export function productHistory(db: Queryable, id: number): ProductHistoryCounts 
 export type Removal = ProductHistoryCounts & { outcome: 'deleted' | 'archived' };
 
 /**
- * Deleting a product with orders or games would erase players' game records (games cascade)
- * and orders' product links, so such a product is archived instead: it leaves the shop, its
- * history stays. One without history is deleted with its image.
+ * Takes a product out of the shop, in the caller's transaction, once nothing is open on it any
+ * more (flows/end-product.ts ends what is open first, or refuses). Deleting a product with orders
+ * or games would erase players' game records and orders' product links, and one that other areas
+ * keep records of (`keptElsewhere`: an auction's bids, a team's members and holds) would take
+ * those with it, so such a product is archived instead: it leaves the shop, its history stays.
+ * One without history is deleted; its image is the caller's to remove once this commits.
  */
-export function deleteProduct(writer: CatalogWriter, id: number): Removal {
-  const removal = writer.db.transaction((tx): Removal & { imageUrl?: string } => {
-    const existing = tx.select().from(products).where(eq(products.id, id)).get();
-    if (!existing) throw new DomainError(404, 'Product not found');
-    const running = tx
-      .select({ id: games.id })
-      .from(games)
-      .where(and(eq(games.productId, id), inArray(games.status, ['waiting', 'active'])))
-      .get();
-    if (running) {
-      throw new DomainError(409, 'This product has a game in progress, so it cannot be deleted until the game ends.');
-    }
-    const auction = tx.select({ status: auctions.status }).from(auctions).where(eq(auctions.productId, id)).orderBy(desc(auctions.id)).get();
-    if (auction && LIVE_STATUSES.includes(auction.status)) {
-      throw new DomainError(409, 'This product has an auction in progress, so it cannot be deleted until the auction is cancelled or over.');
-    }
-    const history = productHistory(tx, id);
-    // A past auction's bids are history too: the product is archived, its bidders' records kept.
-    if (history.orders > 0 || history.games > 0 || auction) {
-      if (existing.archivedAt === null) tx.update(products).set({ archivedAt: writer.clock.now() }).where(eq(products.id, id)).run();
-      // Nobody can buy it any more; a won prize's line stays for its winner.
-      tx.delete(cartItems)
-        .where(and(eq(cartItems.productId, id), eq(cartItems.type, 'regular')))
-        .run();
-      return { outcome: 'archived', ...history };
-    }
-    tx.delete(products).where(eq(products.id, id)).run();
-    return { outcome: 'deleted', ...history, imageUrl: existing.imageUrl };
-  });
-  const { imageUrl, ...result } = removal;
-  if (imageUrl !== undefined) writer.images.remove(imageUrl);
-  return result;
+export function retireProductIn(tx: Queryable, clock: Clock, id: number, keptElsewhere: boolean): Removal & { imageUrl?: string } {
+  const existing = tx.select().from(products).where(eq(products.id, id)).get();
+  if (!existing) throw new DomainError(404, 'Product not found');
+  const history = productHistory(tx, id);
+  if (history.orders > 0 || history.games > 0 || keptElsewhere) {
+    if (existing.archivedAt === null) tx.update(products).set({ archivedAt: clock.now() }).where(eq(products.id, id)).run();
+    // Nobody can buy it any more; a won prize's line stays for its winner.
+    tx.delete(cartItems)
+      .where(and(eq(cartItems.productId, id), eq(cartItems.type, 'regular')))
+      .run();
+    return { outcome: 'archived', ...history };
+  }
+  tx.delete(products).where(eq(products.id, id)).run();
+  return { outcome: 'deleted', ...history, imageUrl: existing.imageUrl };
 }
 
 /** Puts an archived product back in the shop as it was. */

@@ -106,7 +106,7 @@ export async function expireDueTeams(deps: TeamDeps, now = deps.clock.now()): Pr
     .limit(TEAM_BATCH)
     .all();
   let expired = 0;
-  let voiding: number[] = [];
+  const voiding: number[] = [];
   for (let at = 0; at < due.length; at += EXPIRE_SLICE) {
     const slice = expireSlice(
       deps,
@@ -117,8 +117,16 @@ export async function expireDueTeams(deps: TeamDeps, now = deps.clock.now()): Pr
     voiding.push(...slice.voiding);
     await yieldToRequests();
   }
-  // The voids after the transactions: a gateway call never runs inside one (the reconciler retries a lost one).
-  voiding = voiding.slice(0, VOIDS_PER_TICK);
+  await voidReleasedHolds(deps, voiding.slice(0, VOIDS_PER_TICK));
+  return expired;
+}
+
+/**
+ * Asks the gateway to void holds a committed transaction marked 'voiding' (released places): after
+ * it, since a gateway call never runs inside one; a lost answer is the reconciler's to retry.
+ */
+export async function voidReleasedHolds(deps: TeamDeps, paymentIds: number[]): Promise<void> {
+  let voiding = paymentIds;
   while (voiding.length) {
     const batch = voiding.slice(0, 50);
     voiding = voiding.slice(50);
@@ -130,7 +138,6 @@ export async function expireDueTeams(deps: TeamDeps, now = deps.clock.now()): Pr
     await moveHolds(deps, rows);
     await yieldToRequests();
   }
-  return expired;
 }
 
 /** Full teams whose captures a crash or a lost answer interrupted. */

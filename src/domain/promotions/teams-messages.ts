@@ -82,3 +82,9 @@ export function tellTeamHoldFailed(tx: Queryable, clock: Clock, userId: number, 
     productId: team.productId,
   });
 }
+
+/** The shop took the product off sale while the team was open: the hold is released. */
+export function tellTeamCancelled(tx: Queryable, clock: Clock, userId: number, team: Told): void {
+  const message = `The shop took ${team.label} off sale, so your team for it was cancelled. The ${formatCents(team.holdCents)} hold on your card is released: you were not charged.`;
+  tell(tx, clock, userId, `team:${team.teamId}:cancelled`, 'Your team was cancelled', message, { label: 'Browse the shop', path: '/products' }, team.productId);
+}

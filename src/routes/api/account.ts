@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
-import { deleteAccount, exportAccountData } from '../../domain/accounts/account-data.ts';
+import { exportAccountData } from '../../domain/accounts/account-data.ts';
+import { closeAccount } from '../../flows/end-account.ts';
 import { confirmEmail } from '../../domain/accounts/email-change.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
@@ -45,7 +46,7 @@ export const accountApi = new Hono<AppEnv>()
     return c.json(data);
   })
   .post('/user/delete', jsonBody(accountDeleteSchema), async (c) => {
-    await deleteAccount(c.env.deps, c.get('user').id, c.req.valid('json').password);
+    await closeAccount(c.env.deps, c.get('user').id, c.req.valid('json').password);
     endSession(c);
     return c.json({ message: 'Your account has been deleted.' });
   });

@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
-import { createProduct, deleteProduct, restoreProduct, updateProduct } from '../../domain/catalog/catalog-admin.ts';
+import { createProduct, restoreProduct, updateProduct } from '../../domain/catalog/catalog-admin.ts';
+import { removeProduct } from '../../flows/end-product.ts';
 import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog/catalog.ts';
 import { DomainError, validationError } from '../../domain/errors.ts';
-import { catalogWriter } from '../../http/domain-deps.ts';
+import { catalogWriter, productRemovalDeps } from '../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { queryOf } from '../../http/request.ts';
@@ -78,11 +79,16 @@ export const productsApi = new Hono<AppEnv>()
     const product = await updateProduct(catalogWriter(c), id, data, { file: image, url: data.imageUrl });
     return c.json(productView(product));
   })
-  .delete('/products/:id', requireAdminWithPinApi, (c) => {
-    // A product with orders or games is archived instead, so its history stays.
-    const { outcome, orders, games } = deleteProduct(catalogWriter(c), idParam(c));
+  .delete('/products/:id', requireAdminWithPinApi, async (c) => {
+    // What is open on it ends first (or a 409 names it); one with a history is archived instead.
+    const { outcome, orders, games } = await removeProduct(productRemovalDeps(c), idParam(c));
     if (outcome === 'deleted') return c.json({ message: 'Product deleted' });
-    return c.json({ message: 'Product archived: it has orders or games, so it leaves the shop and its history stays.', archived: true, orders, games });
+    return c.json({
+      message: 'Product archived: it has orders, games, bids or team buys, so it leaves the shop and its history stays.',
+      archived: true,
+      orders,
+      games,
+    });
   })
   .post('/products/:id/restore', requireAdminWithPinApi, (c) => {
     const product = restoreProduct(catalogWriter(c), idParam(c));

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
-import { deleteAccount } from '../../domain/accounts/account-data.ts';
+import { closeAccount } from '../../flows/end-account.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
@@ -240,7 +240,7 @@ export const accountPages = new Hono<AppEnv>()
     try {
       if (!checked.success) throw new DomainError(400, Object.values(fieldErrorsOf(checked.error))[0] ?? 'Enter your password to delete your account');
       if (form.confirm !== 'yes') throw new DomainError(400, 'Tick the box to confirm that your account is deleted for good.');
-      await deleteAccount(c.env.deps, c.get('user').id, checked.data.password);
+      await closeAccount(c.env.deps, c.get('user').id, checked.data.password);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       setFlash(c, { title: 'Account not deleted', description: Object.values(error.fields ?? {})[0] ?? error.message, variant: 'destructive' });

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { deleteProduct, productHistory, restoreProduct } from '../../../domain/catalog/catalog-admin.ts';
+import { productHistory, restoreProduct } from '../../../domain/catalog/catalog-admin.ts';
 import { findProduct, productIdOf, productLabel, productView } from '../../../domain/catalog/catalog.ts';
 import { DomainError } from '../../../domain/errors.ts';
-import { catalogWriter } from '../../../http/domain-deps.ts';
+import { removalPreview, removeProduct } from '../../../flows/end-product.ts';
+import { catalogWriter, productRemovalDeps } from '../../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { renderPage } from '../../../http/render.tsx';
@@ -37,6 +38,7 @@ export const productRemoval = new Hono<AppEnv>()
     if (!stored) return adminNotFound(c);
     const product = productView(stored);
     const history = productHistory(c.env.deps.db, product.id);
+    const open = removalPreview(c.env.deps.db, product.id, c.env.deps.clock.now());
     return renderPage(
       c,
       { title: `${removalAction(history)} product`, path: '/admin', noindex: true },
@@ -45,6 +47,21 @@ export const productRemoval = new Hono<AppEnv>()
           <h1 className="m-0 text-xl font-bold">Are you sure?</h1>
           <p className="mt-2 text-slate-600">{removalText(history)}</p>
           <p className="m-0 font-semibold">{`${productLabel(product)} (${product.model})`}</p>
+          {open.refusal && (
+            <p role="alert" className="mt-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+              {open.refusal}
+            </p>
+          )}
+          {open.ends.length > 0 && (
+            <div className="mt-3 text-sm text-slate-700">
+              <p className="m-0 font-semibold">What is open on it ends first:</p>
+              <ul className="m-0 mt-1 pl-5">
+                {open.ends.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div className="mt-6 flex justify-end gap-3">
             <a href={`/admin?tab=${product.productType}`} className="rounded-lg border border-slate-300 px-4 py-2 text-sm font-bold text-ink no-underline">
               Cancel
@@ -57,17 +74,17 @@ export const productRemoval = new Hono<AppEnv>()
       </div>,
     );
   })
-  .post('/admin/products/:id/delete', (c) => {
+  .post('/admin/products/:id/delete', async (c) => {
     const id = productIdOf(c.req.param('id'));
     const stored = id === null ? undefined : findProduct(c.env.deps.db, id);
     const tab = stored?.productType ?? 'sunglasses';
     try {
-      const removal = deleteProduct(catalogWriter(c), id ?? 0);
+      const removal = await removeProduct(productRemovalDeps(c), id ?? 0);
       setFlash(
         c,
         removal.outcome === 'deleted'
           ? { title: 'Product deleted', description: 'The product has been successfully deleted.' }
-          : { title: 'Product archived', description: 'It has left the shop; its orders and game records are kept. Restore it from its row.' },
+          : { title: 'Product archived', description: 'It has left the shop; its orders, games, bids and team buys are kept. Restore it from its row.' },
       );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
