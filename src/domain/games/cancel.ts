@@ -1,5 +1,6 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { games, plays, products } from '../../db/schema.ts';
+import { and, eq, inArray, lte } from 'drizzle-orm';
+import { games, plays } from '../../db/schema.ts';
+import { owners, release } from '../inventory/stock.ts';
 import { slicer } from '../operations/slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
 import { GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
@@ -54,11 +55,7 @@ export async function cancelGame(
       .returning({ id: games.id })
       .all();
     if (!before || won.length === 0) return false;
-    if (before.status === 'active')
-      tx.update(products)
-        .set({ quantity: sql`${products.quantity} + 1` })
-        .where(eq(products.id, before.productId))
-        .run();
+    if (before.status === 'active') release(tx, owners.game(gameId), clock.now());
     const product = productOf(tx, before.productId);
     tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
       type: 'game_ended',
