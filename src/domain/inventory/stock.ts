@@ -105,14 +105,14 @@ export function attachOrder(tx: Queryable, owner: string, orderId: number, now: 
 
 /** Paid: every unit held for the order, its own and those attached to it, is sold. */
 export function sellOrder(tx: Queryable, orderId: number, now: number): number {
-  markSold(tx, orderOwner(orderId), now, orderId);
-  return tx
+  const own = markSold(tx, orderOwner(orderId), now, orderId);
+  const attached = tx
     .update(stockReservations)
     .set({ state: 'sold', updatedAt: now })
     .where(and(eq(stockReservations.orderId, orderId), eq(stockReservations.state, 'held')))
     .returning()
-    .all()
-    .reduce((sum, row) => sum + row.quantity, 0);
+    .all();
+  return own + attached.reduce((sum, row) => sum + row.quantity, 0);
 }
 
 /** Not paid: the order's own units go back; a unit attached to it stays held for its owner (the prize's game, the auction). */
