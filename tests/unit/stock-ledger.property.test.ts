@@ -45,7 +45,7 @@ class Model {
     readonly ids: number[],
     initial: number[],
   ) {
-    ids.forEach((id, i) => this.stocked.set(id, initial[i]!));
+    for (const [i, id] of ids.entries()) this.stocked.set(id, initial[i]!);
   }
   sum(productId: number, state: ReservationState) {
     return this.reservations.filter((r) => r.productId === productId && r.state === state).reduce((n, r) => n + r.quantity, 0);
