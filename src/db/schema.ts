@@ -14,6 +14,7 @@ export * from './schema/catalog.ts';
 export * from './schema/exclusions.ts';
 export * from './schema/free-entries.ts';
 export * from './schema/games.ts';
+export * from './schema/inventory.ts';
 export * from './schema/mystery-boxes.ts';
 export * from './schema/notifications.ts';
 export * from './schema/operations.ts';

@@ -1,9 +1,10 @@
-import { and, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
 import { productLabel, requireStillSold } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { owners, reserve } from '../inventory/stock.ts';
 import { biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
 import { checkAuctionSetup } from './increments.ts';
 import { tellEndedByShop } from './messages.ts';
@@ -61,19 +62,16 @@ export function setUpAuction(deps: AuctionDeps, productId: number, input: unknow
       if (open.bidCount > 0 || open.status === 'awaiting_payment' || open.status === 'second_chance') throw new DomainError(409, HAS_BIDS_NO_CHANGE);
       return tx.update(auctions).set(terms).where(eq(auctions.id, open.id)).returning().get();
     }
-    // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice.
-    const held = tx
-      .update(products)
-      .set({ quantity: sql`${products.quantity} - 1` })
-      .where(and(eq(products.id, productId), gte(products.quantity, 1)))
-      .returning({ id: products.id })
-      .get();
-    if (!held) throw new DomainError(409, `${productLabel(product)} is sold out: an auction needs one in stock.`);
-    return tx
+    const created = tx
       .insert(auctions)
       .values({ productId, ...terms, stockReserved: true, createdAt: now })
       .returning()
       .get();
+    // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice (a refusal undoes the insert).
+    if (!reserve(tx, { productId, quantity: 1, reason: 'auction', owner: owners.auction(created.id), now })) {
+      throw new DomainError(409, `${productLabel(product)} is sold out: an auction needs one in stock.`);
+    }
+    return created;
   });
 }
 

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
+import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids } from '../../db/schema.ts';
+import { owners, release } from '../inventory/stock.ts';
 import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
 
 /*
@@ -81,8 +82,5 @@ export function releaseStock(tx: Queryable, auction: Auction, now: number): void
     .returning({ id: auctions.id })
     .get();
   if (!released) return;
-  tx.update(products)
-    .set({ quantity: sql`${products.quantity} + 1` })
-    .where(eq(products.id, auction.productId))
-    .run();
+  release(tx, owners.auction(auction.id), now);
 }

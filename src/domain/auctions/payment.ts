@@ -4,6 +4,7 @@ import { type Auction, auctions, orders, products } from '../../db/schema.ts';
 import { findProfile, streetLine } from '../accounts/profile.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
+import { owners } from '../inventory/stock.ts';
 import { type OrderDeps, paymentSourceFor, placeOrder } from '../orders/orders.ts';
 import { totalsFor } from '../../shared/pricing.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
@@ -87,7 +88,17 @@ export async function chargeBuyer(deps: OrderDeps, auction: Auction, buyerId: nu
   const address = profile?.address;
   return placeOrder(deps, {
     userId: buyerId,
-    lines: [{ productId: product.id, quantity: 1, priceCents, purchaseType: 'auction', label: productLabel(product), stockReserved: true }],
+    lines: [
+      {
+        productId: product.id,
+        quantity: 1,
+        priceCents,
+        purchaseType: 'auction',
+        label: productLabel(product),
+        stockReserved: true,
+        heldBy: owners.auction(auction.id),
+      },
+    ],
     totals: totalsFor([{ priceCents, quantity: 1 }], 0),
     shippingMethod: 'local',
     address: {

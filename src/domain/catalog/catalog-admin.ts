@@ -4,11 +4,20 @@ import { auctions, cartItems, games, orderItems, products, type Product } from '
 import { LIVE_STATUSES } from '../auctions/auction-rows.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { setAvailable } from '../inventory/stock.ts';
 import type { ImageStore } from './images.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
 import { projectFile } from '../../runtime-files.ts';
-import { checkProductInput, imageRequiredMessage, isProductKind, parseDescription, PRODUCT_FLAGS, type ProductKind } from '../../shared/schemas/product.ts';
+import {
+  checkProductInput,
+  checkQuantitySeen,
+  imageRequiredMessage,
+  isProductKind,
+  parseDescription,
+  PRODUCT_FLAGS,
+  type ProductKind,
+} from '../../shared/schemas/product.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
@@ -122,6 +131,9 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   }
   const checked = checkProductInput(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
   if (!checked.ok) failWith(checked.errors);
+  const seen = checkQuantitySeen(raw.quantitySeen);
+  if (!seen.ok) failWith(seen.errors);
+  const { quantity, ...fields } = checked.fields;
 
   // No new file keeps the current image: an omitted field never loses one; a wrong URL is refused.
   const url = imageUrlFrom(image.url);
@@ -131,10 +143,13 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : (url ?? existing.imageUrl);
   try {
     const updated = writer.db.transaction((tx) => {
-      if (checked.fields.bidEnabled === false) requireNoLiveAuction(tx, id);
+      if (fields.bidEnabled === false) requireNoLiveAuction(tx, id);
+      // Never an absolute write: the admin's difference from what they saw (without a seen value,
+      // from the count read above), refused when the count moved meanwhile; held units stay held.
+      setAvailable(tx, id, { quantity, seen: seen.seen ?? existing.quantity, now: writer.clock.now() });
       return tx
         .update(products)
-        .set({ ...checked.fields, imageUrl })
+        .set({ ...fields, imageUrl })
         .where(eq(products.id, id))
         .returning()
         .get();

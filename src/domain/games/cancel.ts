@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { games, plays, products } from '../../db/schema.ts';
+import { games, plays } from '../../db/schema.ts';
+import { owners, release } from '../inventory/stock.ts';
 import type { Clock } from '../clock.ts';
 import { slicer } from '../operations/slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
@@ -76,11 +77,7 @@ export function cancelGameIn(tx: Queryable, clock: Clock, gameId: number, why: C
     .returning({ id: games.id })
     .all();
   if (!before || won.length === 0) return false;
-  if (before.status === 'active')
-    tx.update(products)
-      .set({ quantity: sql`${products.quantity} + 1` })
-      .where(eq(products.id, before.productId))
-      .run();
+  if (before.status === 'active') release(tx, owners.game(gameId), clock.now());
   const product = productOf(tx, before.productId);
   tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
     type: 'game_ended',

@@ -1,7 +1,8 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, games, payments, plays, products, type Game, type Play } from '../../db/schema.ts';
+import { cartItems, games, payments, plays, type Game, type Play } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
+import { markSold, owners, reserve } from '../inventory/stock.ts';
 import { composeEmail, linkTo } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { PRIZE_PRICE_CENTS } from './prizes.ts';
@@ -66,13 +67,8 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
       if (claimed.length === 0) return 'taken' as const;
       const product = productOf(tx, game.productId);
       // One unit of stock is reserved for the winner when the game starts.
-      const reserved = tx
-        .update(products)
-        .set({ quantity: sql`${products.quantity} - 1` })
-        .where(and(eq(products.id, game.productId), sql`${products.quantity} >= 1`))
-        .returning({ id: products.id })
-        .all();
-      if (reserved.length === 0) {
+      const reserved = reserve(tx, { productId: game.productId, quantity: 1, reason: 'prize', owner: owners.game(game.id), now: clock.now() });
+      if (!reserved) {
         tx.update(games).set({ status: 'canceled', canceledAt: clock.now() }).where(eq(games.id, game.id)).run();
         tellPlayers(tx, clock, game.id, game.productId, 'canceled', {
           type: 'game_ended',
@@ -194,6 +190,8 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
         .values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now })
         .run();
     }
+    // Given to charity at once: the unit leaves the store as if sold.
+    if (winner?.donateIfWon) markSold(tx, owners.game(gameId), now);
     for (const play of ranked) {
       const won = play.id === winner?.id;
       const base = { productId: product.id, gameId };

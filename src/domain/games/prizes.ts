@@ -1,9 +1,10 @@
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { productLabel } from '../catalog/catalog.ts';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, plays, products, type Game } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
+import { markSold, owners, release } from '../inventory/stock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { notify } from '../accounts/notifications.ts';
@@ -141,6 +142,8 @@ export function donatePrize(deps: { db: Db; clock: Clock }, userId: number, game
       .returning({ id: games.id })
       .get();
     if (!moved) refuseFor(tx.select({ o: games.prizeOutcome }).from(games).where(eq(games.id, game.id)).get()?.o ?? null);
+    // Given to charity: the unit leaves the store as if sold.
+    markSold(tx, owners.game(game.id), deps.clock.now());
     tx.delete(cartItems)
       .where(and(eq(cartItems.userId, userId), eq(cartItems.gameId, game.id), eq(cartItems.type, 'play')))
       .run();
@@ -198,10 +201,7 @@ export function expireUnclaimedPrizes(deps: { db: Db; clock: Clock }, now: numbe
         tx.delete(cartItems)
           .where(and(eq(cartItems.gameId, game.id), eq(cartItems.type, 'play')))
           .run();
-        tx.update(products)
-          .set({ quantity: sql`${products.quantity} + 1` })
-          .where(eq(products.id, game.productId))
-          .run();
+        release(tx, owners.game(game.id), now);
         const message = `Your prize from the game for ${name} was not claimed within 7 days, so it went back to stock. You can still buy it or play for it again.`;
         notify(tx, clock, userId, {
           type: 'game_won',

@@ -372,7 +372,7 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
       .where(and(eq(payments.orderId, order.id), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
       .get();
     if (charge) return { refund: startRefund(tx, deps, charge, order.id) };
-    restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all());
+    restoreSoldStock(tx, order.id, clock.now());
     notify(tx, clock, order.userId, {
       type: 'order_status',
       eventKey: `order:${order.id}:canceled`,

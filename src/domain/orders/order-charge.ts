@@ -1,6 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, games, orderItems, orders, products } from '../../db/schema.ts';
+import { cartItems, games, orderItems, orders } from '../../db/schema.ts';
+import { releaseOrder, returnOrder, sellOrder } from '../inventory/stock.ts';
 import { queueOrderConfirmation } from '../mail/order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import type { Purpose } from '../payments/purposes.ts';
@@ -39,30 +40,18 @@ function moveOrder(tx: Queryable, orderId: number | null, set: Partial<typeof or
     .get();
 }
 
-type StockLine = { productId: number | null; quantity: number; purchaseType: string };
-
-function putBack(tx: Queryable, items: StockLine[], types: readonly string[]): void {
-  for (const item of items) {
-    if (!types.includes(item.purchaseType) || item.productId === null) continue;
-    tx.update(products)
-      .set({ quantity: sql`${products.quantity} + ${item.quantity}` })
-      .where(eq(products.id, item.productId))
-      .run();
-  }
-}
-
 /**
- * A charge not taken: units the order took off the shelf (buy now, a team member's own, a mystery box's drawn one) go back; a prize's unit stays reserved for its
- * game, and an auction's stays held for the winner's Retry or the second chance (the auction
- * gives it back itself if it ends unsold).
+ * A charge not taken: units the order took off the shelf (buy now, a mystery box's drawn one) go
+ * back; a prize's unit stays reserved for its game, and an auction's stays held for the winner's
+ * Retry or the second chance (the auction gives it back itself if it ends unsold).
  */
-export function restoreBuyNowStock(tx: Queryable, items: StockLine[]): void {
-  putBack(tx, items, ['buy_now', 'team', 'mystery_box']);
+export function restoreBuyNowStock(tx: Queryable, orderId: number, now: number): void {
+  releaseOrder(tx, orderId, now);
 }
 
-/** A paid order canceled or refunded: every unit it sold goes back, an auction's too (that auction is over). */
-export function restoreSoldStock(tx: Queryable, items: StockLine[]): void {
-  putBack(tx, items, ['buy_now', 'auction', 'team', 'mystery_box']);
+/** A paid order canceled or refunded: every unit it sold goes back, an auction's and a team's too; a prize's does not (its game gave it away). */
+export function restoreSoldStock(tx: Queryable, orderId: number, now: number): void {
+  returnOrder(tx, orderId, now, ['prize']);
 }
 
 export const orderChargePurpose: Purpose = {
@@ -84,6 +73,7 @@ export const orderChargePurpose: Purpose = {
       tx.delete(cartItems)
         .where(and(eq(cartItems.userId, order.userId), inArray(cartItems.id, lines)))
         .run();
+    sellOrder(tx, order.id, now);
     settlePrizes(tx, items, 'bought');
     // Buy one, play free: in the transaction that makes the order paid, before its receipt (which names them).
     grantFreeEntries(tx, clock, order);
@@ -103,7 +93,7 @@ export const orderChargePurpose: Purpose = {
     const order = moveOrder(tx, row.orderId, { status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: clock.now() });
     if (!order) return undefined;
     const items = itemsOf(tx, order.id);
-    restoreBuyNowStock(tx, items);
+    restoreBuyNowStock(tx, order.id, clock.now());
     settlePrizes(tx, items, 'cart');
     notify(tx, clock, order.userId, {
       type: 'payment_failed',

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { orderItems, orders, payments } from '../../db/schema.ts';
+import { orders, payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { afterSaleOf, afterSaleRefunded } from './aftersale-refund-states.ts';
 import { queueRefundEmail } from '../mail/order-emails.ts';
@@ -86,7 +86,7 @@ function cancellationRefunded(tx: Queryable, clock: Clock, row: PaymentRow): voi
   const now = clock.now();
   const charge = chargeOf(tx, row.orderId);
   if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
-  restoreSoldStock(tx, tx.select().from(orderItems).where(eq(orderItems.orderId, row.orderId)).all());
+  restoreSoldStock(tx, row.orderId, now);
   withdrawFreeEntries(tx, clock, row.orderId);
   notify(tx, clock, row.userId, {
     type: 'order_status',

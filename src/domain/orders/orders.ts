@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
@@ -12,6 +12,7 @@ import { queueOrderConfirmation } from '../mail/order-emails.ts';
 import { confirmPayment, createPayment, paymentRow, refusePayment, settleFromGateway } from '../payments/engine.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
+import { attachOrder, owners, reserve, sellOrder } from '../inventory/stock.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
 
 /*
@@ -60,6 +61,8 @@ export interface OrderLine {
   gameId?: number | null;
   /** A prize's stock was reserved when its game started. */
   stockReserved: boolean;
+  /** Who holds a reserved line's unit (inventory/stock.ts owners): the order pays for that hold. */
+  heldBy?: string;
 }
 
 /** Cash on delivery takes stock without payment: at most this many units per order... */
@@ -77,6 +80,7 @@ export function linesFromCart(cart: CartLine[]): OrderLine[] {
     cartItemId: line.id,
     gameId: line.gameId,
     stockReserved: line.type === 'play',
+    heldBy: line.type === 'play' && line.gameId ? owners.game(line.gameId) : undefined,
   }));
 }
 
@@ -88,18 +92,12 @@ export function paymentSourceFor(db: Queryable, userId: number, token: unknown):
   throw new DomainError(400, 'Add a payment card to your profile, or enter a card.', { paymentToken: 'Add a payment card to your profile, or enter a card.' });
 }
 
-function reserveStock(tx: Queryable, line: OrderLine): void {
-  const taken = tx
-    .update(products)
-    .set({ quantity: sql`${products.quantity} - ${line.quantity}` })
-    .where(and(eq(products.id, line.productId), gte(products.quantity, line.quantity)))
-    .returning({ id: products.id })
-    .all();
-  if (taken.length === 0) {
-    const left = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, line.productId)).get()?.quantity ?? 0;
-    const message = left <= 0 ? `${line.label} just sold out.` : `Only ${left} of ${line.label} left in stock.`;
-    throw new DomainError(409, message, { items: message });
-  }
+function reserveStock(tx: Queryable, line: OrderLine, orderId: number, now: number): void {
+  const reason = line.purchaseType === 'mystery_box' ? 'box_draw' : 'order_line';
+  if (reserve(tx, { productId: line.productId, quantity: line.quantity, reason, owner: owners.order(orderId), orderId, now })) return;
+  const left = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, line.productId)).get()?.quantity ?? 0;
+  const message = left <= 0 ? `${line.label} just sold out.` : `Only ${left} of ${line.label} left in stock.`;
+  throw new DomainError(409, message, { items: message });
 }
 
 /** A prize is bought or donated once: its game's prize moves from 'cart' to `to`, or the checkout is refused. */
@@ -209,7 +207,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       refuseWhileInProgress(tx, order);
       const { orderId, key } = writeOrder(deps, tx, order, now);
       order.inClaim?.(tx, orderId);
-      writeLines(tx, orderId, order);
+      writeLines(tx, orderId, order, now);
       if (cashOnDelivery) {
         completeCashOnDelivery(tx, clock, order, orderId);
         return { orderId, paymentRowId: null, key, createdAt: now };
@@ -275,11 +273,12 @@ function writeOrder(deps: OrderDeps, tx: Queryable, order: PlaceOrder, now: numb
   return { orderId: retried.id, key: gatewayKey(deps.db, 'charge', retried.id, retried.attempt) };
 }
 
-/** The lines: stock reserved (a failure gives it back: order-charge.ts), prizes claimed, items written. */
-function writeLines(tx: Queryable, orderId: number, order: PlaceOrder): void {
+/** The lines: stock reserved for the order, or a held unit attached to it (a failure gives back only its own: order-charge.ts), prizes claimed, items written. */
+function writeLines(tx: Queryable, orderId: number, order: PlaceOrder, now: number): void {
   const cashOnDelivery = order.payment.method === 'cod';
   for (const line of order.lines) {
-    if (!line.stockReserved) reserveStock(tx, line);
+    if (!line.stockReserved) reserveStock(tx, line, orderId, now);
+    else if (line.heldBy) attachOrder(tx, line.heldBy, orderId, now);
     if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
     tx.insert(orderItems)
       .values({
@@ -298,6 +297,8 @@ function writeLines(tx: Queryable, orderId: number, order: PlaceOrder): void {
 
 /** Cash on delivery is complete here: nothing to charge, the cart lines go, the confirmation is queued. */
 function completeCashOnDelivery(tx: Queryable, clock: Clock, order: PlaceOrder, orderId: number): void {
+  // Nothing to charge: the units are the order's from now on (a cancel returns them).
+  sellOrder(tx, orderId, clock.now());
   removeCartLines(tx, order.userId, order.lines);
   queueOrderConfirmation(tx, clock, tx.select().from(orders).where(eq(orders.id, orderId)).get()!);
 }

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { payments, products, teamMembers, teams } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { markHolds } from '../payments/engine.ts';
 import { moveHolds } from '../payments/holds.ts';
+import { owners, release } from '../inventory/stock.ts';
 import { yieldToRequests } from '../operations/slices.ts';
 import { captureTeam } from './teams-fill.ts';
 import { tellTeamExpired } from './teams-messages.ts';
@@ -59,20 +60,10 @@ function expireSlice(deps: TeamDeps, ids: number[], now: number): { expired: num
           inArray(teamMembers.status, ['holding', 'held']),
         ),
       )
-      .returning({ teamId: teamMembers.teamId, paymentId: teamMembers.paymentId })
+      .returning({ id: teamMembers.id, teamId: teamMembers.teamId, paymentId: teamMembers.paymentId })
       .all();
     const productOf = new Map(ended.map((team) => [team.id, team.productId]));
-    const units = new Map<number, number>();
-    for (const member of released) {
-      const productId = productOf.get(member.teamId)!;
-      units.set(productId, (units.get(productId) ?? 0) + 1);
-    }
-    for (const [productId, count] of units) {
-      tx.update(products)
-        .set({ quantity: sql`${products.quantity} + ${count}` })
-        .where(eq(products.id, productId))
-        .run();
-    }
+    for (const member of released) release(tx, owners.teamMember(member.id), now);
     const voiding = released.flatMap((member) => (member.paymentId === null ? [] : [member.paymentId]));
     markHolds(tx, { clock }, voiding, 'voiding');
     const labels = new Map(

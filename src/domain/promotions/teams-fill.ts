@@ -7,6 +7,7 @@ import { findProfile, streetLine } from '../accounts/profile.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { moveHolds } from '../payments/holds.ts';
+import { owners, markSold } from '../inventory/stock.ts';
 import { queueOrderConfirmation } from '../mail/order-emails.ts';
 import { tellTeamFilled } from './teams-messages.ts';
 import { membersOf, moveTeam, releasePlace, teamById, toldOf } from './teams-places.ts';
@@ -91,6 +92,7 @@ function orderFor(tx: Queryable, clock: Clock, team: Team, member: TeamMember, h
   // Captured, the hold is the order's charge: the order page, refunds and the admin read it as any paid order.
   tx.update(payments).set({ kind: 'order_charge', orderId: order.id, updatedAt: now }).where(eq(payments.id, hold.id)).run();
   tx.update(teamMembers).set({ status: 'paid', orderId: order.id, updatedAt: now }).where(eq(teamMembers.id, member.id)).run();
+  markSold(tx, owners.teamMember(member.id), now, order.id);
   // Paid in the same transaction as the order exists: Buy one, play free counts a team buy as any paid order.
   grantFreeEntries(tx, clock, order);
   return order;

@@ -1,9 +1,10 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, teamMembers, teams, type Team, type TeamMember } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { owners, release, reserve } from '../inventory/stock.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { createPayment, markHolds } from '../payments/engine.ts';
 import type { TeamDeps } from './teams-rules.ts';
@@ -23,32 +24,21 @@ export interface ClaimedPlace {
   createdAt: number;
 }
 
-function takeUnit(tx: Queryable, productId: number): void {
-  const taken = tx
-    .update(products)
-    .set({ quantity: sql`${products.quantity} - 1` })
-    .where(and(eq(products.id, productId), gt(products.quantity, 0)))
-    .returning({ id: products.id })
-    .all();
-  if (taken.length === 0) throw new DomainError(409, 'This product just sold out.');
-}
-
-function giveUnitBack(tx: Queryable, productId: number): void {
-  tx.update(products)
-    .set({ quantity: sql`${products.quantity} + 1` })
-    .where(eq(products.id, productId))
-    .run();
+function takeUnit(tx: Queryable, productId: number, memberId: number, now: number): void {
+  const taken = reserve(tx, { productId, quantity: 1, reason: 'team_place', owner: owners.teamMember(memberId), now });
+  if (!taken) throw new DomainError(409, 'This product just sold out.');
 }
 
 /** Takes the unit and writes the member and its 'authorizing' hold. Runs in the caller's transaction. */
 export function claimPlace(deps: TeamDeps, tx: Queryable, team: Team, userId: number, role: 'starter' | 'joiner'): ClaimedPlace {
   const now = deps.clock.now();
-  takeUnit(tx, team.productId);
   const member = tx
     .insert(teamMembers)
     .values({ teamId: team.id, userId, role, status: 'holding', createdAt: now, updatedAt: now })
     .returning({ id: teamMembers.id })
     .get();
+  // The place's unit, held in the member's name (a sold-out refusal undoes the insert).
+  takeUnit(tx, team.productId, member.id, now);
   // The member's row id names the hold: each place is its own hold, under its own key.
   const key = gatewayKey(deps.db, 'hold', `tm${member.id}`);
   const payment = createPayment(tx, deps, { userId, kind: 'team_authorization', status: 'authorizing', amountCents: team.holdCents, idempotencyKey: key });
@@ -60,7 +50,7 @@ export function claimPlace(deps: TeamDeps, tx: Queryable, team: Team, userId: nu
  * The member leaves: their unit goes back and an authorized hold is marked to be voided (a hold
  * still being asked for is the caller's to end). Once only: a released member is left alone.
  */
-export function releasePlace(tx: Queryable, clock: Clock, team: Pick<Team, 'productId'>, member: TeamMember): boolean {
+export function releasePlace(tx: Queryable, clock: Clock, _team: Pick<Team, 'productId'>, member: TeamMember): boolean {
   const now = clock.now();
   const released = tx
     .update(teamMembers)
@@ -69,7 +59,7 @@ export function releasePlace(tx: Queryable, clock: Clock, team: Pick<Team, 'prod
     .returning({ id: teamMembers.id })
     .all();
   if (released.length === 0) return false;
-  giveUnitBack(tx, team.productId);
+  release(tx, owners.teamMember(member.id), now);
   if (member.paymentId !== null) markHolds(tx, { clock }, [member.paymentId], 'voiding');
   return true;
 }

@@ -73,6 +73,7 @@ const FIELD_NAMES = [
   'size',
   'price',
   'quantity',
+  'quantitySeen',
   'description',
   'badge',
   'name',
@@ -235,6 +236,20 @@ export function checkProductInput(type: ProductKind, raw: Record<string, unknown
       description: goods.badge ? `BADGE:${goods.badge};;${goods.description}` : goods.description,
     },
   };
+}
+
+export const QUANTITY_SEEN_INVALID = 'The quantity you saw must be a whole number of at least 0.';
+
+/**
+ * The available count the admin was shown when the form opened (its hidden `quantitySeen`, or
+ * the API's optional field): their new quantity moves the stock by the difference, and a count
+ * that moved meanwhile is refused (domain/inventory/stock.ts). Absent: undefined.
+ */
+export function checkQuantitySeen(value: unknown): { ok: true; seen: number | undefined } | { ok: false; errors: Record<string, string> } {
+  if (value === undefined || value === null || value === '') return { ok: true, seen: undefined };
+  const seen = numberOf(value);
+  if (!Number.isInteger(seen) || seen < 0 || seen > 1_000_000) return { ok: false, errors: { quantitySeen: QUANTITY_SEEN_INVALID } };
+  return { ok: true, seen };
 }
 
 function pickFlags(value: Record<ProductFlag, boolean>): Record<ProductFlag, boolean> {

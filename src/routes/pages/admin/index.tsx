@@ -278,10 +278,13 @@ export const adminPages = new Hono<AppEnv>()
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         const label = productTypeLabels[target.type].singular;
+        // The stock moved since the form opened: the form is kept, and now carries the count its error names.
+        const current = error.status === 409 && error.fields?.quantity && target.product ? findProduct(c.env.deps.db, target.product.id) : undefined;
+        const values = current ? { ...raw, quantitySeen: String(current.quantity) } : raw;
         return renderPage(
           c,
           { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },
-          <ProductForm type={target.type} product={target.product} action={target.action} values={raw} errors={formErrors(error)} />,
+          <ProductForm type={target.type} product={target.product} action={target.action} values={values} errors={formErrors(error)} />,
           {
             status: error.status === 413 ? 413 : error.status === 404 ? 404 : error.status === 409 ? 409 : 400,
             toast: { title: creating ? 'Creation failed' : 'Update failed', description: error.message, variant: 'destructive' },

@@ -38,7 +38,8 @@ function sizeChoices(current: string): string[] {
 export function valuesOf(product: ProductView): FormValues {
   const { author, badge, text } = parseDescription(product.description);
   const flags = Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, product[flag]]));
-  const common = { sku: product.model, price: product.price.toFixed(2), quantity: String(product.quantity), ...flags };
+  // quantitySeen: the count this form was opened with, sent back so a save moves the stock by the admin's difference only.
+  const common = { sku: product.model, price: product.price.toFixed(2), quantity: String(product.quantity), quantitySeen: String(product.quantity), ...flags };
   return product.productType === 'book'
     ? { ...common, name: product.brand, author: author ?? '', pages: product.size, summary: text }
     : { ...common, name: product.name ?? '', brand: product.brand, size: product.size, badge: badge ?? '', description: text };
@@ -286,6 +287,7 @@ export function ProductForm({ type, product, action, values, errors, auctionNote
           )}
         </Field>
         {product && <input type="hidden" name="keepExistingImage" value="true" />}
+        {product && <input type="hidden" name="quantitySeen" value={textOf(values, 'quantitySeen') || String(product.quantity)} />}
         <fieldset className="m-0 rounded-xl border border-slate-200 p-4">
           <legend className="px-1 text-sm font-medium">Purchase options</legend>
           <div className="grid gap-2 sm:grid-cols-2">
