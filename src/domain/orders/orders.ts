@@ -14,6 +14,7 @@ import { leaseUntil } from '../payments/states.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
+import { noteIdempotentOrder } from '../payments/idempotency.ts';
 
 /*
  * Placing an order (DESIGN section 5), in named steps:
@@ -163,7 +164,7 @@ export interface PlaceOrder {
   inClaim?: (tx: Queryable, orderId: number) => void;
 }
 
-interface Claimed {
+export interface Claimed {
   orderId: number;
   /** The 'charging' payment row; null for cash on delivery. */
   paymentRowId: number | null;
@@ -209,6 +210,8 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
       refuseWhileInProgress(tx, order);
       const { orderId, key } = writeOrder(deps, tx, order, now);
+      // The request's Idempotency-Key names its order with it: a retry after a crash finishes this one.
+      noteIdempotentOrder(tx, orderId);
       order.inClaim?.(tx, orderId);
       writeLines(tx, orderId, order);
       if (cashOnDelivery) {
@@ -343,7 +346,7 @@ function declinedError(failure: PaymentFailure, orderId: number): DomainError {
 }
 
 /** What the shopper is told once the order's charge has ended, whoever ended it. */
-function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
+export function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
   if (status === 'processing' || status === 'shipped' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);
@@ -353,7 +356,12 @@ function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | nul
 }
 
 /** Steps 2 and 3: the charge, then confirm, roll back, or leave it to the reconciler. */
-async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: number }, order: PlaceOrder, gate: CardGate): Promise<number> {
+export async function chargeOrder(
+  deps: OrderDeps,
+  claimed: Claimed & { paymentRowId: number },
+  order: Pick<PlaceOrder, 'payment'> & { totals: Pick<Totals, 'totalCents'> },
+  gate: CardGate,
+): Promise<number> {
   const { db, gateway } = deps;
   const payment = order.payment as Exclude<OrderPayment, { method: 'cod' }>;
   try {

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { checkoutCart } from '../../domain/orders/checkout.ts';
+import { finishOrderAttempt } from '../../domain/orders/order-resume.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
-import { idempotent } from '../../http/idempotency.ts';
+import { idempotent, takenOverOrder } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -13,6 +14,12 @@ import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
 export const checkoutApi = new Hono<AppEnv>().post('/checkout', jsonBody(cartCheckoutBody, { formAt: 'customer' }), idempotent, async (c) => {
   const owner = cartOwnerOf(c);
   if (owner === null) return c.json({ message: 'Your cart is empty.' }, 400);
-  const { orderId } = await checkoutCart(c.env.deps, owner, c.req.valid('json'), clientIp(c));
+  const body = c.req.valid('json');
+  // The first try of this key placed an order, then its process died: that order is the purchase.
+  const placed = takenOverOrder(c);
+  const { orderId } =
+    placed !== undefined
+      ? { orderId: await finishOrderAttempt(c.env.deps, placed, { userId: owner, paymentToken: body.paymentToken, clientAddress: clientIp(c) }) }
+      : await checkoutCart(c.env.deps, owner, body, clientIp(c));
   return c.json({ orderId, id: orderId }, 201);
 });
