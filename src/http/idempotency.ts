@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
 import { processGone } from '../domain/operations/process-lease.ts';
+import { log } from '../log.ts';
 import {
   type Claimant,
   claimIdempotencyKey,
@@ -114,7 +115,7 @@ function keyed(makesGuest: boolean) {
     const claimant: Claimant = { owner: jobsHolder, ownerGone: (other) => processGone(db, other) };
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
     let id: IdempotencyKey;
-    let takenOver: { orderId: number | null } | undefined;
+    let takenOver: { from: string | null; orderId: number | null } | undefined;
     for (;;) {
       id = { userId: owner.userId, scope, key };
       const claim = claimIdempotencyKey(db, clock, id, requestHash, { ...claimant, guest: owner.guest });
@@ -136,7 +137,13 @@ function keyed(makesGuest: boolean) {
       await Bun.sleep(100);
     }
     if (owner.guest?.restoreCookie) restoreVisitorCookie(c, owner.userId);
-    if (takenOver?.orderId != null) takenOverOrders.set(c.req.raw, takenOver.orderId);
+    if (takenOver) {
+      log.warn(
+        { event: 'idempotency_key_taken_over', scope, from: takenOver.from, orderId: takenOver.orderId },
+        'a request cut off by its process is retried here',
+      );
+      if (takenOver.orderId !== null) takenOverOrders.set(c.req.raw, takenOver.orderId);
+    }
 
     try {
       await underIdempotencyKey(id, jobsHolder, () => next());

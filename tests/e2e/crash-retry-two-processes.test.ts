@@ -87,6 +87,16 @@ interface Outcome {
   status: number;
   ms: number;
   orderId: number;
+  replayed: boolean;
+}
+
+/** B's log lines of keys it took over from a dead process: with the order that request had placed, or none yet. */
+async function takeovers(server: RunningServer): Promise<{ orderId: number | null }[]> {
+  const output = await server.outputContaining('idempotency_key_taken_over', 1000);
+  return output
+    .split('\n')
+    .filter((line) => line.includes('"event":"idempotency_key_taken_over"'))
+    .map((line) => JSON.parse(line) as { orderId: number | null });
 }
 
 describe('kill -9 of one process mid-purchase, the same key retried on the other', () => {
@@ -115,7 +125,13 @@ describe('kill -9 of one process mid-purchase, the same key retried on the other
       const started = Date.now();
       const retry = await new Client(b, { ...from(round), ...(buyer ? { cookie: buyer.cookie } : {}) }).request('POST', '/api/orders', body, key);
       const answer = (await retry.json()) as { id?: number; message?: string };
-      outcomes.push({ round: label, status: retry.status, ms: Date.now() - started, orderId: answer.id ?? -1 });
+      outcomes.push({
+        round: label,
+        status: retry.status,
+        ms: Date.now() - started,
+        orderId: answer.id ?? -1,
+        replayed: retry.headers.has('idempotent-replayed'),
+      });
       if (guest && retry.status === 201) {
         // The guest's browser gets its cart cookie (again): it opens the order it paid for.
         const cart = retry.headers
@@ -128,9 +144,15 @@ describe('kill -9 of one process mid-purchase, the same key retried on the other
       a = await storeOnFakeSquare(a.dataDir, fake, ENV);
     }
 
-    console.log('\nround | retry status | retry ms | order');
-    for (const o of outcomes) console.log(`${o.round} | ${o.status} | ${o.ms} | #${o.orderId}`);
-    console.log(`max retry time: ${Math.max(...outcomes.map((o) => o.ms))} ms`);
+    const taken = await takeovers(b);
+    console.log('\nround | retry status | retry ms | order | answer');
+    for (const o of outcomes) console.log(`${o.round} | ${o.status} | ${o.ms} | #${o.orderId} | ${o.replayed ? "A's answer replayed" : 'answered by B'}`);
+    console.log(
+      `max retry time: ${Math.max(...outcomes.map((o) => o.ms))} ms; replayed ${outcomes.filter((o) => o.replayed).length}, ` +
+        `taken over with an order to finish ${taken.filter((t) => t.orderId !== null).length}, taken over before any order ${taken.filter((t) => t.orderId === null).length}`,
+    );
+    // The case the issue is about was met: an order placed by the killed request, finished by the retry.
+    expect(taken.filter((t) => t.orderId !== null).length).toBeGreaterThan(0);
 
     expect(outcomes.filter((o) => o.status !== 201)).toEqual([]);
     const orders = query('select id, status from orders');

@@ -39,7 +39,7 @@ describe('a key whose process died is taken over at once', () => {
     expect(claimIdempotencyKey(db, clock, id, 'h', claimant('a'))).toEqual({ kind: 'claimed' });
     expect(claimIdempotencyKey(db, clock, id, 'h', claimant('b'))).toEqual({ kind: 'in-progress' });
     alive.delete('a');
-    expect(claimIdempotencyKey(db, clock, id, 'h', claimant('b'))).toEqual({ kind: 'claimed', takenOver: { orderId: null } });
+    expect(claimIdempotencyKey(db, clock, id, 'h', claimant('b'))).toEqual({ kind: 'claimed', takenOver: { from: 'a', orderId: null } });
     // The dead one's late answer (it was not dead after all) does not overwrite the new owner's.
     recordIdempotentAnswer(db, id, 'a', 201, '{"late":true}');
     recordIdempotentAnswer(db, id, 'b', 201, '{"id":7}');
@@ -56,7 +56,7 @@ describe('a key whose process died is taken over at once', () => {
     // Outside a request nothing is written, and a second order of the same request is not its own.
     db.transaction((tx) => noteIdempotentOrder(tx, 99));
     underIdempotencyKey(id, 'a', () => db.transaction((tx) => noteIdempotentOrder(tx, 42)));
-    expect(claimIdempotencyKey(db, clock, id, 'h', claimant('b'))).toEqual({ kind: 'claimed', takenOver: { orderId: 41 } });
+    expect(claimIdempotencyKey(db, clock, id, 'h', claimant('b'))).toEqual({ kind: 'claimed', takenOver: { from: 'a', orderId: 41 } });
   });
 
   test('a row from before owners were recorded keeps the old rule: taken over 2 minutes after it was claimed', async () => {

@@ -34,8 +34,8 @@ export interface Claimant {
 }
 
 export type ClaimResult =
-  /** `takenOver`: the first try's process died; `orderId` is the order it had placed, if any. */
-  | { kind: 'claimed'; takenOver?: { orderId: number | null } }
+  /** `takenOver`: the first try's process (`from`) died; `orderId` is the order it had placed, if any. */
+  | { kind: 'claimed'; takenOver?: { from: string | null; orderId: number | null } }
   | { kind: 'different-request' }
   | { kind: 'answered'; status: number; body: string }
   | { kind: 'in-progress' }
@@ -89,7 +89,7 @@ export function claimIdempotencyKey(db: Queryable, clock: Clock, id: Idempotency
       )
       .returning({ orderId: idempotencyKeys.orderId })
       .get();
-    if (takenOver) return { kind: 'claimed', takenOver: { orderId: takenOver.orderId } };
+    if (takenOver) return { kind: 'claimed', takenOver: { from: seen.owner, orderId: takenOver.orderId } };
   }
 }
 
