@@ -130,6 +130,7 @@ export function noteIdempotentOrder(tx: Queryable, orderId: number): void {
   if (!attempt) return;
   tx.update(idempotencyKeys)
     .set({ orderId })
-    .where(and(whereOwned(attempt.id, attempt.owner), isNull(idempotencyKeys.orderId)))
+    // Not after the answer: work the request left running in the background is not its purchase.
+    .where(and(whereOwned(attempt.id, attempt.owner), isNull(idempotencyKeys.orderId), isNull(idempotencyKeys.responseStatus)))
     .run();
 }
