@@ -1,5 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { createHash } from 'node:crypto';
+import { finishOrderAttempt } from '../domain/orders/order-resume.ts';
 import { processGone } from '../domain/operations/process-lease.ts';
 import { log } from '../log.ts';
 import {
@@ -11,6 +12,7 @@ import {
   recordIdempotentAnswer,
   underIdempotencyKey,
 } from '../domain/payments/idempotency.ts';
+import { clientIp } from './client-address.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { actAsVisitor, cartOwnerOf, ensureVisitorOf, restoreVisitorCookie } from './visitor-cart.ts';
 
@@ -30,7 +32,7 @@ import { actAsVisitor, cartOwnerOf, ensureVisitorOf, restoreVisitorCookie } from
  * comes without the cookie, and is the same purchase. The key (random, 128 bits, made by the
  * browser) and the same body are the proof; another body learns nothing and gets no cookie. A
  * key whose request died with its process (kill -9) is taken over at once, and the order that
- * request placed is finished (takenOverOrder) rather than placed again.
+ * request placed is finished (purchaseOnce) rather than placed again.
  */
 
 /** How long a duplicate waits for the first answer before it is told to try later. */
@@ -66,8 +68,20 @@ function namesAnOrder(body: string): boolean {
 /** The order placed by a request whose key this retry took over after a crash: the route finishes it. */
 const takenOverOrders = new WeakMap<Request, number>();
 
-export function takenOverOrder<E extends AppEnv>(c: AppContext<E>): number | undefined {
-  return takenOverOrders.get(c.req.raw);
+/**
+ * A route's purchase, placed once: `place` runs it, unless this request took its key over from a
+ * process that died after placing the order; then that order is finished (paid, or the first
+ * try's refusal) and named instead of a second one.
+ */
+export function purchaseOnce<E extends AppEnv>(
+  c: AppContext<E>,
+  buyer: number,
+  paymentToken: string | undefined,
+  place: () => Promise<number>,
+): Promise<number> {
+  const placed = takenOverOrders.get(c.req.raw);
+  if (placed === undefined) return place();
+  return finishOrderAttempt(c.env.deps, placed, { userId: buyer, paymentToken, clientAddress: clientIp(c) });
 }
 
 interface KeyOwner {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { idempotencyKeys, orders, payments, products } from '../../src/db/schema.ts';
 import { buyNowBody } from '../helpers/actors.ts';
+import { boxOf, drawsOf } from '../helpers/boxes.ts';
 import { squareStore, type SquareStore } from '../helpers/square-app.ts';
 
 /*
@@ -9,7 +10,7 @@ import { squareStore, type SquareStore } from '../helpers/square-app.ts';
  * is at Square, and its process is gone (its key names a process with no liveness row). The
  * retry with the same key takes the key over at once and finishes that order: it asks Square,
  * and sends the charge again under the same key when Square holds nothing. One order, one
- * COMPLETED charge. (The same with two real processes and kill -9:
+ * COMPLETED charge; a mystery box's draw, made in the order's claim, is not made again. (The same with two real processes and kill -9:
  * tests/e2e/crash-retry-two-processes.test.ts.)
  */
 
@@ -60,4 +61,35 @@ describe('a buy now whose process died mid-charge, retried with its key', () => 
       expect(s.db.select().from(orders).all()).toHaveLength(1);
     });
   }
+});
+
+describe('a mystery box whose process died mid-charge, retried with its key', () => {
+  test("the retry finishes the first try's order: one order, one draw, one COMPLETED charge", async () => {
+    s = await squareStore();
+    boxOf(s, 'sunglasses', [2, 2]);
+    const { client } = await s.shopper('cut-off-box');
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const buy = () => client.post('/api/mystery-boxes/sunglasses/orders', { json: {}, headers });
+    s.fake.failNext({ hang: true }, CHARGE);
+    const first = buy();
+    await s.fake.waitForRequest(CHARGE);
+    s.db.update(idempotencyKeys).set({ owner: 'elsewhere:1:gone' }).run();
+    const placed = s.db.select().from(idempotencyKeys).get()!.orderId;
+
+    const retry = await buy();
+    expect(retry.status).toBe(201);
+    expect((await retry.json()).orderId).toBe(placed);
+    expect(drawsOf(s)).toHaveLength(1);
+    expect(
+      s.db
+        .select()
+        .from(orders)
+        .all()
+        .map((o) => [o.id, o.status]),
+    ).toEqual([[placed!, 'processing']]);
+    expect(s.fake.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
+    s.stop();
+    await first;
+    expect(s.fake.payments().filter((p) => p.status === 'COMPLETED')).toHaveLength(1);
+  });
 });

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import { checkoutCart } from '../../domain/orders/checkout.ts';
-import { finishOrderAttempt } from '../../domain/orders/order-resume.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
-import { idempotent, takenOverOrder } from '../../http/idempotency.ts';
+import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -15,11 +14,6 @@ export const checkoutApi = new Hono<AppEnv>().post('/checkout', jsonBody(cartChe
   const owner = cartOwnerOf(c);
   if (owner === null) return c.json({ message: 'Your cart is empty.' }, 400);
   const body = c.req.valid('json');
-  // The first try of this key placed an order, then its process died: that order is the purchase.
-  const placed = takenOverOrder(c);
-  const { orderId } =
-    placed !== undefined
-      ? { orderId: await finishOrderAttempt(c.env.deps, placed, { userId: owner, paymentToken: body.paymentToken, clientAddress: clientIp(c) }) }
-      : await checkoutCart(c.env.deps, owner, body, clientIp(c));
+  const orderId = await purchaseOnce(c, owner, body.paymentToken, async () => (await checkoutCart(c.env.deps, owner, body, clientIp(c))).orderId);
   return c.json({ orderId, id: orderId }, 201);
 });

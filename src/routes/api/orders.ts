@@ -5,10 +5,9 @@ import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
-import { idempotentAsGuest, takenOverOrder } from '../../http/idempotency.ts';
+import { idempotentAsGuest, purchaseOnce } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
-import { finishOrderAttempt } from '../../domain/orders/order-resume.ts';
 import { buyNowBody } from '../../shared/schemas/cart.ts';
 
 const notFound = { message: 'Order not found' };
@@ -24,14 +23,11 @@ export const ordersApi = new Hono<AppEnv>()
   .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotentAsGuest, async (c) => {
     const body = c.req.valid('json');
     const buyer = cartOwnerOf(c)!;
-    // The first try of this key placed an order, then its process died: that order is the purchase.
-    const placed = takenOverOrder(c);
-    const { id } =
-      placed !== undefined
-        ? { id: await finishOrderAttempt(c.env.deps, placed, { userId: buyer, paymentToken: body.paymentToken, clientAddress: clientIp(c) }) }
-        : body.donate
-          ? await donateNow(c.env.deps, buyer, body, clientIp(c), c.env.deps.config.charity)
-          : await buyNow(c.env.deps, buyer, body, clientIp(c));
+    const id = await purchaseOnce(c, buyer, body.paymentToken, async () =>
+      body.donate
+        ? (await donateNow(c.env.deps, buyer, body, clientIp(c), c.env.deps.config.charity)).id
+        : (await buyNow(c.env.deps, buyer, body, clientIp(c))).id,
+    );
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {
