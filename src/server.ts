@@ -28,6 +28,7 @@ import { errorFields, flushLogs, log, setLogLevel } from './log.ts';
 import { closingConnection, requestTracker, stopOnSignals } from './shutdown.ts';
 import { createTelemetry } from './telemetry.ts';
 import { leaseHolderId } from './domain/operations/job-lease.ts';
+import { startProcessHeartbeat } from './domain/operations/process-lease.ts';
 import { observedGateway } from './domain/payments/observed-gateway.ts';
 import { storefrontVersion } from './domain/catalog/storefront-version.ts';
 import { storeJobs } from './jobs/index.ts';
@@ -127,7 +128,7 @@ export async function main(): Promise<void> {
     await flushLogs();
     refuseToStart(`Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const { db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder } = store;
+  const { db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder, heartbeat } = store;
   app = store.app;
   appReady(store.app);
   if (seeded)
@@ -169,7 +170,7 @@ export async function main(): Promise<void> {
     lifecycle,
     server,
     requests,
-    stopJobs: () => Promise.all([scheduler.stop(), mailPump.stop()]),
+    stopJobs: () => Promise.all([scheduler.stop(), mailPump.stop()]).finally(heartbeat.stop),
     closeDatabase: () => db.$client.close(),
   });
   process.on('unhandledRejection', (error) => log.error({ event: 'unhandled_rejection', ...errorFields(error) }, 'unhandled promise rejection'));
@@ -230,6 +231,8 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
   );
   const metrics = metricsFromConfig(db, config);
   const jobsHolder = leaseHolderId();
+  // Requests' idempotency keys name this process; the heartbeat tells others it still runs them.
+  const heartbeat = startProcessHeartbeat(db, jobsHolder);
   const scheduler = startScheduler(
     storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }),
     clock,
@@ -280,7 +283,7 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
     jobsHolder,
     lifecycle,
   });
-  return { app, db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder };
+  return { app, db, scheduler, mailPump, seeded, generated, mailDir, jobsHolder, heartbeat };
 }
 
 if (import.meta.main) await main();

@@ -1,6 +1,5 @@
-import { createMiddleware } from 'hono/factory';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/orders/visitor-cart.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, reissueVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/orders/visitor-cart.ts';
 import { DomainError } from '../domain/errors.ts';
 import { minutesText, RateLimiter } from '../domain/operations/rate-limit.ts';
 import { cameOverHttps, clientIp } from './client-address.ts';
@@ -36,6 +35,12 @@ export function ensureVisitorOf<E extends AppEnv>(c: AppContext<E>): number {
   if (wait > 0) throw new DomainError(429, `Too many new carts from this network. Please try again in ${minutesText(wait)}.`);
   const token = newVisitorToken();
   const id = ensureVisitor(db, clock, token);
+  giveCookie(c, token);
+  madeNow.set(c.req.raw, id);
+  return id;
+}
+
+function giveCookie<E extends AppEnv>(c: AppContext<E>, token: string): void {
   setCookie(c, VISITOR_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -43,15 +48,22 @@ export function ensureVisitorOf<E extends AppEnv>(c: AppContext<E>): number {
     path: '/',
     maxAge: KEEP_SECONDS,
   });
-  madeNow.set(c.req.raw, id);
-  return id;
 }
 
-/** A guest's money request (buy now) runs as the visitor's guest account: made here, before the idempotency key is claimed for it. */
-export const asGuestWhenSignedOut = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.get('user')) ensureVisitorOf(c);
-  await next();
-});
+/** The request acts as this guest account (the one whose first try of an Idempotency-Key it repeats: http/idempotency.ts). */
+export function actAsVisitor<E extends AppEnv>(c: AppContext<E>, visitorId: number): void {
+  madeNow.set(c.req.raw, visitorId);
+}
+
+/**
+ * The guest account made by the first try of this request, whose answer (and cookie) was lost:
+ * the browser gets a cookie for it again, unless it already sent one, its own or another cart's.
+ */
+export function restoreVisitorCookie<E extends AppEnv>(c: AppContext<E>, visitorId: number): void {
+  if (findVisitor(c.env.deps.db, getCookie(c, VISITOR_COOKIE)) !== undefined) return;
+  const token = reissueVisitorToken(c.env.deps.db, visitorId);
+  if (token) giveCookie(c, token);
+}
 
 /** At sign-in or registration: the visitor's cart joins the account's, and the cookie goes. */
 export function joinCartOnSignIn<E extends AppEnv>(c: AppContext<E>, userId: number): number {

@@ -11,6 +11,7 @@ import { expireUnclaimedPrizes } from '../domain/games/prizes.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../domain/games/retention.ts';
 import { reconcilePayments } from '../domain/payments/reconcile.ts';
 import { pruneIdempotencyKeys } from '../domain/payments/idempotency.ts';
+import { pruneProcessLeases } from '../domain/operations/process-lease.ts';
 import { pruneStoreRows } from '../domain/operations/row-retention.ts';
 import { pruneExpiredSessions } from '../domain/accounts/sessions.ts';
 import { yieldToRequests } from '../domain/operations/slices.ts';
@@ -41,6 +42,7 @@ export function storeJobs(db: Db, games: GameDeps, config?: Pick<Config, 'retent
       name: 'retention',
       run: async (now) => {
         pruneIdempotencyKeys(db, now);
+        pruneProcessLeases(db);
         // Old snapshots go once an hour, in ranges no recent game needs; a backlog goes a batch a
         // minute, in four transactions with a turn for the requests between them.
         let snapshots = 0;

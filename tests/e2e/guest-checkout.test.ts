@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test';
+import { Database } from 'bun:sqlite';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { islandsReady, launchBrowser, shows, toastText } from '../helpers/browser.ts';
 import { type RunningServer, startServer } from '../helpers/server.ts';
@@ -111,5 +113,48 @@ describe('a shopper in Irvine (92618)', () => {
     await page.waitForURL(/\/order-confirmation\/\d+$/);
     await shows(page.getByText('Standard shipping: 5-7 business days.'));
     await context.close();
+  });
+});
+
+describe("a first-time guest's Pay whose answer is lost", () => {
+  test('the answer and its cart cookie never arrive; Pay again finds the first purchase: one order, one charge, and its confirmation opens', async () => {
+    const product = await productInStock();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/checkout?productId=${product.id}`);
+    await islandsReady(page);
+    await fillDelivery(page, { name: 'Lara Lost', email: 'lara@example.com', phone: '949-555-0192', street: '3 Wave St', city: 'Laguna Beach', zip: '92651' });
+    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('CVC').fill('123');
+    // The server does the work; its answer, and the guest cookie it sets, are lost on the way back.
+    const cut = { on: true, answered: 0 };
+    await page.route('**/api/orders', async (route) => {
+      if (!cut.on || route.request().method() !== 'POST') return route.continue();
+      await route.fetch();
+      cut.answered++;
+      await context.clearCookies();
+      await route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: /^Pay \$/ }).click();
+    await shows(page.getByRole('alert').getByText('We could not reach the store to confirm your payment.'));
+    expect(cut.answered).toBeGreaterThan(1);
+    expect(await context.cookies()).toEqual([]);
+    cut.on = false;
+    await page.getByRole('button', { name: /^Pay \$/ }).click();
+    await page.waitForURL(/\/order-confirmation\/\d+$/);
+    await shows(page.getByRole('heading', { name: 'Thank you! Your order is confirmed.' }));
+    const orderId = Number(page.url().split('/').pop());
+    await context.close();
+
+    const db = new Database(join(server.dataDir, 'data', 'store.db'), { readonly: true });
+    try {
+      const orders = db.query("select id, status from orders where customer_email = 'lara@example.com'").all();
+      expect(orders).toEqual([{ id: orderId, status: 'processing' }]);
+      const charges = db.query("select status from payments where kind = 'order_charge' and order_id = ?").all(orderId);
+      expect(charges).toEqual([{ status: 'captured' }]);
+    } finally {
+      db.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from './server.ts';
  * restart), the manual clock, no rate limits, and the square gateway against the fake Square with
  * a short SDK timeout so a held answer ends as an unknown outcome the reconciler must settle.
  */
-export function storeOnFakeSquare(dataDir: string, fake: FakeSquare): Promise<RunningServer> {
+export function storeOnFakeSquare(dataDir: string, fake: FakeSquare, env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer({
     dataDir,
     env: {
@@ -18,6 +18,7 @@ export function storeOnFakeSquare(dataDir: string, fake: FakeSquare): Promise<Ru
       SQUARE_LOCATION_ID: FAKE_SQUARE_LOCATION,
       SQUARE_BASE_URL: fake.url,
       PAYMENT_TIMEOUT_MS: '3000',
+      ...env,
     },
   });
 }

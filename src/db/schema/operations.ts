@@ -1,4 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
 
 /*
@@ -8,7 +9,9 @@ import { users } from './accounts.ts';
 
 /**
  * Idempotency-Key of POST /api/checkout, /api/orders and /api/payments: the same key from the
- * same user gets the first answer again and does nothing more.
+ * same user gets the first answer again and does nothing more. A guest's key is found by route
+ * and key alone (its retry may come without the cart cookie), and a key whose owning process
+ * died is taken over at once (docs/decisions.md "Idempotency keys across guests and crashes").
  */
 export const idempotencyKeys = sqliteTable(
   'idempotency_keys',
@@ -25,8 +28,20 @@ export const idempotencyKeys = sqliteTable(
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
     createdAt: integer('created_at').notNull(),
+    /** The process running the request ('host:pid:random', its liveness row in job_leases); null in rows older than migration 0024. */
+    owner: text('owner'),
+    /** A guest's key: one per route and key, whoever sends it. */
+    guest: integer('guest', { mode: 'boolean' }).notNull().default(false),
+    /** The request made its guest account: a retry without the cookie may be given that guest's cookie again. */
+    madeGuest: integer('made_guest', { mode: 'boolean' }).notNull().default(false),
+    /** The order the request placed, written in the order's own transaction: a taken-over retry finishes it. */
+    orderId: integer('order_id'),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.scope, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.scope, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+    uniqueIndex('idempotency_keys_guest_key_idx').on(t.scope, t.key).where(sql`${t.guest} = 1`),
+  ],
 );
 
 /** Small key-value store for values generated once, such as the development admin PIN. */

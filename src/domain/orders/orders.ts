@@ -14,6 +14,7 @@ import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
 import { attachOrder, owners, reserve, sellOrder } from '../inventory/stock.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
+import { noteIdempotentOrder } from '../payments/idempotency.ts';
 
 /*
  * Placing an order (DESIGN section 5), in named steps:
@@ -160,7 +161,7 @@ export interface PlaceOrder {
   inClaim?: (tx: Queryable, orderId: number) => void;
 }
 
-interface Claimed {
+export interface Claimed {
   orderId: number;
   /** The 'charging' payment row; null for cash on delivery. */
   paymentRowId: number | null;
@@ -206,6 +207,8 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       if (cashOnDelivery) checkCashOnDelivery(tx, order);
       refuseWhileInProgress(tx, order);
       const { orderId, key } = writeOrder(deps, tx, order, now);
+      // The request's Idempotency-Key names its order with it: a retry after a crash finishes this one.
+      noteIdempotentOrder(tx, orderId);
       order.inClaim?.(tx, orderId);
       writeLines(tx, orderId, order, now);
       if (cashOnDelivery) {
@@ -334,7 +337,7 @@ function declinedError(failure: PaymentFailure, orderId: number): DomainError {
 }
 
 /** What the shopper is told once the order's charge has ended, whoever ended it. */
-function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
+export function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
   const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
   if (status === 'processing' || status === 'shipped' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);
@@ -344,7 +347,12 @@ function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | nul
 }
 
 /** Steps 2 and 3: the charge, then confirm, roll back, or leave it to the reconciler. */
-async function chargeOrder(deps: OrderDeps, claimed: Claimed & { paymentRowId: number }, order: PlaceOrder, gate: CardGate): Promise<number> {
+export async function chargeOrder(
+  deps: OrderDeps,
+  claimed: Claimed & { paymentRowId: number },
+  order: Pick<PlaceOrder, 'payment'> & { totals: Pick<Totals, 'totalCents'> },
+  gate: CardGate,
+): Promise<number> {
   const { db, gateway } = deps;
   const payment = order.payment as Exclude<OrderPayment, { method: 'cod' }>;
   try {

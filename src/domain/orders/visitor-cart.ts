@@ -58,6 +58,22 @@ export function ensureVisitor(db: Queryable, clock: Clock, token: string): numbe
 }
 
 /**
+ * A new cookie token for a guest account whose cookie never reached its browser (the answer
+ * that carried it was lost): only the token's hash is stored, so the lost one cannot be sent
+ * again, and it stops working. Undefined when the account is no longer a guest's.
+ */
+export function reissueVisitorToken(db: Queryable, visitorId: number): string | undefined {
+  const token = newVisitorToken();
+  const moved = db
+    .update(users)
+    .set({ username: visitorUsername(token) })
+    .where(and(eq(users.id, visitorId), sql`${users.username} like ${`${VISITOR_PREFIX}%`}`, sql`${users.deletedAt} is null`))
+    .returning({ id: users.id })
+    .get();
+  return moved ? token : undefined;
+}
+
+/**
  * The visitor's cart joins the account's: the same product's units add up to at most what is in
  * stock, lines of products no longer for sale are left out. The guest account keeps its orders.
  */

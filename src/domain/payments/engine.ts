@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import type { GatewayPayment } from './gateway.ts';
@@ -39,6 +39,23 @@ export function createPayment(tx: Queryable, deps: PaymentDeps, values: NewPayme
 
 export function paymentRow(db: Queryable, id: number): PaymentRow | undefined {
   return db.select().from(payments).where(eq(payments.id, id)).get();
+}
+
+/**
+ * Takes over a row still in between whose caller is gone (its process died): the lease is this
+ * caller's only if nobody renewed it since `row` was read, so two takers never call the gateway
+ * for one row at once. False when someone else holds it now or the row moved on.
+ */
+export function claimPayment(db: Queryable, deps: Pick<PaymentDeps, 'clock'>, row: PaymentRow): boolean {
+  const seen = row.nextAttemptAt === null ? isNull(payments.nextAttemptAt) : eq(payments.nextAttemptAt, row.nextAttemptAt);
+  return (
+    db
+      .update(payments)
+      .set({ nextAttemptAt: leaseUntil(deps.clock), updatedAt: deps.clock.now() })
+      .where(and(eq(payments.id, row.id), eq(payments.status, row.status), seen))
+      .returning({ id: payments.id })
+      .all().length > 0
+  );
 }
 
 /** Marks authorized holds to be captured or released (with a lease). Runs in the caller's transaction. */

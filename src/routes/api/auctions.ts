@@ -8,7 +8,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { minutesText, RateLimiter } from '../../domain/operations/rate-limit.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
-import { idempotent } from '../../http/idempotency.ts';
+import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { bidBody } from '../../shared/schemas/auctions.ts';
 
@@ -50,6 +50,7 @@ export const auctionsApi = new Hono<AppEnv>()
   })
   // The winner's Retry after a declined card, or the runner-up taking a second-chance offer.
   .post('/products/:id/auction/pay', requireUserApi, idFrom('Product'), idempotent, async (c) => {
-    const { orderId } = await payForAuction(c.env.deps, c.get('user').id, pathId(c));
+    const buyer = c.get('user').id;
+    const orderId = await purchaseOnce(c, buyer, undefined, async () => (await payForAuction(c.env.deps, buyer, pathId(c))).orderId);
     return c.json({ orderId }, 201);
   });

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { checkoutCart } from '../../domain/orders/checkout.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
-import { idempotent } from '../../http/idempotency.ts';
+import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
@@ -13,6 +13,7 @@ import { cartCheckoutBody } from '../../shared/schemas/cart.ts';
 export const checkoutApi = new Hono<AppEnv>().post('/checkout', jsonBody(cartCheckoutBody, { formAt: 'customer' }), idempotent, async (c) => {
   const owner = cartOwnerOf(c);
   if (owner === null) return c.json({ message: 'Your cart is empty.' }, 400);
-  const { orderId } = await checkoutCart(c.env.deps, owner, c.req.valid('json'), clientIp(c));
+  const body = c.req.valid('json');
+  const orderId = await purchaseOnce(c, owner, body.paymentToken, async () => (await checkoutCart(c.env.deps, owner, body, clientIp(c))).orderId);
   return c.json({ orderId, id: orderId }, 201);
 });

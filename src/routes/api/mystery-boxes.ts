@@ -3,7 +3,7 @@ import { boxesApiView, setBoxPrice } from '../../domain/promotions/mystery-boxes
 import { buyBox } from '../../domain/promotions/mystery-buy.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi, requireUserApi } from '../../http/guards.ts';
-import { idempotent } from '../../http/idempotency.ts';
+import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { boxOrderBody, boxPriceBody } from '../../shared/schemas/mystery.ts';
 
@@ -20,7 +20,14 @@ export const mysteryBoxesApi = new Hono<AppEnv>()
     return c.json(boxesApiView(c.env.deps.db));
   })
   .post('/mystery-boxes/:type/orders', requireUserApi, jsonBody(boxOrderBody), idempotent, async (c) => {
-    const { orderId } = await buyBox(c.env.deps, c.get('user').id, c.req.param('type'), c.req.valid('json'), clientIp(c));
+    const buyer = c.get('user').id;
+    // A retry after a crash finishes the first try's order: its draw was made in that order's claim.
+    const orderId = await purchaseOnce(
+      c,
+      buyer,
+      undefined,
+      async () => (await buyBox(c.env.deps, buyer, c.req.param('type'), c.req.valid('json'), clientIp(c))).orderId,
+    );
     return c.json({ id: orderId, orderId }, 201);
   })
   .put('/admin/mystery-boxes/:type', requireAdminWithPinApi, jsonBody(boxPriceBody), (c) => {

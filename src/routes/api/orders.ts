@@ -5,9 +5,9 @@ import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
-import { idempotent } from '../../http/idempotency.ts';
+import { idempotentAsGuest, purchaseOnce } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
-import { asGuestWhenSignedOut, cartOwnerOf } from '../../http/visitor-cart.ts';
+import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import { buyNowBody } from '../../shared/schemas/cart.ts';
 
 const notFound = { message: 'Order not found' };
@@ -20,12 +20,14 @@ const notFound = { message: 'Order not found' };
 export const ordersApi = new Hono<AppEnv>()
   .use('/user/orders', requireUserApi)
   .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user')!.id, c.env.deps.clock.now())))
-  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), asGuestWhenSignedOut, idempotent, async (c) => {
+  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotentAsGuest, async (c) => {
     const body = c.req.valid('json');
     const buyer = cartOwnerOf(c)!;
-    const { id } = body.donate
-      ? await donateNow(c.env.deps, buyer, body, clientIp(c), c.env.deps.config.charity)
-      : await buyNow(c.env.deps, buyer, body, clientIp(c));
+    const id = await purchaseOnce(c, buyer, body.paymentToken, async () =>
+      body.donate
+        ? (await donateNow(c.env.deps, buyer, body, clientIp(c), c.env.deps.config.charity)).id
+        : (await buyNow(c.env.deps, buyer, body, clientIp(c))).id,
+    );
     return c.json({ id, orderId: id }, 201);
   })
   .get('/orders/:id', idFrom('Order'), (c) => {
