@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/orders/visitor-cart.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken } from '../domain/orders/visitor-cart.ts';
+import { VISITOR_COOKIE_DAYS } from '../shared/visitor.ts';
 import { DomainError } from '../domain/errors.ts';
 import { minutesText, RateLimiter } from '../domain/operations/rate-limit.ts';
 import { cameOverHttps, clientIp } from './client-address.ts';

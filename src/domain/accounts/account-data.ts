@@ -7,7 +7,7 @@ import { DomainError } from '../errors.ts';
 import { notificationView } from './notifications.ts';
 import { orderView } from '../orders/order-views.ts';
 import { findProfile, profileView } from './profile.ts';
-import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
+import { keepExclusionWithIdentifiers } from './responsible-play.ts';
 import { userFreeEntries } from '../promotions/free-entries-views.ts';
 
 /*

@@ -10,7 +10,7 @@ import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
 import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
 import { withCardAttempt } from '../payments/card-attempts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { followProfileIdentifiers } from '../games/responsible-play.ts';
+import { followProfileIdentifiers } from './responsible-play.ts';
 
 import type { ProfilePatch } from '../../shared/schemas/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
+import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES, products } from '../../db/schema.ts';
 import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
 
 /*
@@ -8,10 +8,7 @@ import { type AuctionRules, type Maximum, type Standing, standingFrom, standingO
  * acceptance order, its bidders, and the product's unit held back while it runs.
  */
 
-/** Open: taking bids, or about to (scheduled). */
-export const OPEN_STATUSES: AuctionStatus[] = ['scheduled', 'running'];
-/** Not over: the partial unique index allows one such auction per product. */
-export const LIVE_STATUSES: AuctionStatus[] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
+export { LIVE_STATUSES, OPEN_STATUSES };
 
 export function openAuctionOf(db: Queryable, productId: number): Auction | undefined {
   return db

@@ -5,7 +5,7 @@ import { enteredCount, type GameDeps } from './entry.ts';
 import { GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { WAITING_GAME_LIFETIME_MS } from './schedule.ts';
-import { giveBackFreeEntries } from '../promotions/free-entries.ts';
+import { giveBackFreeEntries } from './free-entries.ts';
 
 /* Ending a game with nobody charged: the 6-day expiry of a game that did not fill, the feed's deadline, the admin's Cancel game. */
 

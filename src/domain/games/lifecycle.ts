@@ -12,7 +12,7 @@ import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-ro
 import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
 import { usernames } from './queries.ts';
-import { giveBackFreeEntries } from '../promotions/free-entries.ts';
+import { giveBackFreeEntries } from './free-entries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';

@@ -7,7 +7,7 @@ import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type Order
 import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars, type Totals } from '../../shared/pricing.ts';
 import { findProfile, streetLine } from '../accounts/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';
-import { isGuestAccount } from './visitor-cart.ts';
+import { isGuestAccount } from '../accounts/guest-accounts.ts';
 import type { Config } from '../../config.ts';
 import type { CustomerInfo } from '../../shared/schemas/profile.ts';
 import type { Queryable } from '../../db/client.ts';

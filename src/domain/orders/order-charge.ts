@@ -2,13 +2,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders, payments, products } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { queueOrderConfirmation } from './order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import type { GatewayPayment } from '../payments/gateway.ts';
 import { holdForReview, mismatchOf } from '../payments/matching.ts';
 import { NOT_TAKEN_AFTER_MS } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
-import { grantFreeEntries } from '../promotions/free-entries.ts';
+import { grantFreeEntries } from '../games/free-entries.ts';
 
 /*
  * How a card order's charge ends, whoever learns the outcome: the request that made the charge,

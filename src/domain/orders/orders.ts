@@ -9,7 +9,7 @@ import { confirmCharge, rollBackCharge, settleChargeFromGateway } from './order-
 import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
-import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { queueOrderConfirmation } from './order-emails.ts';
 import { leaseUntil } from '../payments/states.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
