@@ -12,7 +12,7 @@ import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { openDemoAuctions } from './domain/auctions/demo-auctions.ts';
 import { createAccountLimits } from './domain/accounts/accounts.ts';
-import { bootstrapAdmin } from './domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from './domain/accounts/bootstrap-admin.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/catalog/images.ts';
 import { shareCardStore } from './domain/catalog/share-cards.ts';
