@@ -51,6 +51,20 @@ export function streetLine(address: { line1: string; line2?: string | null }): s
   return apartment ? `${address.line1}, ${apartment}` : address.line1;
 }
 
+/** The saved contact and address as an order's shipping address; the caller has checked they are there. */
+export function profileShippingAddress(profile: StoredProfile, address: ProfileAddress) {
+  return {
+    name: profile.name ?? '',
+    email: profile.email ?? '',
+    phone: profile.phone ?? '',
+    line1: streetLine(address),
+    city: address.city,
+    state: address.state,
+    postalCode: address.postalCode,
+    country: address.country || 'USA',
+  };
+}
+
 /**
  * The profile tab that has what is missing: the card's tab when only the card is missing,
  * otherwise the personal details (a redirect to '/profile' lands there by itself).

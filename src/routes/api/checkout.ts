@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { checkoutCart } from '../../domain/orders/checkout.ts';
+import { checkoutCart } from '../../flows/checkout-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { buyNow } from '../../domain/orders/checkout.ts';
-import { donateNow } from '../../domain/promotions/donations.ts';
+import { buyNow } from '../../flows/buy-now.ts';
+import { donateNow } from '../../flows/donate.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
 import { clientIp, type AppEnv } from '../../http/context.ts';
