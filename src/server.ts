@@ -11,7 +11,7 @@ import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { openDemoAuctions } from './domain/auctions/demo-auctions.ts';
-import { createAccountLimits } from './domain/accounts/accounts.ts';
+import { createAccountLimits } from './domain/accounts/account-limits.ts';
 import { bootstrapAdmin } from './domain/accounts/bootstrap-admin.ts';
 import { ManualClock, systemClock } from './domain/clock.ts';
 import { imageStore } from './domain/catalog/images.ts';
