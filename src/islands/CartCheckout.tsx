@@ -2,10 +2,11 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { cartShippingCents, formatCents, LOCAL_DELIVERY, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
-import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
+import type { CardConfig, CardHandle } from './lib/card.tsx';
+import { CardChoice, PayButton, toldUnconfirmed } from './lib/checkout-form.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError } from './lib/http.ts';
-import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
+import { MoneyAttempt } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
@@ -104,11 +105,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     } catch (error) {
       paying.current = false;
       setBusy(false);
-      if (error instanceof OutcomeUnknownError) {
-        setFailure(error.message);
-        toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
-        return;
-      }
+      if (toldUnconfirmed(error, setFailure)) return;
       if (error instanceof ApiError && error.status === 409) {
         toastAfterNavigation({ title: 'Checkout failed', description: error.message, variant: 'destructive' });
         window.location.reload();
@@ -221,31 +218,20 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
             <p className="m-0 text-sm text-slate-700">Pay in cash when your order is delivered.</p>
           ) : (
             <div className="grid gap-3">
-              {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
-              {!useSaved && (
-                <CardFields
-                  ref={cardRef}
-                  config={config}
-                  onReady={setCardReady}
-                  onLoadError={(message) => toast({ title: 'Payment Error', description: message, variant: 'destructive' })}
-                />
-              )}
+              <CardChoice
+                savedCard={savedCard}
+                useSaved={useSaved}
+                onUseSaved={setUseSaved}
+                cardRef={cardRef}
+                config={config}
+                onReady={setCardReady}
+                loadErrorTitle="Payment Error"
+              />
             </div>
           )}
         </div>
       </section>
-      <button
-        type="submit"
-        disabled={busy || (payment === 'square' && !useSaved && !cardReady)}
-        className="h-12 rounded-xl bg-coral-dark text-base font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60 disabled:cursor-wait"
-      >
-        {busy ? 'Processing...' : 'Complete Purchase'}
-      </button>
-      {failure && (
-        <p role="alert" className="m-0 rounded-xl border border-red-300 bg-red-50 p-3 text-sm font-semibold text-red-800">
-          {failure}
-        </p>
-      )}
+      <PayButton label="Complete Purchase" busy={busy} disabled={busy || (payment === 'square' && !useSaved && !cardReady)} failure={failure} />
       <p className="m-0 text-center text-xs text-slate-600">30-day money-back guarantee.</p>
     </form>
   );
