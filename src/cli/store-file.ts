@@ -7,12 +7,7 @@ import { type Db, openDatabase } from '../db/client.ts';
  * line and the store's database in DATA_DIR, opened for `check` and closed after. A wrong id or a
  * missing database prints why and answers 2 (cannot check).
  */
-export function withStoreDatabase(
-  args: string[],
-  env: Record<string, string | undefined>,
-  usage: string,
-  check: (db: Db, id: number) => number,
-): number {
+export function withStoreDatabase(args: string[], env: Record<string, string | undefined>, usage: string, check: (db: Db, id: number) => number): number {
   const raw = args[0] ?? '';
   if (!/^\d{1,12}$/.test(raw)) {
     console.error(`Usage: ${usage}   (reads the database in DATA_DIR, default ./data)`);

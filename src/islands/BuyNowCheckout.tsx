@@ -2,8 +2,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, donorInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
-import { applePayToken, useApplePayAvailable, type CardConfig, type CardHandle } from './lib/card.tsx';
-import { CardChoice, PayButton, toldUnconfirmed } from './lib/checkout-form.tsx';
+import { applePayToken, useApplePayAvailable, type CardConfig } from './lib/card.tsx';
+import { CardChoice, PayButton, toldUnconfirmed, useCardChoice } from './lib/checkout-form.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { MoneyAttempt } from './lib/money.ts';
@@ -60,9 +60,8 @@ const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
 export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null, donation = null }: BuyNowCheckoutProps) {
   const id = useId();
-  const cardRef = useRef<CardHandle>(null);
-  const [useSaved, setUseSaved] = useState(savedCard !== null);
-  const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  const card = useCardChoice(savedCard, config);
+  const { cardRef, useSaved, cardReady } = card;
   const applePayAvailable = useApplePayAvailable(config);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -238,15 +237,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
             <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
           </>
         )}
-        <CardChoice
-          savedCard={savedCard}
-          useSaved={useSaved}
-          onUseSaved={setUseSaved}
-          cardRef={cardRef}
-          config={config}
-          onReady={setCardReady}
-          loadErrorTitle={config.applicationId ? 'Payment System Error' : 'Payment Setup Error'}
-        />
+        <CardChoice choice={card} loadErrorTitle={config.applicationId ? 'Payment System Error' : 'Payment Setup Error'} />
         <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
       </section>
       {boughtAgo && (

@@ -2,8 +2,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { cartShippingCents, formatCents, LOCAL_DELIVERY, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
-import type { CardConfig, CardHandle } from './lib/card.tsx';
-import { CardChoice, PayButton, toldUnconfirmed } from './lib/checkout-form.tsx';
+import type { CardConfig } from './lib/card.tsx';
+import { CardChoice, PayButton, toldUnconfirmed, useCardChoice } from './lib/checkout-form.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError } from './lib/http.ts';
 import { MoneyAttempt } from './lib/money.ts';
@@ -46,11 +46,10 @@ function cartCustomer(values: ShippingValues): CartCheckoutProps['customer'] {
 /** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
 export default function CartCheckout({ lines, customer, config, savedCard }: CartCheckoutProps) {
   const id = useId();
-  const cardRef = useRef<CardHandle>(null);
+  const card = useCardChoice(savedCard, config);
+  const { cardRef, useSaved, cardReady } = card;
   const [method, setMethod] = useState<ShippingMethod>('standard');
   const [payment, setPayment] = useState<'square' | 'cod'>('square');
-  const [useSaved, setUseSaved] = useState(savedCard !== null);
-  const [cardReady, setCardReady] = useState(config.gateway === 'test');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   /** A decline or payment error, shown next to the button as well as in the toast. */
@@ -218,15 +217,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
             <p className="m-0 text-sm text-slate-700">Pay in cash when your order is delivered.</p>
           ) : (
             <div className="grid gap-3">
-              <CardChoice
-                savedCard={savedCard}
-                useSaved={useSaved}
-                onUseSaved={setUseSaved}
-                cardRef={cardRef}
-                config={config}
-                onReady={setCardReady}
-                loadErrorTitle="Payment Error"
-              />
+              <CardChoice choice={card} loadErrorTitle="Payment Error" />
             </div>
           )}
         </div>

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { users, type User } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -28,6 +28,12 @@ export interface AccountDeps {
   passwords: PasswordHasher;
 }
 
+/** Usernames by account id, for leaderboards, notifications and the (masked) names of a team. */
+export function usernamesOf(db: Queryable, ids: number[]): Map<number, string> {
+  if (ids.length === 0) return new Map();
+  const rows = db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, ids)).all();
+  return new Map(rows.map((user) => [user.id, user.username]));
+}
 
 export function findUserByUsername(db: Queryable, username: string): User | undefined {
   return db

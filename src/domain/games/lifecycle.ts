@@ -11,7 +11,7 @@ import { cancelGame, expireStaleGames } from './cancel.ts';
 import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
 import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds, moveHolds } from './holds.ts';
-import { usernames } from './queries.ts';
+import { usernamesOf } from '../accounts/accounts.ts';
 import { giveBackFreeEntries } from './free-entries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
@@ -133,7 +133,7 @@ export function finalScores(db: Queryable, game: Started<Game>) {
   const entries = enteredPlays(db, game.id);
   const calibration = calibrationFor(db, game, entries);
   const { points, missing } = gamePoints(db, game, game.endTime, calibration);
-  const names = usernames(
+  const names = usernamesOf(
     db,
     entries.map((p) => p.userId),
   );

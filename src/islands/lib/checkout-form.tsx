@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import { useRef, useState } from 'react';
 import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './card.tsx';
 import { OutcomeUnknownError } from './money.ts';
 import { toast } from './toast.ts';
@@ -8,25 +8,25 @@ import { toast } from './toast.ts';
  * the pay button with the failure under it, and what a payment whose answer was lost says.
  */
 
+/** The card a checkout pays with: the saved one (kept by default when there is one) or the card form, and whether that form is ready. */
+export function useCardChoice(savedCard: string | null, config: CardConfig) {
+  const cardRef = useRef<CardHandle>(null);
+  const [useSaved, setUseSaved] = useState(savedCard !== null);
+  const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  return { savedCard, config, cardRef, useSaved, setUseSaved, cardReady, setCardReady };
+}
+
 /** The saved card when the shopper keeps it, else the card form; a form that cannot load says so under `loadErrorTitle`. */
-export function CardChoice(props: {
-  savedCard: string | null;
-  useSaved: boolean;
-  onUseSaved: (useSaved: boolean) => void;
-  cardRef: Ref<CardHandle>;
-  config: CardConfig;
-  onReady: (ready: boolean) => void;
-  loadErrorTitle: string;
-}) {
-  const { savedCard, useSaved, cardRef, config, loadErrorTitle } = props;
+export function CardChoice({ choice, loadErrorTitle }: { choice: ReturnType<typeof useCardChoice>; loadErrorTitle: string }) {
+  const { savedCard, useSaved, cardRef, config } = choice;
   return (
     <>
-      {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={props.onUseSaved} />}
+      {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={choice.setUseSaved} />}
       {!useSaved && (
         <CardFields
           ref={cardRef}
           config={config}
-          onReady={props.onReady}
+          onReady={choice.setCardReady}
           onLoadError={(message) => toast({ title: loadErrorTitle, description: message, variant: 'destructive' })}
         />
       )}

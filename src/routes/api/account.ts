@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
 import { deleteAccount, exportAccountData } from '../../domain/accounts/account-data.ts';
 import { confirmEmail } from '../../domain/accounts/email-change.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { checkoutCart } from '../../flows/checkout-cart.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';

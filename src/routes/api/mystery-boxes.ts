@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { boxesApiView, setBoxPrice } from '../../domain/promotions/mystery-boxes.ts';
 import { buyBox } from '../../domain/promotions/mystery-buy.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { requireAdminWithPinApi, requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';

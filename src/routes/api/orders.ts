@@ -3,7 +3,7 @@ import { buyNow } from '../../flows/buy-now.ts';
 import { donateNow } from '../../flows/donate.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';

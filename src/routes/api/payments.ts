@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { payForPlay } from '../../domain/games/entry-payment.ts';
 import { enterWithFreeEntry } from '../../domain/promotions/free-entry-use.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
 import { requirePlayerApi } from '../../http/guards.ts';

@@ -4,7 +4,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { joinTeam, startTeam } from '../../domain/promotions/teams.ts';
 import { TEAM_NOT_FOUND } from '../../domain/promotions/teams-rules.ts';
 import { productTeamsView, teamView } from '../../domain/promotions/teams-views.ts';
-import { type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
 import { requireUserApi } from '../../http/guards.ts';

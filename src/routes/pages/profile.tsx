@@ -10,7 +10,7 @@ import { userOrders, type OrderView } from '../../domain/orders/order-views.ts';
 import { auctionRetriesFor } from '../../domain/auctions/retry.ts';
 import { findProfile, missingProfileFields, profileTabFor, profileView, updateProfile, type ProfileView } from '../../domain/accounts/profile.ts';
 import { cardConfig } from '../../domain/payments/card-config.ts';
-import { type AppContext, type AppEnv } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
