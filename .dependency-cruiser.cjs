@@ -3,6 +3,11 @@
  * imports only the areas below it; work that joins areas lives in src/flows/ above them all;
  * the web, the jobs and the command line sit on top. `bun run lint:deps` checks it.
  *
+ * No circle between areas: each area imports only those before it in AREAS, so an import that
+ * would close an area circle is an import against the order (area-order-*). (dependency-cruiser's
+ * folder-scope rules cannot be limited to src/domain/: the seeds in src/db/ import areas and every
+ * area imports the schema, which would make every area a circle through src/db.)
+ *
  * Type-only imports count: the swc parser reads the source as written, so `import type`
  * is an edge like any other (TypeScript 7 has no compiler API yet, which is why the parser
  * is swc and not tsc).
@@ -57,6 +62,13 @@ module.exports = {
     },
   ],
   options: {
+    // TEMPORARY (issue 34): .dependency-cruiser-known-violations.json lists the violations left in
+    // the payment-row code being rewritten beside this change (src/domain/payments/*) and in
+    // accounts/account-data.ts (being changed for item 4); `bun run lint:deps` ignores those and
+    // no other. A listed import that goes away is reported as stale: remove it from the list
+    // (`bunx --bun depcruise src --config .dependency-cruiser.cjs --output-type baseline
+    // --output-to .dependency-cruiser-known-violations.json`); the list is to end empty.
+    baseline: { staleEntriesSeverity: 'warn' },
     parser: 'swc',
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
