@@ -13,7 +13,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { freeEntries, games, orderItems, orders, plays, users } from '../src/db/schema.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { createSession, generateSessionToken } from '../src/domain/accounts/sessions.ts';
-import { FREE_ENTRY_VALID_MS } from '../src/domain/promotions/free-entries.ts';
+import { FREE_ENTRY_VALID_MS } from '../src/domain/games/free-entries.ts';
 import { completeProfile, giveConsent } from '../tests/helpers/actors.ts';
 import { Client } from '../tests/helpers/http-client.ts';
 import { benchServer } from './wrk.ts';

@@ -15,7 +15,7 @@ import { loadManifest } from '../src/assets.ts';
 import { loadConfig } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/client.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
-import { createAccountLimits } from '../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../src/domain/accounts/account-limits.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
 import { PRUNE_BATCH, pruneSnapshots } from '../src/domain/games/retention.ts';

@@ -8,7 +8,7 @@ import { createApp } from '../src/app.ts';
 import { loadManifest } from '../src/assets.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
-import { createAccountLimits } from '../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../src/domain/accounts/account-limits.ts';
 import { systemClock } from '../src/domain/clock.ts';
 import { simulatedMetrics } from '../src/domain/games/simulation.ts';
 import { imageStore } from '../src/domain/catalog/images.ts';

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { BackupError, backupDatabase, openForBackup, reasonOf, restoreBackup } from '../domain/operations/backups.ts';
+import { BackupError, backupDatabase, openForBackup, reasonOf } from '../domain/operations/backups.ts';
+import { restoreStore } from '../flows/restore-store.ts';
 
 /*
  * `bun run backup -- FILE` / `csa backup FILE`: an online, consistent copy of the store in
@@ -58,7 +59,7 @@ export function restoreCommand(args: string[], env: Record<string, string | unde
     return 2;
   }
   return report('Restore', () => {
-    const restored = restoreBackup(resolve(file), dataDirOf(env));
+    const restored = restoreStore(resolve(file), dataDirOf(env));
     return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images, new payment key prefix ${restored.keyPrefix}); start the store on this DATA_DIR.`;
   });
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { AccountMenuItems } from './AccountMenu.tsx';
 import { CartIcon, CoachIcon, HomeIcon, LoginIcon, TrophyIcon, UserIcon } from '../shared/ui/icons.tsx';
-import { badgeText } from './Header.tsx';
+import { badgeText } from './format.ts';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
 

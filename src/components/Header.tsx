@@ -1,6 +1,7 @@
 import { BackIcon, BellIcon, CartIcon, MenuIcon, SearchIcon, ShieldIcon } from '../shared/ui/icons.tsx';
 import { AccountMenuItems } from './AccountMenu.tsx';
 import { bottomBarTab } from './BottomBar.tsx';
+import { badgeText } from './format.ts';
 import { Island } from './Island.tsx';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
@@ -18,10 +19,6 @@ const siteLinks: { href: string; label: string }[] = [
 ];
 
 const iconButton = 'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none';
-
-export function badgeText(count: number): string {
-  return count > 9 ? '9+' : String(count);
-}
 
 /**
  * Spec section 2, top header: back button (menu icon on the home page), the wordmark,

@@ -28,3 +28,8 @@ export const orderStatusLabel: Record<string, string> = {
   failed: 'Payment failed',
   canceled: 'Canceled',
 };
+
+/** A count on a badge (the bell, the cart, the bottom bar): more than 9 reads 9+. */
+export function badgeText(count: number): string {
+  return count > 9 ? '9+' : String(count);
+}

@@ -4,7 +4,7 @@ import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Session, User } from '../domain/accounts/sessions.ts';
-import type { AccountLimits } from '../domain/accounts/accounts.ts';
+import type { AccountLimits } from '../domain/accounts/account-limits.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { PasswordHasher } from '../domain/accounts/passwords.ts';
 import type { ImageStore } from '../domain/catalog/images.ts';
@@ -75,5 +75,4 @@ export interface AppEnv {
  */
 export type AppContext<E extends AppEnv = AppEnv> = Context<E>;
 
-export { clientIp } from './client-address.ts';
 export { safeNextPath } from '../shared/safe-next-path.ts';

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import { sessionPassedPin, touchPinUnlock } from '../domain/accounts/admin-pin.ts';
 import { minutesText } from '../domain/operations/rate-limit.ts';
 import type { Session, User } from '../domain/accounts/sessions.ts';
-import { type AppContext, clientIp, type AppEnv } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import { clientIp } from './client-address.ts';
 import { currentPath } from './render.tsx';
 
 /**

@@ -1,5 +1,6 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, reissueVisitorToken, VISITOR_COOKIE_DAYS } from '../domain/orders/visitor-cart.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, reissueVisitorToken } from '../domain/orders/visitor-cart.ts';
+import { VISITOR_COOKIE_DAYS } from '../shared/visitor.ts';
 import { DomainError } from '../domain/errors.ts';
 import { minutesText, RateLimiter } from '../domain/operations/rate-limit.ts';
 import { cameOverHttps, clientIp } from './client-address.ts';

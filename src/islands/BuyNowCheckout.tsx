@@ -2,10 +2,11 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { formatCents, totalsFor } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { customerInfoSchema, donorInfoSchema, LOCAL_ZIP, localDeliveryMessage } from '../shared/schemas/profile.ts';
-import { applePayToken, CardFields, SavedCardChoice, useApplePayAvailable, type CardConfig, type CardHandle } from './lib/card.tsx';
+import { applePayToken, useApplePayAvailable, type CardConfig } from './lib/card.tsx';
+import { CardChoice, PayButton, toldUnconfirmed, useCardChoice } from './lib/checkout-form.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
-import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
+import { MoneyAttempt } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { type CharityView, DonationFields } from './lib/DonationFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
@@ -59,9 +60,8 @@ const field = 'h-11 w-full rounded-lg border bg-white px-3 text-base';
 /** Spec section 2, single-product checkout: shipping form, Apple Pay or card, 'Pay {total}'. */
 export default function BuyNowCheckout({ product, customer, config, savedCard, boughtAgo = null, donation = null }: BuyNowCheckoutProps) {
   const id = useId();
-  const cardRef = useRef<CardHandle>(null);
-  const [useSaved, setUseSaved] = useState(savedCard !== null);
-  const [cardReady, setCardReady] = useState(config.gateway === 'test');
+  const card = useCardChoice(savedCard, config);
+  const { cardRef, useSaved, cardReady } = card;
   const applePayAvailable = useApplePayAvailable(config);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -160,11 +160,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
     } catch (error) {
       paying.current = false;
       setBusy(false);
-      if (error instanceof OutcomeUnknownError) {
-        setFailure(error.message);
-        toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
-        return;
-      }
+      if (toldUnconfirmed(error, setFailure)) return;
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
       if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) offerCart();
       const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
@@ -241,17 +237,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
             <p className="m-0 text-center text-sm text-slate-600">or pay with card</p>
           </>
         )}
-        {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
-        {!useSaved && (
-          <CardFields
-            ref={cardRef}
-            config={config}
-            onReady={setCardReady}
-            onLoadError={(message) =>
-              toast({ title: config.applicationId ? 'Payment System Error' : 'Payment Setup Error', description: message, variant: 'destructive' })
-            }
-          />
-        )}
+        <CardChoice choice={card} loadErrorTitle={config.applicationId ? 'Payment System Error' : 'Payment Setup Error'} />
         <p className="m-0 text-xs text-slate-600">Your payment information is secure and encrypted</p>
       </section>
       {boughtAgo && (
@@ -263,18 +249,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
           {'). Pay again only if you want another one.'}
         </p>
       )}
-      <button
-        type="submit"
-        disabled={busy || (!useSaved && !cardReady)}
-        className="h-12 rounded-xl bg-coral-dark text-base font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60 disabled:cursor-wait"
-      >
-        {busy ? 'Processing...' : `Pay ${formatCents(totals.totalCents)}`}
-      </button>
-      {failure && (
-        <p role="alert" className="m-0 rounded-xl border border-red-300 bg-red-50 p-3 text-sm font-semibold text-red-800">
-          {failure}
-        </p>
-      )}
+      <PayButton label={`Pay ${formatCents(totals.totalCents)}`} busy={busy} disabled={busy || (!useSaved && !cardReady)} failure={failure} />
     </form>
   );
 }

@@ -2,10 +2,11 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { cartShippingCents, formatCents, LOCAL_DELIVERY, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
-import { CardFields, SavedCardChoice, type CardConfig, type CardHandle } from './lib/card.tsx';
+import type { CardConfig } from './lib/card.tsx';
+import { CardChoice, PayButton, toldUnconfirmed, useCardChoice } from './lib/checkout-form.tsx';
 import { NOTIFICATIONS_CHANGED } from './lib/events.ts';
 import { ApiError } from './lib/http.ts';
-import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
+import { MoneyAttempt } from './lib/money.ts';
 import { readShipping, ShippingFields, type ShippingNames, type ShippingValues } from './lib/ShippingFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
@@ -45,11 +46,10 @@ function cartCustomer(values: ShippingValues): CartCheckoutProps['customer'] {
 /** Spec section 2, cart: shipping details and method, order summary, payment tabs, Complete Purchase. */
 export default function CartCheckout({ lines, customer, config, savedCard }: CartCheckoutProps) {
   const id = useId();
-  const cardRef = useRef<CardHandle>(null);
+  const card = useCardChoice(savedCard, config);
+  const { cardRef, useSaved, cardReady } = card;
   const [method, setMethod] = useState<ShippingMethod>('standard');
   const [payment, setPayment] = useState<'square' | 'cod'>('square');
-  const [useSaved, setUseSaved] = useState(savedCard !== null);
-  const [cardReady, setCardReady] = useState(config.gateway === 'test');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   /** A decline or payment error, shown next to the button as well as in the toast. */
@@ -104,11 +104,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
     } catch (error) {
       paying.current = false;
       setBusy(false);
-      if (error instanceof OutcomeUnknownError) {
-        setFailure(error.message);
-        toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
-        return;
-      }
+      if (toldUnconfirmed(error, setFailure)) return;
       if (error instanceof ApiError && error.status === 409) {
         toastAfterNavigation({ title: 'Checkout failed', description: error.message, variant: 'destructive' });
         window.location.reload();
@@ -221,31 +217,12 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
             <p className="m-0 text-sm text-slate-700">Pay in cash when your order is delivered.</p>
           ) : (
             <div className="grid gap-3">
-              {savedCard && <SavedCardChoice savedCard={savedCard} useSaved={useSaved} onChange={setUseSaved} />}
-              {!useSaved && (
-                <CardFields
-                  ref={cardRef}
-                  config={config}
-                  onReady={setCardReady}
-                  onLoadError={(message) => toast({ title: 'Payment Error', description: message, variant: 'destructive' })}
-                />
-              )}
+              <CardChoice choice={card} loadErrorTitle="Payment Error" />
             </div>
           )}
         </div>
       </section>
-      <button
-        type="submit"
-        disabled={busy || (payment === 'square' && !useSaved && !cardReady)}
-        className="h-12 rounded-xl bg-coral-dark text-base font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60 disabled:cursor-wait"
-      >
-        {busy ? 'Processing...' : 'Complete Purchase'}
-      </button>
-      {failure && (
-        <p role="alert" className="m-0 rounded-xl border border-red-300 bg-red-50 p-3 text-sm font-semibold text-red-800">
-          {failure}
-        </p>
-      )}
+      <PayButton label="Complete Purchase" busy={busy} disabled={busy || (payment === 'square' && !useSaved && !cardReady)} failure={failure} />
       <p className="m-0 text-center text-xs text-slate-600">30-day money-back guarantee.</p>
     </form>
   );

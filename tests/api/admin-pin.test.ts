@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { products, sessions } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { grantFreeEntries } from '../../src/domain/promotions/free-entries.ts';
+import { grantFreeEntries } from '../../src/domain/games/free-entries.ts';
 import { freeEntries, orders } from '../../src/db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { adminWithPin, buyNowBody, quickShopper } from '../helpers/actors.ts';

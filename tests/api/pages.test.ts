@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { testApp } from '../helpers/app.ts';
 import { count, metaContent } from '../helpers/html.ts';
 

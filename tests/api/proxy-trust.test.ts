@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { LOGIN_FAILURES_PER_ADDRESS as LIMIT } from '../../src/domain/accounts/accounts.ts';
+import { LOGIN_FAILURES_PER_ADDRESS as LIMIT } from '../../src/domain/accounts/account-limits.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 import { fromPeer } from '../helpers/sockets.ts';
 

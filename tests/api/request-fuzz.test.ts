@@ -3,7 +3,7 @@ import { getTableName, is } from 'drizzle-orm';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as schema from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { completeProfile, giveConsent } from '../helpers/actors.ts';
 import { TEST_PIN, testApp } from '../helpers/app.ts';
 

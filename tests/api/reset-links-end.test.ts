@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, users } from '../../src/db/schema.ts';
 import { RESET_LINK_INVALID, RESET_REQUESTED, requestPasswordReset } from '../../src/domain/accounts/account-recovery.ts';
-import { createAccountLimits } from '../../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts';
 import { answeredWorkDone } from '../../src/domain/operations/after-answer.ts';
 import { EMAIL_LINK_INVALID } from '../../src/domain/accounts/email-change.ts';
 import type { MailMessage } from '../../src/domain/mail/transport.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts/accounts.ts';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts/account-limits.ts';
 import { holdLease, recordTick } from '../../src/domain/operations/job-lease.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { player, seededStore } from '../helpers/admin-tools.ts';

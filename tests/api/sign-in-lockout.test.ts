@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { accountTokens, emailOutbox, users } from '../../src/db/schema.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
-import { createAccountLimits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS, logIn } from '../../src/domain/accounts/accounts.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
+import { createAccountLimits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USERNAME_AND_ADDRESS } from '../../src/domain/accounts/account-limits.ts';
+import { logIn } from '../../src/domain/accounts/accounts.ts';
 import { SCRUBBED } from '../../src/domain/mail/sender.ts';
 import { UNLOCK_LINK_INVALID } from '../../src/domain/accounts/sign-in-unlock.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';

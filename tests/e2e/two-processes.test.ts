@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
-import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts/accounts.ts';
+import { LOGIN_FAILURES_PER_ADDRESS } from '../../src/domain/accounts/account-limits.ts';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
 import { readEvents } from '../helpers/sse.ts';

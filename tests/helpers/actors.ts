@@ -2,7 +2,7 @@ import { expect } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
 import { playerSettings, userProfiles, users } from '../../src/db/schema.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { TEST_PIN, type testApp, type TestClient } from './app.ts';

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { completeProfile, signedInUser } from './actors.ts';
 
 export { signedInUser };

@@ -2,7 +2,7 @@ import { createApp } from '../../src/app.ts';
 import { loadManifest, type AssetManifest } from '../../src/assets.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { createAccountLimits } from '../../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { build } from '../../scripts/build.ts';
 import { projectFile } from '../../src/runtime-files.ts';

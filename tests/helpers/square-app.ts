@@ -7,7 +7,7 @@ import { openMigratedDatabase } from '../../src/db/client.ts';
 import { sessions, users } from '../../src/db/schema.ts';
 import { eq } from 'drizzle-orm';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { createAccountLimits } from '../../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { BackupError, backupDatabase, backupName, isBackupDue, listBackups, restoreBackup, runScheduledBackup } from '../../src/domain/operations/backups.ts';
+import { BackupError, backupDatabase, backupName, isBackupDue, listBackups, runScheduledBackup } from '../../src/domain/operations/backups.ts';
+import { restoreStore } from '../../src/flows/restore-store.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -53,10 +54,10 @@ describe('backups', () => {
     const { dir, dataDir, db } = await storeWithData();
     const file = join(dir, 'b', 'store.db');
     backupDatabase(db, file, join(dataDir, 'uploads'));
-    expect(() => restoreBackup(file, dataDir)).toThrow('already holds a store');
-    expect(() => restoreBackup(join(dir, 'nothing.db'), join(dir, 'fresh'))).toThrow('No backup at');
+    expect(() => restoreStore(file, dataDir)).toThrow('already holds a store');
+    expect(() => restoreStore(join(dir, 'nothing.db'), join(dir, 'fresh'))).toThrow('No backup at');
     const target = join(dir, 'fresh');
-    restoreBackup(file, target);
+    restoreStore(file, target);
     const restored = new Database(join(target, 'store.db'), { readonly: true });
     expect(restored.query("select count(*) as n from users where username = 'kept'").get()).toEqual({ n: 1 });
     restored.close();
@@ -66,7 +67,7 @@ describe('backups', () => {
   test('a damaged file is refused before anything is restored', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'csa-backup-'));
     writeFileSync(join(dir, 'broken.db'), 'SQLite format 3\0 but not really a database file at all');
-    expect(() => restoreBackup(join(dir, 'broken.db'), join(dir, 'data'))).toThrow();
+    expect(() => restoreStore(join(dir, 'broken.db'), join(dir, 'data'))).toThrow();
     expect(existsSync(join(dir, 'data', 'store.db'))).toBe(false);
   });
 });

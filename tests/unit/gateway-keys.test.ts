@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openMigratedDatabase } from '../../src/db/client.ts';
-import { backupDatabase, restoreBackup } from '../../src/domain/operations/backups.ts';
+import { backupDatabase } from '../../src/domain/operations/backups.ts';
+import { restoreStore } from '../../src/flows/restore-store.ts';
 import { paymentsNeedingAttention } from '../../src/domain/payments/payment-review.ts';
 import { ensureKeyPrefix, gatewayKey, gatewayKeyPrefix, KEY_PREFIX_SETTING, MAX_GATEWAY_KEY_LENGTH } from '../../src/domain/payments/keys.ts';
 import { storeBeforeMigration } from '../helpers/migrations.ts';
@@ -65,13 +66,13 @@ describe('gateway keys', () => {
     backupDatabase(db, file, join(dir, 'live', 'uploads'));
     expect(prefixOf(file)).toBe(before);
 
-    const restored = restoreBackup(file, join(dir, 'restored'));
+    const restored = restoreStore(file, join(dir, 'restored'));
     expect(restored.keyPrefix).toMatch(/^[a-z2-7]{8}$/);
     expect(restored.keyPrefix).not.toBe(before);
     expect(prefixOf(restored.database)).toBe(restored.keyPrefix);
     // The backup itself is untouched: restoring it again makes yet another prefix.
     expect(prefixOf(file)).toBe(before);
-    const again = restoreBackup(file, join(dir, 'restored-again'));
+    const again = restoreStore(file, join(dir, 'restored-again'));
     expect(again.keyPrefix).not.toBe(restored.keyPrefix);
     const copy = openDatabase(restored.database);
     expect(gatewayKey(copy, 'charge', 1)).toBe(`${restored.keyPrefix}-charge-1`);

@@ -24,7 +24,7 @@ describe("the README's route map", () => {
         check(name.includes('/') && !name.startsWith('admin/') && !name.startsWith('marketing/') ? `src/${name}` : `src/routes/pages/${name}`);
       for (const name of names(islands!)) check(`src/islands/${name}.tsx`);
       for (const name of names(api!)) check(`src/routes/api/${name}`);
-      for (const name of names(domain!)) check(`src/domain/${name}`);
+      for (const name of names(domain!)) check(name.startsWith('flows/') ? `src/${name}` : `src/domain/${name}`);
       for (const name of names(tests!)) check(`tests/${name}${name.startsWith('islands/') ? '.test.tsx' : '.test.ts'}`);
     }
     expect(missing).toEqual([]);

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { influencers, products, users } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
-import { bootstrapAdmin } from '../../src/domain/operations/bootstrap.ts';
+import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import { projectRoot } from '../../src/runtime-files.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';

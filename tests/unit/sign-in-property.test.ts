@@ -2,7 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { users } from '../../src/db/schema.ts';
-import { createAccountLimits, logIn } from '../../src/domain/accounts/accounts.ts';
+import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts';
+import { logIn } from '../../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import type { PasswordHasher } from '../../src/domain/accounts/passwords.ts';
 

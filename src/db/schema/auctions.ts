@@ -15,6 +15,10 @@ import { products } from './catalog.ts';
  */
 export const auctionStatuses = ['scheduled', 'running', 'ended', 'unsold', 'cancelled', 'awaiting_payment', 'second_chance'] as const;
 export type AuctionStatus = (typeof auctionStatuses)[number];
+/** Open: taking bids, or about to (scheduled). */
+export const OPEN_STATUSES: AuctionStatus[] = ['scheduled', 'running'];
+/** Not over: the partial unique index allows one such auction per product (the catalogue checks it too, so it sits here). */
+export const LIVE_STATUSES: AuctionStatus[] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
 
 export const auctions = sqliteTable(
   'auctions',

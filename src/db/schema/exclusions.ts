@@ -1,7 +1,7 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /*
- * Self-exclusion that follows the person (domain/games/play-exclusions.ts): the e-mail, phone
+ * Self-exclusion that follows the person (domain/accounts/play-exclusions.ts): the e-mail, phone
  * and card of a player who excluded themselves, as keyed hashes only, with no link to the
  * account, so the record outlives a deleted account and says nothing readable about anyone.
  */

@@ -1,70 +1,19 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { accountTokens, cartItems, emailOutbox, games, notifications, orders, playerSettings, plays, sessions, userProfiles, users } from '../../db/schema.ts';
 import type { PasswordHasher } from './passwords.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { notificationView } from './notifications.ts';
-import { orderView } from '../orders/order-views.ts';
-import { findProfile, profileView } from './profile.ts';
-import { keepExclusionWithIdentifiers } from '../games/responsible-play.ts';
-import { userFreeEntries } from '../promotions/free-entries-views.ts';
+import { keepExclusionWithIdentifiers } from './responsible-play.ts';
 
 /*
- * The California rights the account page serves: a copy of everything the store holds about
- * the account, and deletion. A deleted account keeps its row (orders point at it and are kept
+ * The California rights the account page serves: deletion here, and a copy of everything the
+ * store holds about the account (flows/export-account.ts, which reads orders and free entries too). A deleted account keeps its row (orders point at it and are kept
  * for the books) with every personal field erased; its orders keep amounts, items and the
  * city, state and ZIP the tax was charged for, and lose the name, e-mail, phone and street.
  * A self-exclusion still running is kept as keyed hashes of the e-mail, phone and card, with no
  * link to the account, until it ends (games/play-exclusions.ts).
  */
-
-/** GET /api/user/export: profile, orders with items, plays, free game entries, notifications and cart; no secrets. */
-export function exportAccountData(db: Queryable, userId: number, now: number) {
-  const user = db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user) throw new DomainError(404, 'Account not found');
-  const profile = profileView(findProfile(db, userId));
-  return {
-    exportedAt: new Date(now).toISOString(),
-    account: { id: user.id, username: user.username, email: user.email, createdAt: new Date(user.createdAt).toISOString(), isAdmin: user.isAdmin },
-    profile: { ...profile, paymentMethod: profile.paymentMethod ? { ...profile.paymentMethod, sourceId: undefined, token: undefined } : profile.paymentMethod },
-    orders: db
-      .select()
-      .from(orders)
-      .where(eq(orders.userId, userId))
-      .orderBy(desc(orders.orderDate))
-      .all()
-      .map((order) => {
-        const { paymentId: _gatewayId, ...view } = orderView(db, order);
-        return { ...view, customerEmail: order.customerEmail, customerPhone: order.customerPhone };
-      }),
-    plays: db
-      .select({ play: plays, gameStatus: games.status })
-      .from(plays)
-      .leftJoin(games, eq(plays.gameId, games.id))
-      .where(eq(plays.userId, userId))
-      .orderBy(desc(plays.createdAt))
-      .all()
-      .map(({ play, gameStatus }) => ({
-        id: play.id,
-        productId: play.productId,
-        gameId: play.gameId,
-        gameStatus,
-        influencerIds: play.influencerIds,
-        status: play.status,
-        score: play.score,
-        createdAt: new Date(play.createdAt).toISOString(),
-      })),
-    freeEntries: userFreeEntries(db, userId, now),
-    notifications: db.select().from(notifications).where(eq(notifications.userId, userId)).orderBy(desc(notifications.createdAt)).all().map(notificationView),
-    cart: db
-      .select()
-      .from(cartItems)
-      .where(eq(cartItems.userId, userId))
-      .all()
-      .map((line) => ({ productId: line.productId, quantity: line.quantity, type: line.type })),
-  };
-}
 
 /**
  * The first checks of POST /api/user/delete (flows/end-account.ts): the account and its password.

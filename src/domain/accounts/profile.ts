@@ -6,11 +6,12 @@ import { DomainError } from '../errors.ts';
 import { PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { clearIncompleteProfileNotice, noticeIncompleteProfile } from './notifications.ts';
-import { type AccountLimits, checkCurrentPassword } from './accounts.ts';
+import type { AccountLimits } from './account-limits.ts';
+import { checkCurrentPassword } from './accounts.ts';
 import { hasConfirmedEmail, pendingEmailOf, requestEmailChange } from './email-change.ts';
 import { withCardAttempt } from '../payments/card-attempts.ts';
 import type { PasswordHasher } from './passwords.ts';
-import { followProfileIdentifiers } from '../games/responsible-play.ts';
+import { followProfileIdentifiers } from './responsible-play.ts';
 
 import type { ProfilePatch } from '../../shared/schemas/profile.ts';
 import { stateCode } from '../../shared/us-states.ts';
@@ -49,6 +50,20 @@ function readableAddress(address: ProfileAddress | null | undefined): ProfileAdd
 export function streetLine(address: { line1: string; line2?: string | null }): string {
   const apartment = address.line2?.trim();
   return apartment ? `${address.line1}, ${apartment}` : address.line1;
+}
+
+/** The saved contact and address as an order's shipping address; the caller has checked they are there. */
+export function profileShippingAddress(profile: StoredProfile, address: ProfileAddress) {
+  return {
+    name: profile.name ?? '',
+    email: profile.email ?? '',
+    phone: profile.phone ?? '',
+    line1: streetLine(address),
+    city: address.city,
+    state: address.state,
+    postalCode: address.postalCode,
+    country: address.country || 'USA',
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { accountTokens, users, type User } from '../../db/schema.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
-import type { AccountLimits } from './accounts.ts';
+import type { AccountLimits } from './account-limits.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { composeEmail } from '../mail/compose.ts';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { type Auction, type AuctionStatus, auctionMaximums, auctions, bids } from '../../db/schema.ts';
+import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES } from '../../db/schema.ts';
 import { owners, release } from '../inventory/stock.ts';
 import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
 
@@ -9,10 +9,7 @@ import { type AuctionRules, type Maximum, type Standing, standingFrom, standingO
  * acceptance order, its bidders, and the product's unit held back while it runs.
  */
 
-/** Open: taking bids, or about to (scheduled). */
-export const OPEN_STATUSES: AuctionStatus[] = ['scheduled', 'running'];
-/** Not over: the partial unique index allows one such auction per product. */
-export const LIVE_STATUSES: AuctionStatus[] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
+export { LIVE_STATUSES, OPEN_STATUSES };
 
 export function openAuctionOf(db: Queryable, productId: number): Auction | undefined {
   return db

@@ -1,7 +1,7 @@
 import { and, countDistinct, eq, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { auctions, cartItems, games, orderItems, products, type Product } from '../../db/schema.ts';
-import { LIVE_STATUSES } from '../auctions/auction-rows.ts';
+import { LIVE_STATUSES } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { setAvailable } from '../inventory/stock.ts';

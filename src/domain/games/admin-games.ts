@@ -1,7 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
-import { freeEntriesByGame } from '../promotions/free-entries.ts';
+import { freeEntriesByGame } from './free-entries.ts';
 import { timesOf } from './schedule.ts';
 
 /*

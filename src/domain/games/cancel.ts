@@ -10,7 +10,7 @@ import { holdsToMove, markGameHolds } from './holds.ts';
 import { moveHolds } from '../payments/holds.ts';
 import type { PaymentDeps } from '../payments/purposes.ts';
 import { WAITING_GAME_LIFETIME_MS } from './schedule.ts';
-import { giveBackFreeEntries } from '../promotions/free-entries.ts';
+import { giveBackFreeEntries } from './free-entries.ts';
 
 /* Ending a game with nobody charged: the 6-day expiry of a game that did not fill, the feed's deadline, the admin's Cancel game. */
 

@@ -11,7 +11,7 @@ import { gatewayKey } from '../payments/keys.ts';
 import { requireCompleteProfile } from '../accounts/profile.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
 import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull, moveToGameWithRoom, requireCardOnFile, requirePrizeCanGo } from './entry.ts';
-import { requireMayPlay } from './responsible-play.ts';
+import { requireMayPlay } from '../accounts/responsible-play.ts';
 import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
 import { entryAnswer } from './entry-answer.ts';
 

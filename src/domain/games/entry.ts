@@ -7,7 +7,7 @@ import { DomainError } from '../errors.ts';
 import type { MetricsSource } from './metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
-import { requireMayPlay } from './responsible-play.ts';
+import { requireMayPlay } from '../accounts/responsible-play.ts';
 import { drawSeed } from './simulation.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { PlayBody } from '../../shared/schemas/games.ts';

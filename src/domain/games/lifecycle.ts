@@ -13,8 +13,8 @@ import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-ro
 import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds } from './holds.ts';
 import { moveHolds } from '../payments/holds.ts';
-import { usernames } from './queries.ts';
-import { giveBackFreeEntries } from '../promotions/free-entries.ts';
+import { usernamesOf } from '../accounts/accounts.ts';
+import { giveBackFreeEntries } from './free-entries.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
@@ -134,7 +134,7 @@ export function finalScores(db: Queryable, game: Started<Game>) {
   const entries = enteredPlays(db, game.id);
   const calibration = calibrationFor(db, game, entries);
   const { points, missing } = gamePoints(db, game, game.endTime, calibration);
-  const names = usernames(
+  const names = usernamesOf(
     db,
     entries.map((p) => p.userId),
   );

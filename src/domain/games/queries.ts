@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, plays, users } from '../../db/schema.ts';
+import { games, plays } from '../../db/schema.ts';
 import { DEFAULT_REQUIRED_PARTICIPANTS } from '../../shared/views/games.ts';
 
 export { DEFAULT_REQUIRED_PARTICIPANTS };
@@ -128,17 +128,4 @@ export function firstWaitingWithRoom(
        order by g.id limit 1`,
     )
     .get(productId, except);
-}
-
-/** Players' names by id, for leaderboards and notifications. */
-export function usernames(db: Queryable, ids: number[]): Map<number, string> {
-  if (ids.length === 0) return new Map();
-  return new Map(
-    db
-      .select({ id: users.id, username: users.username })
-      .from(users)
-      .where(inArray(users.id, ids))
-      .all()
-      .map((u) => [u.id, u.username]),
-  );
 }

@@ -9,7 +9,8 @@ import { formatFollowers, parseFollowers } from '../../shared/format.ts';
 import type { InfluencerView } from '../../shared/views/games.ts';
 import type { MetricsSource } from './metrics.ts';
 import { requiredParticipantsFor, type GameDeps } from './entry.ts';
-import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom, usernames } from './queries.ts';
+import { usernamesOf } from '../accounts/accounts.ts';
+import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom } from './queries.ts';
 import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
@@ -120,7 +121,7 @@ export function competitionView(deps: GameDeps, productId: number) {
   }
   const { ranked, points } = scoredEntries(deps, game);
   // Players by their username everywhere (the scoreboard, winners, the game record, e-mails); the viewer's own line says 'You'.
-  const names = usernames(
+  const names = usernamesOf(
     db,
     ranked.map((play) => play.userId),
   );
@@ -238,7 +239,7 @@ function openGameViews(deps: GameDeps, ids: number[]) {
     const leader = rank((byGame.get(game.id) ?? []).map((play) => ({ ...play, score: playScore(play.influencerIds, points) })))[0];
     if (leader) leaders.set(game.id, { score: leader.score, userId: leader.userId });
   }
-  const names = usernames(
+  const names = usernamesOf(
     db,
     [...leaders.values()].map((l) => l.userId),
   );

@@ -1,7 +1,6 @@
 import { Database } from 'bun:sqlite';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { replaceKeyPrefix } from '../payments/keys.ts';
 
 /*
  * Online backups (docs/operations.md, "Backups"): `VACUUM INTO` writes a consistent copy of the
@@ -169,15 +168,17 @@ export function runScheduledBackup(db: Source, options: { dir: string; keep: num
 }
 
 /**
- * Gives the restored copy a new gateway key prefix (payments/keys.ts): the keys the store made
- * after the backup was taken are known to the gateway, and the restored ids would make them again.
+ * What a restored copy must change before it serves, given by the caller (src/flows/restore-store.ts
+ * gives it a new gateway key prefix): operations sits below payments and does not know its keys.
  */
-function renewKeyPrefix(file: string): string {
+export type RenewCopy = (copy: Database) => string;
+
+function renewCopy(file: string, renew: RenewCopy): string {
   const copy = new Database(file, { strict: true });
   try {
     // No -wal file beside the copy, which the rename would leave behind: the server turns WAL on again.
     copy.exec('PRAGMA journal_mode = DELETE;');
-    return replaceKeyPrefix(copy);
+    return renew(copy);
   } finally {
     copy.close();
   }
@@ -185,10 +186,10 @@ function renewKeyPrefix(file: string): string {
 
 /**
  * Restores a backup into an empty data folder: refuses when the folder already holds a store,
- * checks the copy first, gives it a new gateway key prefix, then puts it in place as store.db
- * with the uploads beside it.
+ * checks the copy first, renews it (`renew`: a new gateway key prefix), then puts it in place as
+ * store.db with the uploads beside it.
  */
-export function restoreBackup(file: string, dataDir: string): { database: string; uploadsCopied: number; keyPrefix: string } {
+export function restoreBackup(file: string, dataDir: string, renew: RenewCopy): { database: string; uploadsCopied: number; keyPrefix: string } {
   if (!existsSync(file)) throw new BackupError(`No backup at ${file}.`);
   const database = join(dataDir, 'store.db');
   for (const existing of [database, `${database}-wal`]) {
@@ -201,7 +202,7 @@ export function restoreBackup(file: string, dataDir: string): { database: string
   try {
     mkdirSync(dataDir, { recursive: true });
     copyFileSync(file, partial);
-    keyPrefix = renewKeyPrefix(partial);
+    keyPrefix = renewCopy(partial, renew);
     renameSync(partial, database);
   } catch (error) {
     removeWithSidecars(partial);

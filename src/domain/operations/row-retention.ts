@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { pruneOutbox } from '../mail/retention.ts';
 import { pruneRateLimitEvents } from './rate-limit.ts';
 import { yieldToRequests } from './slices.ts';
-import { VISITOR_COOKIE_DAYS, VISITOR_PREFIX } from '../orders/visitor-cart.ts';
+import { VISITOR_COOKIE_DAYS, VISITOR_PREFIX } from '../../shared/visitor.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;

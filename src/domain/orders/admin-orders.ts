@@ -4,14 +4,14 @@ import { orderItems, orders, orderStatuses, payments, products, users } from '..
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
-import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from '../mail/order-emails.ts';
+import { addressLinesOf, queueCanceledEmail, queueDeliveredEmail, shippingLabelOf } from './order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import { restoreSoldStock } from './order-charge.ts';
 import { type AfterSaleAdminView, afterSaleAdminViews } from './aftersale.ts';
 import { startRefund } from './order-refund.ts';
 import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
-import { grantFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
+import { grantFreeEntries, withdrawFreeEntries } from '../games/free-entries.ts';
 
 /** A payment row: here, a refund recorded as started, to send after its transaction commits. */
 type PaymentRow = typeof payments.$inferSelect;

@@ -3,9 +3,9 @@ import type { Queryable } from '../../db/client.ts';
 import { orderRefunds, orders, payments } from '../../db/schema.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
-import { queueAfterSaleRefundEmail } from '../mail/aftersale-emails.ts';
+import { queueAfterSaleRefundEmail } from './aftersale-emails.ts';
 import { notify } from '../accounts/notifications.ts';
-import { withdrawFreeEntries } from '../promotions/free-entries.ts';
+import { withdrawFreeEntries } from '../games/free-entries.ts';
 
 /*
  * The end states of an admin's after-sale refund (aftersale-refund.ts starts it). A refund row

@@ -4,7 +4,7 @@ import { orderRefunds, orders, payments } from '../../db/schema.ts';
 import type { Carrier } from '../../shared/schemas/aftersale.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { queueReturnRequestEmail, queueShippedEmail } from '../mail/aftersale-emails.ts';
+import { queueReturnRequestEmail, queueShippedEmail } from './aftersale-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 
 /*

@@ -1,12 +1,11 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, products } from '../../db/schema.ts';
+import { cartItems, type Product, products } from '../../db/schema.ts';
 import { requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { returnPrizeFromCart } from '../games/prizes.ts';
-import { requireShelfSale } from '../auctions/buy-now.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
@@ -82,52 +81,50 @@ function stockMessage(stock: number): string {
   return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
 }
 
+/** What else may hold a product back from a cart, checked before its stock (flows/add-to-cart.ts: an auction). */
+export type HeldBack = (product: Product) => void;
+
 /**
- * The product, when it can go in a cart at all: for sale, in stock for that many, and, at `now`,
- * not held back by an auction (Buy Now's stance; callers without a clock leave it to addToCart).
+ * The product, when it can go in a cart at all: for sale, not `heldBack` (callers without one
+ * leave that to the add), and in stock for that many.
  */
-export function productForCart(db: Queryable, input: { productId: number; quantity?: number }, now?: number) {
+export function productForCart(db: Queryable, input: { productId: number; quantity?: number }, heldBack?: HeldBack) {
   const product = db.select().from(products).where(eq(products.id, input.productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
-  if (now !== undefined) requireShelfSale(db, product.id, product.quantity, now);
+  heldBack?.(product);
   if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
   return product;
 }
 
-/**
- * POST /api/cart: adds units of a product, or more of it when it is already in the cart. The line
- * is read and written in one IMMEDIATE transaction: two tabs adding at once both count.
- */
-export function addToCart(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
+/** Adds units of a product, or more of it when it is already in the cart (flows/add-to-cart.ts says what holds it back). */
+export function addCartLine(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }, heldBack: HeldBack) {
   const { productId, quantity = 1 } = input;
-  return db.transaction((tx) => {
-    const product = productForCart(tx, input, clock.now());
-    const existing = tx
-      .select()
-      .from(cartItems)
-      .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
-      .get();
-    const wanted = (existing?.quantity ?? 0) + quantity;
-    if (wanted > product.quantity) {
-      const message =
-        existing && product.quantity > 0
-          ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
-          : stockMessage(product.quantity);
-      throw new DomainError(409, message, { quantity: message });
-    }
-    if (existing) {
-      tx.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
-      return existing.id;
-    }
-    return tx
-      .insert(cartItems)
-      .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
-      .returning({ id: cartItems.id })
-      .get().id;
-  });
+  const product = productForCart(db, input, heldBack);
+  const existing = db
+    .select()
+    .from(cartItems)
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
+    .get();
+  const wanted = (existing?.quantity ?? 0) + quantity;
+  if (wanted > product.quantity) {
+    const message =
+      existing && product.quantity > 0
+        ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
+        : stockMessage(product.quantity);
+    throw new DomainError(409, message, { quantity: message });
+  }
+  if (existing) {
+    db.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
+    return existing.id;
+  }
+  return db
+    .insert(cartItems)
+    .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
+    .returning({ id: cartItems.id })
+    .get().id;
 }
 
 function ownLine(db: Queryable, userId: number, id: number) {

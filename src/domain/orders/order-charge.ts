@@ -2,11 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { cartItems, games, orderItems, orders } from '../../db/schema.ts';
 import { releaseOrder, returnOrder, sellOrder } from '../inventory/stock.ts';
-import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { queueOrderConfirmation } from './order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import type { Purpose } from '../payments/purposes.ts';
 import { formatCents } from '../../shared/pricing.ts';
-import { grantFreeEntries } from '../promotions/free-entries.ts';
+import { grantFreeEntries } from '../games/free-entries.ts';
 
 /*
  * What an order's card charge means (payments kind 'order_charge'), registered with the money

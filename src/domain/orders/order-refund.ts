@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { orders, payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { afterSaleOf, afterSaleRefunded } from './aftersale-refund-states.ts';
-import { queueRefundEmail } from '../mail/order-emails.ts';
+import { queueRefundEmail } from './order-emails.ts';
 import { notify } from '../accounts/notifications.ts';
 import { restoreSoldStock } from './order-charge.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
@@ -11,7 +11,7 @@ import { gatewayKey } from '../payments/keys.ts';
 import type { Purpose } from '../payments/purposes.ts';
 import { leaseUntil } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
-import { reinstateFreeEntries, withdrawFreeEntries } from '../promotions/free-entries.ts';
+import { reinstateFreeEntries, withdrawFreeEntries } from '../games/free-entries.ts';
 
 /*
  * Refunding a canceled card order. The transaction that cancels the order writes the refund

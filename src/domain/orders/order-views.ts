@@ -4,7 +4,7 @@ import { orderItems, orderRefunds, orders, payments, products } from '../../db/s
 import { canRequestReturn } from './aftersale.ts';
 import { trackingUrl } from '../../shared/schemas/aftersale.ts';
 import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
-import { addressLinesOf, paymentLabelOf, shippingLabelOf } from '../mail/order-emails.ts';
+import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './order-emails.ts';
 import { centsToDollars } from '../../shared/money.ts';
 
 /* Orders as their owner sees them: the confirmation page, the order history, GET /api/orders/{id}. */

@@ -8,7 +8,7 @@ import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
 import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
-import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { queueOrderConfirmation } from './order-emails.ts';
 import { confirmPayment, createPayment, paymentRow, refusePayment, settleFromGateway } from '../payments/engine.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';

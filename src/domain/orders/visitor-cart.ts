@@ -3,6 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { appSettings, cartItems, orders, products, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+import { VISITOR_PREFIX } from '../../shared/visitor.ts';
 
 /*
  * Visitors' carts and guest orders (docs/decisions.md, "A cart anyone can use"). A visitor who
@@ -12,9 +13,6 @@ import type { Clock } from '../clock.ts';
  * the reconciler treat a guest exactly like everyone else. On sign-in the cart joins the account.
  */
 
-export const VISITOR_PREFIX = 'visitor:';
-/** How long the cart cookie lives from the first add; the retention job removes the guest account (without orders) a day later. */
-export const VISITOR_COOKIE_DAYS = 30;
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 export function newVisitorToken(): string {
@@ -23,14 +21,6 @@ export function newVisitorToken(): string {
 
 function visitorUsername(token: string): string {
   return `${VISITOR_PREFIX}${createHash('sha256').update(token).digest('hex').slice(0, 40)}`;
-}
-
-export function isGuestUsername(username: string | null | undefined): boolean {
-  return typeof username === 'string' && username.startsWith(VISITOR_PREFIX);
-}
-
-export function isGuestAccount(db: Queryable, userId: number): boolean {
-  return isGuestUsername(db.select({ username: users.username }).from(users).where(eq(users.id, userId)).get()?.username);
 }
 
 /** The guest account of a cookie's token, if it has one. */

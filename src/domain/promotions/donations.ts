@@ -1,10 +1,8 @@
 import type { CharityPartner } from '../../config.ts';
 import type { products } from '../../db/schema.ts';
-import type { BuyNowBody } from '../../shared/schemas/cart.ts';
 import type { DonorInfo } from '../../shared/schemas/profile.ts';
 import { DomainError } from '../errors.ts';
-import { buyNow } from '../orders/checkout.ts';
-import type { OrderDeps, ShippingAddress } from '../orders/orders.ts';
+import type { ShippingAddress } from '../orders/orders.ts';
 
 /*
  * 'Buy to donate' (issue 29, donateEnabled): POST /api/orders with `donate: true` buys one unit
@@ -47,17 +45,3 @@ export function donationAddress(donor: DonorInfo, charity: CharityPartner): Ship
 
 /** One donation checkout at a time per shopper and product, apart from buying the same product for themselves. */
 export const donationCheckoutKey = (userId: number, productId: number) => `donate:${userId}:${productId}`;
-
-/** POST /api/orders with `donate: true`: buy-now's rules and money engine, delivered to the charity partner. */
-export function donateNow(
-  deps: OrderDeps,
-  userId: number,
-  input: Extract<BuyNowBody, { donate: true }>,
-  clientAddress: string,
-  charity: CharityPartner | null,
-): Promise<{ id: number }> {
-  return buyNow(deps, userId, input, clientAddress, (product) => {
-    const partner = charityFor(product, charity);
-    return { address: donationAddress(input.customerInfo, partner), checkoutKey: donationCheckoutKey(userId, product.id), donationTo: partner.name };
-  });
-}

@@ -6,9 +6,9 @@ import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
 import { announceReadiness, gameTakingPlay, waitingPlayOf } from '../games/entry-payment.ts';
 import { ENTRY_IN_PROGRESS, type GameDeps, requirePrizeCanGo } from '../games/entry.ts';
-import { requireMayPlay } from '../games/responsible-play.ts';
+import { requireMayPlay } from '../accounts/responsible-play.ts';
 import type { EntryPaymentBody } from '../../shared/schemas/games.ts';
-import { claimFreeEntry } from './free-entries.ts';
+import { claimFreeEntry } from '../games/free-entries.ts';
 
 /*
  * POST /api/payments { productId, type: 'play', useFreeEntry: true }: the player's pending play

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { mysteryDraws, mysterySeeds, type ProductType } from '../../db/schema.ts';
-import { findProfile, requireCompleteProfile, streetLine } from '../accounts/profile.ts';
+import { findProfile, profileShippingAddress, requireCompleteProfile } from '../accounts/profile.ts';
 import { DomainError } from '../errors.ts';
 import { type OrderDeps, type OrderLine, paymentSourceFor, placeOrder } from '../orders/orders.ts';
 import { PAYMENT_METHOD_REQUIRED } from '../games/entry.ts';
@@ -82,16 +82,7 @@ export async function buyBox(deps: OrderDeps, userId: number, type: string, inpu
     lines: [line],
     totals: totalsFor([{ priceCents, quantity: 1 }], 0),
     shippingMethod: 'local',
-    address: {
-      name: profile.name ?? '',
-      email: profile.email ?? '',
-      phone: profile.phone ?? '',
-      line1: streetLine(address),
-      city: address.city,
-      state: address.state,
-      postalCode: address.postalCode,
-      country: address.country || 'USA',
-    },
+    address: profileShippingAddress(profile, address),
     payment: { method: 'square', ...paymentSourceFor(db, userId, undefined) },
     checkoutKey: boxCheckoutKey(userId, type),
     clientAddress,

@@ -1,4 +1,4 @@
-import { grantFreeEntries } from './free-entries.ts';
+import { grantFreeEntries } from '../games/free-entries.ts';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { orderItems, orders, payments, products, teamMembers, type Team, type TeamMember } from '../../db/schema.ts';
@@ -8,7 +8,7 @@ import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { moveHolds } from '../payments/holds.ts';
 import { owners, markSold } from '../inventory/stock.ts';
-import { queueOrderConfirmation } from '../mail/order-emails.ts';
+import { queueOrderConfirmation } from '../orders/order-emails.ts';
 import { tellTeamFilled } from './teams-messages.ts';
 import { membersOf, moveTeam, releasePlace, teamById, toldOf } from './teams-places.ts';
 import type { TeamDeps } from './teams-rules.ts';

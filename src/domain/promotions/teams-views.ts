@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { products, teamMembers, teams, users, type Product } from '../../db/schema.ts';
+import { products, teamMembers, teams, type Product } from '../../db/schema.ts';
+import { usernamesOf } from '../accounts/accounts.ts';
 import { maskBidderName } from '../auctions/proxy.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -16,15 +17,7 @@ import { isTeamCode, teamShare } from './teams-rules.ts';
 export const LISTED_TEAMS = 20;
 
 function usernames(db: Queryable, ids: number[]): Map<number, string> {
-  if (ids.length === 0) return new Map();
-  return new Map(
-    db
-      .select({ id: users.id, username: users.username })
-      .from(users)
-      .where(inArray(users.id, ids))
-      .all()
-      .map((user) => [user.id, maskBidderName(user.username)] as const),
-  );
+  return new Map([...usernamesOf(db, ids)].map(([id, username]) => [id, maskBidderName(username)] as const));
 }
 
 export function openTeamsOf(db: Queryable, productId: number, now: number): OpenTeamView[] {

@@ -8,7 +8,7 @@ import { apiRequest } from '../lib/http.ts';
 /** Spec sections 5 and 9: exactly 5 influencers per play. */
 export const PICKS = 5;
 export const PAYMENT_METHOD_REQUIRED = 'PAYMENT_METHOD_REQUIRED';
-/** Responsible play (the server's codes, domain/games/responsible-play.ts). */
+/** Responsible play (the server's codes, domain/accounts/responsible-play.ts). */
 export const PLAY_CONSENT_REQUIRED = 'PLAY_CONSENT_REQUIRED';
 export const SELF_EXCLUDED = 'SELF_EXCLUDED';
 export const DAILY_LIMIT_REACHED = 'DAILY_LIMIT_REACHED';

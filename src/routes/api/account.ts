@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
 import { changePassword, confirmPasswordReset, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
-import { exportAccountData } from '../../domain/accounts/account-data.ts';
+import { exportAccountData } from '../../flows/export-account.ts';
 import { closeAccount } from '../../flows/end-account.ts';
 import { confirmEmail } from '../../domain/accounts/email-change.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';
 import { endSession } from '../../http/session-cookie.ts';

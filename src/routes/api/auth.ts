@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { logIn, publicUser, register } from '../../domain/accounts/accounts.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { jsonBody } from '../../http/request.ts';
 import { loginSchema, registerSchema, unlockSchema } from '../../shared/schemas/auth.ts';
 import { unlockSignIn } from '../../domain/accounts/sign-in-unlock.ts';

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { addToCart, cartLines, productForCart, cartLineView, removeCartItem, setCartQuantity } from '../../domain/orders/cart.ts';
+import { cartLines, cartLineView, removeCartItem, setCartQuantity } from '../../domain/orders/cart.ts';
+import { addToCart, checkCartProduct } from '../../flows/add-to-cart.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
@@ -19,7 +20,7 @@ export const cartApi = new Hono<AppEnv>()
     // The product is checked before a visitor gets a guest account: a refused add makes nothing.
     let owner = cartOwnerOf(c);
     if (owner === null) {
-      productForCart(db, input, clock.now());
+      checkCartProduct(db, clock, input);
       owner = ensureVisitorOf(c);
     }
     const id = addToCart(db, clock, owner, input);

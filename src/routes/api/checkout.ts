@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
-import { checkoutCart } from '../../domain/orders/checkout.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import { checkoutCart } from '../../flows/checkout-cart.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';

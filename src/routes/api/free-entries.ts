@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { usableFreeEntries } from '../../domain/promotions/free-entries.ts';
+import { usableFreeEntries } from '../../domain/games/free-entries.ts';
 import { userFreeEntries } from '../../domain/promotions/free-entries-views.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';

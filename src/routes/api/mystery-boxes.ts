@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { boxesApiView, setBoxPrice } from '../../domain/promotions/mystery-boxes.ts';
 import { buyBox } from '../../domain/promotions/mystery-buy.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { requireAdminWithPinApi, requireUserApi } from '../../http/guards.ts';
 import { idempotent, purchaseOnce } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';

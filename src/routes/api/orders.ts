@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { buyNow } from '../../domain/orders/checkout.ts';
-import { donateNow } from '../../domain/promotions/donations.ts';
+import { buyNow } from '../../flows/buy-now.ts';
+import { donateNow } from '../../flows/donate.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
 import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotentAsGuest, purchaseOnce } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';

@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { payForPlay } from '../../domain/games/entry-payment.ts';
 import { enterWithFreeEntry } from '../../domain/promotions/free-entry-use.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
 import { requirePlayerApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { playerSettingsView, recordPlayConsent, selfExclude, setDailyEntryLimit } from '../../domain/games/responsible-play.ts';
+import { playerSettingsView, recordPlayConsent, selfExclude, setDailyEntryLimit } from '../../domain/accounts/responsible-play.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { jsonBody } from '../../http/request.ts';

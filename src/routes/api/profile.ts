@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { findProfile, connectApplePay, profileStatus, profileView, updateProfile } from '../../domain/accounts/profile.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
-import { clientIp, type AppEnv } from '../../http/context.ts';
+import type { AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { jsonBody } from '../../http/request.ts';

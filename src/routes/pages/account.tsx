@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
+import { BackToLogin } from '../../components/BackToLogin.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
 import { changePassword, confirmPasswordReset, RESET_LINK_INVALID, requestPasswordReset } from '../../domain/accounts/account-recovery.ts';
 import { closeAccount } from '../../flows/end-account.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { type AppContext, type AppEnv, clientIp } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { setFlash } from '../../http/flash.ts';
 import { renderPage } from '../../http/render.tsx';
 import { endSession } from '../../http/session-cookie.ts';
@@ -53,11 +55,7 @@ function ForgotPage({ sent, error, email }: { sent?: string; error?: string; ema
           Send reset link
         </button>
       </form>
-      <p className="m-0 text-sm">
-        <a href="/auth" className="font-semibold text-sea-dark">
-          Back to Login
-        </a>
-      </p>
+      <BackToLogin />
     </div>
   );
 }

@@ -1,17 +1,19 @@
 import { Hono } from 'hono';
 import { Island } from '../../components/Island.tsx';
-import { addToCart, cartLines, productForCart, removeCartItem, setCartQuantity, type CartLine } from '../../domain/orders/cart.ts';
+import { cartLines, productForCart, removeCartItem, setCartQuantity, type CartLine } from '../../domain/orders/cart.ts';
+import { addToCart } from '../../flows/add-to-cart.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { checkoutDefaults } from '../../domain/orders/checkout.ts';
-import { clientIp, safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
+import { safeNextPath, type AppContext, type AppEnv } from '../../http/context.ts';
+import { clientIp } from '../../http/client-address.ts';
 import { setFlash } from '../../http/flash.ts';
 import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
 import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
 import { productLabel, productLines } from '../../domain/catalog/catalog.ts';
-import { checkoutCart } from '../../domain/orders/checkout.ts';
+import { checkoutCart } from '../../flows/checkout-cart.ts';
 import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 

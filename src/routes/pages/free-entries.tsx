@@ -1,4 +1,4 @@
-import { usableFreeEntries } from '../../domain/promotions/free-entries.ts';
+import { usableFreeEntries } from '../../domain/games/free-entries.ts';
 import { type FreeEntryState, type FreeEntryView, orderFreeEntries, userFreeEntries } from '../../domain/promotions/free-entries-views.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import type { SignedInEnv } from '../../http/guards.ts';

@@ -5,7 +5,7 @@ import { useRenderState } from '../../components/render-context.ts';
 import { defaultImageFor, findProduct, productIdOf, productLabel, productTitle, productView, type ProductView } from '../../domain/catalog/catalog.ts';
 import { requiredParticipantsFor } from '../../domain/games/entry.ts';
 import { currentGame, gameTakingEntries } from '../../domain/games/queries.ts';
-import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/games/responsible-play.ts';
+import { PLAY_CONSENT_REQUIRED, playerSettingsView, requireMayPlay } from '../../domain/accounts/responsible-play.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { influencerList } from '../../domain/games/views.ts';
 import { formatDollars } from '../../shared/money.ts';
@@ -17,7 +17,7 @@ import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { PlayClosed } from './play-closed.tsx';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
-import { freeEntriesToUse } from '../../domain/promotions/free-entries.ts';
+import { freeEntriesToUse } from '../../domain/games/free-entries.ts';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
 function imageFor(product: ProductView): Pick<PlayGameProps['product'], 'imageUrl' | 'fallbackImageUrl'> {

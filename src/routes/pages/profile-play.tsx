@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { DomainError } from '../../domain/errors.ts';
-import { playerSettingsView, selfExclude, setDailyEntryLimit, type PlayerSettingsView } from '../../domain/games/responsible-play.ts';
+import { playerSettingsView, selfExclude, setDailyEntryLimit, type PlayerSettingsView } from '../../domain/accounts/responsible-play.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { formBody } from '../../http/request.ts';

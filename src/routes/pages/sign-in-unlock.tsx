@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { BackToLogin } from '../../components/BackToLogin.tsx';
 import { DomainError } from '../../domain/errors.ts';
 import { UNLOCK_LINK_INVALID, unlockSignIn } from '../../domain/accounts/sign-in-unlock.ts';
 import type { AppEnv } from '../../http/context.ts';
@@ -34,11 +35,7 @@ function UnlockPage({ token, error }: { token: string; error?: string }) {
           </button>
         </form>
       )}
-      <p className="m-0 text-sm">
-        <a href="/auth" className="font-semibold text-sea-dark">
-          Back to Login
-        </a>
-      </p>
+      <BackToLogin />
     </div>
   );
 }

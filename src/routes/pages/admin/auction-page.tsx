@@ -29,6 +29,8 @@ export interface AuctionPageProps {
 const LIVE: AdminAuctionDetail['status'][] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
 
 const LADDER = 'Leave blank for the price ladder: $1 under $50, $2.50 under $250, $5 under $1,000, $10 from $1,000 up.';
+/** A dollar amount field: cents, never below one. */
+const DOLLARS = { type: 'number', min: '0.01', step: '0.01', inputMode: 'decimal' } as const;
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
   return (
@@ -83,30 +85,17 @@ function SetupForm({ productId, values, errors, changing }: { productId: number;
   return (
     <form method="post" action={`/admin/products/${productId}/auction`} noValidate className="flex flex-col gap-5">
       <div className="grid gap-5 sm:grid-cols-2">
-        <TextField name="startingBid" label="Starting bid ($)" values={values} errors={errors} type="number" min="0.01" step="0.01" inputMode="decimal" />
+        <TextField name="startingBid" label="Starting bid ($)" values={values} errors={errors} {...DOLLARS} />
         <TextField
           name="reservePrice"
           label="Reserve price ($, optional)"
           hint="Secret: bidders only see 'Reserve not met' until a bid reaches it."
           values={values}
           errors={errors}
-          type="number"
-          min="0.01"
-          step="0.01"
-          inputMode="decimal"
+          {...DOLLARS}
         />
       </div>
-      <TextField
-        name="increment"
-        label="Bid increment ($, optional)"
-        hint={LADDER}
-        values={values}
-        errors={errors}
-        type="number"
-        min="0.01"
-        step="0.01"
-        inputMode="decimal"
-      />
+      <TextField name="increment" label="Bid increment ($, optional)" hint={LADDER} values={values} errors={errors} {...DOLLARS} />
       <div className="grid gap-5 sm:grid-cols-2">
         <TextField name="startsAt" label="Starts at" hint="Store time (Pacific)" values={values} errors={errors} type="datetime-local" />
         <TextField

@@ -6,7 +6,7 @@ import { Island } from '../../../components/Island.tsx';
 import { NeedsAttention, type AttentionRow } from './attention.tsx';
 import type { ReturnRequestRow } from '../../../domain/orders/aftersale.ts';
 import { OrderAfterSale, ReturnRequests } from './order-aftersale.tsx';
-import { isGuestUsername } from '../../../domain/orders/visitor-cart.ts';
+import { isGuestUsername } from '../../../shared/visitor.ts';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [

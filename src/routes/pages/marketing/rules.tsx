@@ -8,7 +8,7 @@ import {
   PENDING_PLAY_MS,
   WAITING_GAME_LIFETIME_MS,
 } from '../../../domain/games/schedule.ts';
-import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/games/responsible-play.ts';
+import { DEFAULT_DAILY_ENTRY_LIMIT } from '../../../domain/accounts/responsible-play.ts';
 import { formatCents } from '../../../shared/pricing.ts';
 import { Section } from './shared.tsx';
 

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { TrophyIcon } from '../../../shared/ui/icons.tsx';
 import type { winners } from '../../../domain/games/views.ts';
 import type { WinnerEntry } from '../../../domain/auctions/lists.ts';
@@ -10,26 +11,20 @@ type AuctionWinner = Extract<WinnerEntry, { kind: 'auction' }>;
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric' });
 
-/** A won auction among the winners: who, what, and the price it went for. */
-function AuctionWinnerItem({ winner }: { winner: AuctionWinner }) {
+/** One winner's card: the product's picture, who won, the product's link, then what it was won with. */
+function WinnerCard({ data, winner, href, children }: { data: Record<string, number>; winner: Winner | AuctionWinner; href: string; children: ReactNode }) {
   return (
-    <li data-auction-id={winner.auctionId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
+    <li {...data} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
       <Thumb product={{ brand: winner.productName, model: '', imageUrl: winner.imageUrl }} type={winner.productType} />
       <div className="min-w-0 flex-1">
         <p className="m-0 flex items-center gap-2 font-bold">
           <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
           <span className="truncate">{winner.username}</span>
         </p>
-        <a href={`/product/${winner.productId}`} className="block truncate text-sm text-slate-700 no-underline hover:underline">
+        <a href={href} className="block truncate text-sm text-slate-700 no-underline hover:underline">
           {winner.productName}
         </a>
-        <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
-          <span>
-            {'won at auction for '}
-            <strong className="text-ink tabular-nums">{formatDollars(winner.price)}</strong>
-          </span>
-          <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>
-        </p>
+        <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">{children}</p>
       </div>
     </li>
   );
@@ -50,29 +45,32 @@ export function WinnersTab({ list }: { list: WinnerEntry[] }) {
   return (
     <ul className="m-0 grid list-none grid-cols-1 gap-3 p-0 md:grid-cols-2">
       {list.map((winner) => {
-        if (winner.kind === 'auction') return <AuctionWinnerItem key={`auction-${winner.auctionId}`} winner={winner} />;
+        if (winner.kind === 'auction') {
+          return (
+            <WinnerCard
+              key={`auction-${winner.auctionId}`}
+              data={{ 'data-auction-id': winner.auctionId }}
+              winner={winner}
+              href={`/product/${winner.productId}`}
+            >
+              <span>
+                {'won at auction for '}
+                <strong className="text-ink tabular-nums">{formatDollars(winner.price)}</strong>
+              </span>
+              <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>
+            </WinnerCard>
+          );
+        }
         return (
-          <li key={winner.gameId} data-game-id={winner.gameId} className="flex items-center gap-3 rounded-2xl border border-slate-200 bg-white p-3 sm:p-4">
-            <Thumb product={{ brand: winner.productName, model: '', imageUrl: winner.imageUrl }} type={winner.productType} />
-            <div className="min-w-0 flex-1">
-              <p className="m-0 flex items-center gap-2 font-bold">
-                <TrophyIcon className="h-4 w-4 shrink-0 text-amber-500" />
-                <span className="truncate">{winner.username}</span>
-              </p>
-              <a href={competitionHref(winner.productId)} className="block truncate text-sm text-slate-700 no-underline hover:underline">
-                {winner.productName}
-              </a>
-              <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">
-                <span>
-                  {'Score '}
-                  <strong className="text-ink tabular-nums">{formatCompactScore(winner.score)}</strong>
-                </span>
-                {winner.date !== null && <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>}
-                {winner.donated && <span className="font-semibold text-emerald-700">Donated</span>}
-                <GameRecordLink gameId={winner.gameId} />
-              </p>
-            </div>
-          </li>
+          <WinnerCard key={winner.gameId} data={{ 'data-game-id': winner.gameId }} winner={winner} href={competitionHref(winner.productId)}>
+            <span>
+              {'Score '}
+              <strong className="text-ink tabular-nums">{formatCompactScore(winner.score)}</strong>
+            </span>
+            {winner.date !== null && <time dateTime={new Date(winner.date).toISOString()}>{dateFormat.format(winner.date)}</time>}
+            {winner.donated && <span className="font-semibold text-emerald-700">Donated</span>}
+            <GameRecordLink gameId={winner.gameId} />
+          </WinnerCard>
         );
       })}
     </ul>

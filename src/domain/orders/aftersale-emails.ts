@@ -3,9 +3,9 @@ import type { orders } from '../../db/schema.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { trackingUrl } from '../../shared/schemas/aftersale.ts';
 import type { Clock } from '../clock.ts';
-import { composeEmail } from './compose.ts';
+import { composeEmail } from '../mail/compose.ts';
 import { addressLinesOf, paymentLabelOf } from './order-emails.ts';
-import { queueEmail } from './outbox.ts';
+import { queueEmail } from '../mail/outbox.ts';
 
 /* The after-sale messages: a refund an admin gave, a parcel on its way, a return asked for (to support). */
 

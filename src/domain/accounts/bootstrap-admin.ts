@@ -3,8 +3,8 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { appSettings, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
-import { findUserByUsername } from '../accounts/accounts.ts';
-import type { PasswordHasher } from '../accounts/passwords.ts';
+import { findUserByUsername } from './accounts.ts';
+import type { PasswordHasher } from './passwords.ts';
 
 /** Secrets generated on a development machine's first start, to be printed once. */
 export interface GeneratedSecrets {

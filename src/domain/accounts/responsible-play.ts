@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { EXCLUSION_PERIODS } from '../../shared/schemas/games.ts';
 import { cardFingerprintHash, followedExclusion, keepIdentifiersExcluded } from './play-exclusions.ts';
-import { DAY_MS } from './schedule.ts';
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /*
  * Responsible play (the /rules page): before a first entry a player confirms they are 18 or older

@@ -3,10 +3,11 @@ import type { Queryable } from '../../db/client.ts';
 import { orderItems, type orders } from '../../db/schema.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
-import { composeEmail } from './compose.ts';
-import { queueEmail } from './outbox.ts';
-import { isGuestAccount, orderLinkPath } from '../orders/visitor-cart.ts';
-import { freeEntriesOfOrder } from '../promotions/free-entries.ts';
+import { composeEmail } from '../mail/compose.ts';
+import { queueEmail } from '../mail/outbox.ts';
+import { isGuestAccount } from '../accounts/guest-accounts.ts';
+import { orderLinkPath } from './visitor-cart.ts';
+import { freeEntriesOfOrder } from '../games/free-entries.ts';
 import { freeEntryDate } from '../../shared/free-entries.ts';
 
 /*

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { freeEntries, orderItems, plays, products, type FreeEntry } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { notify } from '../accounts/notifications.ts';
-import { isGuestAccount } from '../orders/visitor-cart.ts';
+import { isGuestAccount } from '../accounts/guest-accounts.ts';
 import { freeEntryDate } from '../../shared/free-entries.ts';
 
 /*
@@ -17,8 +17,8 @@ import { freeEntryDate } from '../../shared/free-entries.ts';
  * - used by one play (free-entry-use.ts), with a conditional UPDATE on an available entry;
  * - given back when the game it entered is canceled (usable for at least a week more);
  * - withdrawn, while unused, when its order is canceled or refunded in full.
- * This file imports nothing from the game area and only the guest check from orders (which
- * imports nothing of it), so games and orders can both call it without an import circle.
+ * The ledger lives in the games area (an entry is a game entry) so that games, orders and
+ * promotions, all above it, call it without an import against the declared order.
  */
 
 export const FREE_ENTRY_DAYS = 30;
