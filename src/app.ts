@@ -12,6 +12,7 @@ import { MAX_IMAGE_BYTES } from './domain/catalog/images.ts';
 import type { AppDeps, AppEnv, RequestEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache-middleware.ts';
+import { answerVisitorsFirst } from './http/page-cache-visitors.ts';
 import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
@@ -190,7 +191,8 @@ export function createApp(deps: AppDeps): App {
   // a refused Host); it hands the app its dependencies and the request's id, compresses, and sets
   // the security headers. The Host check comes before the router: every path and URL above comes
   // from a URL that parses (host-header.ts).
-  app.fetch = observeRequests(app.fetch, deps, {
+  // Visitors' cached answers come before the router (page-cache-visitors.ts).
+  app.fetch = observeRequests(answerVisitorsFirst(deps, app.fetch), deps, {
     routeOf,
     checkHost: hostChecker(),
     compress: compress(),

@@ -1,6 +1,6 @@
 /*
  * An auction's time left as a server-rendered page says it. A listing page is kept in the page
- * cache for the rest of its minute (auctionListsFingerprint), so the time is counted from the
+ * cache for the rest of its minute (cacheListings, page-cache-clock.ts), so the time is counted from the
  * end of that minute: the text never promises more time than is left, and no script is needed.
  */
 

@@ -2,7 +2,9 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { acceptsGzip } from './accept-encoding.ts';
 import type { AppContext, AppEnv } from './context.ts';
-import { cacheableQuery } from './page-cache.ts';
+import { cacheableQuery, type PageKey } from './page-cache.ts';
+import { timeless } from './page-cache-clock.ts';
+import { keepForVisitors, visitorKey } from './page-cache-visitors.ts';
 import { sendPage } from './render.tsx';
 
 /*
@@ -22,14 +24,15 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The cache key of a GET request for a finite view, or null when the URL is not one. */
-function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => string): string | null {
+function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => PageKey): (PageKey & { url: string }) | null {
   const url = c.req.url;
   const start = url.indexOf('?');
   // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
   // nobody can push pages out of the cache, or poison a key, with made-up URLs.
   const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
   if (query === null) return null;
-  return `${kind}:${c.req.path}?${query}#${fingerprint ? fingerprint(c) : ''}`;
+  const { key, until } = fingerprint ? fingerprint(c) : timeless;
+  return { key: `${kind}:${c.req.path}?${query}#${key}`, until, url: `${c.req.path}?${query}` };
 }
 
 /**
@@ -40,17 +43,22 @@ function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?
  * when the page marks their own entry), so a change there makes a new entry, never a stale
  * or someone else's page.
  */
-export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareHandler<AppEnv> {
+export function cachePages(fingerprint?: (c: AppContext) => PageKey): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
-    const key = cacheKey(c, 'page', fingerprint);
-    if (key === null) return next();
+    const found = cacheKey(c, 'page', fingerprint);
+    if (found === null) return next();
     const cache = c.env.deps.pageCache;
-    const hit = cache.get(key);
-    if (hit?.kind === 'page') return sendPage(c, hit);
+    const hit = cache.get(found.key);
+    if (hit?.kind === 'page') {
+      const answer = sendPage(c, hit);
+      // The next visitor's hit is answered before the router (page-cache-visitors.ts).
+      await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until);
+      return answer;
+    }
     await next();
     const page = c.get('renderedPage');
-    if (page && page.status === 200 && c.res.status === 200) cache.setPage(key, page);
+    if (page && page.status === 200 && c.res.status === 200) cache.setPage(found.key, page);
   };
 }
 
@@ -61,24 +69,24 @@ export function cachePages(fingerprint?: (c: AppContext) => string): MiddlewareH
 export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
-    const key = cacheKey(c, 'json');
-    if (key === null) return next();
+    const found = cacheKey(c, 'json');
+    if (found === null) return next();
     const cache = c.env.deps.pageCache;
-    const hit = cache.get(key);
+    const hit = cache.get(found.key);
     if (hit?.kind === 'response') {
       c.header('Cache-Control', 'no-cache');
       c.header('Content-Type', hit.contentType);
       c.header('Vary', 'Accept-Encoding');
-      if (acceptsGzip(c.req.header('accept-encoding'))) {
-        c.header('Content-Encoding', 'gzip');
-        return c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200);
-      }
-      return c.body(hit.body, 200);
+      const gzip = acceptsGzip(c.req.header('accept-encoding'));
+      if (gzip) c.header('Content-Encoding', 'gzip');
+      const answer = gzip ? c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200) : c.body(hit.body, 200);
+      await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until);
+      return answer;
     }
     await next();
     const contentType = c.res.headers.get('content-type') ?? '';
     if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /application\/json/.test(contentType)) {
-      cache.set(key, await c.res.clone().text(), contentType);
+      cache.set(found.key, await c.res.clone().text(), contentType);
     }
   };
 }

@@ -22,6 +22,24 @@ export interface CachedResponse {
 type CachedEntry = CachedResponse | SharedPage;
 
 /**
+ * A visitor's cached answer as the app gave it (status, headers, body for one Accept-Encoding
+ * variant), sent again before Hono routes anything (page-cache-visitors.ts) until `until`, the
+ * next moment by the store's clock its page changes (a countdown's minute, an auction's end).
+ */
+export interface VisitorAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+  until: number;
+}
+
+/** A cached page's key besides its URL, and until when (store clock, ms) it holds: see page-cache-clock.ts. */
+export interface PageKey {
+  key: string;
+  until: number;
+}
+
+/**
  * The finite views that are kept, by parameter and value. A key is built from these parsed
  * values only, so '/products?sort=newest%26type%3Dshoe' (one odd sort) can never be stored
  * under the key of '?sort=newest&type=shoe'.
@@ -55,6 +73,8 @@ export interface PageCacheOptions {
   maxEntries?: number;
   /** Headers and tails kept for signed-in viewers (a few kilobytes each). */
   maxViewerParts?: number;
+  /** Values computed once per storefront version (a product's games, the live auctions' end times). */
+  maxRemembered?: number;
   now?: () => number;
 }
 
@@ -84,7 +104,8 @@ class LruStore<T> {
 
 export class PageCache {
   private readonly entries = new Map<string, CachedEntry>();
-  private readonly remembered: LruStore<string>;
+  private readonly remembered: LruStore<unknown>;
+  private readonly visitorAnswers: LruStore<VisitorAnswer>;
   /**
    * Viewers' headers and tails by viewer, viewer version and page shape (viewer-parts.tsx).
    * They show nothing of the storefront, so a new storefront version keeps them; a user's
@@ -114,7 +135,8 @@ export class PageCache {
     this.recheckMs = options.recheckMs ?? 250;
     this.maxEntries = options.maxEntries ?? 300;
     this.viewerPieces = new LruStore(options.maxViewerParts ?? 2000);
-    this.remembered = new LruStore(this.maxEntries);
+    this.remembered = new LruStore(options.maxRemembered ?? 2000);
+    this.visitorAnswers = new LruStore(this.maxEntries);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -138,23 +160,39 @@ export class PageCache {
       if (version !== this.filledAt) {
         this.entries.clear();
         this.remembered.clear();
+        this.visitorAnswers.clear();
         this.filledAt = version;
       }
     }
   }
 
   /**
-   * A value computed from the storefront (a product's game state, for its page's key), kept
-   * until the storefront version moves: the same rule as the pages themselves.
+   * A value computed from the storefront (a product's game state, the live auctions' end times,
+   * for a page's key), kept until the storefront version moves: the same rule as the pages
+   * themselves, so a cache hit asks the database nothing. Keys name what they hold: one key,
+   * one type.
    */
-  remember(key: string, compute: () => string): string {
+  remember<T>(key: string, compute: () => T): T {
     this.checkVersion();
-    let value = this.remembered.get(key);
+    let value = this.remembered.get(key) as T | undefined;
     if (value === undefined) {
       value = compute();
       this.remembered.set(key, value);
     }
     return value;
+  }
+
+  /** A visitor's answer for this URL and encoding, while the storefront and the page's time key hold. */
+  visitorAnswer(key: string, now: number): VisitorAnswer | undefined {
+    this.checkVersion();
+    const hit = this.visitorAnswers.get(key);
+    if (hit === undefined || now >= hit.until) return undefined;
+    this.hits++;
+    return hit;
+  }
+
+  keepVisitorAnswer(key: string, answer: VisitorAnswer): void {
+    this.visitorAnswers.set(key, answer);
   }
 
   get(key: string) {
@@ -193,6 +231,7 @@ export class PageCache {
   clear(): void {
     this.entries.clear();
     this.remembered.clear();
+    this.visitorAnswers.clear();
     this.viewerPieces.clear();
     this.fragments.clear();
   }

@@ -166,31 +166,19 @@ export function cardOffers(product: { buyNowEnabled: boolean; quantity: number }
 }
 
 /**
- * What a cached listing page must add to its key so a card never shows a stale auction: the
- * auctions not over, summed over what a card shows of them (price, bids, start, end, state), how
- * many have started and ended by the clock, and the minute while any is there (a card shows the
- * time left to the minute). A bid writes no product row, so the storefront version misses it.
- * One read of the status index over the live auctions (one per product at most); nothing when none.
+ * When the listings' auction cards change by the clock alone: every start and end of the
+ * auctions not over, sorted. Read once per storefront version (a bid, a new auction or a close
+ * moves the version through its trigger, migration 0025), so a cached listing's key is worked
+ * out from these with no query (http/page-cache-clock.ts).
  */
-export function auctionListsFingerprint(db: Queryable, now: number): string {
-  const row = db
-    .select({
-      n: sql<number>`count(*)`,
-      ids: sql<number>`sum(${auctions.id})`,
-      bids: sql<number>`sum(${auctions.bidCount})`,
-      prices: sql<number>`sum(coalesce(${auctions.currentPriceCents}, ${auctions.startingBidCents}))`,
-      starts: sql<number>`sum(${auctions.startsAt})`,
-      ends: sql<number>`sum(${auctions.endsAt})`,
-      open: sql<number>`sum(${auctions.status} in ('scheduled', 'running'))`,
-      started: sql<number>`sum(${auctions.startsAt} <= ${now})`,
-      ended: sql<number>`sum(${auctions.endsAt} <= ${now})`,
-    })
+export function liveAuctionMoments(db: Queryable): number[] {
+  return db
+    .select({ startsAt: auctions.startsAt, endsAt: auctions.endsAt })
     .from(auctions)
     .where(inArray(auctions.status, LIVE_STATUSES))
-    .get();
-  if (!row || row.n === 0) return '';
-  const { n, ids, bids, prices, starts, ends, open, started, ended } = row;
-  return `auctions:${[n, ids, bids, prices, starts, ends, open, started, ended, Math.floor(now / 60_000)].join(':')}`;
+    .all()
+    .flatMap((row) => [row.startsAt, row.endsAt])
+    .sort((a, b) => a - b);
 }
 
 /** The auctions won and paid for, newest first: the scoreboard's Winners list them beside the games. */

@@ -77,11 +77,6 @@ export function shownGamesKey(db: Db, productId: number | null): string {
   return rows.map((row) => `${row.id}:${row.status}:${row.entries}`).join(',') + (live ? ':live' : '');
 }
 
-/** The page's key for its games: a live game's scores change every minute, so its pages are kept one minute at most. */
-export function gameFingerprint(shownGames: string, now: number): string {
-  return shownGames.endsWith(':live') ? `${shownGames}:${Math.floor(now / 60_000)}` : shownGames;
-}
-
 /**
  * Whether a user has an entry in a game the product's pages may show (`SHOWN_GAME_IDS`): only then does the competition panel mark a line 'You', so only then is
  * the page theirs alone; everyone else shares one cached copy.

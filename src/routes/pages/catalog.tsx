@@ -18,7 +18,8 @@ import { joinableIds } from '../../domain/games/openness.ts';
 import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
-import { auctionListsFingerprint, type CardAuction, liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import { type CardAuction, liveAuctionMoments, liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import { timeKey } from '../../http/page-cache-clock.ts';
 import type { AppContext } from '../../http/context.ts';
 
 /** What the product cards of a listing show besides the products: games to join and auctions (one statement each). */
@@ -34,8 +35,16 @@ function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtr
   return { playable: joinableIds(db, ids), auctions: liveAuctionsFor(db, ids, now), now };
 }
 
-/** A bid moves no product row: the listings' cache key follows the auctions too (their price, bids, start and end). */
-export const cacheListings = cachePages((c) => auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now()));
+/**
+ * Listings are kept until the storefront moves (a bid or an auction's change moves it too), and
+ * while any auction is live, to the minute (the cards count down) and no later than its next
+ * start or end; those moments are read once per storefront version, so a hit runs no query.
+ */
+export const cacheListings = cachePages((c) => {
+  const { db, pageCache, clock } = c.env.deps;
+  const moments = pageCache.remember('listings:auction-moments', () => liveAuctionMoments(db));
+  return timeKey(moments, clock.now(), moments.length > 0);
+});
 
 function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
   return (

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Queryable } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
 import { Island } from '../../components/Island.tsx';
 import { DonateThis } from '../../components/DonateThis.tsx';
@@ -17,11 +17,13 @@ import {
   type ProductView,
 } from '../../domain/catalog/catalog.ts';
 import { currentAuctionOf } from '../../domain/auctions/auction-rows.ts';
-import { auctionView, publicStatus } from '../../domain/auctions/views.ts';
+import { auctionView } from '../../domain/auctions/views.ts';
 import { competitionView } from '../../domain/games/views.ts';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
-import { gameFingerprint, hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
+import { hasEntryInShownGames, shownGamesKey } from '../../domain/games/queries.ts';
 import { cachePages } from '../../http/page-cache-middleware.ts';
+import type { PageKey } from '../../http/page-cache.ts';
+import { joinKeys, timeKey, timeless } from '../../http/page-cache-clock.ts';
 import { formatDollars } from '../../shared/money.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
@@ -29,7 +31,7 @@ import type { AuctionView } from '../../shared/views/auctions.ts';
 import type { CompetitionData } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { ProductTeamSection } from './product-team.tsx';
-import { productTeamsView } from '../../domain/promotions/teams-views.ts';
+import { openTeamsOf, productTeamsView } from '../../domain/promotions/teams-views.ts';
 import type { ProductTeamsView } from '../../shared/views/teams.ts';
 import { BuyOnePlayFreeNote } from './free-entries.tsx';
 
@@ -262,64 +264,53 @@ function ProductDetail({
 
 /**
  * The signed-in shopper whose own entry the competition panel marks 'You', or null: the page
- * is then the same for everyone and shared through the page cache.
+ * is then the same for everyone and shared through the page cache. Worked out once per
+ * storefront version (an entry moves it), so a shopper's hit reads nothing but the session.
  */
 function markedViewer<E extends AppEnv>(c: AppContext<E>, productId: number | null): number | null {
   const user = c.get('user');
   if (!user || productId === null || c.req.query('tab') !== 'competition') return null;
-  return hasEntryInShownGames(c.env.deps.db, productId, user.id) ? user.id : null;
+  const { db, pageCache } = c.env.deps;
+  return pageCache.remember(`product:${productId}:you:${user.id}`, () => hasEntryInShownGames(db, productId, user.id)) ? user.id : null;
+}
+
+/** What a product page's key needs from the database, read once per storefront version. */
+interface ProductPageState {
+  /** Its games' state (shownGamesKey); ':live' while one is running (scores move every minute). */
+  games: string;
+  /** Half price with a friend: the team section is an island for shoppers alone. */
+  halfPrice: boolean;
+  /** When the page changes by the clock alone: its auction's start and end, its listed teams' expiry. */
+  moments: number[];
+  /** Something on it counts down (an open auction, a team's offer) or scores live. */
+  perMinute: boolean;
+}
+
+function productPageState(db: Db, id: number, now: number): ProductPageState {
+  const games = shownGamesKey(db, id);
+  const product = findProduct(db, id);
+  const auction = currentAuctionOf(db, id);
+  const open = auction !== undefined && (auction.status === 'scheduled' || auction.status === 'running');
+  const teams = product?.halfPriceEnabled ? openTeamsOf(db, id, now) : [];
+  const moments = [...(open ? [auction.startsAt, auction.endsAt] : []), ...teams.map((team) => team.expiresAt)].sort((a, b) => a - b);
+  return { games, halfPrice: product?.halfPriceEnabled === true, moments, perMinute: games.endsWith(':live') || open || teams.length > 0 };
 }
 
 /**
- * The auction's part of the page's key: auction writes do not move the storefront version, so
- * the row's public columns and the status the clock gives it now (one indexed read) keep a
- * cached page from showing an old panel or a Buy Now that is gone.
+ * What the product page shows besides the product, as its cache key: every write it shows moves
+ * the storefront version (its games, auction, bids and teams by triggers), and the clock's part
+ * comes from moments read once per version (page-cache-clock.ts). No query on a hit.
  */
-function auctionFingerprint(db: Queryable, id: number | null, now: number): string {
-  const auction = id === null ? undefined : currentAuctionOf(db, id);
-  if (!auction) return '';
-  // Every column the public view is made of (two writes may share a millisecond, so not updatedAt alone).
-  const {
-    id: auctionId,
-    status,
-    startsAt,
-    endsAt,
-    startingBidCents,
-    incrementCents,
-    reserveCents,
-    reserveMet,
-    keepBuyNow,
-    currentPriceCents,
-    bidCount,
-  } = auction;
-  const terms = [
-    auctionId,
-    status,
-    startsAt,
-    endsAt,
-    startingBidCents,
-    incrementCents,
-    reserveCents !== null,
-    reserveMet,
-    keepBuyNow,
-    currentPriceCents,
-    bidCount,
-  ];
-  return `|auction:${terms.join(':')}:${publicStatus(auction, now)}`;
-}
-
-/** What the product page shows besides the product: its games' state, its auction, and whose entry is marked. */
-function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): string {
+function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): PageKey {
   const id = productIdOf(c.req.param('id') ?? '');
-  const viewer = markedViewer(c, id);
+  if (id === null) return timeless;
   const { db, pageCache, clock } = c.env.deps;
-  const games = pageCache.remember(`games:${id}`, () => shownGamesKey(db, id));
-  const now = clock.now();
+  const state = pageCache.remember(`product:${id}`, () => productPageState(db, id, clock.now()));
+  const viewer = markedViewer(c, id);
   // Signed in or not, only where it changes the page: a half-price product's team section is an
   // island for shoppers alone (every other product page is one page for all).
-  const teams = id !== null && pageCache.remember(`half:${id}`, () => (findProduct(db, id)?.halfPriceEnabled ? '1' : '')) === '1';
-  const signedIn = teams && c.get('user') ? '|in' : '';
-  return gameFingerprint(games, now) + auctionFingerprint(db, id, now) + signedIn + (viewer === null ? '' : `|you:${viewer}`);
+  const signedIn = state.halfPrice && c.get('user') ? 'in' : '';
+  return joinKeys(timeKey(state.moments, clock.now(), state.perMinute), state.games, signedIn, viewer === null ? '' : `you:${viewer}`);
 }
 
 /** Product detail `/product/{id}` (spec section 2), with JSON-LD for search engines. */

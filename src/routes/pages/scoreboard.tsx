@@ -9,7 +9,8 @@ import { ActiveTab } from './scoreboard/active-tab.tsx';
 import { Pager, parsePage } from '../../components/Pager.tsx';
 import { MyGamesTab } from './scoreboard/my-games-tab.tsx';
 import { JustFinished, WinnersTab } from './scoreboard/winners-tab.tsx';
-import { auctionListsFingerprint, winnersWithAuctions } from '../../domain/auctions/lists.ts';
+import { winnersWithAuctions } from '../../domain/auctions/lists.ts';
+import { joinKeys, timeKey } from '../../http/page-cache-clock.ts';
 
 /*
  * The games page /scoreboard (spec sections 2, 4 and 9): tabs Active Games (the default),
@@ -83,13 +84,8 @@ const HOUR = 60 * MINUTE;
  * move every minute. My Games is the viewer's own, rendered per request a page at a time.
  */
 // Signed in or not is in the key: only a signed-in player's page offers game alerts. Winners also
-// lists won auctions, whose close writes no storefront row: the live auctions are in its key.
-const cacheShared = cachePages(
-  (c) =>
-    `${Math.floor(c.env.deps.clock.now() / MINUTE)}|${c.get('user') ? 'player' : 'visitor'}${
-      c.req.query('tab') === 'winners' ? `|${auctionListsFingerprint(c.env.deps.db, c.env.deps.clock.now())}` : ''
-    }`,
-);
+// lists won auctions: an auction's close moves the storefront version (migration 0025).
+const cacheShared = cachePages((c) => joinKeys(timeKey([], c.env.deps.clock.now(), true), c.get('user') ? 'player' : 'visitor'));
 
 /** /scoreboard: public; ?tab=active (default), my-games, winners; ?page=N for the lists. */
 export const scoreboardPages = new Hono<AppEnv>().get(
