@@ -80,7 +80,7 @@ export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
       const gzip = acceptsGzip(c.req.header('accept-encoding'));
       if (gzip) c.header('Content-Encoding', 'gzip');
       const answer = gzip ? c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200) : c.body(hit.body, 200);
-      await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until);
+      await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until, false);
       return answer;
     }
     await next();

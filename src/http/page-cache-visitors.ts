@@ -42,10 +42,10 @@ export function visitorKey(url: string, acceptEncoding: string | null | undefine
 }
 
 /** Keeps the answer a route gave a visitor from the page cache, for the next visitor's hit before the router. */
-export async function keepForVisitors<E extends AppEnv>(c: AppContext<E>, response: Response, key: string, until: number): Promise<void> {
+export async function keepForVisitors<E extends AppEnv>(c: AppContext<E>, response: Response, key: string, until: number, head = true): Promise<void> {
   if (c.get('user') || !sharesVisitorAnswers(c.req.header('cookie')) || response.status !== 200 || response.headers.has('set-cookie')) return;
   const body = new Uint8Array(await response.clone().arrayBuffer());
-  c.env.deps.pageCache.keepVisitorAnswer(key, { status: response.status, headers: [...response.headers], body, until });
+  c.env.deps.pageCache.keepVisitorAnswer(key, { status: response.status, headers: [...response.headers], body, until, head });
 }
 
 /**
@@ -63,7 +63,8 @@ export function answerVisitorsFirst(deps: Pick<AppDeps, 'pageCache' | 'clock'>, 
       const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
       if (query !== null) {
         const hit = pageCache.visitorAnswer(visitorKey(`${env.path}?${query}`, request.headers.get('accept-encoding')), clock.now());
-        if (hit) return new Response(method === 'HEAD' ? null : hit.body, { status: hit.status, headers: hit.headers });
+        if (hit && method === 'GET') return new Response(hit.body, { status: hit.status, headers: hit.headers });
+        if (hit?.head) return new Response(null, { status: hit.status, headers: hit.headers });
       }
     }
     return route(request, env);

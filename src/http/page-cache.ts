@@ -31,6 +31,8 @@ export interface VisitorAnswer {
   headers: [string, string][];
   body: Uint8Array<ArrayBuffer>;
   until: number;
+  /** A page answers a HEAD with the GET's headers, as its route does; the catalogue JSON's route answers a HEAD uncached, so it is left to it. */
+  head: boolean;
 }
 
 /** A cached page's key besides its URL, and until when (store clock, ms) it holds: see page-cache-clock.ts. */
