@@ -1,6 +1,6 @@
 import { acceptsGzip } from './accept-encoding.ts';
 import type { AppContext, AppDeps, AppEnv, RequestEnv } from './context.ts';
-import { cacheableQuery } from './page-cache.ts';
+import { cacheableQuery, type PageCache, type VisitorAnswer } from './page-cache.ts';
 
 /*
  * Visitors' hits before the router (issue 35, item 2). A cached page or JSON answered to a
@@ -48,6 +48,15 @@ export async function keepForVisitors<E extends AppEnv>(c: AppContext<E>, respon
   c.env.deps.pageCache.keepVisitorAnswer(key, { status: response.status, headers: [...response.headers], body, until, head });
 }
 
+/** The kept answer, or none when the version cannot be read (the route then answers, as it would a store that is down). */
+function keptAnswer(pageCache: PageCache, key: string, now: number): VisitorAnswer | undefined {
+  try {
+    return pageCache.visitorAnswer(key, now);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The app's route with visitors' cached answers in front: a GET or HEAD without the store's
  * cookies for a URL whose answer is kept is answered from it, without Hono. A HEAD gets the
@@ -62,7 +71,7 @@ export function answerVisitorsFirst(deps: Pick<AppDeps, 'pageCache' | 'clock'>, 
       const start = url.indexOf('?');
       const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
       if (query !== null) {
-        const hit = pageCache.visitorAnswer(visitorKey(`${env.path}?${query}`, request.headers.get('accept-encoding')), clock.now());
+        const hit = keptAnswer(pageCache, visitorKey(`${env.path}?${query}`, request.headers.get('accept-encoding')), clock.now());
         if (hit && method === 'GET') return new Response(hit.body, { status: hit.status, headers: hit.headers });
         if (hit?.head) return new Response(null, { status: hit.status, headers: hit.headers });
       }

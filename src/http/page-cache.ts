@@ -99,6 +99,10 @@ class LruStore<T> {
     this.entries.set(key, value);
   }
 
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   clear(): void {
     this.entries.clear();
   }
@@ -186,6 +190,8 @@ export class PageCache {
 
   /** A visitor's answer for this URL and encoding, while the storefront and the page's time key hold. */
   visitorAnswer(key: string, now: number): VisitorAnswer | undefined {
+    // A URL never kept (a file, a probe, a form) costs no read of the version.
+    if (!this.visitorAnswers.has(key)) return undefined;
     this.checkVersion();
     const hit = this.visitorAnswers.get(key);
     if (hit === undefined || now >= hit.until) return undefined;
