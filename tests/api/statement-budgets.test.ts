@@ -98,24 +98,107 @@ async function statementsOf(client: TestClient, path: string): Promise<number> {
   return (await statementsSoFar(store.ctx)) - before;
 }
 
-const PAGES = ['/', '/products', '/product/:id', '/play/:id', '/scoreboard', '/scoreboard?tab=winners', '/scoreboard?tab=influencers', '/auctions', '/mystery'];
+/**
+ * The cached pages: statements a rendered request may run (`?r=1`, and the first fill, which also
+ * computes the key's fingerprint), as a visitor and signed in. Signed in, the first request also
+ * fills the viewer's header and tail. Measured after issue 35's work (docs/decisions.md): a page
+ * that needs more has grown, and says why here.
+ */
+const CACHED: Record<string, { visitor: number; signedIn: number }> = {
+  '/': { visitor: 5, signedIn: 10 },
+  '/products': { visitor: 4, signedIn: 10 },
+  '/product/:id': { visitor: 9, signedIn: 12 },
+  '/scoreboard': { visitor: 2, signedIn: 9 },
+  '/scoreboard?tab=winners': { visitor: 3, signedIn: 6 },
+  '/auctions': { visitor: 2, signedIn: 4 },
+};
 
-describe('statements per page', () => {
-  test('measured', async () => {
-    const rows: string[] = [];
-    const resolve = (p: string) => p.replace('/product/:id', `/product/${store.productId}`).replace('/play/:id', `/play/${store.playId}`);
-    for (const page of PAGES) {
-      const path = resolve(page);
-      const rendered = `${path}${path.includes('?') ? '&' : '?'}r=1`;
-      const v = [await statementsOf(store.visitor, rendered), await statementsOf(store.visitor, path), await statementsOf(store.visitor, path)];
-      const s = [await statementsOf(store.shopper, rendered), await statementsOf(store.shopper, path), await statementsOf(store.shopper, path)];
-      rows.push(`| ${page} | ${v.join(' / ')} | ${s.join(' / ')} |`);
+/** Pages never cached, rendered for each request: their budgets, measured the same way (none: a page a visitor cannot see). */
+const RENDERED: Record<string, { visitor?: number; signedIn: number }> = {
+  '/play/:id': { visitor: 7, signedIn: 22 },
+  '/scoreboard?tab=influencers': { visitor: 2, signedIn: 5 },
+  '/mystery': { visitor: 3, signedIn: 11 },
+  '/cart': { signedIn: 8 },
+  '/profile': { signedIn: 11 },
+  '/orders/:id': { signedIn: 14 },
+  '/scoreboard?tab=my-games': { signedIn: 9 },
+};
+/** The admin panel: every tab its navigation links to. */
+const ADMIN_TAB_BUDGET: Record<string, number> = {
+  '/admin': 6,
+  '/admin?tab=sunglasses': 6,
+  '/admin?tab=tshirt': 6,
+  '/admin?tab=shoe': 6,
+  '/admin?tab=book': 6,
+  '/admin?tab=orders': 13,
+  '/admin?tab=auctions': 5,
+  '/admin?tab=influencers': 4,
+  '/admin?tab=games': 8,
+  '/admin?tab=applications': 4,
+  '/admin?tab=promotions': 13,
+  '/admin?tab=settings': 3,
+};
+/** The issue's targets for a cache hit. */
+const VISITOR_HIT = 0;
+const SIGNED_IN_HIT = 1;
+
+const pathOf = (page: string) =>
+  page.replace('/product/:id', `/product/${store.productId}`).replace('/play/:id', `/play/${store.playId}`).replace('/orders/:id', `/orders/${store.orderId}`);
+const renderedPath = (path: string) => `${path}${path.includes('?') ? '&' : '?'}r=1`;
+
+describe('a cached page', () => {
+  for (const [page, budget] of Object.entries(CACHED)) {
+    test(`${page}: rendered within its budget, a hit with no SQL for a visitor and the session alone signed in`, async () => {
+      const path = pathOf(page);
+      for (const [who, client, renderedBudget, hitBudget] of [
+        ['visitor', store.visitor, budget.visitor, VISITOR_HIT],
+        ['signed in', store.shopper, budget.signedIn, SIGNED_IN_HIT],
+      ] as const) {
+        const rendered = await statementsOf(client, renderedPath(path));
+        const firstFill = await statementsOf(client, path);
+        const hitsBefore = store.ctx.pageCache.hits;
+        const hit = await statementsOf(client, path);
+        expect(store.ctx.pageCache.hits, `${who}: ${page} again is a cache hit`).toBe(hitsBefore + 1);
+        expect(rendered, `${who}: ${page} rendered (?r=1)`).toBeLessThanOrEqual(renderedBudget);
+        expect(firstFill, `${who}: ${page} first fill`).toBeLessThanOrEqual(renderedBudget);
+        expect(hit, `${who}: ${page} cache hit`).toBeLessThanOrEqual(hitBudget);
+      }
+    });
+  }
+});
+
+describe('a page rendered for each request', () => {
+  test('/auth, as a visitor, runs no SQL', async () => {
+    expect(await statementsOf(store.visitor, '/auth')).toBe(0);
+  });
+
+  for (const [page, budget] of Object.entries(RENDERED)) {
+    test(`${page} within its budget, twice over`, async () => {
+      for (let round = 0; round < 2; round++) {
+        if (budget.visitor !== undefined) expect(await statementsOf(store.visitor, pathOf(page)), `visitor: ${page}`).toBeLessThanOrEqual(budget.visitor);
+        expect(await statementsOf(store.shopper, pathOf(page)), `signed in: ${page}`).toBeLessThanOrEqual(budget.signedIn);
+      }
+    });
+  }
+
+  test('every tab of the admin panel within its budget', async () => {
+    // A tab added to the panel needs a budget here.
+    expect(store.adminTabs.sort()).toEqual(
+      Object.keys(ADMIN_TAB_BUDGET)
+        .filter((tab) => tab !== '/admin')
+        .sort(),
+    );
+    for (const [tab, budget] of Object.entries(ADMIN_TAB_BUDGET)) {
+      expect(await statementsOf(store.admin, tab), tab).toBeLessThanOrEqual(budget);
     }
-    for (const page of ['/cart', '/profile', `/orders/${store.orderId}`]) {
-      rows.push(`| ${page} | | ${await statementsOf(store.shopper, page)} / ${await statementsOf(store.shopper, page)} |`);
-    }
-    rows.push(`| /auth | ${await statementsOf(store.visitor, '/auth')} | |`);
-    for (const tab of ['/admin', ...store.adminTabs]) rows.push(`| ${tab} | | ${await statementsOf(store.admin, tab)} |`);
-    console.log(rows.join('\n'));
+  });
+});
+
+describe('csa_db_statements_total', () => {
+  test('names the route pattern that ran the statements', async () => {
+    await store.visitor.get(renderedPath(`/product/${store.productId}`));
+    const text = await (await store.ctx.client().get('/metrics')).text();
+    expect(text).toMatch(/^csa_db_statements_total\{route="\/product\/:id"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^# TYPE csa_db_statements_total counter$/m);
   });
 });
