@@ -1,3 +1,4 @@
+import { countedAs } from './db/statement-count.ts';
 import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { Server } from 'bun';
 // What each kind of payment row means, registered once with the money engine before anything runs.
@@ -234,7 +235,11 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
   // Requests' idempotency keys name this process; the heartbeat tells others it still runs them.
   const heartbeat = startProcessHeartbeat(db, jobsHolder);
   const scheduler = startScheduler(
-    storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }),
+    // Their statements count as 'job' in csa_db_statements_total.
+    storeJobs(db, gameDepsOf({ db, clock, gateway, metrics, config }), { ...config, uploadsDir: join(dataDir, 'uploads') }).map((job) => ({
+      ...job,
+      run: (now: number) => countedAs(db.$client, 'job', () => job.run(now)),
+    })),
     clock,
     {
       lease: { db, holder: jobsHolder, leaseMs: config.jobsLeaseMs },

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
+import { statementCounts } from './db/statement-count.ts';
 import { storageFull } from './domain/operations/disk-state.ts';
 import { JOBS_LEASE, leaseState } from './domain/operations/job-lease.ts';
 import { pendingEmailCount } from './domain/mail/sender.ts';
@@ -100,6 +101,19 @@ export function createTelemetry(db: Db, options: { pageCache?: () => PageCacheCo
       const counts = pageCache?.() ?? { hits: 0, misses: 0 };
       const total = counts.hits + counts.misses;
       this.set(total === 0 ? 0 : counts.hits / total);
+    },
+  });
+
+  // Counted as plain numbers where they run (db/statement-count.ts), handed over when scraped.
+  const statements = statementCounts(db.$client);
+  new Counter({
+    name: 'csa_db_statements_total',
+    help: 'SQL statements run on the database connection, by route pattern (job: the game jobs; other: outside requests and jobs).',
+    labelNames: ['route'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [route, count] of statements.snapshot()) this.inc({ route }, count);
     },
   });
 

@@ -56,10 +56,13 @@ function enableIncrementalVacuum(sqlite: Database): void {
 
 /**
  * `prepare(db)` run once per database and kept: for the statements every request runs, whose
- * building and preparing cost more than running them.
+ * building and preparing cost more than running them (Drizzle's `.prepare()` with
+ * `sql.placeholder`: the query builder runs once, each call only binds and runs).
  */
-export function preparedPerDb<T>(prepare: (db: Db) => T): (db: Db) => T {
-  const kept = new WeakMap<Db, T>();
+export function preparedPerDb<T, D extends Queryable = Db>(prepare: (db: D) => T): (db: D) => T {
+  // Keyed by the database (or a transaction on it: one that runs inside a caller's transaction
+  // prepares again, which is rare; the database's own statements are kept for good).
+  const kept = new WeakMap<D, T>();
   return (db) => {
     let statements = kept.get(db);
     if (statements === undefined) {

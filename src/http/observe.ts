@@ -1,6 +1,7 @@
 import type { Server } from 'bun';
 import type { MiddlewareHandler } from 'hono';
 import { getPath } from 'hono/utils/url';
+import { countedAs } from '../db/statement-count.ts';
 import { log } from '../log.ts';
 import { inLogScope } from '../log-scope.ts';
 import { clientAddressOf } from './client-address.ts';
@@ -46,8 +47,8 @@ interface Observed {
   request: Request;
   env: RequestEnv;
   started: number;
-  /** False when the Host was refused: its URL is not what the client asked for, so no route is named. */
-  routed: boolean;
+  /** The route pattern that answers (for the metrics), null when the Host was refused. */
+  route: string | null;
 }
 
 interface Parts {
@@ -79,7 +80,7 @@ export function observeRequests(route: Route, deps: AppDeps, parts: Parts): (req
     const status = response.status;
     const method = request.method;
     const path = env.path;
-    telemetry.observeRequest(method, observed.routed ? routeOf(method, path) : 'unmatched', status, ms / 1000);
+    telemetry.observeRequest(method, observed.route ?? 'unmatched', status, ms / 1000);
     const level = status >= 500 ? 'error' : PROBES.has(path) ? 'debug' : 'info';
     if (requestLog.isLevelEnabled(level)) {
       requestLog[level](
@@ -133,14 +134,18 @@ export function observeRequests(route: Route, deps: AppDeps, parts: Parts): (req
     const bunServer = server && typeof (server as Server<undefined>).requestIP === 'function' ? (server as Server<undefined>) : undefined;
     const env: RequestEnv = { server: bunServer, deps, requestId, path: getPath(request), userId: null };
     const refused = checkHost(request);
-    const observed: Observed = { request, env, started, routed: refused === null };
+    const observed: Observed = { request, env, started, route: refused === null ? routeOf(request.method, env.path) : null };
     if (refused) return seal(observed, refused, 'application/json');
     let answer: Response | Promise<Response>;
     try {
-      // Writes and admin reads may call the gateway: its log lines carry this request's ids.
-      answer = mayCallGateway(request.method, env.path)
-        ? inLogScope({ reqId: requestId, userId: () => env.userId }, () => route(request, env))
-        : route(request, env);
+      // The request's statements count under its route (csa_db_statements_total); writes and
+      // admin reads may call the gateway: its log lines carry this request's ids.
+      const run = () => route(request, env);
+      answer = countedAs(
+        deps.db.$client,
+        observed.route!,
+        mayCallGateway(request.method, env.path) ? () => inLogScope({ reqId: requestId, userId: () => env.userId }, run) : run,
+      );
     } catch (error) {
       return failed(observed, error);
     }

@@ -9,7 +9,7 @@ import { projectFile } from '../../src/runtime-files.ts';
 import { imageStore } from '../../src/domain/catalog/images.ts';
 import { shareCardStore } from '../../src/domain/catalog/share-cards.ts';
 import { createTelemetry } from '../../src/telemetry.ts';
-import { PageCache } from '../../src/http/page-cache.ts';
+import { PageCache, type PageCacheOptions } from '../../src/http/page-cache.ts';
 import { createLifecycle } from '../../src/http/lifecycle.ts';
 import { storefrontVersion } from '../../src/domain/catalog/storefront-version.ts';
 import { createTestGateway } from '../../src/domain/payments/test-gateway.ts';
@@ -32,14 +32,17 @@ export function testManifest(): Promise<AssetManifest> {
   return manifest;
 }
 
-/** A fresh app on an in-memory database with a manual clock, and a cookie-keeping client. */
-export async function testApp(env: Record<string, string> = {}) {
+/**
+ * A fresh app on an in-memory database with a manual clock, and a cookie-keeping client. The page
+ * cache reads the storefront version on every lookup unless `pageCache` says otherwise.
+ */
+export async function testApp(env: Record<string, string> = {}, options: { pageCache?: PageCacheOptions } = {}) {
   const db = await openMigratedDatabase();
   const clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
   const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
-  const pageCache = new PageCache(() => storefrontVersion(db), { recheckMs: 0 });
+  const pageCache = new PageCache(() => storefrontVersion(db), options.pageCache ?? { recheckMs: 0 });
   const gateway = createTestGateway();
   const passwords = argon2idHasher(TEST_PASSWORD_COST);
   const lifecycle = createLifecycle();

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.ts';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { preparedPerDb, type Queryable } from '../../db/client.ts';
 import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES } from '../../db/schema.ts';
 import { owners, release } from '../inventory/stock.ts';
 import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
@@ -21,14 +21,22 @@ export function openAuctionOf(db: Queryable, productId: number): Auction | undef
 
 /** The auction a product's page shows: the one not over, else the latest. */
 export function currentAuctionOf(db: Queryable, productId: number): Auction | undefined {
-  return (
-    db
+  const read = currentAuctionReads(db);
+  return read.live.get({ productId }) ?? read.latest.get({ productId });
+}
+
+// Every product page asks: prepared once per database.
+const currentAuctionReads = preparedPerDb((db: Queryable) => {
+  const productId = sql.placeholder('productId');
+  return {
+    live: db
       .select()
       .from(auctions)
       .where(and(eq(auctions.productId, productId), inArray(auctions.status, LIVE_STATUSES)))
-      .get() ?? db.select().from(auctions).where(eq(auctions.productId, productId)).orderBy(desc(auctions.id)).limit(1).get()
-  );
-}
+      .prepare(),
+    latest: db.select().from(auctions).where(eq(auctions.productId, productId)).orderBy(desc(auctions.id)).limit(1).prepare(),
+  };
+});
 
 export function rulesOf(auction: Auction): AuctionRules {
   return { startingBidCents: auction.startingBidCents, incrementCents: auction.incrementCents, reserveCents: auction.reserveCents };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.ts';
+import { preparedPerDb, type Queryable } from '../../db/client.ts';
 import { type Auction, auctionMaximums, auctions, products, users } from '../../db/schema.ts';
 import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
 import { winners } from '../games/views.ts';
@@ -110,6 +110,16 @@ export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
     .map(({ auction, product, leader }) => ({ ...adminAuctionView(auction), name: productLabel(product), bidder: leader }));
 }
 
+// Every grid asks, for a different list of products each time: one statement prepared once, its
+// ids bound as one JSON array (an IN list of `?` would be a new statement per length).
+const liveAuctionsOf = preparedPerDb((db: Queryable) =>
+  db
+    .select()
+    .from(auctions)
+    .where(and(sql`${auctions.productId} in (select value from json_each(${sql.placeholder('ids')}))`, inArray(auctions.status, LIVE_STATUSES)))
+    .prepare(),
+);
+
 /** What a product card needs of the auction a listed product has (none over, none cancelled). */
 export interface CardAuction {
   productId: number;
@@ -127,11 +137,7 @@ export interface CardAuction {
  */
 export function liveAuctionsFor(db: Queryable, productIds: readonly number[], now: number): Map<number, CardAuction> {
   if (productIds.length === 0) return new Map();
-  const rows = db
-    .select()
-    .from(auctions)
-    .where(and(inArray(auctions.productId, [...productIds]), inArray(auctions.status, LIVE_STATUSES)))
-    .all();
+  const rows = liveAuctionsOf(db).all({ ids: JSON.stringify(productIds) });
   return new Map(
     rows.map((auction) => {
       const shown = publicStatus(auction, now);

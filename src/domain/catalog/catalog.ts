@@ -151,8 +151,30 @@ export interface ProductQuery {
   sort?: GallerySort;
 }
 
+const listingQuery = (db: Queryable, sort: GallerySort, typed: boolean) =>
+  db
+    .select()
+    .from(products)
+    .where(and(isNull(products.archivedAt), typed ? eq(products.productType, sql.placeholder('type')) : undefined))
+    .orderBy(...orderFor(sort))
+    .prepare();
+type Listing = ReturnType<typeof listingQuery>;
+const preparedListings = preparedPerDb((_db: Queryable) => new Map<string, Listing>());
+
 /** The shop's products: an archived one is no longer sold, so no list or search shows it. */
 export function listProducts(db: Queryable, query: ProductQuery = {}): ProductView[] {
+  // Without a search (every page's listing): a statement prepared once per type filter and sort.
+  if (!query.q) {
+    const sort = query.sort ?? 'featured';
+    const listings = preparedListings(db);
+    const key = `${sort}:${query.type ? 'typed' : 'all'}`;
+    let listing = listings.get(key);
+    if (listing === undefined) {
+      listing = listingQuery(db, sort, Boolean(query.type));
+      listings.set(key, listing);
+    }
+    return listing.all({ type: query.type }).map(productView);
+  }
   const conditions = [
     isNull(products.archivedAt),
     query.type ? eq(products.productType, query.type) : undefined,
@@ -214,8 +236,16 @@ export function requireStillSold(product: Pick<Product, 'archivedAt'>): void {
 
 export function findProduct(db: Queryable, id: number): Product | undefined {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  return db.select().from(products).where(eq(products.id, id)).get();
+  return productById(db).get({ id });
 }
+
+const productById = preparedPerDb((db: Queryable) =>
+  db
+    .select()
+    .from(products)
+    .where(eq(products.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /** Parses a route's id: a positive integer, or null. */
 export function productIdOf(value: string | undefined): number | null {

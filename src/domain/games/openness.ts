@@ -1,5 +1,5 @@
-import { and, asc, inArray, sql } from 'drizzle-orm';
-import type { Queryable } from '../../db/client.ts';
+import { and, asc, sql } from 'drizzle-orm';
+import { preparedPerDb, type Queryable } from '../../db/client.ts';
 import { products, type Product } from '../../db/schema.ts';
 
 /*
@@ -27,14 +27,19 @@ export function whyNoGameToJoin(db: Queryable, product: Pick<Product, 'id' | 'pl
   return joinableIds(db, [product.id]).has(product.id) ? null : EVERY_UNIT_PROMISED;
 }
 
+// Every grid asks: prepared once, the ids bound as one JSON array (an IN list would be a new statement per length).
+const joinableOf = preparedPerDb((db: Queryable) =>
+  db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(sql`${products.id} in (select value from json_each(${sql.placeholder('ids')}))`, hasGameToJoin))
+    .prepare(),
+);
+
 /** Of these products, the ones with a game to join (for a grid of cards: one statement). */
 export function joinableIds(db: Queryable, ids: readonly number[]): Set<number> {
   if (ids.length === 0) return new Set();
-  const rows = db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(inArray(products.id, [...ids]), hasGameToJoin))
-    .all();
+  const rows = joinableOf(db).all({ ids: JSON.stringify(ids) });
   return new Set(rows.map((row) => row.id));
 }
 
