@@ -1,10 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, notifications, orders, payments, products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { PaymentFailure, type PaymentGateway } from '../../src/domain/payments/gateway.ts';
 import { gatewayKeyPrefix } from '../../src/domain/payments/keys.ts';
-import { testApp, type TestClient } from '../helpers/app.ts';
+import { type testApp, type TestClient, seededApp } from '../helpers/app.ts';
 import { adminWithPin, adminWithoutPin } from '../helpers/actors.ts';
 import { afterRedirect } from '../helpers/admin-tools.ts';
 import { all, count, mainOf, textOf } from '../helpers/html.ts';
@@ -32,8 +31,7 @@ const profileDetails = {
 
 /** A seeded store with one shopper whose profile is complete and has a card on file. */
 async function store(): Promise<Store> {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   const shopper = ctx.client();
   const registered = await shopper.post('/api/register', { json: { username: 'shopper1', password: 'secret-pass' } });
   expect(registered.status).toBe(201);

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { products, sessions } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
-import { TEST_PIN, testApp, type TestClient } from '../helpers/app.ts';
+import { TEST_PIN, testApp, type TestClient, seededApp } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -222,8 +221,7 @@ describe('the verified PIN expires after 12 hours', () => {
 
 describe('the PIN never reaches the browser', () => {
   test('no page served to the admin, before or after the PIN, contains it', async () => {
-    const ctx = await testApp();
-    seedIfEmpty(ctx.db, ctx.clock);
+    const ctx = await seededApp();
     const admin = await adminSession(ctx);
     const pages = ['/admin', '/', '/products', '/admin/product/new'];
     const bodies: string[] = [];

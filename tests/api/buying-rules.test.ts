@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { influencers, notifications, orders, products, userProfiles, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
-import { testApp } from '../helpers/app.ts';
+import { seededApp } from '../helpers/app.ts';
 
 /*
  * Server-side rules for every way to buy (issue 9, item 7): the profile rule on every API path
@@ -16,8 +15,7 @@ import { testApp } from '../helpers/app.ts';
 const INCOMPLETE = 'Please complete your profile information before making purchases or entering games.';
 
 async function store() {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   const user = ctx.db.insert(users).values({ username: 'rules', passwordHash: 'unused', createdAt: ctx.clock.now() }).returning().get();
   const token = generateSessionToken();
   createSession(ctx.db, ctx.clock, token, user.id);

@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { shopper } from '../helpers/actors.ts';
-import { testApp, type TestClient } from '../helpers/app.ts';
+import { type testApp, type TestClient, seededApp } from '../helpers/app.ts';
 
 // ---------------------------------------------------------------- helpers
 
@@ -11,8 +10,7 @@ type Ctx = Awaited<ReturnType<typeof testApp>>;
 
 /** A seeded store and one signed-in shopper. */
 async function store() {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   const { client, id } = await shopper(ctx);
   return { ...ctx, shopper: client, userId: id };
 }

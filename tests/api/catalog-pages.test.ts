@@ -2,12 +2,10 @@ import { all, count, first, hrefsOf, parseHtml, textOf, type Html } from '../hel
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
-import { testApp } from '../helpers/app.ts';
+import { testApp, seededApp } from '../helpers/app.ts';
 
 async function seededVisitor() {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   return { ...ctx, visitor: ctx.client() };
 }
 

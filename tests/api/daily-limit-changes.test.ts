@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { influencers, products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { giveConsent, quickShopper } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
 import { text, textOf } from '../helpers/html.ts';
@@ -16,9 +15,7 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
 async function store() {
-  const ctx = await testApp();
-  ctx.clock.set(Date.UTC(2026, 10, 21, 18, 10));
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp({}, { seededAt: Date.UTC(2026, 10, 21, 18, 10) });
   const player = quickShopper(ctx, 'sally');
   giveConsent(ctx, player.id);
   const picks = ctx.db

@@ -50,9 +50,7 @@ async function twoPlayerGame(db: GameDeps['db'], clock: ManualClock, deps: GameD
 
 describe('GET /api/games/{id} and /games/{id}', () => {
   test('waiting: entries without picks; live: picks and live scores; over: final scores, winner and seed', async () => {
-    const ctx = await testApp();
-    ctx.clock.set(T0);
-    seedIfEmpty(ctx.db, ctx.clock);
+    const ctx = await testApp({}, { seededAt: T0 });
     const deps: GameDeps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics };
     const { gameId, productId } = await twoPlayerGame(ctx.db, ctx.clock, deps);
     const client = ctx.client();

@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { cartItems, notifications, orders, payments, sessions, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { safeNextPath } from '../../src/shared/safe-next-path.ts';
 import { completeProfile } from '../helpers/actors.ts';
-import { testApp } from '../helpers/app.ts';
+import { testApp, seededApp } from '../helpers/app.ts';
 import { squareStore } from '../helpers/square-app.ts';
 
 /*
@@ -74,8 +73,7 @@ describe.concurrent('input hardening', () => {
     });
 
     test('Add to Cart with CR/LF/NUL in next: the safe redirect, never a 500 after saving', async () => {
-      const ctx = await testApp();
-      seedIfEmpty(ctx.db, ctx.clock);
+      const ctx = await seededApp();
       const { client, id } = await signedIn(ctx);
       completeProfile(ctx, id);
       for (const next of ['/\r\nx', '/\nx', '/\u0000x', '//evil.example']) {
@@ -89,8 +87,7 @@ describe.concurrent('input hardening', () => {
 
   describe('sort names and queries never give a 500', () => {
     test.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])('sort=%s: the API answers 400, the page renders', async (sort) => {
-      const ctx = await testApp();
-      seedIfEmpty(ctx.db, ctx.clock);
+      const ctx = await seededApp();
       const api = await ctx.client().get(`/api/products?sort=${sort}`);
       expect(api.status).toBe(400);
       expect((await api.json()).fields.sort).toBe('Use featured, price-asc, price-desc or newest.');
@@ -98,8 +95,7 @@ describe.concurrent('input hardening', () => {
     });
 
     test('an encoded & in sort is never stored under the key of the real view', async () => {
-      const ctx = await testApp();
-      seedIfEmpty(ctx.db, ctx.clock);
+      const ctx = await seededApp();
       const visitor = ctx.client();
       const poisoned = await visitor.get('/products?sort=newest%26type%3Dshoe');
       expect(poisoned.status).toBe(200);
@@ -133,8 +129,7 @@ describe.concurrent('input hardening', () => {
     });
 
     test('an unknown card token, sent again and again: 5 declines on one failed order, then 429 with nothing written', async () => {
-      const ctx = await testApp();
-      seedIfEmpty(ctx.db, ctx.clock);
+      const ctx = await seededApp();
       const { client, id } = await signedIn(ctx);
       completeProfile(ctx, id);
       const body = DECLINED_BUY_NOW;
@@ -167,8 +162,7 @@ describe.concurrent('input hardening', () => {
       ['quantity 1e1 as text', { productId: 1, quantity: '1e1' }],
       ['productId as an array', { productId: [1], quantity: 1 }],
     ])('POST /api/cart with %s: 400, nothing added', async (_label, json) => {
-      const ctx = await testApp();
-      seedIfEmpty(ctx.db, ctx.clock);
+      const ctx = await seededApp();
       const { client, id } = await signedIn(ctx);
       completeProfile(ctx, id);
       const response = await client.post('/api/cart', { json });

@@ -1,13 +1,11 @@
 import { describe, expect, test } from 'bun:test';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
-import { testApp } from '../helpers/app.ts';
+import { testApp, seededApp } from '../helpers/app.ts';
 import { count, metaContent } from '../helpers/html.ts';
 
 describe('home page', () => {
   test('has the site name as title, the default description and absolute og tags', async () => {
-    const { client, db, clock } = await testApp();
-    seedIfEmpty(db, clock);
+    const { client } = await seededApp();
     const response = await client().get('/');
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -24,8 +22,7 @@ describe('home page', () => {
   });
 
   test('a signed-out home page ships no JavaScript', async () => {
-    const { client, db, clock } = await testApp();
-    seedIfEmpty(db, clock);
+    const { client } = await seededApp();
     const html = await (await client().get('/')).text();
     expect(html).not.toContain('<script type="module"');
     expect(html).not.toContain('data-island=');

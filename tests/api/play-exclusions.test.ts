@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { influencers, payments, playExclusions, products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import { shopper } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -16,9 +15,7 @@ import { testApp, type TestClient } from '../helpers/app.ts';
 const DAY = 24 * 60 * 60_000;
 
 async function store() {
-  const ctx = await testApp();
-  ctx.clock.set(Date.UTC(2026, 10, 21, 18, 10));
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp({}, { seededAt: Date.UTC(2026, 10, 21, 18, 10) });
   const picks = ctx.db
     .select({ id: influencers.id })
     .from(influencers)

@@ -1,9 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { games, products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN } from '../../src/domain/games/openness.ts';
-import { testApp } from '../helpers/app.ts';
+import { seededApp } from '../helpers/app.ts';
 import { all, attributes, first, textOf } from '../helpers/html.ts';
 
 /* Issue 27, item 1: Play is offered only where there is a game to join. */
@@ -12,8 +11,7 @@ const PLAYABLE = 22; // The Old Man and the Sea: playable, $2, 6 in stock.
 const NOT_PLAYABLE = 1; // Ray-Ban Aviator: games closed.
 
 async function seeded() {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   return ctx;
 }
 

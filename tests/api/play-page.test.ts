@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
-import { testApp, type TestClient } from '../helpers/app.ts';
+import { type TestClient, seededApp } from '../helpers/app.ts';
 import { islandProps, links } from '../helpers/html.ts';
 
 /* The Play Now page at /play/{id} and /social-play/{id} (spec section 2), as the server renders it. */
@@ -14,8 +13,7 @@ const PLAYABLE = 22; // The Old Man and the Sea: playable, $2, 6 in stock.
 const NOT_PLAYABLE = 1; // Ray-Ban Aviator: games closed.
 
 async function seeded() {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   return ctx;
 }
 

@@ -2,10 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { getTableName, is } from 'drizzle-orm';
 import { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as schema from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { completeProfile, giveConsent } from '../helpers/actors.ts';
-import { TEST_PIN, testApp } from '../helpers/app.ts';
+import { TEST_PIN, type testApp, seededApp } from '../helpers/app.ts';
 
 /*
  * Issue 11: generated bad bodies for every JSON endpoint, sent by a shopper with a complete
@@ -115,8 +114,7 @@ function checksum(db: Awaited<ReturnType<typeof testApp>>['db'], except: string[
 
 describe('fuzz: bad bodies on every JSON endpoint', () => {
   test('600 generated requests: no 5xx, and no refused request changes a row', async () => {
-    const ctx = await testApp();
-    seedIfEmpty(ctx.db, ctx.clock);
+    const ctx = await seededApp();
     await bootstrapAdmin(ctx);
     const shopper = ctx.client();
     const empty = checksum(ctx.db);
@@ -195,8 +193,7 @@ const FORM_KEYS = [
 
 describe('fuzz: bad form posts on every form route', () => {
   test('300 generated multipart posts (fields repeated, files as text, odd text): no 5xx, and no 4xx changes a row', async () => {
-    const ctx = await testApp();
-    seedIfEmpty(ctx.db, ctx.clock);
+    const ctx = await seededApp();
     await bootstrapAdmin(ctx);
     const shopper = ctx.client();
     expect((await shopper.post('/api/register', { json: { username: 'formfuzz', password: 'secret-pass' } })).status).toBe(201);

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { influencers, payments, playerSettings, plays, products, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { completeProfile } from '../helpers/actors.ts';
 import { testApp, type TestClient } from '../helpers/app.ts';
@@ -17,9 +16,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 async function store(env: Record<string, string> = {}) {
-  const ctx = await testApp(env);
-  ctx.clock.set(Date.UTC(2026, 10, 21, 18, 10));
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp(env, { seededAt: Date.UTC(2026, 10, 21, 18, 10) });
   const user = ctx.db.insert(users).values({ username: 'player_one', passwordHash: 'x', createdAt: ctx.clock.now() }).returning().get();
   completeProfile(ctx, user.id);
   const token = generateSessionToken();

@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import { DEMO_CHARITY } from '../../src/config.ts';
 import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { fivePicks } from '../helpers/games.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
@@ -27,9 +26,7 @@ const START = Date.UTC(2026, 10, 21, 19, 0);
 type Ctx = Awaited<ReturnType<typeof store>>;
 
 async function store() {
-  const ctx = await testApp();
-  ctx.clock.set(T0);
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp({}, { seededAt: T0 });
   return ctx;
 }
 

@@ -1,5 +1,4 @@
 import { expect } from 'bun:test';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { completeProfile, signedInUser } from './actors.ts';
 
@@ -16,9 +15,7 @@ import { IMAGES } from './products.ts';
  */
 
 export async function seededStore(env: Record<string, string> = {}) {
-  const ctx = await testApp(env);
-  ctx.clock.set(T0);
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp(env, { seededAt: T0 });
   await bootstrapAdmin(ctx);
   return ctx;
 }

@@ -19,7 +19,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
+import { openSeededDatabase } from './seeded-db.ts';
 
 export const TEST_ORIGIN = 'http://localhost';
 export const TEST_PIN = '246810';
@@ -32,13 +32,18 @@ export function testManifest(): Promise<AssetManifest> {
   return manifest;
 }
 
+export const TEST_START = Date.UTC(2026, 10, 21, 18, 0, 0);
+
 /**
- * A fresh app on an in-memory database with a manual clock, and a cookie-keeping client. The page
- * cache reads the storefront version on every lookup unless `pageCache` says otherwise.
+ * A fresh app on an in-memory database with a manual clock, and a cookie-keeping client.
+ * With `seededAt`, the clock starts there and the store holds the seed catalogue seedIfEmpty
+ * writes at that time (a copy of one seeded per worker: see seeded-db.ts). The page cache reads
+ * the storefront version on every lookup unless `pageCache` says otherwise.
  */
-export async function testApp(env: Record<string, string> = {}, options: { pageCache?: PageCacheOptions } = {}) {
-  const db = await openMigratedDatabase();
-  const clock = new ManualClock(Date.UTC(2026, 10, 21, 18, 0, 0));
+export async function testApp(env: Record<string, string> = {}, options: { seededAt?: number; pageCache?: PageCacheOptions } = {}) {
+  const { seededAt } = options;
+  const db = seededAt === undefined ? await openMigratedDatabase() : await openSeededDatabase(seededAt);
+  const clock = new ManualClock(seededAt ?? TEST_START);
   const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
@@ -71,10 +76,8 @@ export async function testApp(env: Record<string, string> = {}, options: { pageC
 export type TestApp = Awaited<ReturnType<typeof testApp>>;
 
 /** testApp with the seed catalogue in place: seven products of each type. */
-export async function seededApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const ctx = await testApp(env);
-  seedIfEmpty(ctx.db, ctx.clock);
-  return ctx;
+export function seededApp(env: Record<string, string> = {}): Promise<TestApp> {
+  return testApp(env, { seededAt: TEST_START });
 }
 
 type AppLike = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };

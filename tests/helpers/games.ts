@@ -2,7 +2,6 @@ import { expect } from 'bun:test';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
 import { cartItems, games, influencers, notifications, payments, plays, products, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics, simulatedPoints } from '../../src/domain/games/simulation.ts';
@@ -58,9 +57,7 @@ export const END = START + HOUR;
 
 /** A seeded store at 18:10 on the manual clock, with the deps the game jobs take; POST /api/test/clock is on unless `env` says otherwise. */
 export async function gameStore(env: Record<string, string> = { CLOCK: 'manual' }) {
-  const ctx = await testApp(env);
-  ctx.clock.set(T0);
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp(env, { seededAt: T0 });
   const deps: GameDeps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics };
   return { ...ctx, deps };
 }

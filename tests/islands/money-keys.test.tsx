@@ -5,6 +5,7 @@ import { renderDocument } from '../../src/components/render-document.tsx';
 import { testManifest } from '../helpers/app.ts';
 import { registerDom, startPageIslands, unregisterDom } from '../helpers/dom.ts';
 import { until } from '../helpers/until.ts';
+import { moneyPauses } from '../../src/islands/lib/money.ts';
 import type { IslandName } from '../../src/islands/registry.ts';
 
 /*
@@ -48,13 +49,26 @@ async function mount(name: IslandName, props: Record<string, unknown>): Promise<
 
 const buyNow = () => mount('BuyNowCheckout', { product: { id: 3, priceCents: 4200 }, customer, config: TEST_CARD, savedCard: 'Visa •••• 1111' });
 
+/*
+ * The checks after a lost answer wait a twentieth of the shopper's pauses (still real timers, so
+ * the states between them show): 400 + 1200 + 3000 ms made this file 5 s of waiting. The pauses
+ * asked for are recorded, so the schedule itself is still checked.
+ */
+const realPause = moneyPauses.pause;
+const pausesAsked: number[] = [];
+
 let assign: ReturnType<typeof spyOn>;
 beforeAll(() => {
   registerDom({ url: 'http://localhost/checkout?productId=3', width: 390, height: 844 });
   assign = spyOn(window.location, 'assign').mockImplementation(() => {});
+  moneyPauses.pause = (ms) => {
+    pausesAsked.push(ms);
+    return realPause(ms / 20);
+  };
 });
 
 afterAll(async () => {
+  moneyPauses.pause = realPause;
   globalThis.fetch = realFetch;
   assign.mockRestore();
   const { toasts } = await import('../../src/islands/lib/toast.ts');
@@ -115,6 +129,7 @@ describe('buy now', () => {
 
   test('still no answer after the checks: the key and request are kept, Pay comes back saying so, and the next Pay asks with the same key', async () => {
     await buyNow();
+    pausesAsked.length = 0;
     let online = false;
     const fetchMock = mock(async () => {
       if (!online) throw new TypeError('Failed to fetch');
@@ -125,6 +140,7 @@ describe('buy now', () => {
     await until(() => document.querySelector('p[role="alert"]')?.textContent?.includes('could not reach the store') === true, 'the lost-answer message', 8000);
     const tries = fetchMock.mock.calls.length;
     expect(tries).toBeGreaterThan(1);
+    expect(pausesAsked).toEqual([400, 1200, 3000]);
     expect(button(/^Pay \$/).disabled).toBe(false);
     online = true;
     // The form changed meanwhile: the open request is what is asked about, unchanged.

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, mock, spyOn, test } from 'bun:te
 import { createElement } from 'react';
 import { Island } from '../../src/components/Island.tsx';
 import { renderDocument } from '../../src/components/render-document.tsx';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
-import { testApp, testManifest } from '../helpers/app.ts';
+import { testManifest, seededApp } from '../helpers/app.ts';
 import { islandProps } from '../helpers/html.ts';
 import { until } from '../helpers/until.ts';
 
@@ -77,8 +76,7 @@ type FetchCall = [string, RequestInit];
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 beforeAll(async () => {
-  const ctx = await testApp();
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await seededApp();
   html = await (await ctx.client().get(`/play/${PRODUCT_ID}`)).text();
   pageProps = islandProps<PlayGameProps>(html, 'PlayGame');
   registerDom({ url: `http://localhost/play/${PRODUCT_ID}`, width: 390, height: 844 });

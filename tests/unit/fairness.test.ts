@@ -2,7 +2,6 @@ import { describe, expect, test } from 'bun:test';
 import { createHash, createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { games, gameRecords, influencerMetrics, influencers, plays, products, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { verifyGame } from '../../src/domain/games/audit.ts';
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
@@ -76,9 +75,7 @@ describe('the algorithm, pinned by known answers', () => {
 type Ctx = Awaited<ReturnType<typeof testApp>> & { deps: GameDeps };
 
 async function world(): Promise<Ctx> {
-  const ctx = await testApp();
-  ctx.clock.set(T0);
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp({}, { seededAt: T0 });
   return { ...ctx, deps: { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics } };
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
 import { games, influencerMetrics, influencers, notifications, payments, products, users } from '../../src/db/schema.ts';
-import { seedIfEmpty } from '../../src/db/seed.ts';
 import { verifyGame } from '../../src/domain/games/audit.ts';
 import { payForPlay } from '../../src/domain/games/entry-payment.ts';
 import { createPlay, type GameDeps } from '../../src/domain/games/entry.ts';
@@ -33,9 +32,7 @@ const keepFeed = closeWhenFileEnds((feed: FakeFeed) => feed.stop());
 
 async function world() {
   const feed = keepFeed(await startFakeFeed());
-  const ctx = await testApp();
-  ctx.clock.set(T0);
-  seedIfEmpty(ctx.db, ctx.clock);
+  const ctx = await testApp({}, { seededAt: T0 });
   const logs: string[] = [];
   const metrics = createFeedSource({ url: feed.url, key: 'feed-secret', timeoutMs: 10_000, retryPauseMs: 20, log: (line) => logs.push(line) });
   const deps: GameDeps = { db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics };

@@ -38,7 +38,11 @@ export function newIdempotencyKey(): string {
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * How the attempt waits between checks: a timer. Injectable only so the island tests can wait
+ * less than the 5 s a shopper waits (tests/islands/money-keys.test.tsx); nothing else sets it.
+ */
+export const moneyPauses = { pause: (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 interface MoneyRequest {
   method: string;
@@ -103,7 +107,7 @@ export class MoneyAttempt {
         if (outcome === 'order') return this.#follow(Number((error as ApiError).data.orderId), (error as ApiError).message);
         const delay = CHECK_DELAYS_MS[check];
         if (delay === undefined) throw new OutcomeUnknownError(CONNECTION_LOST);
-        await pause(delay);
+        await moneyPauses.pause(delay);
       }
     }
   }
@@ -111,7 +115,7 @@ export class MoneyAttempt {
   /** The server named the order this attempt made: its status is the answer (the order routes answer `{ id, orderId }`). */
   async #follow(orderId: number, message: string): Promise<unknown> {
     for (const delay of [0, ...FOLLOW_DELAYS_MS]) {
-      await pause(delay);
+      await moneyPauses.pause(delay);
       let status: string;
       try {
         status = (await apiRequest<{ status: string }>('GET', `/api/orders/${orderId}`)).status;
