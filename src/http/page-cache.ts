@@ -164,8 +164,8 @@ export class PageCache {
     this.viewerPieces = new LruStore(options.maxViewerParts ?? 2000);
     this.remembered = new LruStore(options.maxRemembered ?? 2000);
     this.visitorAnswers = new LruStore(this.maxEntries);
-    // A shopper's page is theirs alone: room for a few pages of each of a few hundred shoppers.
-    this.signedInAnswers = new LruStore(options.maxSignedInAnswers ?? 1000);
+    // A shopper's page is theirs alone (tens of kilobytes gzipped): a few pages each of the shoppers browsing now.
+    this.signedInAnswers = new LruStore(options.maxSignedInAnswers ?? 500);
     this.now = options.now ?? (() => performance.now());
   }
 
