@@ -13,6 +13,7 @@ import type { AppDeps, AppEnv, RequestEnv } from './http/context.ts';
 import { limitPublicForms } from './http/guards.ts';
 import { cacheJsonForVisitors, noteWrites } from './http/page-cache-middleware.ts';
 import { answerVisitorsFirst } from './http/page-cache-visitors.ts';
+import { answerSignedInFirst } from './http/page-cache-signed-in.ts';
 import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
@@ -191,8 +192,8 @@ export function createApp(deps: AppDeps): App {
   // a refused Host); it hands the app its dependencies and the request's id, compresses, and sets
   // the security headers. The Host check comes before the router: every path and URL above comes
   // from a URL that parses (host-header.ts).
-  // Visitors' cached answers come before the router (page-cache-visitors.ts).
-  app.fetch = observeRequests(answerVisitorsFirst(deps, app.fetch), deps, {
+  // Visitors' cached answers come before the router (page-cache-visitors.ts), and shoppers' (page-cache-signed-in.ts).
+  app.fetch = observeRequests(answerVisitorsFirst(deps, answerSignedInFirst(deps, app.fetch)), deps, {
     routeOf,
     checkHost: hostChecker(),
     compress: compress(),

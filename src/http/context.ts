@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { Session, User } from '../domain/accounts/sessions.ts';
+import type { Session, SessionWithUser, User } from '../domain/accounts/sessions.ts';
 import type { AccountLimits } from '../domain/accounts/account-limits.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { PasswordHasher } from '../domain/accounts/passwords.ts';
@@ -54,6 +54,8 @@ export interface RequestEnv {
   path: string;
   /** Set by the session middleware; the log line and the gateway's log lines read it. */
   userId: number | null;
+  /** The session already looked up for this request's cookie (page-cache-signed-in.ts), for the session middleware to reuse. */
+  sessionLookup?: { token: string; found: SessionWithUser | null };
 }
 
 export interface AppEnv {

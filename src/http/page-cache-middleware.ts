@@ -4,6 +4,7 @@ import { acceptsGzip } from './accept-encoding.ts';
 import type { AppContext, AppEnv } from './context.ts';
 import { cacheableQuery, type PageKey } from './page-cache.ts';
 import { timeless } from './page-cache-clock.ts';
+import { keepForSignedIn } from './page-cache-signed-in.ts';
 import { keepForVisitors, visitorKey } from './page-cache-visitors.ts';
 import { sendPage } from './render.tsx';
 
@@ -54,6 +55,8 @@ export function cachePages(fingerprint?: (c: AppContext) => PageKey): Middleware
       const answer = sendPage(c, hit);
       // The next visitor's hit is answered before the router (page-cache-visitors.ts).
       await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until);
+      // And a shopper's next hit of this URL too (page-cache-signed-in.ts).
+      await keepForSignedIn(c, answer, found.url, found.until);
       return answer;
     }
     await next();

@@ -35,6 +35,22 @@ export interface VisitorAnswer {
   head: boolean;
 }
 
+/**
+ * A signed-in shopper's cached page as the app gave it (their header and tail joined in), sent
+ * again before the router (page-cache-signed-in.ts) while their session names the same user at
+ * the same viewer version, until `until`.
+ */
+export interface SignedInAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+  until: number;
+  userId: number;
+  viewerVersion: number;
+  /** The header shows it, and renaming moves no viewer version (viewer-parts.tsx keys on it too). */
+  username: string;
+}
+
 /** A cached page's key besides its URL, and until when (store clock, ms) it holds: see page-cache-clock.ts. */
 export interface PageKey {
   key: string;
@@ -75,6 +91,8 @@ export interface PageCacheOptions {
   maxEntries?: number;
   /** Headers and tails kept for signed-in viewers (a few kilobytes each). */
   maxViewerParts?: number;
+  /** Signed-in shoppers' answers kept whole (one page for one session each). */
+  maxSignedInAnswers?: number;
   /** Values computed once per storefront version (a product's games, the live auctions' end times). */
   maxRemembered?: number;
   now?: () => number;
@@ -112,6 +130,9 @@ export class PageCache {
   private readonly entries = new Map<string, CachedEntry>();
   private readonly remembered: LruStore<unknown>;
   private readonly visitorAnswers: LruStore<VisitorAnswer>;
+  private readonly signedInAnswers: LruStore<SignedInAnswer>;
+  /** Some signed-in answer was kept since the last drop: until then a shopper's request looks nothing up. */
+  keepsSignedInAnswers = false;
   /**
    * Viewers' headers and tails by viewer, viewer version and page shape (viewer-parts.tsx).
    * They show nothing of the storefront, so a new storefront version keeps them; a user's
@@ -143,6 +164,8 @@ export class PageCache {
     this.viewerPieces = new LruStore(options.maxViewerParts ?? 2000);
     this.remembered = new LruStore(options.maxRemembered ?? 2000);
     this.visitorAnswers = new LruStore(this.maxEntries);
+    // A shopper's page is theirs alone (tens of kilobytes gzipped): a few pages each of the shoppers browsing now.
+    this.signedInAnswers = new LruStore(options.maxSignedInAnswers ?? 500);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -167,6 +190,7 @@ export class PageCache {
         this.entries.clear();
         this.remembered.clear();
         this.visitorAnswers.clear();
+        this.dropSignedInAnswers();
         this.filledAt = version;
       }
     }
@@ -201,6 +225,30 @@ export class PageCache {
 
   keepVisitorAnswer(key: string, answer: VisitorAnswer): void {
     this.visitorAnswers.set(key, answer);
+  }
+
+  /** Whether a signed-in answer is kept under this key (no read of the version: the session is looked up first). */
+  hasSignedInAnswer(key: string): boolean {
+    return this.signedInAnswers.has(key);
+  }
+
+  /** A signed-in shopper's answer for this URL, encoding and session, while the storefront and the page's time key hold. */
+  signedInAnswer(key: string, now: number): SignedInAnswer | undefined {
+    this.checkVersion();
+    const hit = this.signedInAnswers.get(key);
+    if (hit === undefined || now >= hit.until) return undefined;
+    this.hits++;
+    return hit;
+  }
+
+  keepSignedInAnswer(key: string, answer: SignedInAnswer): void {
+    this.signedInAnswers.set(key, answer);
+    this.keepsSignedInAnswers = true;
+  }
+
+  private dropSignedInAnswers(): void {
+    this.signedInAnswers.clear();
+    this.keepsSignedInAnswers = false;
   }
 
   get(key: string) {
@@ -240,6 +288,7 @@ export class PageCache {
     this.entries.clear();
     this.remembered.clear();
     this.visitorAnswers.clear();
+    this.dropSignedInAnswers();
     this.viewerPieces.clear();
     this.fragments.clear();
   }
