@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sum } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { orderRefunds, orders, payments } from '../../db/schema.ts';
+import { markChargeRefunded } from '../payments/engine.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { queueAfterSaleRefundEmail } from './aftersale-emails.ts';
@@ -40,7 +41,7 @@ export function afterSaleRefunded(tx: Queryable, clock: Clock, row: typeof payme
     .get();
   // All of it given back: the charge reads refunded, as after a cancellation.
   if (charge && committedRefundCents(tx, row.orderId) >= charge.amountCents && !refundsInFlight(tx, row.orderId)) {
-    tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
+    markChargeRefunded(tx, clock, charge.id);
     // Refunded in full: its unused free entries go too (a part refund keeps them).
     withdrawFreeEntries(tx, clock, row.orderId);
   }

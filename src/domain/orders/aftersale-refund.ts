@@ -6,10 +6,10 @@ import { committedRefundCents } from './aftersale-refund-states.ts';
 import { guaranteeEndsAt } from './aftersale.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { createRefund } from '../payments/engine.ts';
 import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
-import { leaseUntil } from '../payments/states.ts';
 
 /*
  * POST /api/admin/orders/{id}/refund: an admin gives back all or part of a delivered or shipped
@@ -97,22 +97,13 @@ function claim(deps: RefundOrderDeps, orderId: number, request: RefundRequest): 
     }
     const n = (tx.select({ n: count() }).from(orderRefunds).where(eq(orderRefunds.orderId, orderId)).get()?.n ?? 0) + 1;
     const now = clock.now();
-    const row = tx
-      .insert(payments)
-      .values({
-        userId: order.userId,
-        kind: 'refund',
-        status: 'refunding',
-        amountCents,
-        orderId,
-        gateway: charge.gateway,
-        idempotencyKey: gatewayKey(db, 'refund', orderId, n),
-        nextAttemptAt: leaseUntil(clock),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    const row = createRefund(tx, clock, {
+      userId: order.userId,
+      amountCents,
+      orderId,
+      gateway: charge.gateway,
+      idempotencyKey: gatewayKey(db, 'refund', orderId, n),
+    });
     const record = tx
       .insert(orderRefunds)
       .values({

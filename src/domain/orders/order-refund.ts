@@ -8,8 +8,8 @@ import { notify } from '../accounts/notifications.ts';
 import { restoreSoldStock } from './order-charge.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { gatewayKey } from '../payments/keys.ts';
+import { createRefund, markChargeRefunded, reopenRefund } from '../payments/engine.ts';
 import type { Purpose } from '../payments/purposes.ts';
-import { leaseUntil } from '../payments/states.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { reinstateFreeEntries, withdrawFreeEntries } from '../games/free-entries.ts';
 
@@ -34,7 +34,7 @@ type PaymentRow = typeof payments.$inferSelect;
 /** Writes (or re-arms) the order's refund row in the caller's transaction. */
 export function startRefund(tx: Queryable, deps: { db: Db; clock: Clock }, charge: PaymentRow, orderId: number): PaymentRow {
   const { clock } = deps;
-  const now = clock.now();
+  const _now = clock.now();
   // Found by order, not by a rebuilt key: a refund first asked under another prefix keeps its key, so it is never sent twice.
   const earlier = tx
     .select()
@@ -43,29 +43,15 @@ export function startRefund(tx: Queryable, deps: { db: Db; clock: Clock }, charg
     .orderBy(desc(payments.id))
     .get();
   if (earlier) {
-    return tx
-      .update(payments)
-      .set({ status: 'refunding', errorCode: null, errorDetail: null, attempts: 0, nextAttemptAt: leaseUntil(clock), updatedAt: now })
-      .where(eq(payments.id, earlier.id))
-      .returning()
-      .get()!;
+    return reopenRefund(tx, clock, earlier.id);
   }
-  return tx
-    .insert(payments)
-    .values({
-      userId: charge.userId,
-      kind: 'refund',
-      status: 'refunding',
-      amountCents: charge.amountCents,
-      orderId,
-      gateway: charge.gateway,
-      idempotencyKey: gatewayKey(deps.db, 'refund', orderId),
-      nextAttemptAt: leaseUntil(clock),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .get();
+  return createRefund(tx, clock, {
+    userId: charge.userId,
+    amountCents: charge.amountCents,
+    orderId,
+    gateway: charge.gateway,
+    idempotencyKey: gatewayKey(deps.db, 'refund', orderId),
+  });
 }
 
 function chargeOf(db: Queryable, orderId: number): PaymentRow | undefined {
@@ -85,7 +71,7 @@ function cancellationRefunded(tx: Queryable, clock: Clock, row: PaymentRow): voi
   if (!row.orderId) return;
   const now = clock.now();
   const charge = chargeOf(tx, row.orderId);
-  if (charge) tx.update(payments).set({ status: 'refunded', updatedAt: now }).where(eq(payments.id, charge.id)).run();
+  if (charge) markChargeRefunded(tx, clock, charge.id);
   restoreSoldStock(tx, row.orderId, now);
   withdrawFreeEntries(tx, clock, row.orderId);
   notify(tx, clock, row.userId, {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
+import type { Clock } from '../clock.ts';
 import type { GatewayPayment } from './gateway.ts';
 import { holdForReview, mismatchOf } from './matching.ts';
 import { type Failure, type Handled, type PaymentDeps, type PaymentRow, purposeOf } from './purposes.ts';
@@ -35,6 +36,38 @@ export function createPayment(tx: Queryable, deps: PaymentDeps, values: NewPayme
     .values({ ...values, gateway: deps.gateway.name, attempts: 1, nextAttemptAt: leaseUntil(deps.clock), createdAt: now, updatedAt: now })
     .returning()
     .get();
+}
+
+/**
+ * Writes a refund about to be sent ('refunding', under a lease), against the charge it refunds:
+ * on that charge's gateway, its first call still to come. Runs in the caller's transaction.
+ */
+export function createRefund(
+  tx: Queryable,
+  clock: Clock,
+  values: { userId: number; orderId: number; amountCents: number; gateway: string; idempotencyKey: string },
+): PaymentRow {
+  const now = clock.now();
+  return tx
+    .insert(payments)
+    .values({ ...values, kind: 'refund', status: 'refunding', nextAttemptAt: leaseUntil(clock), createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+}
+
+/** A refund the gateway refused, asked for again under its own key (its tries counted afresh). */
+export function reopenRefund(tx: Queryable, clock: Clock, rowId: number): PaymentRow {
+  return tx
+    .update(payments)
+    .set({ status: 'refunding', errorCode: null, errorDetail: null, attempts: 0, nextAttemptAt: leaseUntil(clock), updatedAt: clock.now() })
+    .where(eq(payments.id, rowId))
+    .returning()
+    .get()!;
+}
+
+/** A charge refunded in full: its row says so, for the order page, the books and a second refund's refusal. */
+export function markChargeRefunded(tx: Queryable, clock: Clock, chargeId: number): void {
+  tx.update(payments).set({ status: 'refunded', updatedAt: clock.now() }).where(eq(payments.id, chargeId)).run();
 }
 
 export function paymentRow(db: Queryable, id: number): PaymentRow | undefined {
