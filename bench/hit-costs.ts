@@ -1,0 +1,186 @@
+/**
+ * What a cache hit costs the process, in microseconds, measured in-process so other load on a
+ * shared machine disturbs it little (issue 35): the demo store built as src/server.ts builds it
+ * (production config, demo seed and auctions, no jobs), its fetch called directly with a fresh
+ * Request each time, and the answer's body read, N serial requests of each kind interleaved
+ * round by round with a bare handler (`new Response('ok')`). Reports the median of the rounds
+ * and each kind's ratio to bare. `--busy` adds what page-shares.ts adds (a year of games, 120
+ * open games, 40 more live auctions) before measuring; `--http` sends the requests over a local
+ * Bun.serve instead (the same process is then client and server: ratios only).
+ * Usage: bun bench/hit-costs.ts [requests=2000] [rounds=5] [--busy] [--http]
+ * Profile: bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/hit-costs.ts 20000 1
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../src/app.ts';
+import '../src/flows/payment-purposes.ts';
+import { loadManifest } from '../src/assets.ts';
+import { loadConfig } from '../src/config.ts';
+import { applyMigrations, openDatabase } from '../src/db/client.ts';
+import { seedIfEmpty } from '../src/db/seed.ts';
+import { createAccountLimits } from '../src/domain/accounts/account-limits.ts';
+import { argon2idHasher, TEST_PASSWORD_COST } from '../src/domain/accounts/passwords.ts';
+import { openDemoAuctions } from '../src/domain/auctions/demo-auctions.ts';
+import { imageStore } from '../src/domain/catalog/images.ts';
+import { shareCardStore } from '../src/domain/catalog/share-cards.ts';
+import { storefrontVersion } from '../src/domain/catalog/storefront-version.ts';
+import { systemClock } from '../src/domain/clock.ts';
+import { simulatedMetrics } from '../src/domain/games/simulation.ts';
+import { ensureKeyPrefix } from '../src/domain/payments/keys.ts';
+import { createTestGateway } from '../src/domain/payments/test-gateway.ts';
+import { createLifecycle } from '../src/http/lifecycle.ts';
+import { PageCache } from '../src/http/page-cache.ts';
+import { setLogLevel } from '../src/log.ts';
+import { createTelemetry } from '../src/telemetry.ts';
+import { COMPLETE_PROFILE } from '../tests/helpers/actors.ts';
+import { buildYear } from './year-data.ts';
+
+const flags = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+const [requests = 2000, rounds = 5] = process.argv
+  .slice(2)
+  .filter((arg) => !arg.startsWith('--'))
+  .map(Number);
+const busy = flags.includes('--busy');
+const overHttp = flags.includes('--http');
+
+const env = {
+  NODE_ENV: 'production',
+  MAIL: 'off',
+  SEED_DEMO: '1',
+  PAYMENTS: 'test',
+  RATE_LIMIT: 'off',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  ADMIN_PASSWORD: 'bench-admin-pass',
+  ADMIN_PIN: '123456',
+  PUBLIC_URL: 'http://localhost',
+};
+const config = loadConfig(env);
+setLogLevel(config.logLevel);
+const dataDir = mkdtempSync(join(tmpdir(), 'csa-hits-'));
+const db = openDatabase(join(dataDir, 'store.db'));
+await applyMigrations(db);
+ensureKeyPrefix(db.$client);
+seedIfEmpty(db, systemClock, { demoProducts: true });
+openDemoAuctions({ db, clock: systemClock });
+const pageCache = new PageCache(() => storefrontVersion(db));
+const images = imageStore(join(dataDir, 'uploads'));
+const app = createApp({
+  db,
+  config,
+  clock: systemClock,
+  manifest: await loadManifest(),
+  adminPin: '123456',
+  limits: createAccountLimits(db, systemClock, config.rateLimit),
+  passwords: argon2idHasher(TEST_PASSWORD_COST),
+  images,
+  shareCards: shareCardStore(join(dataDir, 'share-cards'), images),
+  pageCache,
+  telemetry: createTelemetry(db, { pageCache: () => pageCache }),
+  jobsHolder: 'bench',
+  lifecycle: createLifecycle(),
+  gateway: createTestGateway(),
+  metrics: simulatedMetrics,
+  runJobs: async () => {},
+});
+
+const bare = () => new Response('ok');
+const appServer = overHttp ? Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request, server) => app.fetch(request, server) }) : null;
+const bareServer = overHttp ? Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: bare }) : null;
+const base = appServer ? `http://127.0.0.1:${appServer.port}` : 'http://localhost';
+
+async function call(handler: 'app' | 'bare', path: string, headers: Record<string, string>): Promise<Response> {
+  if (overHttp) return fetch(`${handler === 'app' ? base : `http://127.0.0.1:${bareServer!.port}`}${path}`, { headers });
+  const request = new Request(`${base}${path}`, { headers });
+  return handler === 'app' ? app.fetch(request) : bare();
+}
+
+/** A shopper with a complete profile and a card, signed in through the API as page-shares.ts does. */
+async function signedInCookie(): Promise<string> {
+  const json = { origin: 'http://localhost', 'content-type': 'application/json' };
+  const registered = await app.fetch(
+    new Request('http://localhost/api/register', { method: 'POST', headers: json, body: JSON.stringify({ username: 'hitcosts', password: 'secret-pass' }) }),
+  );
+  const cookie = registered.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('csa_session='))!
+    .split(';')[0]!;
+  const profile = await app.fetch(
+    new Request('http://localhost/api/user/profile', {
+      method: 'PATCH',
+      headers: { ...json, cookie },
+      body: JSON.stringify({ ...COMPLETE_PROFILE, paymentMethod: { type: 'card', token: 'cnon:card-nonce-ok' } }),
+    }),
+  );
+  if (!profile.ok) throw new Error(`profile: ${profile.status} ${await profile.text()}`);
+  return cookie;
+}
+
+const cookie = await signedInCookie();
+if (busy) {
+  buildYear(db, Date.now(), { games: 18_000, openGames: 120, snapshotRows: 50_000 });
+  const now = Date.now();
+  for (let i = 0; i < 40; i++) {
+    db.$client
+      .query(
+        `insert into products (product_type, brand, model, quantity, price_cents, buy_now_enabled, bid_enabled, created_at) values ('sunglasses', 'Bench', ?, 1, 9000, 1, 1, ?)`,
+      )
+      .run(`Auction ${i}`, now);
+    const { id } = db.$client.query<{ id: number }, []>('select last_insert_rowid() as id').get()!;
+    db.$client
+      .query(
+        `insert into auctions (product_id, starting_bid_cents, increment_cents, starts_at, ends_at, status, created_at) values (?, 1000, 100, ?, ?, 'live', ?)`,
+      )
+      .run(id, now - 60_000, now + 86_400_000, now);
+  }
+  pageCache.noteLocalWrite();
+}
+const { id: productId } = db.$client
+  .query<{ id: number }, []>('select id from products where archived_at is null order by quantity > 0 desc, id limit 1')
+  .get()!;
+
+const gzip = { 'accept-encoding': 'gzip' };
+const kinds: { what: string; handler: 'app' | 'bare'; path: string; headers: Record<string, string> }[] = [
+  { what: 'bare "ok"', handler: 'bare', path: '/', headers: gzip },
+  { what: '/ping', handler: 'app', path: '/ping', headers: gzip },
+  { what: 'visitor /', handler: 'app', path: '/', headers: gzip },
+  { what: 'visitor /products', handler: 'app', path: '/products', headers: gzip },
+  { what: 'visitor product page', handler: 'app', path: `/product/${productId}`, headers: gzip },
+  { what: 'signed-in /', handler: 'app', path: '/', headers: { ...gzip, cookie } },
+  { what: 'signed-in product page', handler: 'app', path: `/product/${productId}`, headers: { ...gzip, cookie } },
+];
+
+for (const kind of kinds) {
+  // Fill the caches (a page is kept for visitors on its second answer) and warm the JIT.
+  for (let i = 0; i < 200; i++) {
+    const response = await call(kind.handler, kind.path, kind.headers);
+    if (response.status !== 200) throw new Error(`${kind.what}: ${response.status}`);
+    await response.arrayBuffer();
+  }
+}
+
+const perRound = kinds.map(() => [] as number[]);
+for (let round = 0; round < rounds; round++) {
+  for (const [index, kind] of kinds.entries()) {
+    const started = performance.now();
+    for (let i = 0; i < requests; i++) {
+      const response = await call(kind.handler, kind.path, kind.headers);
+      await response.arrayBuffer();
+    }
+    perRound[index]!.push(((performance.now() - started) * 1000) / requests);
+  }
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const bareMicros = median(perRound[0]!);
+console.log(
+  `${overHttp ? 'over a local Bun.serve' : 'app.fetch called directly'}, ${requests} serial requests a row, median of ${rounds} interleaved rounds${busy ? ', busy store' : ''}\n`,
+);
+console.log('| kind | µs per request | bare / kind |');
+console.log('|---|---:|---:|');
+for (const [index, kind] of kinds.entries()) {
+  const micros = median(perRound[index]!);
+  console.log(`| ${kind.what} | ${micros.toFixed(1)} | ${((bareMicros / micros) * 100).toFixed(1)}% |`);
+}
+appServer?.stop(true);
+bareServer?.stop(true);
+db.$client.close();
