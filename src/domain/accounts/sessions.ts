@@ -56,6 +56,10 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
  * Every request of a signed-in user runs this lookup: one statement, prepared once per database
  * (issue 35: a signed-in cache hit runs this and nothing else), the session, its user and the
  * viewer version by their primary keys. One statement reads one snapshot, so no transaction.
+ * The token's hash is bound as `cast(? as text)`: a bare `?` compared with a column in a join
+ * lets SQLite's constant propagation use the bound value, so every new binding expires the
+ * statement and it is compiled again on each run (about 150-200 us of this three-table select;
+ * with the cast, about 10 us). Same plan, same index (bench/hit-costs.ts, docs/decisions.md).
  */
 const sessionLookup = preparedPerDb((db) =>
   db
@@ -63,7 +67,7 @@ const sessionLookup = preparedPerDb((db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder('id')))
+    .where(eq(sessions.id, sql`cast(${sql.placeholder('id')} as text)`))
     .prepare(),
 );
 
