@@ -120,9 +120,10 @@ export function observeRequests(route: Route, deps: AppDeps, parts: Parts): (req
     );
   };
   const finish = (observed: Observed, response: Response): Response | Promise<Response> => {
-    // Hono's compress() does all its work once the answer exists, and leaves an answer without a type alone.
+    // Hono's compress() does all its work once the answer exists, and leaves an answer without a
+    // type, or one already encoded (a kept gzip page), alone: those skip its promise.
     const type = response.headers.get('content-type');
-    if (type === null) return seal(observed, response, null);
+    if (type === null || response.headers.has('content-encoding')) return seal(observed, response, type);
     return compressed(compress, observed.request, response).then(
       (done) => seal(observed, done, type),
       (error) => failed(observed, error),

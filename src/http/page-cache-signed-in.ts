@@ -37,10 +37,10 @@ export async function keepForSignedIn<E extends AppEnv>(c: AppContext<E>, respon
   const user = c.get('user');
   const token = onlySessionToken(c.req.header('cookie') ?? null);
   if (!user || user.isAdmin || token === null || response.status !== 200 || response.headers.has('set-cookie')) return;
-  const body = new Uint8Array(await response.clone().arrayBuffer());
+  const body = await response.clone().blob();
   c.env.deps.pageCache.keepSignedInAnswer(signedInKey(url, c.req.header('accept-encoding'), token), {
     status: response.status,
-    headers: [...response.headers],
+    headers: new Headers(response.headers),
     body,
     until,
     userId: user.id,

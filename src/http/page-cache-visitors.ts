@@ -44,8 +44,8 @@ export function visitorKey(url: string, acceptEncoding: string | null | undefine
 /** Keeps the answer a route gave a visitor from the page cache, for the next visitor's hit before the router. */
 export async function keepForVisitors<E extends AppEnv>(c: AppContext<E>, response: Response, key: string, until: number, head = true): Promise<void> {
   if (c.get('user') || !sharesVisitorAnswers(c.req.header('cookie')) || response.status !== 200 || response.headers.has('set-cookie')) return;
-  const body = new Uint8Array(await response.clone().arrayBuffer());
-  c.env.deps.pageCache.keepVisitorAnswer(key, { status: response.status, headers: [...response.headers], body, until, head });
+  const body = await response.clone().blob();
+  c.env.deps.pageCache.keepVisitorAnswer(key, { status: response.status, headers: new Headers(response.headers), body, until, head });
 }
 
 /** The kept answer, or none when the version cannot be read (the route then answers, as it would a store that is down). */
