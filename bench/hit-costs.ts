@@ -8,6 +8,7 @@
  * open games, 40 more live auctions) before measuring; `--http` sends the requests over a local
  * Bun.serve instead (the same process is then client and server: ratios only).
  * Usage: bun bench/hit-costs.ts [requests=2000] [rounds=5] [--busy] [--http]    ONLY=signed-in: those rows (and bare)
+ * Server side under wrk: WRK='/ping' bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/hit-costs.ts 1 1 --http
  * Profile: bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/hit-costs.ts 20000 1
  */
 import { mkdtempSync } from 'node:fs';
@@ -156,6 +157,15 @@ const allKinds: Kind[] = [
   { what: 'signed-in product page', handler: 'app', path: `/product/${productId}`, headers: { ...gzip, cookie } },
 ];
 const kinds = allKinds.filter((kind, index) => index === 0 || !process.env.ONLY || kind.what.includes(process.env.ONLY));
+
+// WRK=/ping (with --http): wrk loads that row for 5 s and the script ends, for `bun --cpu-prof` to see the server's side.
+if (overHttp && process.env.WRK) {
+  const kind = kinds.find((one) => one.what === process.env.WRK)!;
+  const headers = Object.entries(kind.headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const child = Bun.spawn(['wrk', '-t1', '-c32', '-d5s', ...headers, `${base}${kind.path}`], { stdout: 'inherit' });
+  await child.exited;
+  process.exit(0);
+}
 
 const bytes = kinds.map(() => 0);
 for (const [index, kind] of kinds.entries()) {

@@ -49,7 +49,7 @@ import { testClockApi } from './routes/api/test-clock.ts';
 import { playSettingsApi } from './routes/api/play-settings.ts';
 import { productsApi } from './routes/api/products.ts';
 import { fileRoutes } from './routes/files.ts';
-import { healthRoutes } from './routes/health.ts';
+import { answerPingFirst, healthRoutes } from './routes/health.ts';
 import { adminPages } from './routes/pages/admin/index.tsx';
 import { authPages } from './routes/pages/auth.tsx';
 import { businessPages } from './routes/pages/business-portal.tsx';
@@ -193,11 +193,13 @@ export function createApp(deps: AppDeps): App {
   // the security headers. The Host check comes before the router: every path and URL above comes
   // from a URL that parses (host-header.ts).
   // Visitors' cached answers come before the router (page-cache-visitors.ts), and shoppers' (page-cache-signed-in.ts).
-  app.fetch = observeRequests(answerVisitorsFirst(deps, answerSignedInFirst(deps, app.fetch)), deps, {
+  // /ping too, and those answers carry their security headers from the start (sealed-answers.ts).
+  const seal = securityHeaders(deps.config);
+  app.fetch = observeRequests(answerPingFirst(seal, answerVisitorsFirst(deps, seal, answerSignedInFirst(deps, seal, app.fetch))), deps, {
     routeOf,
     checkHost: hostChecker(),
     compress: compress(),
-    securityHeaders: securityHeaders(deps.config),
+    securityHeaders: seal,
   });
   return app as unknown as App;
 }

@@ -5,6 +5,7 @@ import { countedAs } from '../db/statement-count.ts';
 import { log } from '../log.ts';
 import { inLogScope } from '../log-scope.ts';
 import { clientAddressOf } from './client-address.ts';
+import { isSealed } from './sealed-answers.ts';
 import type { AppDeps, AppEnv, RequestEnv } from './context.ts';
 
 /** Probes that would drown the request log: logged at debug, still counted in /metrics. */
@@ -103,6 +104,8 @@ export function observeRequests(route: Route, deps: AppDeps, parts: Parts): (req
   };
   // Every answer carries the security headers and its id: files, health checks, 404s and 500s included.
   const seal = (observed: Observed, response: Response, type: string | null): Response | Promise<Response> => {
+    // A kept page or /ping made before the router carries them already (sealed-answers.ts).
+    if (isSealed(response)) return record(observed, response);
     const applying = securityHeaders(response.headers, observed.env.path, type);
     return applying ? applying.then(() => record(observed, response)) : record(observed, response);
   };

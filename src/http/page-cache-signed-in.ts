@@ -3,7 +3,8 @@ import type { SessionWithUser } from '../domain/accounts/sessions.ts';
 import { validateSessionToken } from '../domain/accounts/sessions.ts';
 import type { AppContext, AppDeps, AppEnv, RequestEnv } from './context.ts';
 import { cacheableQuery, type PageCache, type SignedInAnswer } from './page-cache.ts';
-import { visitorKey } from './page-cache-visitors.ts';
+import { keptResponse, visitorKey } from './page-cache-visitors.ts';
+import type { Sealer } from './sealed-answers.ts';
 import { SESSION_COOKIE } from './session-cookie.ts';
 
 /*
@@ -71,7 +72,7 @@ const answers = (found: SessionWithUser | null, hit: SignedInAnswer) =>
  * here and the route answers after all, the route is handed that lookup (session-cookie.ts), so
  * a request runs the session's statement once either way.
  */
-export function answerSignedInFirst(deps: Pick<AppDeps, 'pageCache' | 'clock' | 'db'>, route: Route): Route {
+export function answerSignedInFirst(deps: Pick<AppDeps, 'pageCache' | 'clock' | 'db'>, seal: Sealer, route: Route): Route {
   const { pageCache, clock, db } = deps;
   return (request, env) => {
     if (request.method !== 'GET' || !pageCache.keepsSignedInAnswers) return route(request, env);
@@ -89,6 +90,6 @@ export function answerSignedInFirst(deps: Pick<AppDeps, 'pageCache' | 'clock' | 
     const hit = keptAnswer(pageCache, key, clock.now());
     if (!hit || !answers(found, hit)) return route(request, env);
     env.userId = found!.user.id;
-    return new Response(hit.body, { status: hit.status, headers: hit.headers });
+    return keptResponse(hit, hit.body, env.path, seal);
   };
 }

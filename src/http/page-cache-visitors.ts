@@ -1,6 +1,7 @@
 import { acceptsGzip } from './accept-encoding.ts';
 import type { AppContext, AppDeps, AppEnv, RequestEnv } from './context.ts';
-import { cacheableQuery, type PageCache, type VisitorAnswer } from './page-cache.ts';
+import { cacheableQuery, type PageCache, type SignedInAnswer, type VisitorAnswer } from './page-cache.ts';
+import { type Sealer, sealedHeaders, sealedResponse } from './sealed-answers.ts';
 
 /*
  * Visitors' hits before the router (issue 35, item 2). A cached page or JSON answered to a
@@ -57,12 +58,18 @@ function keptAnswer(pageCache: PageCache, key: string, now: number): VisitorAnsw
   }
 }
 
+/** A kept answer as a new Response, its headers sealed once for all its hits (sealed-answers.ts). */
+export function keptResponse(hit: VisitorAnswer | SignedInAnswer, body: Blob | null, path: string, seal: Sealer): Response {
+  hit.sealed ??= sealedHeaders(hit.headers, path, seal) ?? undefined;
+  return hit.sealed ? sealedResponse(body, hit.status, hit.sealed) : new Response(body, { status: hit.status, headers: hit.headers });
+}
+
 /**
  * The app's route with visitors' cached answers in front: a GET or HEAD without the store's
  * cookies for a URL whose answer is kept is answered from it, without Hono. A HEAD gets the
  * GET's headers and no body, as Hono answers one.
  */
-export function answerVisitorsFirst(deps: Pick<AppDeps, 'pageCache' | 'clock'>, route: Route): Route {
+export function answerVisitorsFirst(deps: Pick<AppDeps, 'pageCache' | 'clock'>, seal: Sealer, route: Route): Route {
   const { pageCache, clock } = deps;
   return (request, env) => {
     const method = request.method;
@@ -72,8 +79,7 @@ export function answerVisitorsFirst(deps: Pick<AppDeps, 'pageCache' | 'clock'>, 
       const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
       if (query !== null) {
         const hit = keptAnswer(pageCache, visitorKey(`${env.path}?${query}`, request.headers.get('accept-encoding')), clock.now());
-        if (hit && method === 'GET') return new Response(hit.body, { status: hit.status, headers: hit.headers });
-        if (hit?.head) return new Response(null, { status: hit.status, headers: hit.headers });
+        if (hit && (method === 'GET' || hit.head)) return keptResponse(hit, method === 'GET' ? hit.body : null, env.path, seal);
       }
     }
     return route(request, env);

@@ -34,6 +34,8 @@ export interface VisitorAnswer {
    */
   headers: Headers;
   body: Blob;
+  /** `headers` with the security headers of its path, made on its first hit (sealed-answers.ts). */
+  sealed?: Headers;
   until: number;
   /** A page answers a HEAD with the GET's headers, as its route does; the catalogue JSON's route answers a HEAD uncached, so it is left to it. */
   head: boolean;
@@ -49,6 +51,8 @@ export interface SignedInAnswer {
   /** As a visitor's answer: a Headers and a Blob, which a Response takes without copying the bytes. */
   headers: Headers;
   body: Blob;
+  /** `headers` with the security headers of its path, made on its first hit (sealed-answers.ts). */
+  sealed?: Headers;
   until: number;
   userId: number;
   viewerVersion: number;

@@ -2,7 +2,27 @@ import { Hono } from 'hono';
 import { timingSafeEqual } from 'node:crypto';
 import { checkDatabase, checkReadiness } from '../domain/operations/health.ts';
 import { isFromThisMachine } from '../http/client-address.ts';
-import type { AppEnv } from '../http/context.ts';
+import type { AppEnv, RequestEnv } from '../http/context.ts';
+import { type Sealer, sealedHeaders, sealedResponse } from '../http/sealed-answers.ts';
+
+const PONG = 'pong';
+
+type Route = (request: Request, env: RequestEnv) => Response | Promise<Response>;
+
+/**
+ * A GET of /ping answered before the router, with its headers sealed once (sealed-answers.ts):
+ * the same answer as the route's, without Hono's context or a dozen header sets. What every
+ * request pays around it (its id, the log line at debug, the metrics by route) is unchanged:
+ * observe.ts does that. A HEAD goes to the route.
+ */
+export function answerPingFirst(seal: Sealer, route: Route): Route {
+  let headers: Headers | null = null;
+  return (request, env) => {
+    if (env.path !== '/ping' || request.method !== 'GET') return route(request, env);
+    headers ??= sealedHeaders([], '/ping', seal);
+    return headers ? sealedResponse(PONG, 200, headers) : route(request, env);
+  };
+}
 
 /**
  * /ping: the server's floor cost (the bench's ceiling). /healthz: liveness, the process answers
@@ -11,7 +31,7 @@ import type { AppEnv } from '../http/context.ts';
  * /metrics: Prometheus text, for the bearer of METRICS_TOKEN or, without one, this machine only.
  */
 export const healthRoutes = new Hono<AppEnv>()
-  .get('/ping', (c) => c.text('pong'))
+  .get('/ping', (c) => c.text(PONG))
   .get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
     try {

@@ -55,6 +55,22 @@ describe('the middleware every request pays', () => {
       expect((await client.get(path, { headers: { 'x-request-id': 'from-the-proxy-1' } })).headers.get('x-request-id')).toBe('from-the-proxy-1');
   });
 
+  test('/ping answered before the router (every one after the first) is the answer the route gives: same body and headers, its own id, counted in the metrics', async () => {
+    const client = (await seededApp()).client();
+    const pings = [];
+    for (let i = 0; i < 4; i++) pings.push(await client.get('/ping'));
+    const withoutId = (response: Response) => Object.fromEntries([...response.headers].filter(([name]) => name !== 'x-request-id'));
+    for (const ping of pings) {
+      expect(ping.status).toBe(200);
+      expect(await ping.text()).toBe('pong');
+      expect(withoutId(ping)).toEqual(withoutId(pings[0]!));
+      expect(ping.headers.get('x-request-id')).toMatch(/^[\w-]{36}$/);
+    }
+    expect(new Set(pings.map((ping) => ping.headers.get('x-request-id'))).size).toBe(4);
+    const text = await (await client.get('/metrics')).text();
+    expect(text).toContain('csa_http_requests_total{method="GET",route="/ping",status="200"} 4');
+  });
+
   test('every /ping is counted in the metrics by its route, with its duration', async () => {
     const client = (await seededApp()).client();
     for (let i = 0; i < 3; i++) expect((await client.get('/ping')).status).toBe(200);
