@@ -211,7 +211,9 @@ console.log('| kind | CPU µs per request | bare / kind | body bytes | kept answ
 console.log('|---|---:|---:|---:|---:|');
 for (const [index, kind] of kinds.entries()) {
   const micros = median(perRound[index]!);
-  console.log(`| ${kind.what} | ${micros.toFixed(1)} | ${((bareMicros / micros) * 100).toFixed(1)}% | ${bytes[index]} | ${(hitShare[index]! * 100).toFixed(0)}% |`);
+  console.log(
+    `| ${kind.what} | ${micros.toFixed(1)} | ${((bareMicros / micros) * 100).toFixed(1)}% | ${bytes[index]} | ${(hitShare[index]! * 100).toFixed(0)}% |`,
+  );
 }
 appServer?.stop(true);
 bareServer?.stop(true);
