@@ -97,7 +97,14 @@ function endUnsold(deps: OrderDeps, auction: Auction, read: SQL[], why: string, 
     const label = labelOf(deps, moved);
     // `also` tells some bidders in its own words and names them, so they are not told twice.
     const toldApart = also?.(tx, moved, label) ?? [];
-    tellUnsold(tx, deps.clock, moved, label, biddersOf(tx, moved.id).filter((id) => !toldApart.includes(id)), why);
+    tellUnsold(
+      tx,
+      deps.clock,
+      moved,
+      label,
+      biddersOf(tx, moved.id).filter((id) => !toldApart.includes(id)),
+      why,
+    );
   });
 }
 
@@ -207,9 +214,7 @@ async function settleAsRead(deps: OrderDeps, auction: Auction, now: number): Pro
     const owedToBuyer = [inArray(auctions.status, [...OWING_STATUSES]), eq(auctions.winnerId, buyerId)];
     // Sold: the price paid becomes the auction's price (a second chance's offer, no longer an open maximum).
     const sold = { status: 'ended' as const, winnerOrderId: orderId, paymentDueAt: null, currentPriceCents: owedPriceCents(auction), offerCents: null };
-    move(deps, auction, owedToBuyer, sold, (tx, moved) =>
-      tellSold(tx, deps.clock, moved, labelOf(deps, moved), buyerId, biddersOf(tx, moved.id), orderId),
-    );
+    move(deps, auction, owedToBuyer, sold, (tx, moved) => tellSold(tx, deps.clock, moved, labelOf(deps, moved), buyerId, biddersOf(tx, moved.id), orderId));
     return true;
   }
   if (orders.latest?.status === 'pending') return true;

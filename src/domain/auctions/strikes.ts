@@ -82,7 +82,7 @@ export interface StrikeRow {
 const STRIKES_SHOWN = 100;
 
 /** The admin's list: the newest strikes first, with who, for what, and whether an admin lifted them. */
-export function strikesForAdmin(db: Queryable, now: number, userId?: number): StrikeRow[] {
+export function strikesForAdmin(db: Queryable, now: number, only: { userId?: number; strikeId?: number } = {}): StrikeRow[] {
   const from = strikeWindowStart(now);
   const rows = db
     .select({ strike: auctionStrikes, username: users.username, auction: auctions, product: products })
@@ -90,7 +90,12 @@ export function strikesForAdmin(db: Queryable, now: number, userId?: number): St
     .innerJoin(users, eq(users.id, auctionStrikes.userId))
     .innerJoin(auctions, eq(auctions.id, auctionStrikes.auctionId))
     .innerJoin(products, eq(products.id, auctions.productId))
-    .where(userId === undefined ? undefined : eq(auctionStrikes.userId, userId))
+    .where(
+      and(
+        only.userId === undefined ? undefined : eq(auctionStrikes.userId, only.userId),
+        only.strikeId === undefined ? undefined : eq(auctionStrikes.id, only.strikeId),
+      ),
+    )
     .orderBy(desc(auctionStrikes.id))
     .limit(STRIKES_SHOWN)
     .all();
@@ -115,7 +120,7 @@ export function strikesForAdmin(db: Queryable, now: number, userId?: number): St
 }
 
 /** An admin lifts a strike (kept, with who and when): 404 for none, 409 when already lifted. */
-export function liftStrike(db: Queryable, clock: Clock, strikeId: number, adminId: number): StrikeRow['id'] {
+export function liftStrike(db: Queryable, clock: Clock, strikeId: number, adminId: number | null): number {
   const lifted = db
     .update(auctionStrikes)
     .set({ liftedAt: clock.now(), liftedBy: adminId })
