@@ -174,7 +174,16 @@ describe.concurrent('unpaid auctions', () => {
       const item = product(s, 6 + i);
       const over = s.db
         .insert(auctions)
-        .values({ productId: item.id, startingBidCents: 1000, startsAt: at - 2 * HOUR, endsAt: at - HOUR, scheduledEndAt: at - HOUR, status: 'unsold', createdAt: at, updatedAt: at })
+        .values({
+          productId: item.id,
+          startingBidCents: 1000,
+          startsAt: at - 2 * HOUR,
+          endsAt: at - HOUR,
+          scheduledEndAt: at - HOUR,
+          status: 'unsold',
+          createdAt: at,
+          updatedAt: at,
+        })
         .returning()
         .get();
       return s.db.insert(auctionStrikes).values({ userId: a.id, auctionId: over.id, createdAt: at }).returning().get();
@@ -240,12 +249,24 @@ describe.concurrent('unpaid auctions', () => {
     expect(s.db.select().from(auctions).where(eq(auctions.status, 'awaiting_payment')).all()).toHaveLength(0);
     expect(auctionOf(s, latestDue.productId).status).toBe('unsold');
     // Served soonest due first: the strikes were written in due order.
-    const dueOf = new Map(s.db.select({ id: auctions.id, due: auctions.paymentDueAt }).from(auctions).all().map((row) => [row.id, row.due!]));
+    const dueOf = new Map(
+      s.db
+        .select({ id: auctions.id, due: auctions.paymentDueAt })
+        .from(auctions)
+        .all()
+        .map((row) => [row.id, row.due!]),
+    );
     const served = strikesOf(s, winner.id)
       .sort((x, y) => x.id - y.id)
       .map((strike) => dueOf.get(strike.auctionId)!);
     expect(served).toHaveLength(COUNT);
     expect(served).toEqual([...served].sort((x, y) => x - y));
-    expect(s.db.select().from(payments).all().filter((p) => p.kind === 'order_charge')).toHaveLength(0);
+    expect(
+      s.db
+        .select()
+        .from(payments)
+        .all()
+        .filter((p) => p.kind === 'order_charge'),
+    ).toHaveLength(0);
   }, 60_000);
 });
