@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { DomainError } from '../../../domain/errors.ts';
-import { liftStrike, type StrikeRow, strikesForAdmin } from '../../../domain/auctions/strikes.ts';
+import { liftStrike, STRIKES_TO_BLOCK, type StrikeRow, strikesForAdmin } from '../../../domain/auctions/strikes.ts';
 import type { AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
 import { renderPage } from '../../../http/render.tsx';
@@ -28,7 +28,7 @@ const when = new Intl.DateTimeFormat('en-US', {
 
 const button = 'cursor-pointer whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-bold';
 
-function StrikeItem({ strike }: { strike: StrikeRow }) {
+function StrikeItem({ strike, blocked }: { strike: StrikeRow; blocked: boolean }) {
   const state =
     strike.liftedAt !== null
       ? `Lifted by ${strike.liftedBy ?? 'an admin'}, ${when.format(strike.liftedAt)}`
@@ -38,7 +38,10 @@ function StrikeItem({ strike }: { strike: StrikeRow }) {
   return (
     <li className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-100 py-3 last:border-0" data-strike-id={strike.id}>
       <div className="min-w-0 text-sm">
-        <p className="m-0 font-bold break-words">{strike.username}</p>
+        <p className="m-0 font-bold break-words">
+          {strike.username}
+          {blocked && <span className="ml-2 rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800">Cannot bid</span>}
+        </p>
         <p className="m-0 break-words text-slate-700">
           {'Did not pay for '}
           <a href={`/admin/products/${strike.productId}/auction?auction=${strike.auctionId}`} className="text-ink">
@@ -61,6 +64,8 @@ function StrikeItem({ strike }: { strike: StrikeRow }) {
 
 /** The list under the Auctions tab's auctions. */
 export function AuctionStrikes({ strikes }: { strikes: StrikeRow[] }) {
+  const counting = new Map<number, number>();
+  for (const strike of strikes) if (strike.counting) counting.set(strike.userId, (counting.get(strike.userId) ?? 0) + 1);
   return (
     <section id="strikes" aria-labelledby="strikes-title" className="mt-4 rounded-2xl border border-slate-200 bg-white p-4 sm:p-6">
       <h2 id="strikes-title" className="m-0 text-lg font-extrabold">
@@ -74,7 +79,7 @@ export function AuctionStrikes({ strikes }: { strikes: StrikeRow[] }) {
       ) : (
         <ul className="m-0 mt-2 list-none p-0">
           {strikes.map((strike) => (
-            <StrikeItem key={strike.id} strike={strike} />
+            <StrikeItem key={strike.id} strike={strike} blocked={(counting.get(strike.userId) ?? 0) >= STRIKES_TO_BLOCK} />
           ))}
         </ul>
       )}
