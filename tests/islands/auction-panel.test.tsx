@@ -309,7 +309,7 @@ describe('AuctionPanel', () => {
     const words = 'You cannot bid while you have unpaid auctions';
     answer = (call) => (call.method === 'POST' ? json({ message: words, code: 'UNPAID_AUCTIONS' }, 403) : json(view()));
     await bid(container, '12');
-    await until(() => container.querySelector('[data-field-error="maxAmount"]')?.textContent === words, 'the refusal');
+    await until(() => container.querySelector('[data-field-error="maxAmount"]')?.textContent === words, 'the refusal', 5000);
     expect(container.querySelector('dialog')?.open ?? false).toBe(false);
   });
 
