@@ -113,7 +113,7 @@ describe('the close job', () => {
 
     s.clock.advance(PAYMENT_WINDOW_MS);
     await closeDueAuctions(s.games);
-    expect(auctionOf(s, product.id)).toMatchObject({ status: 'second_chance', winnerId: bob.id, currentPriceCents: 20_000 });
+    expect(auctionOf(s, product.id)).toMatchObject({ status: 'second_chance', winnerId: bob.id, offerCents: 20_000 });
     expect(toldOf(s, bob.id).map((n) => n.title)).toEqual([expect.stringContaining('A second chance at')]);
     expect((await alice.client.post(`/api/products/${product.id}/auction/pay`, { json: {} })).status).toBe(409);
     expect((await stranger.client.post(`/api/products/${product.id}/auction/pay`, { json: {} })).status).toBe(409);

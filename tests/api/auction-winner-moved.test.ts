@@ -95,7 +95,7 @@ describe('a winner outside 92651 at the close', () => {
     await close(ctx);
     ctx.clock.advance(PAYMENT_WINDOW_MS);
     await close(ctx);
-    expect(auctionOf(ctx)).toMatchObject({ status: 'second_chance', winnerId: bob.id, currentPriceCents: 20_000 });
+    expect(auctionOf(ctx)).toMatchObject({ status: 'second_chance', winnerId: bob.id, currentPriceCents: 20_250, offerCents: 20_000 });
     expect(ctx.gateway.payments()).toEqual([]);
   });
 });

@@ -304,6 +304,15 @@ describe('AuctionPanel', () => {
     expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?next=%2Fproduct%2F20');
   });
 
+  test("403 for unpaid auctions (issue 36): the server's words under the field, no dialog", async () => {
+    const container = await render({ productId: 22, initial: view() });
+    const words = 'You cannot bid while you have unpaid auctions';
+    answer = (call) => (call.method === 'POST' ? json({ message: words, code: 'UNPAID_AUCTIONS' }, 403) : json(view()));
+    await bid(container, '12');
+    await until(() => container.querySelector('[data-field-error="maxAmount"]')?.textContent === words, 'the refusal', 5000);
+    expect(container.querySelector('dialog')?.open ?? false).toBe(false);
+  });
+
   test('without the live stream the panel polls the view', async () => {
     const container = await render({ productId: 21, initial: view(), pollMs: 30 });
     await until(() => FakeEventSource.last?.url.includes('product=21') === true, 'the stream for product 21');

@@ -115,7 +115,8 @@ describe('proxy bidding, known answers (eBay-style)', () => {
     run.bid(B, 3000);
     const raise = accepted(run.bid(A, 8000));
     expect([raise.priceCents, raise.leaderId, raise.priceChanged, raise.leaderChanged]).toEqual([3100, A, false, false]);
-    expect(shown(raise.rows)).toEqual([[A, 3100, false]]);
+    // Only the secret maximum changes: no public row, no bid counted (issue 37, item 8).
+    expect(raise.rows).toEqual([]);
     expect(run.bid(A, 8000)).toMatchObject({ accepted: false, message: 'Bid at least $80.01' });
     // B now needs more than A's new maximum to lead.
     expect(accepted(run.bid(B, 7000))).toMatchObject({ priceCents: 7250, leaderId: A });
@@ -154,7 +155,10 @@ describe('proxy bidding, known answers (eBay-style)', () => {
   test('a secret reserve: the price rises to it once the leading maximum meets it', () => {
     const run = auction(rulesOf(1000, { reserveCents: 10_000 }));
     expect(accepted(run.bid(A, 5000))).toMatchObject({ priceCents: 1000, reserveMet: false });
-    expect(accepted(run.bid(A, 15_000))).toMatchObject({ priceCents: 10_000, reserveMet: true, priceChanged: true });
+    const raised = accepted(run.bid(A, 15_000));
+    expect(raised).toMatchObject({ priceCents: 10_000, reserveMet: true, priceChanged: true });
+    // The raise met the reserve: the price moved, and the history shows it at the new price.
+    expect(shown(raised.rows)).toEqual([[A, 10_000, false]]);
     expect(accepted(run.bid(B, 12_000))).toMatchObject({ priceCents: 12_250, leaderId: A, reserveMet: true });
   });
 });
@@ -247,7 +251,8 @@ describe('proxy bidding against a plain model (fast-check)', () => {
         this.leader = bidder;
         this.leaderMax = max;
         this.meetReserve();
-        rows.push({ bidderId: bidder, amountCents: this.price, at, proxy: false });
+        // A leader's raise is shown only when it moved the price (to the reserve).
+        if (was.leader !== bidder || this.price !== was.price) rows.push({ bidderId: bidder, amountCents: this.price, at, proxy: false });
       } else if (max > this.leaderMax) {
         const [previous, previousMax, previousPrice] = [this.leader, this.leaderMax, this.price];
         this.price = Math.min(max, previousMax + this.step(previousMax));

@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
-import { auctions, games, orderItems, orders, products, stockReservations, teamMembers, teams, users } from '../../src/db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { games, orderItems, orders, products, stockReservations, teamMembers, teams, users } from '../../src/db/schema.ts';
 import { releaseOrder, returnOrder, stockOf } from '../../src/domain/inventory/stock.ts';
 import { storeBeforeMigration } from '../helpers/migrations.ts';
 
@@ -58,19 +59,10 @@ test('migration 0023: held and sold units become reservations; stocked = availab
       .get().id;
     db.insert(teamMembers).values({ teamId: team, userId: user, role: 'starter', status: 'paid', orderId: teamOrder, createdAt: at, updatedAt: at }).run();
     db.insert(teamMembers).values({ teamId: team, userId: user, role: 'joiner', status: 'held', createdAt: at, updatedAt: at }).run();
-    db.insert(auctions)
-      .values({
-        productId: product,
-        startingBidCents: 100,
-        startsAt: at,
-        endsAt: at,
-        scheduledEndAt: at,
-        status: 'running',
-        stockReserved: true,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .run();
+    // In SQL: the schema's insert names every column of today, and later migrations add some (0026: offer_cents).
+    db.run(
+      sql`insert into auctions (product_id, starting_bid_cents, starts_at, ends_at, scheduled_end_at, status, stock_reserved, created_at, updated_at) values (${product}, 100, ${at}, ${at}, ${at}, 'running', 1, ${at}, ${at})`,
+    );
     db.insert(games).values({ productId: product, status: 'active', requiredParticipants: 2, createdAt: at }).run();
 
     const migrated = await store.migrateRest();

@@ -50,6 +50,11 @@ export const auctions = sqliteTable(
     winnerOrderId: integer('winner_order_id'),
     /** Until when the winner may fix a declined card, or the runner-up may take the offer. */
     paymentDueAt: integer('payment_due_at'),
+    /**
+     * A second-chance offer's price: the runner-up's maximum, secret to all but them (issue 36).
+     * `current_price_cents` stays the public final bid meanwhile; it becomes this once they pay.
+     */
+    offerCents: integer('offer_cents'),
     /** Why the admin cancelled or ended it early (bidders are told). */
     reason: text('reason'),
     /** True while the product's unit is held back from Buy Now for this auction. */
@@ -63,6 +68,8 @@ export const auctions = sqliteTable(
     // The close job (due ends) and /auctions (ending soonest) read by status and end.
     index('auctions_status_end_idx').on(t.status, t.endsAt),
     index('auctions_product_idx').on(t.productId, t.id),
+    // The close job serves owed auctions by due time (issue 36).
+    index('auctions_status_due_idx').on(t.status, t.paymentDueAt, t.id),
   ],
 );
 
@@ -83,4 +90,27 @@ export const auctionMaximums = sqliteTable(
   (t) => [index('auction_maximums_auction_idx').on(t.auctionId, t.id), index('auction_maximums_user_idx').on(t.userId, t.auctionId)],
 );
 
+/**
+ * An unpaid auction on the winner's account (issue 36, eBay's unpaid item rule): one per auction
+ * and winner. Two not lifted within 12 months and bids are refused; an admin may lift one
+ * (`lifted_at`, `lifted_by`: who and when, as a refund keeps its admin).
+ */
+export const auctionStrikes = sqliteTable(
+  'auction_strikes',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    auctionId: integer('auction_id')
+      .notNull()
+      .references(() => auctions.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    liftedAt: integer('lifted_at'),
+    liftedBy: integer('lifted_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [uniqueIndex('auction_strikes_auction_user_idx').on(t.auctionId, t.userId), index('auction_strikes_user_idx').on(t.userId, t.createdAt)],
+);
+
 export type Auction = typeof auctions.$inferSelect;
+export type AuctionStrike = typeof auctionStrikes.$inferSelect;

@@ -13,6 +13,7 @@ import { openAuctionOf, rulesOf, standingNow } from './auction-rows.ts';
 import { NO_OPEN_AUCTION } from './admin.ts';
 import { tellOutbid } from './messages.ts';
 import { checkBidInput, decideBid, softCloseEnd } from './proxy.ts';
+import { requireNoUnpaidStrikes } from './strikes.ts';
 
 /*
  * POST /api/products/{id}/bids (issue 28, items 2, 3 and 7). The decision is proxy.ts's; this
@@ -56,6 +57,8 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
   if (!product) throw new DomainError(404, 'Product not found');
   const input = checkBidInput(maxAmount, bidder);
   if (!input.ok) throw new DomainError(input.status, input.message, input.fields);
+  // Two unpaid auctions in 12 months: no more bids (issue 36), before anything else is asked of them.
+  requireNoUnpaidStrikes(db, bidder.id, clock.now());
   // The card first, as for a play: its refusal opens the panel's 'add a card' dialog.
   requireCardToBid(db, bidder.id);
   const profile = requireCompleteProfile(db, clock, bidder.id);

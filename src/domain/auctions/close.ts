@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
@@ -7,9 +7,10 @@ import { DomainError } from '../errors.ts';
 import { yieldToRequests } from '../operations/slices.ts';
 import type { OrderDeps } from '../orders/orders.ts';
 import { biddersOf, maximumsOf, OPEN_STATUSES, releaseStock } from './auction-rows.ts';
-import { tellAddressNeeded, tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
-import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES } from './payment.ts';
+import { tellAddressNeeded, tellNoSecondChance, tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
+import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES, owedPriceCents } from './payment.ts';
 import { rankMaximums } from './proxy.ts';
+import { recordStrike } from './strikes.ts';
 
 /*
  * The close job (issue 28, item 5), run by the jobs lease holder every minute. Every step is a
@@ -90,10 +91,20 @@ function move(
   });
 }
 
-function endUnsold(deps: OrderDeps, auction: Auction, read: SQL[], why: string): boolean {
-  return move(deps, auction, read, { status: 'unsold' }, (tx, moved) => {
+function endUnsold(deps: OrderDeps, auction: Auction, read: SQL[], why: string, also?: (tx: Queryable, moved: Auction, label: string) => number[]): boolean {
+  return move(deps, auction, read, { status: 'unsold', offerCents: null }, (tx, moved) => {
     releaseStock(tx, moved, deps.clock.now());
-    tellUnsold(tx, deps.clock, moved, labelOf(deps, moved), biddersOf(tx, moved.id), why);
+    const label = labelOf(deps, moved);
+    // `also` tells some bidders in its own words and names them, so they are not told twice.
+    const toldApart = also?.(tx, moved, label) ?? [];
+    tellUnsold(
+      tx,
+      deps.clock,
+      moved,
+      label,
+      biddersOf(tx, moved.id).filter((id) => !toldApart.includes(id)),
+      why,
+    );
   });
 }
 
@@ -120,17 +131,42 @@ export function endRunning(deps: OrderDeps, auction: Auction, now: number): bool
   return false;
 }
 
-/** The winner did not pay in time: the best other bidder is offered it at their maximum, or it is unsold. */
+/**
+ * The winner did not pay in time: a strike on their account, then the best other bidder is offered
+ * it at their maximum, but only at or above the reserve (issue 36: two accounts must not defeat a
+ * reserve); below it, or with nobody else, it is unsold and the runner-up is told nothing was offered.
+ */
 export function offerSecondChance(deps: OrderDeps, auction: Auction, now: number): boolean {
-  const runnerUp = rankMaximums(maximumsOf(deps.db, auction.id)).find((max) => max.bidderId !== auction.winnerId);
-  if (!runnerUp) return endUnsold(deps, auction, owingRead(auction), 'the winner did not pay.');
+  const winnerId = auction.winnerId;
+  const strike = (tx: Queryable, moved: Auction, label: string) => {
+    if (winnerId !== null) recordStrike(tx, deps.clock, moved, winnerId, label);
+  };
+  const runnerUp = rankMaximums(maximumsOf(deps.db, auction.id)).find((max) => max.bidderId !== winnerId);
+  if (!runnerUp) {
+    return endUnsold(deps, auction, owingRead(auction), 'the winner did not pay.', (tx, moved, label) => {
+      strike(tx, moved, label);
+      return [];
+    });
+  }
+  if (auction.reserveCents !== null && runnerUp.maxCents < auction.reserveCents) {
+    return endUnsold(deps, auction, owingRead(auction), 'the winner did not pay.', (tx, moved, label) => {
+      strike(tx, moved, label);
+      tellNoSecondChance(tx, deps.clock, moved, label, runnerUp.bidderId);
+      return [runnerUp.bidderId];
+    });
+  }
   const dueAt = now + PAYMENT_WINDOW_MS;
   return move(
     deps,
     auction,
     owingRead(auction),
-    { status: 'second_chance', winnerId: runnerUp.bidderId, winnerOrderId: null, currentPriceCents: runnerUp.maxCents, paymentDueAt: dueAt },
-    (tx, moved) => tellSecondChance(tx, deps.clock, moved, labelOf(deps, moved), runnerUp.bidderId, runnerUp.maxCents, dueText(dueAt)),
+    // The offer's price is the runner-up's secret: the public price stays the final bid.
+    { status: 'second_chance', winnerId: runnerUp.bidderId, winnerOrderId: null, offerCents: runnerUp.maxCents, paymentDueAt: dueAt },
+    (tx, moved) => {
+      const label = labelOf(deps, moved);
+      strike(tx, moved, label);
+      tellSecondChance(tx, deps.clock, moved, label, runnerUp.bidderId, runnerUp.maxCents, dueText(dueAt));
+    },
   );
 }
 
@@ -163,7 +199,7 @@ async function settleAsRead(deps: OrderDeps, auction: Auction, now: number): Pro
   const away = buyerOutsideArea(deps.db, buyerId);
   if (!orders.paid && !orders.latest && auction.status === 'awaiting_payment' && !away) {
     try {
-      await chargeBuyer(deps, auction, buyerId, auction.currentPriceCents as number);
+      await chargeBuyer(deps, auction, buyerId, owedPriceCents(auction));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }
@@ -176,9 +212,9 @@ async function settleAsRead(deps: OrderDeps, auction: Auction, now: number): Pro
   if (orders.paid) {
     const orderId = orders.paid.id;
     const owedToBuyer = [inArray(auctions.status, [...OWING_STATUSES]), eq(auctions.winnerId, buyerId)];
-    move(deps, auction, owedToBuyer, { status: 'ended', winnerOrderId: orderId, paymentDueAt: null }, (tx, moved) =>
-      tellSold(tx, deps.clock, moved, labelOf(deps, moved), buyerId, biddersOf(tx, moved.id), orderId),
-    );
+    // Sold: the price paid becomes the auction's price (a second chance's offer, no longer an open maximum).
+    const sold = { status: 'ended' as const, winnerOrderId: orderId, paymentDueAt: null, currentPriceCents: owedPriceCents(auction), offerCents: null };
+    move(deps, auction, owedToBuyer, sold, (tx, moved) => tellSold(tx, deps.clock, moved, labelOf(deps, moved), buyerId, biddersOf(tx, moved.id), orderId));
     return true;
   }
   if (orders.latest?.status === 'pending') return true;
@@ -199,32 +235,50 @@ async function settleAsRead(deps: OrderDeps, auction: Auction, now: number): Pro
   });
 }
 
-/** The job: every auction past its end, then every auction still owed its price. */
+/**
+ * The job: every auction past its end, then every auction owed its price, soonest due first. Both
+ * are read in slices of BATCH after the last one served (by time, then id), until none is left: a
+ * hundred owed auctions must not keep a later winner's charge, or its due time, waiting a run.
+ */
 export async function closeDueAuctions(deps: OrderDeps, now = deps.clock.now()): Promise<CloseReport> {
-  const due = deps.db
-    .select()
-    .from(auctions)
-    .where(and(inArray(auctions.status, OPEN_STATUSES), lte(auctions.endsAt, now)))
-    .orderBy(asc(auctions.endsAt))
-    .limit(BATCH)
-    .all();
   let closed = 0;
-  for (const auction of due) {
-    if (endRunning(deps, auction, now)) closed++;
-    await yieldToRequests();
+  let after: [number, number] = [Number.MIN_SAFE_INTEGER, 0];
+  for (;;) {
+    const due = deps.db
+      .select()
+      .from(auctions)
+      .where(and(inArray(auctions.status, OPEN_STATUSES), lte(auctions.endsAt, now), sql`(${auctions.endsAt}, ${auctions.id}) > (${after[0]}, ${after[1]})`))
+      .orderBy(asc(auctions.endsAt), asc(auctions.id))
+      .limit(BATCH)
+      .all();
+    for (const auction of due) {
+      if (endRunning(deps, auction, now)) closed++;
+      await yieldToRequests();
+    }
+    const last = due.at(-1);
+    if (!last || due.length < BATCH) break;
+    after = [last.endsAt, last.id];
   }
-  const owing = deps.db
-    .select()
-    .from(auctions)
-    .where(inArray(auctions.status, [...OWING_STATUSES]))
-    .orderBy(asc(auctions.id))
-    .limit(BATCH)
-    .all();
-  for (const auction of owing) {
-    await settleOwing(deps, auction, now);
-    await yieldToRequests();
+  let settled = 0;
+  after = [Number.MIN_SAFE_INTEGER, 0];
+  for (;;) {
+    const owing = deps.db
+      .select()
+      .from(auctions)
+      .where(and(inArray(auctions.status, [...OWING_STATUSES]), sql`(coalesce(${auctions.paymentDueAt}, 0), ${auctions.id}) > (${after[0]}, ${after[1]})`))
+      .orderBy(asc(sql`coalesce(${auctions.paymentDueAt}, 0)`), asc(auctions.id))
+      .limit(BATCH)
+      .all();
+    for (const auction of owing) {
+      await settleOwing(deps, auction, now);
+      settled++;
+      await yieldToRequests();
+    }
+    const last = owing.at(-1);
+    if (!last || owing.length < BATCH) break;
+    after = [last.paymentDueAt ?? 0, last.id];
   }
-  return { closed, settled: owing.length };
+  return { closed, settled };
 }
 
 /**
@@ -242,7 +296,7 @@ export async function payForAuction(deps: OrderDeps, userId: number, productId: 
   const now = clock.now();
   if (auction.paymentDueAt !== null && now >= auction.paymentDueAt) throw new DomainError(409, 'The time to pay for this auction has passed.');
   const paid = buyerOrders(db, auction.id, userId).paid;
-  const orderId = paid ? paid.id : await chargeBuyer(deps, auction, userId, auction.currentPriceCents as number);
+  const orderId = paid ? paid.id : await chargeBuyer(deps, auction, userId, owedPriceCents(auction));
   const fresh = db.select().from(auctions).where(eq(auctions.id, auction.id)).get();
   if (fresh) await settleOwing(deps, fresh, now);
   return { orderId };

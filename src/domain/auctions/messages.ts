@@ -77,7 +77,7 @@ export function tellEndedByShop(
   }
 }
 
-interface Told {
+export interface Told {
   userId: number;
   key: string;
   title: string;
@@ -86,7 +86,7 @@ interface Told {
 }
 
 /** One notification and its e-mail, keyed so a step run again tells once. */
-function tell(tx: Queryable, clock: Clock, auction: { id: number; productId: number }, told: Told): void {
+export function tell(tx: Queryable, clock: Clock, auction: { id: number; productId: number }, told: Told): void {
   notify(tx, clock, told.userId, {
     type: 'auction_ended',
     eventKey: `auction:${auction.id}:${told.key}`,
@@ -201,5 +201,16 @@ export function tellSecondChance(
     title: `A second chance at ${label}`,
     message: `The winner of ${label} did not pay. You may buy it at your maximum bid, ${formatUsd(priceCents)}, until ${dueText}.`,
     action: { label: 'View Offer', path: productPath(auction.productId) },
+  });
+}
+
+/** The runner-up below the reserve when the winner did not pay: no offer is made, in the store's words. */
+export function tellNoSecondChance(tx: Queryable, clock: Clock, auction: { id: number; productId: number }, label: string, userId: number): void {
+  tell(tx, clock, auction, {
+    userId,
+    key: `no-second-chance:${userId}`,
+    title: `No second chance at ${label}`,
+    message: `The winner of ${label} did not pay, and the auction ended without a sale. A second-chance offer is made only at or above the reserve price, and your maximum bid was below it, so nothing was offered to you. You were not charged.`,
+    action: { label: 'View Product', path: productPath(auction.productId) },
   });
 }

@@ -22,6 +22,12 @@ import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 export const OWING_STATUSES = ['awaiting_payment', 'second_chance'] as const;
 const PAID: (typeof orders.$inferSelect.status)[] = ['processing', 'shipped', 'completed'];
 
+/** What the buyer owes as price: a second chance's offer (the runner-up's maximum), else the final price. */
+export function owedPriceCents(auction: Auction): number {
+  if (auction.status === 'second_chance' && auction.offerCents !== null) return auction.offerCents;
+  return auction.currentPriceCents as number;
+}
+
 /** Every order of one buyer for one auction shares this checkout key: one pending at a time. */
 export const auctionCheckoutKey = (auctionId: number, buyerId: number) => `auction:${auctionId}:${buyerId}`;
 

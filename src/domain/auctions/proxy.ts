@@ -186,6 +186,10 @@ export function decideBid(rules: AuctionRules, before: Standing, bid: Maximum): 
     // Outbid at once: the bid shows at its maximum, then the leader's proxy answers it.
     rows.push({ bidderId: bid.bidderId, amountCents: bid.maxCents, at: bid.at, proxy: false });
     rows.push({ bidderId: leaderId, amountCents: price, at: bid.at, proxy: true });
+  } else if (raising) {
+    // The leader raising their own maximum changes only that secret (issue 37, item 8): no public
+    // row, no bid counted, unless it lifts the price to the reserve, which the history then shows.
+    if (price !== before.priceCents) rows.push({ bidderId: bid.bidderId, amountCents: price, at: bid.at, proxy: false });
   } else {
     // A new leader: the one overtaken had the store bid for them up to their maximum first.
     const overtaken = before.leaderId !== null && before.leaderId !== leaderId;

@@ -6,7 +6,7 @@ import { totalsFor } from '../../shared/pricing.ts';
 import type { AuctionPayment, AuctionView, PublicAuctionStatus } from '../../shared/views/auctions.ts';
 import { bidRowsOf, currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
-import { buyerOrders } from './payment.ts';
+import { buyerOrders, owedPriceCents } from './payment.ts';
 import { maskBidderName } from './proxy.ts';
 
 /*
@@ -48,8 +48,8 @@ export function auctionView(db: Queryable, productId: number, viewerId: number |
           .all()
           .map((user) => [user.id, maskBidderName(user.username)] as const),
   );
-  // A second-chance offer's price is the runner-up's secret maximum: everyone else sees the final bid.
-  const price = auction.status === 'second_chance' ? (rows[0]?.amountCents ?? null) : auction.currentPriceCents;
+  // The public price; a second-chance offer's price (the runner-up's secret maximum) is kept apart, in `offerCents`.
+  const price = auction.currentPriceCents;
   const status = publicStatus(auction, now);
   const view: AuctionView = {
     status,
@@ -90,11 +90,13 @@ function paymentOwed(db: Queryable, auction: Auction, viewerId: number, now: num
   if (paid || latest?.status === 'pending') return null;
   // The winner's first charge is the close job's; Retry is offered once it was declined.
   if (auction.status === 'awaiting_payment' && !latest) return null;
-  const totals = totalsFor([{ priceCents: auction.currentPriceCents, quantity: 1 }], 0);
+  // Their own price: the final one, or their own maximum on a second-chance offer.
+  const owed = owedPriceCents(auction);
+  const totals = totalsFor([{ priceCents: owed, quantity: 1 }], 0);
   return {
     kind: auction.status === 'awaiting_payment' ? 'retry' : 'second_chance',
     amount: centsToDollars(totals.totalCents),
-    price: centsToDollars(auction.currentPriceCents),
+    price: centsToDollars(owed),
     dueAt: new Date(auction.paymentDueAt).toISOString(),
   };
 }

@@ -40,6 +40,8 @@ import { requireUserPage } from '../../../http/guards.ts';
 import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
 import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { adminAuctionPages } from './auction-routes.tsx';
+import { adminStrikePages } from './auction-strikes.tsx';
+import { strikesForAdmin } from '../../../domain/auctions/strikes.ts';
 import { adminPromotionRoutes, PromotionsTab } from './promotions/index.tsx';
 
 const kindTypes: Record<string, ProductType> = { product: 'sunglasses', tshirt: 'tshirt', shoe: 'shoe', book: 'book' };
@@ -98,6 +100,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', afterSaleForms)
   .route('/', productRemoval)
   .route('/', adminAuctionPages)
+  .route('/', adminStrikePages)
   .route('/', adminPromotionRoutes)
   .get('/admin', async (c) => {
     const { tab, q, status: orderStatus, donations } = adminPageQuery.parse(c.req.query());
@@ -113,6 +116,7 @@ export const adminPages = new Hono<AppEnv>()
     const wanted = c.req.query('status') as AdminAuctionFilter;
     const auctionFilter: AdminAuctionFilter = ADMIN_AUCTION_FILTERS.includes(wanted) ? wanted : 'running';
     const auctions = tab === 'auctions' ? adminAuctionRows(c.env.deps.db, auctionFilter, c.env.deps.clock.now()) : [];
+    const strikes = tab === 'auctions' ? strikesForAdmin(c.env.deps.db, c.env.deps.clock.now()) : [];
     const promotions = tab === 'promotions' ? <PromotionsTab c={c} /> : undefined;
     return renderPage(
       c,
@@ -131,6 +135,7 @@ export const adminPages = new Hono<AppEnv>()
         games={games}
         auctions={auctions}
         auctionFilter={auctionFilter}
+        strikes={strikes}
         promotions={promotions}
         page={page}
       />,

@@ -19,6 +19,8 @@ import { SearchForm } from '../../../components/SearchForm.tsx';
 import type { AdminAuctionRow } from '../../../domain/auctions/admin-views.ts';
 import type { AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
 import { AuctionsTab } from './auctions-tab.tsx';
+import { AuctionStrikes } from './auction-strikes.tsx';
+import type { StrikeRow } from '../../../domain/auctions/strikes.ts';
 
 /** Products a page of a product tab shows (each row carries its forms). */
 export const PRODUCTS_SHOWN = 50;
@@ -109,6 +111,7 @@ export function AdminPanel({
   games,
   auctions = [],
   auctionFilter = 'running',
+  strikes = [],
   promotions,
   page = 1,
 }: {
@@ -127,6 +130,8 @@ export function AdminPanel({
   games?: ReturnType<typeof listGamesForAdmin>;
   auctions?: AdminAuctionRow[];
   auctionFilter?: AdminAuctionFilter;
+  /** The Auctions tab's unpaid auctions (issue 36). */
+  strikes?: StrikeRow[];
   /** The page of a product tab's list, or of the Games tab's open games. */
   page?: number;
   /** The Promotions tab (promotions/index.tsx), rendered by its own sections. */
@@ -194,7 +199,10 @@ export function AdminPanel({
       ) : tab === 'applications' ? (
         <ApplicationsTab applications={applications} />
       ) : tab === 'auctions' ? (
-        <AuctionsTab rows={auctions} filter={auctionFilter} />
+        <>
+          <AuctionsTab rows={auctions} filter={auctionFilter} />
+          <AuctionStrikes strikes={strikes} />
+        </>
       ) : tab === 'orders' ? (
         <AdminOrders orders={orders} status={orderStatus} donations={donations} attention={attention ?? []} returns={returns} />
       ) : (
