@@ -74,14 +74,15 @@ export function shipOrder(deps: { db: Db; clock: Clock }, orderId: number, parce
   });
 }
 
-/** POST /api/orders/{id}/return-request: the owner asks, within the guarantee, once; support is e-mailed. */
-export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string }, userId: number, orderId: number, reason: string): OrderRow {
+/** POST /api/orders/{id}/return-request: the owner (or the holder of its link) asks, within the guarantee, once; support is e-mailed. */
+export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string }, userId: number | 'anyOwner', orderId: number, reason: string): OrderRow {
   const { db, clock } = deps;
   return db.transaction((tx) => {
+    // 'anyOwner': the holder of the order's e-mailed link (a guest), as on the order page.
     const order = tx
       .select()
       .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .where(userId === 'anyOwner' ? eq(orders.id, orderId) : and(eq(orders.id, orderId), eq(orders.userId, userId)))
       .get();
     // Someone else's order answers like a missing one.
     if (!order) throw new DomainError(404, 'Order not found.');

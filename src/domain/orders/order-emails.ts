@@ -58,7 +58,8 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
       formatCents(item.priceCents * item.quantity),
     ]),
     ['Subtotal', formatCents(order.subtotalCents)],
-    ['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)],
+    // A donation is handed to the charity by the store: no shipping line that suggests a delivery to the buyer.
+    ...(order.donationTo ? [] : [['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)] as [string, string]]),
     ['Tax', formatCents(order.taxCents)],
     ['Total', formatCents(order.totalCents)],
     ['Payment', paymentLabelOf(order)],
