@@ -211,7 +211,9 @@ describe('the donation pages', () => {
       expect(main).not.toContain('Nothing comes to you');
       expect(texts(page, '#items-title ~ dl dt')).toEqual(['Subtotal', 'Tax', 'Total']);
       expect(textOf(first(page, '[data-donation]')!)).toContain(
-        step === 'placed' ? `You donated it to charity: we hand it over to ${DEMO_CHARITY.name}` : `You donated it to charity: we handed it over to ${DEMO_CHARITY.name}`,
+        step === 'placed'
+          ? `You donated it to charity: we hand it over to ${DEMO_CHARITY.name}`
+          : `You donated it to charity: we handed it over to ${DEMO_CHARITY.name}`,
       );
     }
     // The receipt has no shipping line either.

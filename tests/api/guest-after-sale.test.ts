@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { orderLinkKey } from '../../src/domain/orders/visitor-cart.ts';
 import { adminWithPin } from '../helpers/actors.ts';
-import { type TestApp, type TestClient } from '../helpers/app.ts';
+import type { TestApp, TestClient } from '../helpers/app.ts';
 import { checkout, checkoutBody, checkoutStore, customer, fillCart, STANDARD, visaToken } from '../helpers/checkout.ts';
 import { attribute, first, inputValue, parseHtml, textareaValue, textOf, toastOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
