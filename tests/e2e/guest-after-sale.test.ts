@@ -143,6 +143,26 @@ describe('a guest after the sale', () => {
     await later.close();
   });
 
+  test('a guest in 92651 keeps the free local delivery chosen for them: the order is delivered locally at $0', async () => {
+    const products = (await (await fetch(`${server.url}/api/products?q=Ray-Ban`)).json()) as { id: number; quantity: number; buyNowEnabled: boolean }[];
+    const product = products.find((p) => p.quantity > 1 && p.buyNowEnabled)!;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/product/${product.id}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    expect(await toastText(page, 'Added to cart')).toContain('Added to cart');
+    await page.goto(`${server.url}/cart`);
+    await islandsReady(page);
+    await fillDelivery(page, '92651');
+    await page.getByRole('tab', { name: 'Cash on Delivery' }).click();
+    await page.getByRole('button', { name: 'Complete Purchase' }).click();
+    await page.waitForURL(/\/order-confirmation\/\d+$/);
+    const orderId = Number(page.url().split('/').pop());
+    const order = await (await page.request.get(`${server.url}/api/orders/${orderId}`)).json();
+    expect(order).toMatchObject({ shippingMethod: 'local', shipping: 0 });
+    await context.close();
+  });
+
   test("a guest's donation page: given to charity, no returns box, no shipping line", async () => {
     const products = (await (await fetch(`${server.url}/api/products`)).json()) as { id: number; quantity: number; donateEnabled: boolean; price: number }[];
     const tee = products.find((p) => p.donateEnabled && p.quantity > 0)!;
