@@ -35,7 +35,7 @@ const envSchema = z
     METRICS_FEED_KEY: optionalText,
     METRICS_FEED_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(200).max(60_000).default(5_000)),
     DAILY_ENTRY_LIMIT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000).default(10)),
-    LIVE_HEARTBEAT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1_000).max(120_000).default(25_000)),
+    LIVE_HEARTBEAT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1_000).max(120_000).default(5_000)),
     RATE_LIMIT: z.preprocess(blankToUndefined, z.enum(['on', 'off']).default('on')),
     CLOCK: z.preprocess(blankToUndefined, z.enum(['system', 'manual']).default('system')),
     SEED_DEMO: z.preprocess(blankToUndefined, z.enum(['0', '1']).optional()),

@@ -20,8 +20,8 @@ export function DonationDelivery({
       {order.customerName && <p className="m-0 mt-2 text-sm break-words">{`Given by ${order.customerName}`}</p>}
       <p className="m-0 mt-2 text-sm text-slate-700">
         {handedOver
-          ? `Handed over to ${order.donation.charity}. Thank you for giving!`
-          : `Nothing comes to you: we hand it over to ${order.donation.charity} from our Laguna Beach store, and e-mail you when we have.`}
+          ? `You donated it to charity: we handed it over to ${order.donation.charity}. Thank you for giving!`
+          : `You donated it to charity: we hand it over to ${order.donation.charity} from our Laguna Beach store, and e-mail you when we have.`}
       </p>
     </section>
   );

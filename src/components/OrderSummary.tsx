@@ -51,8 +51,12 @@ export function OrderCard({
           <>
             <dt>Subtotal</dt>
             <dd className="m-0 text-right">{`$${order.subtotal.toFixed(2)}`}</dd>
-            <dt>Shipping</dt>
-            <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : `$${order.shipping.toFixed(2)}`}</dd>
+            {!order.donation && (
+              <>
+                <dt>Shipping</dt>
+                <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : `$${order.shipping.toFixed(2)}`}</dd>
+              </>
+            )}
             <dt>Tax</dt>
             <dd className="m-0 text-right">{`$${order.tax.toFixed(2)}`}</dd>
           </>

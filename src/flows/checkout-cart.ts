@@ -3,7 +3,7 @@ import { productLabel } from '../domain/catalog/catalog.ts';
 import { DomainError } from '../domain/errors.ts';
 import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from '../domain/orders/orders.ts';
 import { GUEST_EMAIL_NEEDED, invalidCheckout, totalsChanged } from '../domain/orders/checkout.ts';
-import { cartShippingCents, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars } from '../shared/pricing.ts';
+import { cartShippingCents, isLocalZip, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars } from '../shared/pricing.ts';
 import { findProfile, profileShippingAddress, streetLine } from '../domain/accounts/profile.ts';
 import { isGuestAccount } from '../domain/accounts/guest-accounts.ts';
 import type { CartCheckoutBody } from '../shared/schemas/cart.ts';
@@ -75,8 +75,13 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
 
   const address = addressFor(deps, userId, input.customer);
   const hasPrize = cart.some((line) => line.type === 'play');
-  if (hasPrize && address.postalCode.trim().slice(0, 5) !== LOCAL_DELIVERY.zip) {
+  if (hasPrize && !isLocalZip(address.postalCode)) {
     const message = `Local Delivery Only: prizes are delivered within the ${LOCAL_DELIVERY.zip} area code (Laguna Beach).`;
+    throw new DomainError(400, message, { zipCode: message });
+  }
+  // The free local delivery is for the address it is driven to, whatever the client's totals say.
+  if (method === 'local' && !isLocalZip(address.postalCode)) {
+    const message = `Local Delivery Only: ${LOCAL_DELIVERY.label} is for addresses in the ${LOCAL_DELIVERY.zip} area code (Laguna Beach). Choose Standard or Express Shipping.`;
     throw new DomainError(400, message, { zipCode: message });
   }
   const payment: OrderPayment = paymentMethod === 'cod' ? { method: 'cod' } : { method: 'square', ...paymentSourceFor(deps.db, userId, input.paymentToken) };

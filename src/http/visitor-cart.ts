@@ -1,5 +1,5 @@
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, reissueVisitorToken } from '../domain/orders/visitor-cart.ts';
+import { ensureVisitor, findVisitor, joinVisitorCart, newVisitorToken, orderLinkOpens, reissueVisitorToken } from '../domain/orders/visitor-cart.ts';
 import { VISITOR_COOKIE_DAYS } from '../shared/visitor.ts';
 import { DomainError } from '../domain/errors.ts';
 import { minutesText, RateLimiter } from '../domain/operations/rate-limit.ts';
@@ -73,4 +73,16 @@ export function joinCartOnSignIn<E extends AppEnv>(c: AppContext<E>, userId: num
   const visitorId = findVisitor(c.env.deps.db, token);
   deleteCookie(c, VISITOR_COOKIE, { path: '/' });
   return visitorId === undefined ? 0 : joinVisitorCart(c.env.deps.db, visitorId, userId).moved;
+}
+
+/**
+ * Who may see and act on order `orderId` in this request: whoever holds its e-mailed link (`key`,
+ * from the query or a form's field: 'anyOwner'), else the cart's owner (signed in, or the guest
+ * whose cookie made it; the domain then checks the order is theirs). A key that does not open the
+ * order is 'wrong-key' (said so: a guest has no account to sign in to); nobody at all is 'nobody'.
+ */
+export function orderViewerOf<E extends AppEnv>(c: AppContext<E>, orderId: number, key: string | undefined): number | 'anyOwner' | 'wrong-key' | 'nobody' {
+  if (orderLinkOpens(c.env.deps.db, orderId, key)) return 'anyOwner';
+  if (key !== undefined && key !== '') return 'wrong-key';
+  return cartOwnerOf(c) ?? 'nobody';
 }

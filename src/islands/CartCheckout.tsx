@@ -1,5 +1,15 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { cartShippingCents, formatCents, LOCAL_DELIVERY, shippingMethods, totalsFor, type ShippingMethod } from '../shared/pricing.ts';
+import {
+  cartShippingCents,
+  defaultShippingFor,
+  formatCents,
+  isLocalZip,
+  LOCAL_DELIVERY,
+  shippingChoicesFor,
+  shippingMethods,
+  totalsFor,
+  type ShippingMethod,
+} from '../shared/pricing.ts';
 import { fieldErrorsOf } from '../shared/schemas/field-errors.ts';
 import { checkoutFormSchema } from '../shared/schemas/profile.ts';
 import type { CardConfig } from './lib/card.tsx';
@@ -48,7 +58,11 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   const id = useId();
   const card = useCardChoice(savedCard, config);
   const { cardRef, useSaved, cardReady } = card;
-  const [method, setMethod] = useState<ShippingMethod>('standard');
+  // The delivery follows the ZIP typed: free local delivery offered and chosen in 92651, the carriers elsewhere.
+  const [zip, setZip] = useState(customer.zipCode);
+  const [chosen, setMethod] = useState<ShippingMethod>(() => defaultShippingFor(customer.zipCode));
+  const choices = shippingChoicesFor(zip);
+  const method = choices.includes(chosen) ? chosen : choices[0]!;
   const [payment, setPayment] = useState<'square' | 'cod'>('square');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -61,6 +75,14 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
   const totals = totalsFor(lines, cartShippingCents(lines, method));
   const onlyPrizes = lines.every((line) => line.type === 'play');
   const hasPrize = lines.some((line) => line.type === 'play');
+
+  function zipTyped(event: FormEvent<HTMLFormElement>) {
+    const input = event.target as HTMLInputElement;
+    if (input.name !== NAMES.zip) return;
+    const typed = input.value;
+    if (isLocalZip(typed) !== isLocalZip(zip)) setMethod(defaultShippingFor(typed));
+    setZip(typed);
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -135,7 +157,7 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
 
   return (
     // method and action: before the island has loaded, or without JavaScript, the form posts to the server; nothing goes in the URL.
-    <form method="post" action="/cart/checkout" noValidate onSubmit={submit} className="grid gap-6">
+    <form method="post" action="/cart/checkout" noValidate onSubmit={submit} onChange={zipTyped} className="grid gap-6">
       {Object.keys(errors).length > 0 && (
         <div role="alert" className="rounded-xl border border-red-300 bg-red-50 p-4 text-sm text-red-800">
           <p className="m-0 font-bold">{`Please fix ${Object.keys(errors).length === 1 ? 'this field' : `these ${Object.keys(errors).length} fields`}:`}</p>
@@ -160,14 +182,14 @@ export default function CartCheckout({ lines, customer, config, savedCard }: Car
           </p>
         )}
         {!onlyPrizes &&
-          (Object.keys(shippingMethods) as ShippingMethod[]).map((key) => (
+          choices.map((key) => (
             <label key={key} className={`flex items-center gap-3 rounded-xl border p-3 ${method === key ? 'border-ink bg-slate-50' : 'border-slate-200'}`}>
               <input type="radio" name="shippingMethod" value={key} checked={method === key} onChange={() => setMethod(key)} />
               <span className="flex-1">
                 <span className="block font-semibold">{shippingMethods[key].label}</span>
                 <span className="block text-sm text-slate-600">{shippingMethods[key].detail}</span>
               </span>
-              <span className="font-semibold">{formatCents(shippingMethods[key].cents)}</span>
+              <span className="font-semibold">{shippingMethods[key].cents === 0 ? 'Free' : formatCents(shippingMethods[key].cents)}</span>
             </label>
           ))}
       </fieldset>

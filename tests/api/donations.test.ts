@@ -11,7 +11,8 @@ import { donatableTee, donationBody, donor } from '../helpers/donations.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { startSmtpServer } from '../helpers/smtp.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
-import { first, headingOf, islandProps, text, textOf } from '../helpers/html.ts';
+import { first, headingOf, islandProps, text, texts, textOf } from '../helpers/html.ts';
+import { adminWithPin } from '../helpers/actors.ts';
 
 /*
  * Issue 29, 'Buy to donate': POST /api/orders with `donate: true` buys a donateEnabled product
@@ -193,6 +194,31 @@ describe('the donation pages', () => {
     const orderPage = await (await ctx.shopper.get(`/orders/${id}`)).text();
     expect(headingOf(orderPage)).toBe(`Donation #${id}`);
     expect(textOf(first(orderPage, '[data-donation]')!)).toContain(DEMO_CHARITY.address);
+  });
+
+  test('the order page of a donation, before and after it is handed over: no returns box, no shipping line, donated to charity', async () => {
+    const ctx = await checkoutStore();
+    const p = tee(ctx);
+    const { id } = (await (await donate(ctx.shopper, donationBody(p.id, p.priceCents))).json()) as { id: number };
+    const admin = await adminWithPin(ctx);
+    for (const step of ['placed', 'handed over']) {
+      if (step === 'handed over') expect((await admin.post(`/api/admin/orders/${id}/status`, { json: { status: 'completed' } })).status).toBe(200);
+      const page = await (await ctx.shopper.get(`/orders/${id}`)).text();
+      const main = textOf(first(page, 'main')!);
+      expect(first(page, '#return')).toBeUndefined();
+      expect(main).not.toContain('Request a return');
+      expect(main).not.toContain('applies once it is delivered');
+      expect(main).not.toContain('Nothing comes to you');
+      expect(texts(page, '#items-title ~ dl dt')).toEqual(['Subtotal', 'Tax', 'Total']);
+      expect(textOf(first(page, '[data-donation]')!)).toContain(
+        step === 'placed'
+          ? `You donated it to charity: we hand it over to ${DEMO_CHARITY.name}`
+          : `You donated it to charity: we handed it over to ${DEMO_CHARITY.name}`,
+      );
+    }
+    // The receipt has no shipping line either.
+    const receipt = (await deliverOutbox(ctx)).find((m) => m.subject === `Donation to ${DEMO_CHARITY.name}: thank you`)!;
+    expect(receipt.text).not.toMatch(/Shipping/);
   });
 });
 

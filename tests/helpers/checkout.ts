@@ -59,7 +59,12 @@ export async function addToCart(client: TestClient, productId: number, quantity 
 export type Summary = { subtotal: number; shipping: number; tax: number; total: number };
 
 /** The body the cart page sends (spec section 7), from the cart as GET /api/cart shows it. */
-export async function checkoutBody(client: TestClient, summary: Summary, overrides: Record<string, unknown> = {}, method: 'standard' | 'express' = 'standard') {
+export async function checkoutBody(
+  client: TestClient,
+  summary: Summary,
+  overrides: Record<string, unknown> = {},
+  method: 'local' | 'standard' | 'express' = 'standard',
+) {
   const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: string }[];
   return {
     paymentMethod: 'cod',

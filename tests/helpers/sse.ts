@@ -15,6 +15,7 @@ export function readEvents(response: Response) {
   let buffer = '';
   const queue: SseMessage[] = [];
   let comments = 0;
+  let ended = false;
   let pending: ReturnType<typeof reader.read> | null = null;
 
   const parse = () => {
@@ -44,6 +45,10 @@ export function readEvents(response: Response) {
   };
 
   return {
+    /** Whether the server ended the stream (a reader that closed it itself is not counted). */
+    get ended() {
+      return ended;
+    },
     /** Comment lines read so far (heartbeats). */
     get comments() {
       return comments;
@@ -57,7 +62,10 @@ export function readEvents(response: Response) {
         const result = await Promise.race([pending, Bun.sleep(left).then(() => null)]);
         if (result === null) return null;
         pending = null;
-        if (result.done) return null;
+        if (result.done) {
+          ended = true;
+          return null;
+        }
         buffer += decoder.decode(result.value, { stream: true }).replace(/\r\n/g, '\n');
         parse();
       }

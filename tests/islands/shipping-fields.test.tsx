@@ -178,6 +178,8 @@ describe('ShippingFields in both checkout islands', () => {
     await until(() => cart().querySelector('p[role="alert"]') !== null, 'the decline next to the button');
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/checkout');
+    // A 92651 address: the free local delivery is chosen for it (issue 37).
+    expect(JSON.parse(String(init.body)).shipping).toEqual({ method: 'local', cost: 0 });
     expect(JSON.parse(String(init.body)).customer).toEqual({
       fullName: 'Nora Tide',
       email: 'nora@example.com',

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { addressLinesOf, paymentLabelOf } from './order-emails.ts';
 import { queueEmail } from '../mail/outbox.ts';
+import { orderMailFootnote, orderPathFor } from './order-links.ts';
 
 /* The after-sale messages: a refund an admin gave, a parcel on its way, a return asked for (to support). */
 
@@ -29,7 +30,7 @@ export function queueAfterSaleRefundEmail(tx: Queryable, clock: Clock, order: Or
         ['Order', `#${order.id}`],
         ['Refunded', formatCents(refund.amountCents)],
       ],
-      action: { label: 'View your order', path: `/orders/${order.id}` },
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
     }),
   });
 }
@@ -54,8 +55,8 @@ export function queueShippedEmail(tx: Queryable, clock: Clock, order: OrderRow):
         ['Carrier', carrier],
         ['Tracking number', number],
       ],
-      action: { label: 'View your order', path: `/orders/${order.id}` },
-      footnote: 'You get this message because e-mail notifications are on in your profile.',
+      action: { label: 'View your order', path: orderPathFor(tx, order) },
+      footnote: orderMailFootnote(tx, order),
     }),
   });
 }

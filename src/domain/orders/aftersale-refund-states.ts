@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sum } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, or, sum } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { orderRefunds, orders, payments } from '../../db/schema.ts';
 import { markChargeRefunded } from '../payments/engine.ts';
@@ -45,9 +45,16 @@ export function afterSaleRefunded(tx: Queryable, clock: Clock, row: typeof payme
     // Refunded in full: its unused free entries go too (a part refund keeps them).
     withdrawFreeEntries(tx, clock, row.orderId);
   }
+  // A refund answers the return request made before it (aftersale.ts, returnAnswered); none asked, nothing to answer.
   tx.update(orders)
     .set({ returnHandledAt: now, updatedAt: now })
-    .where(and(eq(orders.id, row.orderId), isNull(orders.returnHandledAt)))
+    .where(
+      and(
+        eq(orders.id, row.orderId),
+        isNotNull(orders.returnRequestedAt),
+        or(isNull(orders.returnHandledAt), lt(orders.returnHandledAt, orders.returnRequestedAt)),
+      ),
+    )
     .run();
   notify(tx, clock, row.userId, {
     type: 'order_status',

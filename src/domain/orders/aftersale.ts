@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { orderRefunds, orders, payments } from '../../db/schema.ts';
 import type { Carrier } from '../../shared/schemas/aftersale.ts';
@@ -22,6 +22,15 @@ type OrderRow = typeof orders.$inferSelect;
 /** When the guarantee ends, or null while it has not started (shipped, not delivered yet). */
 export function guaranteeEndsAt(order: Pick<OrderRow, 'deliveredAt'>): number | null {
   return order.deliveredAt === null ? null : order.deliveredAt + GUARANTEE_MS;
+}
+
+/**
+ * Whether a return request has been answered: by a refund made after it was asked. A refund an
+ * admin gave before (a part of the order, for a scratch) does not answer a later request (issue 37).
+ * The order page, the admin's list and Needs attention (openReturnRequests, the same rule in SQL) read this.
+ */
+export function returnAnswered(order: Pick<OrderRow, 'returnRequestedAt' | 'returnHandledAt'>): boolean {
+  return order.returnRequestedAt !== null && order.returnHandledAt !== null && order.returnHandledAt >= order.returnRequestedAt;
 }
 
 /** Whether the shopper may still ask to return it. */
@@ -65,14 +74,15 @@ export function shipOrder(deps: { db: Db; clock: Clock }, orderId: number, parce
   });
 }
 
-/** POST /api/orders/{id}/return-request: the owner asks, within the guarantee, once; support is e-mailed. */
-export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string }, userId: number, orderId: number, reason: string): OrderRow {
+/** POST /api/orders/{id}/return-request: the owner (or the holder of its link) asks, within the guarantee, once; support is e-mailed. */
+export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string }, userId: number | 'anyOwner', orderId: number, reason: string): OrderRow {
   const { db, clock } = deps;
   return db.transaction((tx) => {
+    // 'anyOwner': the holder of the order's e-mailed link (a guest), as on the order page.
     const order = tx
       .select()
       .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.userId, userId)))
+      .where(userId === 'anyOwner' ? eq(orders.id, orderId) : and(eq(orders.id, orderId), eq(orders.userId, userId)))
       .get();
     // Someone else's order answers like a missing one.
     if (!order) throw new DomainError(404, 'Order not found.');
@@ -86,6 +96,12 @@ export function requestReturn(deps: { db: Db; clock: Clock; supportEmail: string
       throw new DomainError(409, `You already asked to return order #${orderId}. We will e-mail you within one business day.`);
     if (order.status !== 'completed' && order.status !== 'shipped')
       throw new DomainError(409, `Order #${orderId} has not been delivered yet, so there is nothing to return. To cancel it, contact us.`);
+    const charge = tx
+      .select({ status: payments.status })
+      .from(payments)
+      .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'order_charge'), eq(payments.status, 'refunded')))
+      .get();
+    if (charge) throw new DomainError(409, `Order #${orderId} has already been refunded in full, so there is nothing left to return for.`);
     if (!canRequestReturn(order, now))
       throw new DomainError(409, `The 30-day money-back guarantee for order #${orderId} has ended, so it can no longer be returned.`);
     const asked = tx
@@ -108,7 +124,7 @@ export interface ReturnRequestRow {
   totalCents: number;
 }
 
-/** Return requests no refund has answered yet: the admin's Needs attention list. */
+/** Return requests no refund has answered yet (returnAnswered): the admin's Needs attention list. */
 export function openReturnRequests(db: Queryable): ReturnRequestRow[] {
   return db
     .select({
@@ -119,7 +135,7 @@ export function openReturnRequests(db: Queryable): ReturnRequestRow[] {
       totalCents: orders.totalCents,
     })
     .from(orders)
-    .where(and(isNotNull(orders.returnRequestedAt), isNull(orders.returnHandledAt)))
+    .where(and(isNotNull(orders.returnRequestedAt), or(isNull(orders.returnHandledAt), lt(orders.returnHandledAt, orders.returnRequestedAt))))
     .orderBy(asc(orders.returnRequestedAt))
     .limit(200)
     .all()
@@ -178,7 +194,7 @@ export function afterSaleAdminViews(db: Queryable, rows: OrderRow[]): Map<number
           order.carrier && order.trackingNumber && order.shippedAt
             ? { carrier: order.carrier, trackingNumber: order.trackingNumber, shippedAt: order.shippedAt }
             : null,
-        returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', open: order.returnHandledAt === null } : null,
+        returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', open: !returnAnswered(order) } : null,
         refunds: refunds.get(order.id) ?? [],
         canShip: order.status === 'processing' && (order.shippingMethod === 'standard' || order.shippingMethod === 'express'),
         canRefund: (order.status === 'completed' || order.status === 'shipped') && order.paymentMethod !== 'cod',

@@ -5,8 +5,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
-import { isGuestAccount } from '../accounts/guest-accounts.ts';
-import { orderLinkPath } from './visitor-cart.ts';
+import { orderMailFootnote, orderPathFor } from './order-links.ts';
 import { freeEntriesOfOrder } from '../games/free-entries.ts';
 import { freeEntryDate } from '../../shared/free-entries.ts';
 
@@ -59,17 +58,13 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
       formatCents(item.priceCents * item.quantity),
     ]),
     ['Subtotal', formatCents(order.subtotalCents)],
-    ['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)],
+    // A donation is handed to the charity by the store: no shipping line that suggests a delivery to the buyer.
+    ...(order.donationTo ? [] : [['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents)] as [string, string]]),
     ['Tax', formatCents(order.taxCents)],
     ['Total', formatCents(order.totalCents)],
     ['Payment', paymentLabelOf(order)],
     ...delivery,
   ];
-}
-
-/** A guest cannot sign in: their e-mails carry the order's signed link (domain/orders/visitor-cart.ts). */
-function orderPathFor(tx: Queryable, order: OrderRow): string {
-  return isGuestAccount(tx, order.userId) ? orderLinkPath(tx, order.id) : `/orders/${order.id}`;
 }
 
 function greeting(order: OrderRow): string {
@@ -190,7 +185,7 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
         heading: 'Handed over',
         paragraphs: [`Your donation #${order.id} was handed over to ${order.donationTo}. Thank you for giving!`],
         action: { label: 'View your donation', path: orderPathFor(tx, order) },
-        footnote: 'You get this message because e-mail notifications are on in your profile.',
+        footnote: orderMailFootnote(tx, order),
       }),
     });
     return;
@@ -210,7 +205,7 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
         ...(order.paymentMethod === 'cod' ? freeEntriesLine(tx, order.id) : []),
       ],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
-      footnote: 'You get this message because e-mail notifications are on in your profile.',
+      footnote: orderMailFootnote(tx, order),
     }),
   });
 }

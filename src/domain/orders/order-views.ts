@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { orderItems, orderRefunds, orders, payments, products } from '../../db/schema.ts';
-import { canRequestReturn } from './aftersale.ts';
+import { canRequestReturn, returnAnswered } from './aftersale.ts';
 import { trackingUrl } from '../../shared/schemas/aftersale.ts';
 import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
 import { addressLinesOf, paymentLabelOf, shippingLabelOf } from './order-emails.ts';
@@ -184,8 +184,9 @@ export function orderDetail(db: Queryable, userId: number | 'anyOwner', id: numb
       order.carrier && order.trackingNumber
         ? { carrier: order.carrier, trackingNumber: order.trackingNumber, url: trackingUrl(order.carrier, order.trackingNumber) }
         : null,
-    returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', answered: order.returnHandledAt !== null } : null,
-    canRequestReturn: canRequestReturn(order, now),
+    returnRequest: order.returnRequestedAt ? { at: order.returnRequestedAt, reason: order.returnReason ?? '', answered: returnAnswered(order) } : null,
+    // Refunded in full already: nothing is left to give back for a return.
+    canRequestReturn: canRequestReturn(order, now) && paid?.status !== 'refunded',
   };
 }
 

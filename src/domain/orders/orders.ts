@@ -142,7 +142,7 @@ export interface PlaceOrder {
   userId: number;
   lines: OrderLine[];
   totals: Totals;
-  shippingMethod: ShippingMethod | 'local';
+  shippingMethod: ShippingMethod;
   address: ShippingAddress;
   payment: OrderPayment;
   /** What is being paid for ('cart:{userId}', 'buy:{userId}:{productId}'): one attempt at a time. */

@@ -11,10 +11,10 @@ import { setFlash } from '../../http/flash.ts';
 import { cartOwnerOf, ensureVisitorOf } from '../../http/visitor-cart.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formBody, idFrom, pathId } from '../../http/request.ts';
-import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm } from '../../shared/schemas/cart.ts';
+import { addToCartForm, CARD_NEEDS_JAVASCRIPT, cartCheckoutBody, cartQuantityForm, SHIPPING_METHODS } from '../../shared/schemas/cart.ts';
 import { productLabel, productLines } from '../../domain/catalog/catalog.ts';
 import { checkoutCart } from '../../flows/checkout-cart.ts';
-import { cartShippingCents, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
+import { cartShippingCents, defaultShippingFor, type ShippingMethod, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 
 function CartItem({ line }: { line: CartLine }) {
@@ -221,7 +221,9 @@ export const cartPages = new Hono<AppEnv>()
     }
     const { db, clock, gateway } = c.env.deps;
     const lines = cartLines(db, owner);
-    const method = text('shippingMethod') === 'express' ? 'express' : 'standard';
+    const method = (SHIPPING_METHODS as readonly string[]).includes(text('shippingMethod'))
+      ? (text('shippingMethod') as ShippingMethod)
+      : defaultShippingFor(text('zipCode'));
     const checked = cartCheckoutBody.safeParse({
       paymentMethod: 'cod',
       items: lines.map((line) => ({ id: line.id, quantity: line.quantity })),

@@ -1,8 +1,15 @@
 import { formatDateTime } from '../../components/format.ts';
 import type { OrderDetail } from '../../domain/orders/order-views.ts';
 
+/** The return form's state: the key of a guest's link (posted back with the form), and a refusal to show with what was typed. */
+export interface ReturnFormState {
+  key?: string;
+  refusal?: { reason: string; message: string };
+}
+
 /** The order page after the sale: the parcel's tracking, and the 30-day guarantee's 'Request a return'. */
-export function AfterSale({ order }: { order: OrderDetail }) {
+export function AfterSale({ order, form }: { order: OrderDetail; form: ReturnFormState }) {
+  const action = `/orders/${order.id}/return-request${form.key ? `?key=${encodeURIComponent(form.key)}` : ''}`;
   return (
     <>
       {order.shipment && (
@@ -27,6 +34,12 @@ export function AfterSale({ order }: { order: OrderDetail }) {
         <h2 id="return-title" className="m-0 text-lg font-bold">
           Returns
         </h2>
+        {form.refusal && !order.canRequestReturn && (
+          <p role="alert" className="m-0 mt-2 text-sm text-red-700">
+            <span className="font-semibold">{form.refusal.message}</span>
+            {` You wrote: "${form.refusal.reason}"`}
+          </p>
+        )}
         {order.returnRequest ? (
           <p className="m-0 mt-2 text-sm" data-return-requested>
             <span className="font-semibold">{`Return requested ${formatDateTime(order.returnRequest.at)}: `}</span>
@@ -36,7 +49,8 @@ export function AfterSale({ order }: { order: OrderDetail }) {
               : 'We will e-mail you within one business day; a refund shows here when it is made.'}
           </p>
         ) : order.canRequestReturn ? (
-          <form method="post" action={`/orders/${order.id}/return-request`} className="mt-2 grid gap-2">
+          <form method="post" action={action} className="mt-2 grid gap-2">
+            {form.key && <input type="hidden" name="key" value={form.key} />}
             <label htmlFor="return-reason" className="text-sm font-semibold">
               What is wrong with it?
             </label>
@@ -48,8 +62,15 @@ export function AfterSale({ order }: { order: OrderDetail }) {
               maxLength={500}
               rows={3}
               className="w-full rounded-lg border border-slate-300 p-2 text-base"
-              aria-describedby="return-hint"
+              aria-describedby={form.refusal ? 'return-error return-hint' : 'return-hint'}
+              aria-invalid={form.refusal ? true : undefined}
+              defaultValue={form.refusal?.reason}
             />
+            {form.refusal && (
+              <p id="return-error" role="alert" className="m-0 text-sm font-semibold text-red-700">
+                {form.refusal.message}
+              </p>
+            )}
             <p id="return-hint" className="m-0 text-xs text-slate-600">
               Our 30-day money-back guarantee applies. We answer within one business day.
             </p>

@@ -5,15 +5,15 @@ import { formatDateTime, orderStatusClass, orderStatusLabel } from '../../compon
 import { requestReturn } from '../../domain/orders/aftersale.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { type OrderDetail, orderDetail } from '../../domain/orders/order-views.ts';
-import type { AppEnv } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
 import { setFlash } from '../../http/flash.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
-import { requireUserPage } from '../../http/guards.ts';
-import { idFrom, pathId, validForm } from '../../http/request.ts';
+import { idFrom, pathId } from '../../http/request.ts';
 import { returnRequestBody } from '../../shared/schemas/aftersale.ts';
-import { AfterSale } from './order-aftersale.tsx';
-import { orderLinkOpens } from '../../domain/orders/visitor-cart.ts';
-import { cartOwnerOf } from '../../http/visitor-cart.ts';
+import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+import { AfterSale, type ReturnFormState } from './order-aftersale.tsx';
+import { orderLinkPath } from '../../domain/orders/visitor-cart.ts';
+import { orderViewerOf } from '../../http/visitor-cart.ts';
 import { orderLinkNotValid, orderNotFound } from './not-found.tsx';
 import { type AuctionRetry, auctionRetryFor } from '../../domain/auctions/retry.ts';
 import { type OrderDrawView, orderDrawView } from '../../domain/promotions/mystery-audit.ts';
@@ -33,7 +33,9 @@ function OrderPage({
   retry,
   draw,
   freeEntries,
+  returnForm,
 }: {
+  returnForm: ReturnFormState;
   order: OrderDetail;
   signedIn: boolean;
   retry: AuctionRetry | null;
@@ -89,8 +91,13 @@ function OrderPage({
         <dl className="m-0 mt-4 grid grid-cols-[1fr_auto] gap-y-1 border-t border-slate-100 pt-3 text-sm">
           <dt>Subtotal</dt>
           <dd className="m-0 text-right">{money(order.subtotal)}</dd>
-          <dt>Shipping</dt>
-          <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : money(order.shipping)}</dd>
+          {/* A donation goes to the charity, not to the shopper: no delivery line to suggest otherwise. */}
+          {!order.donation && (
+            <>
+              <dt>Shipping</dt>
+              <dd className="m-0 text-right">{order.shipping === 0 ? 'Free' : money(order.shipping)}</dd>
+            </>
+          )}
           <dt>Tax</dt>
           <dd className="m-0 text-right">{money(order.tax)}</dd>
           <dt className="font-bold">Total</dt>
@@ -153,59 +160,78 @@ function OrderPage({
           ))}
         </ol>
       </section>
-      <AfterSale order={order} />
+      {/* Nothing of a donation is the donor's to send back (aftersale.ts, canRequestReturn). */}
+      {!order.donation && <AfterSale order={order} form={returnForm} />}
     </div>
   );
 }
 
+/** A refused return request: shown again with the reason as typed and why, so nothing is lost. */
+interface ReturnRefusal {
+  reason: string;
+  message: string;
+  status: 400 | 404 | 409;
+}
+
+function showOrder(c: AppContext<AppEnv>, id: number, viewer: number | 'anyOwner', key: string | undefined, refusal?: ReturnRefusal) {
+  const { db, clock } = c.env.deps;
+  const order = orderDetail(db, viewer, id, clock.now());
+  if (!order) return orderNotFound(c);
+  const page = renderPage(
+    c,
+    { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
+    <OrderPage
+      order={order}
+      signedIn={!!c.get('user')}
+      retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())}
+      draw={orderDrawView(db, order.id)}
+      freeEntries={orderFreeEntriesOf(c, order.id)}
+      returnForm={{ key: viewer === 'anyOwner' ? key : undefined, refusal }}
+    />,
+    {
+      backHref: c.get('user') ? '/profile?tab=orders' : '/',
+      status: refusal?.status ?? 200,
+      toast: refusal ? { title: 'Return not requested', description: refusal.message, variant: 'destructive' } : undefined,
+    },
+  );
+  // One person's order, opened by a secret link: never kept by a cache.
+  page.headers.set('Cache-Control', 'private, no-store');
+  return page;
+}
+
 /** Its owner (signed in, or the guest whose cookie made it) or whoever holds its e-mailed link (`?key=`) sees an order. */
 export const orderPages = new Hono<AppEnv>()
-  .post(
-    '/orders/:id{[0-9]+}/return-request',
-    requireUserPage,
-    idFrom('Order'),
-    validForm(returnRequestBody, 'Return not requested', (c) => `/orders/${c.req.param('id')}#return`),
-    (c) => {
-      // The order page's 'Request a return' without JavaScript: the answer is a toast back on the order.
-      const { db, clock, config } = c.env.deps;
-      try {
-        requestReturn({ db, clock, supportEmail: config.supportEmail }, c.get('user').id, pathId(c), c.req.valid('form').reason);
-        setFlash(c, { title: 'Return requested', description: 'We got your request and will e-mail you within one business day.' });
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        setFlash(c, { title: 'Return not requested', description: error.message, variant: 'destructive' });
-      }
-      return c.redirect(`/orders/${pathId(c)}`, 303);
-    },
-  )
+  .post('/orders/:id{[0-9]+}/return-request', idFrom('Order'), async (c) => {
+    // The order page's 'Request a return', also without JavaScript. The guest's link key comes in
+    // the action's query (and a hidden field); a refusal shows the page again with the reason typed.
+    const { db, clock, config } = c.env.deps;
+    const id = pathId(c);
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const key = c.req.query('key') ?? (typeof form.key === 'string' ? form.key : undefined);
+    const viewer = orderViewerOf(c, id, key);
+    if (viewer === 'wrong-key') return orderLinkNotValid(c, `/orders/${id}`);
+    if (viewer === 'nobody') return c.redirect(`/auth?next=${encodeURIComponent(`/orders/${id}#return`)}`, 302);
+    const typed = typeof form.reason === 'string' ? form.reason : '';
+    const checked = returnRequestBody.safeParse({ reason: typed });
+    if (!checked.success) {
+      const message = Object.values(fieldErrorsOf(checked.error))[0] ?? 'Say what is wrong with it.';
+      return showOrder(c, id, viewer, key, { reason: typed, message, status: 400 });
+    }
+    try {
+      requestReturn({ db, clock, supportEmail: config.supportEmail }, viewer, id, checked.data.reason);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return showOrder(c, id, viewer, key, { reason: typed, message: error.message, status: error.status === 404 ? 404 : error.status === 400 ? 400 : 409 });
+    }
+    setFlash(c, { title: 'Return requested', description: 'We got your request and will e-mail you within one business day.' });
+    return c.redirect(viewer === 'anyOwner' ? `${orderLinkPath(db, id)}#return` : `/orders/${id}#return`, 303);
+  })
   .get('/orders/:id', (c) => {
-    const { db, clock } = c.env.deps;
     const id = Number(c.req.param('id'));
-    const byLink = orderLinkOpens(db, id, c.req.query('key'));
-    const owner = cartOwnerOf(c);
-    if (!byLink && owner === null) {
-      // A wrong key is said so (a guest has no account to sign in to); no key at all asks to sign in as before.
-      return c.req.query('key') === undefined ? c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302) : orderLinkNotValid(c, `/orders/${id}`);
-    }
-    const order = orderDetail(db, byLink ? 'anyOwner' : owner!, id, clock.now());
-    if (!order) {
-      return orderNotFound(c);
-    }
-    const page = renderPage(
-      c,
-      { title: `Order #${order.id}`, path: `/orders/${order.id}`, noindex: true },
-      <OrderPage
-        order={order}
-        signedIn={!!c.get('user')}
-        retry={auctionRetryFor(db, order.id, c.get('user')?.id ?? null, clock.now())}
-        draw={orderDrawView(db, order.id)}
-        freeEntries={orderFreeEntriesOf(c, order.id)}
-      />,
-      {
-        backHref: c.get('user') ? '/profile?tab=orders' : '/',
-      },
-    );
-    // One person's order, opened by a secret link: never kept by a cache.
-    page.headers.set('Cache-Control', 'private, no-store');
-    return page;
+    const key = c.req.query('key');
+    const viewer = orderViewerOf(c, id, key);
+    // A wrong key is said so (a guest has no account to sign in to); no key at all asks to sign in as before.
+    if (viewer === 'wrong-key') return orderLinkNotValid(c, `/orders/${id}`);
+    if (viewer === 'nobody') return c.redirect(`/auth?next=${encodeURIComponent(currentPath(c))}`, 302);
+    return showOrder(c, id, viewer, key);
   });

@@ -33,7 +33,7 @@ export const addToCartForm = z.object({
   next: z.optional(z.string().check(z.maxLength(2000))),
 });
 
-export const SHIPPING_METHODS = ['standard', 'express'] as const;
+export const SHIPPING_METHODS = ['local', 'standard', 'express'] as const;
 const shippingMethod = z.enum(SHIPPING_METHODS, { error: 'Please choose a shipping method' });
 const totalsMessage = 'The order summary must give subtotal, shipping, tax and total in dollars';
 

@@ -73,7 +73,7 @@ export const checkoutFormSchema = z.object({
   city,
   state,
   zipCode: postalCode('ZIP code is required'),
-  shippingMethod: z.enum(['standard', 'express'], { error: 'Please choose a shipping method' }),
+  shippingMethod: z.enum(['local', 'standard', 'express'], { error: 'Please choose a shipping method' }),
 });
 
 export type CheckoutForm = z.infer<typeof checkoutFormSchema>;

@@ -231,7 +231,8 @@ function ShippingPage() {
       </Section>
       <Section id="shipping-cart" title="Cart orders">
         <ul className="m-0 grid gap-1 pl-5">
-          {Object.values(shippingMethods).map((method) => (
+          <li>{`To a Laguna Beach (${LOCAL_DELIVERY.zip}) address: ${LOCAL_DELIVERY.label}, chosen for you.`}</li>
+          {[shippingMethods.standard, shippingMethods.express].map((method) => (
             <li key={method.label}>{`${method.label}: ${formatCents(method.cents)}, ${method.detail}.`}</li>
           ))}
           <li>A cart that holds only prizes ships free by local delivery.</li>
