@@ -7,6 +7,7 @@ import { productLabel, productTypeLabels } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { type BoxStock, newBoxSeed, oddsOf } from './mystery-draw.ts';
+import { sealSeed } from '../operations/sealed-seeds.ts';
 
 /*
  * Mystery boxes (issue 29, item 2): one box per product type holding that type's flagged
@@ -79,7 +80,8 @@ export function currentSeed(db: Queryable, type: ProductType) {
 /** Commits the box's next seed: its hash is public from now on, the seed secret until it draws. */
 export function commitSeed(tx: Queryable, type: ProductType, now: number) {
   const { seed, seedHash } = newBoxSeed();
-  return tx.insert(mysterySeeds).values({ productType: type, seed, seedHash, committedAt: now }).returning().get();
+  // Sealed under SEED_KEY until it draws: a backup of the database does not tell the next draw.
+  return tx.insert(mysterySeeds).values({ productType: type, seed: sealSeed(seed), seedHash, committedAt: now }).returning().get();
 }
 
 function stateOf(type: ProductType, contents: Contents, priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
