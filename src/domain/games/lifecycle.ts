@@ -179,7 +179,14 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     if (entriesNow.length !== ranked.length || ranked.some((play) => !entriesNow.includes(play.id))) return false;
     const claimed = tx
       .update(games)
-      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: prizeOutcomeFor(winner), calibration, ...revealedSeedOf(game) })
+      .set({
+        status: 'completed',
+        settledAt: now,
+        winnerPlayId: winner?.id ?? null,
+        prizeOutcome: prizeOutcomeFor(winner),
+        calibration,
+        ...revealedSeedOf(game),
+      })
       .where(and(eq(games.id, gameId), eq(games.status, 'active'), eq(games.startTime, game.startTime), eq(games.endTime, game.endTime)))
       .returning()
       .get();

@@ -1,3 +1,6 @@
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Queryable } from '../../db/client.ts';
+import { games } from '../../db/schema.ts';
 import { openSeed, openSeedOrNull, sealSeed } from '../operations/sealed-seeds.ts';
 import { drawSeed } from './simulation.ts';
 
@@ -26,4 +29,43 @@ export function gameSeed(game: { id: number; seed: string | null }): string {
 export function revealedSeedOf(game: { seed: string | null }): { seed?: string } {
   const plain = openSeedOrNull(game.seed);
   return plain ? { seed: plain } : {};
+}
+
+/** Waiting and live games whose seed is still stored plain (from before seeds were sealed): sealed now, nothing lost. */
+export function sealOpenGameSeeds(tx: Queryable): number {
+  const open = tx
+    .select({ id: games.id, seed: games.seed })
+    .from(games)
+    .where(and(inArray(games.status, ['waiting', 'active']), isNotNull(games.seed), sql`${games.seed} not like 'sealed%'`))
+    .all();
+  for (const game of open)
+    tx.update(games)
+      .set({ seed: sealSeed(game.seed!) })
+      .where(eq(games.id, game.id))
+      .run();
+  return open.length;
+}
+
+/**
+ * After a restore: every game not yet started draws a new seed and publishes its new hash. The
+ * backup's seed may have been played and revealed after the backup was taken.
+ */
+export function recommitWaitingGames(tx: Queryable): number[] {
+  const waiting = tx.select({ id: games.id }).from(games).where(eq(games.status, 'waiting')).all();
+  for (const game of waiting)
+    tx.update(games)
+      .set(newGameSeed())
+      .where(and(eq(games.id, game.id), eq(games.status, 'waiting')))
+      .run();
+  return waiting.map((game) => game.id);
+}
+
+/** The games that were live when the backup was taken: a restore voids them. */
+export function liveGameIds(tx: Queryable): number[] {
+  return tx
+    .select({ id: games.id })
+    .from(games)
+    .where(eq(games.status, 'active'))
+    .all()
+    .map((game) => game.id);
 }

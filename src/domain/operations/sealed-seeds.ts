@@ -65,7 +65,7 @@ export function loadSeedKey(options: { seedKey: string | undefined; dataDir: str
 }
 
 /** Sets the process's key (server start-up, the restore command, tests). */
-export function useSeedKey(key: Buffer): void {
+export function setSeedKey(key: Buffer): void {
   if (key.length !== 32) throw new Error('A seed key is 32 bytes.');
   current = key;
 }
