@@ -39,14 +39,14 @@ function setting(copy: Database, key: string): string | undefined {
  */
 export function orderIdFloor(copy: Database, now: number, ordersAbove = 0): number {
   const { top, newest } = copy
-    .query<{ top: number; newest: number }, []>('select coalesce(max(id), 0) as top, coalesce(max(created_at), 0) as newest from orders')
+    .query<{ top: number; newest: number }, []>('select coalesce(max(id), 0) as top, coalesce(max(order_date), 0) as newest from orders')
     .get()!;
   const sequence = copy.query<{ seq: number }, []>("select seq from sqlite_sequence where name = 'orders'").get()?.seq ?? 0;
   const takenAt = Number(setting(copy, BACKUP_TAKEN_AT_SETTING) ?? newest) || newest;
   const busiest =
     copy
       .query<{ peak: number }, [number]>(
-        'select coalesce(max(n), 0) as peak from (select count(*) as n from orders where created_at >= ? group by created_at / 86400000)',
+        'select coalesce(max(n), 0) as peak from (select count(*) as n from orders where order_date >= ? group by order_date / 86400000)',
       )
       .get(takenAt - 30 * DAY_MS)?.peak ?? 0;
   const days = Math.ceil(Math.max(0, now - takenAt) / DAY_MS) + 1;
