@@ -137,7 +137,9 @@ describe('restore re-commits (issue 36)', () => {
     const liveSeed = gameSeed(original, live);
     const waitingSeed = gameSeed(original, waiting);
     const liveHolds = (
-      original.query("select idempotency_key as key from payments where kind = 'play_authorization' and play_id in (select id from plays where game_id = ?)").all(live) as {
+      original
+        .query("select idempotency_key as key from payments where kind = 'play_authorization' and play_id in (select id from plays where game_id = ?)")
+        .all(live) as {
         key: string;
       }[]
     ).map((row) => row.key);
