@@ -104,7 +104,7 @@ describe('backup and restore', () => {
     expect(await server.outputContaining('"job":"backup"')).toContain('"job":"backup"');
   }, 30_000);
 
-  test("issue 25: after a restore, an order that gets the id of an order made after the backup is not confirmed by that order's payment", async () => {
+  test('issue 25: after a restore, the same order placed again is not confirmed by the payment Square took after the backup (its id and key are new)', async () => {
     const fake = await startFakeSquare();
     fakes.push(fake);
     const env = {

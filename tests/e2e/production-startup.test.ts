@@ -66,7 +66,7 @@ describe('production start-up refusals', () => {
     expect(dataDirMade).toBe(false);
   }, 20_000);
 
-  test('production without SEED_KEY: one line naming SEED_KEY, no database and no key file made (issue 36)', async () => {
+  test('production without SEED_KEY: one line naming SEED_KEY, no database made (issue 36)', async () => {
     const { SEED_KEY: _k, ...withoutKey } = PROD;
     const { exitCode, output, dataDirMade } = await refusal({ ...withoutKey, PAYMENTS: 'test' });
     expect(exitCode).toBe(1);
