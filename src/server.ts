@@ -13,7 +13,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
 import { loadSeedKey, setSeedKey } from './domain/operations/sealed-seeds.ts';
-import { recommitAfterRestore, sealPlainSeeds } from './flows/recommit-seeds.ts';
+import { checkSeedKey, recommitAfterRestore, sealPlainSeeds } from './flows/recommit-seeds.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { openDemoAuctions } from './domain/auctions/demo-auctions.ts';
 import { createAccountLimits } from './domain/accounts/account-limits.ts';
@@ -219,6 +219,7 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
   ensureKeyPrefix(db.$client);
   // Unrevealed seeds are sealed under SEED_KEY (DATA_DIR/seed.key in development), never readable from the file alone.
   setSeedKey(loadSeedKey({ seedKey: config.seedKey, dataDir }));
+  checkSeedKey(db);
   sealPlainSeeds(db);
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;

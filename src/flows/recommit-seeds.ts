@@ -3,8 +3,9 @@ import type { Db } from '../db/client.ts';
 import { appSettings } from '../db/schema.ts';
 import { cancelGameIn, voidGameHolds } from '../domain/games/cancel.ts';
 import type { GameDeps } from '../domain/games/entry.ts';
-import { liveGameIds, recommitWaitingGames, sealOpenGameSeeds } from '../domain/games/seeds.ts';
-import { recommitBoxes, sealCurrentBoxSeeds } from '../domain/promotions/mystery-boxes.ts';
+import { liveGameIds, recommitWaitingGames, sealOpenGameSeeds, someSealedGameSeed } from '../domain/games/seeds.ts';
+import { openSeedOrNull } from '../domain/operations/sealed-seeds.ts';
+import { recommitBoxes, sealCurrentBoxSeeds, someSealedBoxSeed } from '../domain/promotions/mystery-boxes.ts';
 import { RECOMMIT_SETTING } from './restore-store.ts';
 
 /*
@@ -15,6 +16,21 @@ import { RECOMMIT_SETTING } from './restore-store.ts';
  */
 
 export const VOIDED_BY_RESTORE = 'The store was restored from a backup taken while this game was being played.';
+
+export const SEED_KEY_MISMATCH =
+  'SEED_KEY does not open the seeds this store sealed: start it with the key it ran with before (SEED_KEY, or DATA_DIR/seed.key in development). Nothing was changed.';
+
+/**
+ * Refuses a start whose key does not open the store's sealed seeds (a mistyped or swapped
+ * SEED_KEY), before a live game's points or a box draw need one. A restored store is exempt:
+ * its first start replaces every sealed seed anyway.
+ */
+export function checkSeedKey(db: Db): void {
+  if (db.select().from(appSettings).where(eq(appSettings.key, RECOMMIT_SETTING)).get()) return;
+  for (const sealed of [someSealedGameSeed(db), someSealedBoxSeed(db)]) {
+    if (sealed !== undefined && openSeedOrNull(sealed) === null) throw new Error(SEED_KEY_MISMATCH);
+  }
+}
 
 /** Plain seeds of open games and boxes (a store from before they were sealed) are sealed in place. */
 export function sealPlainSeeds(db: Db): { games: number; boxes: number } {

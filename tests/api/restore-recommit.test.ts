@@ -2,8 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { appSettings, games, mysterySeeds } from '../../src/db/schema.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
-import { isSealed, openSeed } from '../../src/domain/operations/sealed-seeds.ts';
-import { recommitAfterRestore, sealPlainSeeds } from '../../src/flows/recommit-seeds.ts';
+import { isSealed, keyInUse, openSeed, setSeedKey } from '../../src/domain/operations/sealed-seeds.ts';
+import { checkSeedKey, recommitAfterRestore, SEED_KEY_MISMATCH, sealPlainSeeds } from '../../src/flows/recommit-seeds.ts';
 import { RECOMMIT_SETTING } from '../../src/flows/restore-store.ts';
 import { boxOf, seedsOf } from '../helpers/boxes.ts';
 import { enter, filledBookGame, gameRow, gameStore, holdsOf, notesOf, picks, player, START, vansTee } from '../helpers/games.ts';
@@ -83,5 +83,22 @@ describe('the first start after a restore', () => {
     expect(openSeed(seedsOf(ctx, 'sunglasses')[0]!.seed)).toBe(plainBox);
     expect(seedsOf(ctx, 'sunglasses')[0]!.seedHash).toBe(box.seedHash);
     expect(sealPlainSeeds(ctx.db)).toEqual({ games: 0, boxes: 0 });
+  });
+
+  test('a start whose SEED_KEY does not open the sealed seeds is refused, unless a restore is pending (it replaces them)', async () => {
+    // The store's rows (the demo boxes' seeds too) are sealed under the process's key.
+    const key = keyInUse();
+    const ctx = await gameStore();
+    boxOf(ctx, 'sunglasses', [2, 3]);
+    await filledBookGame(ctx);
+    expect(() => checkSeedKey(ctx.db)).not.toThrow();
+    setSeedKey(Buffer.alloc(32, 6));
+    try {
+      expect(() => checkSeedKey(ctx.db)).toThrow(SEED_KEY_MISMATCH);
+      marked(ctx);
+      expect(() => checkSeedKey(ctx.db)).not.toThrow();
+    } finally {
+      setSeedKey(key);
+    }
   });
 });

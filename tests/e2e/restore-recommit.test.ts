@@ -3,7 +3,7 @@ import { Database } from 'bun:sqlite';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSeed, parseSeedKey, setSeedKey } from '../../src/domain/operations/sealed-seeds.ts';
+import { keyInUse, openSeed, parseSeedKey, setSeedKey } from '../../src/domain/operations/sealed-seeds.ts';
 import { projectRoot } from '../../src/runtime-files.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from '../helpers/fake-square.ts';
@@ -24,7 +24,10 @@ const cleanup: string[] = [];
 const servers: RunningServer[] = [];
 let fake: FakeSquare | undefined;
 
+const processKey = keyInUse();
+
 afterAll(async () => {
+  setSeedKey(processKey);
   for (const server of servers) await server.stop();
   fake?.stop();
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });

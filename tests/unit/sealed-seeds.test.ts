@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   isSealed,
+  keyInUse,
   loadSeedKey,
   openSeed,
   openSeedOrNull,
@@ -18,7 +19,10 @@ import { drawSeed } from '../../src/domain/games/simulation.ts';
 /* Unrevealed seeds are stored sealed under SEED_KEY (issue 36): AES-256-GCM, the key outside the database. */
 
 const dirs: string[] = [];
+// Other files' stores are sealed under the process's key: it is put back.
+const processKey = keyInUse();
 afterAll(() => {
+  setSeedKey(processKey);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 const folder = () => {

@@ -69,3 +69,15 @@ export function liveGameIds(tx: Queryable): number[] {
     .all()
     .map((game) => game.id);
 }
+
+/** One sealed seed of an open game, to check at start-up that the key opens it. */
+export function someSealedGameSeed(tx: Queryable): string | undefined {
+  return (
+    tx
+      .select({ seed: games.seed })
+      .from(games)
+      .where(and(inArray(games.status, ['waiting', 'active']), sql`${games.seed} like 'sealed%'`))
+      .limit(1)
+      .get()?.seed ?? undefined
+  );
+}

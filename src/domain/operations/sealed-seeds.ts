@@ -70,7 +70,8 @@ export function setSeedKey(key: Buffer): void {
   current = key;
 }
 
-function keyInUse(): Buffer {
+/** The process's key (made at random when none was set): tests that change it put it back. */
+export function keyInUse(): Buffer {
   current ??= randomBytes(32);
   return current;
 }

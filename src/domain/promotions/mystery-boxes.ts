@@ -233,3 +233,13 @@ export function recommitBoxes(tx: Queryable, now: number): ProductType[] {
   for (const { productType } of withdrawn) commitSeed(tx, productType, now);
   return withdrawn.map((row) => row.productType);
 }
+
+/** One sealed current box seed, to check at start-up that the key opens it. */
+export function someSealedBoxSeed(tx: Queryable): string | undefined {
+  return tx
+    .select({ seed: mysterySeeds.seed })
+    .from(mysterySeeds)
+    .where(and(isNull(mysterySeeds.usedAt), sql`${mysterySeeds.seed} like 'sealed%'`))
+    .limit(1)
+    .get()?.seed;
+}
