@@ -10,7 +10,7 @@ import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSqua
 import { Client } from '../helpers/http-client.ts';
 import { startServer, type RunningServer } from '../helpers/server.ts';
 
-setDefaultTimeout(120_000);
+setDefaultTimeout(180_000);
 
 /*
  * Issue 36, "A restore hands out known seeds": a store backed up with `backup`, used on, lost and
