@@ -4,7 +4,7 @@ import { replaceKeyPrefix } from '../domain/payments/keys.ts';
 
 /*
  * `bun run restore FILE`: the backup put in place, renewed so that nothing the store handed out
- * after the backup was taken is handed out again (docs/fairness.md, "Restores and backups"):
+ * after the backup was taken is handed out again (docs/fairness.md, "Secret seeds, backups and restores"):
  * - a new gateway key prefix: the keys made after the backup are known to the gateway, and the
  *   restored ids would make them again;
  * - order ids continue above any the store may have given since the backup (orderIdFloor);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /*
  * Unrevealed seeds (a game's, a mystery box's) are stored sealed: AES-256-GCM under SEED_KEY,
  * a key kept outside the database file, so a copied or leaked backup tells nobody a future draw
- * (docs/fairness.md, "Restores and backups"). A seed is written plain once it is revealed
+ * (docs/fairness.md, "Secret seeds, backups and restores"). A seed is written plain once it is revealed
  * (settled or canceled game, a box seed that has drawn): it is public then, and verify-game and
  * verify-draw need no key.
  *
