@@ -14,7 +14,7 @@ if (!Bun.which('wrk')) {
 
 const server = await startServer({
   quiet: true,
-  env: { NODE_ENV: 'production', MAIL: 'off', RATE_LIMIT: 'off', PAYMENTS: 'test', SEED_DEMO: '1' },
+  env: { NODE_ENV: 'production', SEED_KEY: '5e'.repeat(32), MAIL: 'off', RATE_LIMIT: 'off', PAYMENTS: 'test', SEED_DEMO: '1' },
 });
 const base = server.url;
 

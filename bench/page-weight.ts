@@ -15,6 +15,8 @@ const child = Bun.spawn([process.execPath, join(root, 'src/server.ts')], {
   env: {
     ...process.env,
     NODE_ENV: 'production',
+    // Production requires the key that seals unrevealed draw seeds (issue 36).
+    SEED_KEY: '5e'.repeat(32),
     PUBLIC_URL: base,
     // The demo catalogue, so product pages with every purchase option exist to weigh.
     SEED_DEMO: '1',

@@ -40,6 +40,8 @@ const server = await startServer({
   dataDir: dir,
   env: {
     NODE_ENV: 'production',
+    // Production requires the key that seals unrevealed draw seeds (issue 36).
+    SEED_KEY: '5e'.repeat(32),
     MAIL: 'off',
     SEED_DEMO: '0',
     PAYMENTS: 'test',

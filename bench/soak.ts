@@ -27,6 +27,8 @@ const server = await startServer({
     BUN_OPTIONS: `--preload ${join(import.meta.dir, 'soak-retained.ts')}`,
     SOAK_RETAINED_FILE: retainedFile,
     NODE_ENV: 'production',
+    // Production requires the key that seals unrevealed draw seeds (issue 36).
+    SEED_KEY: '5e'.repeat(32),
     MAIL: 'off',
     SEED_DEMO: '1',
     PAYMENTS: 'test',

@@ -66,6 +66,8 @@ export function benchServer(env: Record<string, string> = {}) {
     quiet: true,
     env: {
       NODE_ENV: 'production',
+      // Production requires the key that seals unrevealed draw seeds (issue 36).
+      SEED_KEY: '5e'.repeat(32),
       MAIL: 'off',
       SEED_DEMO: '1',
       PAYMENTS: 'test',

@@ -11,7 +11,7 @@ const root = resolve(import.meta.dir, '..');
 const chrome = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const flags = '--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run';
 
-const server = await startServer({ quiet: true, env: { NODE_ENV: 'production', MAIL: 'off', PAYMENTS: 'test', SEED_DEMO: '1' } });
+const server = await startServer({ quiet: true, env: { NODE_ENV: 'production', SEED_KEY: '5e'.repeat(32), MAIL: 'off', PAYMENTS: 'test', SEED_DEMO: '1' } });
 const base = server.url;
 
 try {

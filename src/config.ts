@@ -1,5 +1,6 @@
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
+import { parseSeedKey, SEED_KEY_REQUIRED } from './domain/operations/sealed-seeds.ts';
 
 /**
  * Every environment variable the process reads, parsed once (DESIGN section 7).
@@ -74,6 +75,13 @@ const envSchema = z
     CHARITY_NAME: z.preprocess(blankToUndefined, z.string().max(120, 'CHARITY_NAME must be at most 120 characters').optional()),
     CHARITY_ADDRESS: z.preprocess(blankToUndefined, z.string().max(200, 'CHARITY_ADDRESS must be at most 200 characters').optional()),
     CHARITY_ABOUT: z.preprocess(blankToUndefined, z.string().max(300, 'CHARITY_ABOUT must be at most 300 characters').optional()),
+    SEED_KEY: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .refine((value) => parseSeedKey(value) !== undefined, 'SEED_KEY must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`')
+        .optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const trust = trustProxyOf(env.TRUST_PROXY);
@@ -147,6 +155,8 @@ const envSchema = z
     if (!env.ADMIN_PIN) {
       ctx.addIssue({ code: 'custom', path: ['ADMIN_PIN'], message: 'ADMIN_PIN is required when NODE_ENV=production' });
     }
+    // In development the key is made beside the database; in production it must live with the other secrets, not in DATA_DIR.
+    if (!env.SEED_KEY) ctx.addIssue({ code: 'custom', path: ['SEED_KEY'], message: SEED_KEY_REQUIRED });
     if (env.CLOCK === 'manual') {
       ctx.addIssue({ code: 'custom', path: ['CLOCK'], message: 'CLOCK=manual is never allowed when NODE_ENV=production' });
     }
@@ -226,6 +236,8 @@ export interface Config {
   supportEmail: string;
   /** The shop's charity partner, who receives 'Buy to donate' orders; null (no Donate button) in production until CHARITY_NAME is set. */
   charity: CharityPartner | null;
+  /** SEED_KEY: seals unrevealed draw seeds; undefined outside production means DATA_DIR/seed.key (domain/operations/sealed-seeds.ts). */
+  seedKey: string | undefined;
 }
 
 export interface CharityPartner {
@@ -329,5 +341,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     supportEmail: env.SUPPORT_EMAIL ?? `help@${new URL(publicUrl).hostname}`,
     charity: charityOf(env),
+    seedKey: env.SEED_KEY,
   };
 }

@@ -12,6 +12,8 @@ import { loadManifest } from './assets.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { applyMigrations, openDatabase } from './db/client.ts';
 import { ensureKeyPrefix } from './domain/payments/keys.ts';
+import { loadSeedKey, setSeedKey } from './domain/operations/sealed-seeds.ts';
+import { checkSeedKey, recommitAfterRestore, sealPlainSeeds } from './flows/recommit-seeds.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { openDemoAuctions } from './domain/auctions/demo-auctions.ts';
 import { createAccountLimits } from './domain/accounts/account-limits.ts';
@@ -215,6 +217,10 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
   await applyMigrations(db);
   // The gateway key prefix exists before the first request (any number of processes may start at once).
   ensureKeyPrefix(db.$client);
+  // Unrevealed seeds are sealed under SEED_KEY (DATA_DIR/seed.key in development), never readable from the file alone.
+  setSeedKey(loadSeedKey({ seedKey: config.seedKey, dataDir }));
+  checkSeedKey(db);
+  sealPlainSeeds(db);
 
   const clock = config.clock === 'manual' ? new ManualClock() : systemClock;
   const { seeded } = seedIfEmpty(db, clock, { demoProducts: config.seedDemo });
@@ -231,6 +237,13 @@ async function startStore(config: Config, dataDir: string, lifecycle: Lifecycle)
     db,
   );
   const metrics = metricsFromConfig(db, config);
+  // A restored store re-commits its draws before it serves a request or runs a job (flows/recommit-seeds.ts).
+  const recommitted = await recommitAfterRestore(gameDepsOf({ db, clock, gateway, metrics, config }));
+  if (recommitted)
+    log.warn(
+      { event: 'restore_recommitted', ...recommitted },
+      'Restored store: new seeds committed for every mystery box and waiting game; games live at the backup voided.',
+    );
   const jobsHolder = leaseHolderId();
   // Requests' idempotency keys name this process; the heartbeat tells others it still runs them.
   const heartbeat = startProcessHeartbeat(db, jobsHolder);

@@ -52,15 +52,20 @@ export function backupCommand(args: string[], env: Record<string, string | undef
   });
 }
 
+const RESTORE_USAGE =
+  'Usage: restore FILE [--orders-above N]   (into an empty DATA_DIR, default ./data; images come from uploads/ beside FILE; order numbers continue above N too, e.g. the last one your e-mails or Square show)';
+
 export function restoreCommand(args: string[], env: Record<string, string | undefined> = process.env): number {
-  const file = args[0];
-  if (!file) {
-    console.error('Usage: restore FILE   (into an empty DATA_DIR, default ./data; images come from uploads/ beside FILE)');
+  const at = args.indexOf('--orders-above');
+  const above = at >= 0 ? args[at + 1] : undefined;
+  const file = args.find((arg, index) => !arg.startsWith('--') && (at < 0 || index !== at + 1));
+  if (!file || (at >= 0 && !/^\d{1,15}$/.test(above ?? ''))) {
+    console.error(RESTORE_USAGE);
     return 2;
   }
   return report('Restore', () => {
-    const restored = restoreStore(resolve(file), dataDirOf(env));
-    return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images, new payment key prefix ${restored.keyPrefix}); start the store on this DATA_DIR.`;
+    const restored = restoreStore(resolve(file), dataDirOf(env), { ordersAbove: above === undefined ? undefined : Number(above) });
+    return `Restored ${resolve(file)} to ${restored.database} (integrity ok, ${restored.uploadsCopied} images, new payment key prefix ${restored.keyPrefix}, order numbers continue from ${restored.nextOrderId}); start the store on this DATA_DIR: its first start commits new seeds for every mystery box and waiting game and voids the games that were live at the backup's time.`;
   });
 }
 

@@ -104,7 +104,7 @@ describe('backup and restore', () => {
     expect(await server.outputContaining('"job":"backup"')).toContain('"job":"backup"');
   }, 30_000);
 
-  test("issue 25: after a restore, an order that gets the id of an order made after the backup is not confirmed by that order's payment", async () => {
+  test('issue 25: after a restore, the same order placed again is not confirmed by the payment Square took after the backup (its id and key are new)', async () => {
     const fake = await startFakeSquare();
     fakes.push(fake);
     const env = {
@@ -146,23 +146,23 @@ describe('backup and restore', () => {
     servers.push(second);
     const back = new Client(second);
     await back.ok('POST', '/api/login', { username: 'returning', password: 'secret-pass' });
-    // The same order again, with the same id; its charge never reaches Square (both SDK tries fail), so the store asks Square what it holds under the key.
+    // The same order again: its id continues above any the store gave after the backup (issue 36), and its key has the new prefix; its charge never reaches Square (both SDK tries fail), so the store asks Square what it holds under the key.
     const lookupsBefore = fake.requests.filter((r) => r.method === 'GET' && r.path === '/v2/payments').length;
     fake.failNext({ status: 500 }, { method: 'POST', path: '/v2/payments' });
     fake.failNext({ status: 500 }, { method: 'POST', path: '/v2/payments' });
     const answer = await back.request('POST', '/api/orders', body);
     const answered = await answer.json();
-    expect(answered.orderId).toBe(paid.orderId);
+    expect(answered.orderId).toBeGreaterThan(paid.orderId);
     expect(answer.status).toBe(502);
     expect(fake.requests.filter((r) => r.method === 'GET' && r.path === '/v2/payments').length).toBeGreaterThan(lookupsBefore);
 
     const after = new Database(join(restoredDir, 'data', 'store.db'), { readonly: true });
-    const newKey = keyOf(after, paid.orderId);
-    const order = after.query('select status, payment_id as paymentId from orders where id = ?').get(paid.orderId);
+    const newKey = keyOf(after, answered.orderId);
+    const order = after.query('select status, payment_id as paymentId from orders where id = ?').get(answered.orderId);
     after.close();
     expect(order).toEqual({ status: 'pending', paymentId: null });
     expect(newKey.split('-')[0]).not.toBe(oldKey.split('-')[0]);
-    expect(newKey.split('-').slice(1)).toEqual(oldKey.split('-').slice(1));
+    expect(newKey.split('-')[1]).toBe(oldKey.split('-')[1]);
     expect(fake.payments()).toHaveLength(1);
   }, 90_000);
 });

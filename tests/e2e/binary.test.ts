@@ -151,13 +151,16 @@ describe('the compiled binary', () => {
 
   test('refuses to start in production without its secrets', () => {
     const run = Bun.spawnSync([binary], {
-      env: { ...process.env, NODE_ENV: 'production', ADMIN_PASSWORD: '', ADMIN_PIN: '', DATA_DIR: join(server.dataDir, 'prod') },
+      env: { ...process.env, NODE_ENV: 'production', ADMIN_PASSWORD: '', ADMIN_PIN: '', SEED_KEY: '', DATA_DIR: join(server.dataDir, 'prod') },
       stderr: 'pipe',
     });
     expect(run.exitCode).toBe(1);
     const message = run.stderr.toString();
     expect(message).toContain('ADMIN_PASSWORD is required when NODE_ENV=production');
     expect(message).toContain('ADMIN_PIN is required when NODE_ENV=production');
+    // The key that seals unrevealed draw seeds lives outside the database and its backups (issue 36).
+    expect(message).toContain('SEED_KEY: SEED_KEY is required when NODE_ENV=production');
+    expect(existsSync(join(server.dataDir, 'prod', 'seed.key'))).toBe(false);
   });
 
   test('a start on a taken port: exit 1, one line on stderr, its data folder never made', () => {

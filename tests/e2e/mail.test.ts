@@ -172,6 +172,7 @@ describe('without SMTP_URL', () => {
       const env = {
         ...inherited,
         NODE_ENV: 'production',
+        SEED_KEY: 'cd'.repeat(32),
         PAYMENTS: 'test',
         ADMIN_PASSWORD: 'prod-pass-1',
         ADMIN_PIN: '975310',
@@ -181,7 +182,7 @@ describe('without SMTP_URL', () => {
       const refused = Bun.spawnSync([process.execPath, join(projectRoot, 'src/server.ts')], { cwd: dataDir, env, stdout: 'pipe', stderr: 'pipe' });
       expect(refused.exitCode).toBe(1);
       expect(refused.stderr.toString()).toContain('SMTP_URL: production sends receipts and password resets by e-mail');
-      const off = await startServer({ env: { NODE_ENV: 'production', PAYMENTS: 'test', MAIL: 'off' } });
+      const off = await startServer({ env: { NODE_ENV: 'production', PAYMENTS: 'test', MAIL: 'off', SEED_KEY: 'cd'.repeat(32) } });
       try {
         expect((await fetch(`${off.url}/healthz`)).status).toBe(200);
         expect(await off.outputContaining('MAIL=off')).toContain('MAIL=off');

@@ -11,7 +11,14 @@ import { startServer } from '../helpers/server.ts';
  */
 
 // MAIL=off: these tests are about payments and seeding; tests/e2e/mail.test.ts covers production mail.
-const PROD = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'prod-admin-pass', ADMIN_PIN: '975310', MAIL: 'off' };
+const PROD = {
+  NODE_ENV: 'production',
+  PUBLIC_URL: 'http://shop.example',
+  ADMIN_PASSWORD: 'prod-admin-pass',
+  ADMIN_PIN: '975310',
+  MAIL: 'off',
+  SEED_KEY: 'cd'.repeat(32),
+};
 
 async function refusal(env: Record<string, string>): Promise<{ exitCode: number; output: string; dataDirMade: boolean }> {
   const root = mkdtempSync(join(tmpdir(), 'csa-refusal-'));
@@ -56,6 +63,15 @@ describe('production start-up refusals', () => {
     const { exitCode, output, dataDirMade } = await refusal({ ...PROD, PAYMENTS: 'square', SQUARE_LOCATION_ID: 'L1', SQUARE_ENVIRONMENT: 'production' });
     expect(exitCode).toBe(1);
     expect(output).toBe('Invalid configuration: SQUARE_ACCESS_TOKEN: SQUARE_ACCESS_TOKEN is required when PAYMENTS=square');
+    expect(dataDirMade).toBe(false);
+  }, 20_000);
+
+  test('production without SEED_KEY: one line naming SEED_KEY, no database made (issue 36)', async () => {
+    const { SEED_KEY: _k, ...withoutKey } = PROD;
+    const { exitCode, output, dataDirMade } = await refusal({ ...withoutKey, PAYMENTS: 'test' });
+    expect(exitCode).toBe(1);
+    expect(output.split('\n')).toEqual([expect.stringContaining('SEED_KEY: SEED_KEY is required when NODE_ENV=production')]);
+    expect(output).not.toMatch(/\n\s+at /);
     expect(dataDirMade).toBe(false);
   }, 20_000);
 

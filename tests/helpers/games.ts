@@ -5,15 +5,16 @@ import { cartItems, games, influencers, notifications, payments, plays, products
 import type { GameDeps } from '../../src/domain/games/entry.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { simulatedMetrics, simulatedPoints } from '../../src/domain/games/simulation.ts';
+import { openSeed } from '../../src/domain/operations/sealed-seeds.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE, giveConsent } from './actors.ts';
 import { testApp, type TestClient } from './app.ts';
 
-/** A game's seed (the first game's by default), read straight from the database: the API keeps it secret until the end. */
+/** A game's seed (the first game's by default), read straight from the database and opened: the API keeps it secret until the end. */
 export function seedOf(db: Db, gameId?: number): string {
   const game = gameId === undefined ? db.select().from(games).orderBy(asc(games.id)).get() : db.select().from(games).where(eq(games.id, gameId)).get();
   if (!game?.seed) throw new Error('no game with a seed');
-  return game.seed;
+  return openSeed(game.seed);
 }
 
 /** The score of five influencers over [from, to) under a game's seed (the first game's by default), computed on its own. */

@@ -5,6 +5,7 @@ import { ConfigError, DEMO_CHARITY, loadConfig } from '../../src/config.ts';
 
 const production = {
   NODE_ENV: 'production',
+  SEED_KEY: 'ab'.repeat(32),
   PUBLIC_URL: 'http://shop.example.com',
   ADMIN_PASSWORD: 'admin-secret',
   ADMIN_PIN: '246810',

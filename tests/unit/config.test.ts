@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'bun:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
+/** A production store's seed key (issue 36): required, 64 hex characters. */
+const SEED_KEY = 'ab'.repeat(32);
+
 describe('loadConfig', () => {
   test('defaults match DESIGN section 7', () => {
     const config = loadConfig({});
@@ -30,11 +33,14 @@ describe('loadConfig', () => {
 
   test('production refuses to start without the admin password and PIN', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough' })).toThrow(/ADMIN_PIN is required/);
-    expect(() => loadConfig({ NODE_ENV: 'production', ADMIN_PIN: '123456' })).toThrow(/ADMIN_PASSWORD is required/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SEED_KEY, PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough' })).toThrow(
+      /ADMIN_PIN is required/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', SEED_KEY, ADMIN_PIN: '123456' })).toThrow(/ADMIN_PASSWORD is required/);
     expect(
       loadConfig({
         NODE_ENV: 'production',
+        SEED_KEY,
         PUBLIC_URL: 'http://shop.example',
         ADMIN_PASSWORD: 'long-enough',
         ADMIN_PIN: '123456',
@@ -44,10 +50,29 @@ describe('loadConfig', () => {
     ).toBe('production');
   });
 
+  test('production refuses to start without SEED_KEY, in one line naming it; a key must be 32 bytes', () => {
+    const prod = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'http://shop.example',
+      ADMIN_PASSWORD: 'long-enough',
+      ADMIN_PIN: '123456',
+      PAYMENTS: 'test',
+      MAIL: 'off',
+    };
+    expect(() => loadConfig(prod)).toThrow(
+      'Invalid configuration: SEED_KEY: SEED_KEY is required when NODE_ENV=production: the key that keeps unrevealed draw seeds secret',
+    );
+    expect(() => loadConfig({ ...prod, SEED_KEY: 'too-short' })).toThrow(/SEED_KEY: SEED_KEY must be 64 hex characters/);
+    expect(loadConfig({ ...prod, SEED_KEY }).seedKey).toBe(SEED_KEY);
+    // Development makes its key beside the database instead.
+    expect(loadConfig({}).seedKey).toBeUndefined();
+  });
+
   test('the manual clock is never allowed in production', () => {
     expect(() =>
       loadConfig({
         NODE_ENV: 'production',
+        SEED_KEY,
         PUBLIC_URL: 'http://shop.example',
         ADMIN_PASSWORD: 'long-enough',
         ADMIN_PIN: '123456',
@@ -71,7 +96,7 @@ describe('loadConfig', () => {
   });
 
   describe('production refuses to lie about payments', () => {
-    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', MAIL: 'off' };
+    const prod = { NODE_ENV: 'production', SEED_KEY, PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', MAIL: 'off' };
 
     test('no Square keys and no PAYMENTS: refused, with what to set', () => {
       expect(() => loadConfig(prod)).toThrow(
@@ -132,6 +157,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
     const prod = {
       NODE_ENV: 'production',
+      SEED_KEY,
       PUBLIC_URL: 'http://shop.example',
       ADMIN_PASSWORD: 'long-enough',
       ADMIN_PIN: '123456',
@@ -150,7 +176,7 @@ describe('loadConfig', () => {
   });
 
   describe('mail', () => {
-    const prod = { NODE_ENV: 'production', PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
+    const prod = { NODE_ENV: 'production', SEED_KEY, PUBLIC_URL: 'http://shop.example', ADMIN_PASSWORD: 'long-enough', ADMIN_PIN: '123456', PAYMENTS: 'test' };
 
     test('production refuses to start without SMTP_URL unless MAIL=off is said', () => {
       expect(() => loadConfig(prod)).toThrow(
@@ -181,6 +207,7 @@ describe('loadConfig', () => {
   describe('behind a proxy (issue 25, row 12)', () => {
     const prod = {
       NODE_ENV: 'production',
+      SEED_KEY,
       PUBLIC_URL: 'http://shop.example',
       ADMIN_PASSWORD: 'long-enough',
       ADMIN_PIN: '123456',

@@ -8,6 +8,7 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { findRecord } from '../../src/domain/games/record.ts';
 import { pruneSnapshots } from '../../src/domain/games/retention.ts';
 import { drawSeed, seedHashOf, simulatedMetrics, simulatedMinute, simulatedPoints } from '../../src/domain/games/simulation.ts';
+import { isSealed, openSeed } from '../../src/domain/operations/sealed-seeds.ts';
 import { minutePoints } from '../../src/domain/games/metrics.ts';
 import { createSession, generateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
@@ -141,9 +142,13 @@ describe('commit and reveal through the store', () => {
     const ctx = await world();
     const { g1, first } = await twoGamesSameHour(ctx);
     const game = () => ctx.db.select().from(games).where(eq(games.id, g1)).get()!;
-    const { seed, seedHash } = game();
+    const { seed: stored, seedHash } = game();
+    // Stored sealed under SEED_KEY while the game is open (a backup does not tell it), plain once revealed.
+    expect(isSealed(stored!)).toBe(true);
+    const seed = openSeed(stored!);
     expect(seed).toMatch(/^[0-9a-f]{64}$/);
-    expect(seedHashOf(seed!)).toBe(seedHash!);
+    expect(stored).not.toContain(seed);
+    expect(seedHashOf(seed)).toBe(seedHash!);
 
     const waiting = await everySurface(ctx, g1, first);
     expect(waiting).toContain(seedHash!);
@@ -163,6 +168,7 @@ describe('commit and reveal through the store', () => {
     expect(over).toMatchObject({ status: 'completed', seed, seedHash });
     expect(createHash('sha256').update(Buffer.from(over.seed, 'hex')).digest('hex')).toBe(over.seedHash);
     expect(await (await ctx.client().get(`/games/${g1}`)).text()).toContain(seed!);
+    expect(game().seed).toBe(seed);
   });
 
   test('recomputing from the published seed alone matches every stored score and the winner', async () => {

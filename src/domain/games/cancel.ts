@@ -11,6 +11,7 @@ import { moveHolds } from '../payments/holds.ts';
 import type { PaymentDeps } from '../payments/purposes.ts';
 import { WAITING_GAME_LIFETIME_MS } from './schedule.ts';
 import { giveBackFreeEntries } from './free-entries.ts';
+import { revealedSeedOf } from './seeds.ts';
 
 /* Ending a game with nobody charged: the 6-day expiry of a game that did not fill, the feed's deadline, the admin's Cancel game. */
 
@@ -64,7 +65,7 @@ export function cancelGameIn(tx: Queryable, clock: Clock, gameId: number, why: C
   const from = why.only ? [why.only] : (['waiting', 'active'] as const);
   const won = tx
     .update(games)
-    .set({ status: 'canceled', canceledAt: clock.now(), cancelReason: why.reason })
+    .set({ status: 'canceled', canceledAt: clock.now(), cancelReason: why.reason, ...(before ? revealedSeedOf(before) : {}) })
     .where(
       and(
         eq(games.id, gameId),

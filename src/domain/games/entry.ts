@@ -8,7 +8,7 @@ import type { MetricsSource } from './metrics.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
 import { requireMayPlay } from '../accounts/responsible-play.ts';
-import { drawSeed } from './simulation.ts';
+import { newGameSeed } from './seeds.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { PlayBody } from '../../shared/schemas/games.ts';
 import { gameStart } from './schedule.ts';
@@ -119,7 +119,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
       status: 'waiting',
       requiredParticipants: requiredParticipantsFor(product.priceCents),
       metricsSource,
-      ...drawSeed(),
+      ...newGameSeed(),
       createdAt: now,
     })
     .returning()

@@ -16,6 +16,7 @@ import { moveHolds } from '../payments/holds.ts';
 import { usernamesOf } from '../accounts/accounts.ts';
 import { giveBackFreeEntries } from './free-entries.ts';
 import { buildRecord, saveRecord } from './record.ts';
+import { revealedSeedOf } from './seeds.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
 
@@ -178,7 +179,14 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     if (entriesNow.length !== ranked.length || ranked.some((play) => !entriesNow.includes(play.id))) return false;
     const claimed = tx
       .update(games)
-      .set({ status: 'completed', settledAt: now, winnerPlayId: winner?.id ?? null, prizeOutcome: prizeOutcomeFor(winner), calibration })
+      .set({
+        status: 'completed',
+        settledAt: now,
+        winnerPlayId: winner?.id ?? null,
+        prizeOutcome: prizeOutcomeFor(winner),
+        calibration,
+        ...revealedSeedOf(game),
+      })
       .where(and(eq(games.id, gameId), eq(games.status, 'active'), eq(games.startTime, game.startTime), eq(games.endTime, game.endTime)))
       .returning()
       .get();

@@ -6,7 +6,8 @@ import { createFeedSource } from './metrics-feed.ts';
 import type { MetricsSource } from './metrics.ts';
 import { buildRecord, saveRecord } from './record.ts';
 import { calibrationOf, rank, storedPoints } from './scoring.ts';
-import { drawSeed, simulatedMetrics as simulatedSource } from './simulation.ts';
+import { simulatedMetrics as simulatedSource } from './simulation.ts';
+import { newGameSeed } from './seeds.ts';
 import { isStarted } from './schedule.ts';
 
 /** The configured metrics source; games from before commit and reveal get a seed or a record now. */
@@ -28,7 +29,7 @@ export function giveSeedsToOpenGames(db: Queryable): number {
     .all();
   for (const { id } of open)
     db.update(games)
-      .set(drawSeed())
+      .set(newGameSeed())
       .where(sql`${games.id} = ${id} and ${isNull(games.seed)}`)
       .run();
   return open.length;

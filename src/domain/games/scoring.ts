@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { influencerMetrics, influencers, type Game, type Influencer, type InfluencerCalibration } from '../../db/schema.ts';
 import { MINUTE_MS, minuteOf, roundPoints } from './metrics.ts';
 import { formOf, simulatedMinute, simulatedPoints } from './simulation.ts';
+import { gameSeed } from './seeds.ts';
 
 /*
  * Scoring (DESIGN section 4): a play's score is the sum of its five influencers' points earned
@@ -63,7 +64,6 @@ export function gamePoints(
   let result: GamePoints;
   if (game.metricsSource === 'feed') result = feedPoints(db, calibration, start, to);
   else {
-    if (!game.seed) throw new Error(`Game ${game.id} has no seed.`);
     result = { points: runningSimulatedPoints(game, ids, calibration, start, to), missing: 0 };
   }
   if (result.missing === 0 && cacheKey !== null) {
@@ -89,7 +89,7 @@ function runningSimulatedPoints(
   start: number,
   to: number,
 ): Map<number, number> {
-  const seed = game.seed!;
+  const seed = gameSeed(game);
   if (calibration !== game.calibration) return new Map(ids.map((id) => [id, simulatedPoints(seed, id, calibration[String(id)]!, start, to)]));
   const stateKey = `${game.id}:${seed}:${start}:${ids.join(',')}`;
   let state = running.get(stateKey);

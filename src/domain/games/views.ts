@@ -14,6 +14,7 @@ import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom } from
 import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
+import { revealedSeed } from '../operations/sealed-seeds.ts';
 
 /*
  * What the game pages and the read APIs of spec section 7 show: influencers with their metrics,
@@ -166,7 +167,7 @@ export function shownPicks(game: Pick<Game, 'startTime'>, influencerIds: string[
 /** Commit and reveal: the hash from the start, the seed only once the game is over. */
 export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metricsSource'>) {
   const over = game.status === 'completed' || game.status === 'canceled';
-  return { metricsSource: game.metricsSource, seedHash: game.seedHash, seed: over ? game.seed : null };
+  return { metricsSource: game.metricsSource, seedHash: game.seedHash, seed: over ? revealedSeed(game.seed) : null };
 }
 
 /** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */

@@ -108,7 +108,12 @@ export function copyUploads(from: string, to: string): number {
  * with `PRAGMA integrity_check`, and copies the uploads into `uploads/` beside it. A half-written
  * copy never carries the final name.
  */
-export function backupDatabase(source: Source, file: string, uploadsDir: string): { file: string; bytes: number; ms: number; uploadsCopied: number } {
+export function backupDatabase(
+  source: Source,
+  file: string,
+  uploadsDir: string,
+  now = Date.now(),
+): { file: string; bytes: number; ms: number; uploadsCopied: number } {
   if (existsSync(file)) throw new BackupError(`${file} already exists; choose a new name (a backup never overwrites one).`);
   const started = performance.now();
   const partial = `${file}.partial`;
@@ -116,6 +121,7 @@ export function backupDatabase(source: Source, file: string, uploadsDir: string)
     mkdirSync(dirname(file), { recursive: true });
     removeWithSidecars(partial);
     clientOf(source).query('VACUUM INTO ?').run(partial);
+    stampTakenAt(partial, now);
     const integrity = integrityOf(partial);
     if (integrity !== 'ok') throw new BackupError(`The copy failed its integrity check: ${integrity}; nothing was kept.`);
     renameSync(partial, file);
@@ -131,6 +137,21 @@ export function backupDatabase(source: Source, file: string, uploadsDir: string)
     throw new BackupError(`${file} was written, but copying the images beside it failed: ${reasonOf(error)}.`);
   }
   return { file, bytes: statSync(file).size, ms: Math.round(performance.now() - started), uploadsCopied };
+}
+
+/** app_settings key of when a backup was taken, written into the copy: `restore` reckons from it what the store may have done since. */
+export const BACKUP_TAKEN_AT_SETTING = 'backup_taken_at';
+
+function stampTakenAt(copy: string, now: number): void {
+  const db = new Database(copy);
+  try {
+    db.exec('PRAGMA journal_mode = DELETE;');
+    db.query(
+      'insert into app_settings (key, value, updated_at) values (?, ?, ?) on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at',
+    ).run(BACKUP_TAKEN_AT_SETTING, String(now), now);
+  } finally {
+    db.close();
+  }
 }
 
 /** The backups in `dir`, oldest first, with their times. */
@@ -158,7 +179,7 @@ export function runScheduledBackup(db: Source, options: { dir: string; keep: num
   // What a process killed in the middle of a backup left: only the jobs holder writes here, one backup at a time.
   const leftovers = existsSync(options.dir) && statSync(options.dir).isDirectory() ? readdirSync(options.dir) : [];
   for (const name of leftovers) if (/^store-\d{8}T\d{6}Z\.db\.partial/.test(name)) rmSync(join(options.dir, name), { force: true });
-  const made = backupDatabase(db, join(options.dir, backupName(options.now)), options.uploadsDir);
+  const made = backupDatabase(db, join(options.dir, backupName(options.now)), options.uploadsDir, options.now);
   const all = listBackups(options.dir);
   const removed = all.slice(0, Math.max(0, all.length - options.keep)).map((old) => {
     rmSync(old.file, { force: true });

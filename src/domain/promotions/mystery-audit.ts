@@ -3,6 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { mysteryDraws, mysterySeeds, orderItems, orders, products } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { boxName } from './mystery-boxes.ts';
+import { revealedSeed } from '../operations/sealed-seeds.ts';
 import { type BoxStock, boxSeedHash, drawProduct, normalStock, oddsOf } from './mystery-draw.ts';
 
 /*
@@ -60,7 +61,7 @@ export function orderDrawView(db: Queryable, orderId: number): OrderDrawView | n
     boxName: boxName(found.draw.productType),
     productId: found.draw.productId,
     productLabel: found.draw.productLabel,
-    seed: status !== 'pending' ? found.seed.seed : null,
+    seed: status !== 'pending' ? revealedSeed(found.seed.seed) : null,
     seedHash: found.seed.seedHash,
     committedAt: found.seed.committedAt,
     drawnAt: found.draw.createdAt,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
 import { mysteryBoxes, mysterySeeds, products, type ProductType } from '../../db/schema.ts';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
@@ -7,6 +7,7 @@ import { productLabel, productTypeLabels } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { type BoxStock, newBoxSeed, oddsOf } from './mystery-draw.ts';
+import { sealSeed } from '../operations/sealed-seeds.ts';
 
 /*
  * Mystery boxes (issue 29, item 2): one box per product type holding that type's flagged
@@ -79,7 +80,12 @@ export function currentSeed(db: Queryable, type: ProductType) {
 /** Commits the box's next seed: its hash is public from now on, the seed secret until it draws. */
 export function commitSeed(tx: Queryable, type: ProductType, now: number) {
   const { seed, seedHash } = newBoxSeed();
-  return tx.insert(mysterySeeds).values({ productType: type, seed, seedHash, committedAt: now }).returning().get();
+  // Sealed under SEED_KEY until it draws: a backup of the database does not tell the next draw.
+  return tx
+    .insert(mysterySeeds)
+    .values({ productType: type, seed: sealSeed(seed), seedHash, committedAt: now })
+    .returning()
+    .get();
 }
 
 function stateOf(type: ProductType, contents: Contents, priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
@@ -200,4 +206,40 @@ export function setBoxPrice(deps: { db: Db; clock: Clock }, adminId: number, typ
     if (!currentSeed(tx, type)) commitSeed(tx, type, now);
     return boxState(tx, type);
   });
+}
+
+/** Current box seeds still stored plain (from before seeds were sealed): sealed now, the same seed and commitment. */
+export function sealCurrentBoxSeeds(tx: Queryable): number {
+  const plain = tx
+    .select({ id: mysterySeeds.id, seed: mysterySeeds.seed })
+    .from(mysterySeeds)
+    .where(and(isNull(mysterySeeds.usedAt), sql`${mysterySeeds.seed} not like 'sealed%'`))
+    .all();
+  for (const row of plain)
+    tx.update(mysterySeeds)
+      .set({ seed: sealSeed(row.seed) })
+      .where(eq(mysterySeeds.id, row.id))
+      .run();
+  return plain.length;
+}
+
+/**
+ * After a restore: each box's committed seed is withdrawn and a new one committed before the next
+ * sale. The backup's seed may have drawn after the backup was taken and been revealed on that
+ * order's page; it never drew in this store (a current seed has no draw), so its row goes.
+ */
+export function recommitBoxes(tx: Queryable, now: number): ProductType[] {
+  const withdrawn = tx.delete(mysterySeeds).where(isNull(mysterySeeds.usedAt)).returning({ productType: mysterySeeds.productType }).all();
+  for (const { productType } of withdrawn) commitSeed(tx, productType, now);
+  return withdrawn.map((row) => row.productType);
+}
+
+/** One sealed current box seed, to check at start-up that the key opens it. */
+export function someSealedBoxSeed(tx: Queryable): string | undefined {
+  return tx
+    .select({ seed: mysterySeeds.seed })
+    .from(mysterySeeds)
+    .where(and(isNull(mysterySeeds.usedAt), sql`${mysterySeeds.seed} like 'sealed%'`))
+    .limit(1)
+    .get()?.seed;
 }

@@ -9,6 +9,7 @@ import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 import { totalsFor } from '../../shared/pricing.ts';
 import { boxName, boxState, commitSeed, currentSeed, isBoxType, NO_SUCH_BOX, refusalOf } from './mystery-boxes.ts';
 import { drawProduct } from './mystery-draw.ts';
+import { openSeed } from '../operations/sealed-seeds.ts';
 
 /*
  * Buying a mystery box: buy-now's own path (orders.ts placeOrder: claim -> charge -> confirm, the
@@ -45,9 +46,11 @@ function drawInClaim(tx: Queryable, now: number, type: ProductType, priceCents: 
   if (input.seedHash !== undefined && input.seedHash !== seed.seedHash) {
     throw new DomainError(409, BOX_COMMITMENT_CHANGED, undefined, { code: 'BOX_COMMITMENT_CHANGED', seedHash: seed.seedHash });
   }
-  const productId = drawProduct(seed.seed, orderId, box.stock)!;
+  const plain = openSeed(seed.seed);
+  const productId = drawProduct(plain, orderId, box.stock)!;
   const item = box.items.find((candidate) => candidate.productId === productId)!;
-  tx.update(mysterySeeds).set({ usedAt: now }).where(eq(mysterySeeds.id, seed.id)).run();
+  // Used, it is revealed (plain) on the order page: it draws nothing else.
+  tx.update(mysterySeeds).set({ usedAt: now, seed: plain }).where(eq(mysterySeeds.id, seed.id)).run();
   commitSeed(tx, type, now);
   tx.insert(mysteryDraws)
     .values({ orderId, productType: type, seedId: seed.id, productId, productLabel: item.label, priceCents, stock: JSON.stringify(box.stock), createdAt: now })
