@@ -7,6 +7,7 @@ import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
 import { adminWithPin, buyNowBody, quickShopper } from '../helpers/actors.ts';
 import { testApp, type TestApp, type TestClient } from '../helpers/app.ts';
 import { putAuction } from '../helpers/auctions.ts';
+import { propertyRuns } from '../helpers/property-runs.ts';
 import { joinTeam, startTeam } from '../helpers/teams.ts';
 
 /*
@@ -19,7 +20,7 @@ import { joinTeam, startTeam } from '../helpers/teams.ts';
  * tests/unit/stock-ledger.property.test.ts runs many more steps on the ledger alone.
  */
 
-const RUNS = 40;
+const RUNS = propertyRuns(40);
 const HOUR = 60 * 60 * 1000;
 const PAID = ['processing', 'shipped', 'completed'];
 const totals = { runs: 0, steps: 0, done: {} as Record<string, number> };

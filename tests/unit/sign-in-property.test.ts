@@ -6,6 +6,7 @@ import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts
 import { logIn } from '../../src/domain/accounts/accounts.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 import type { PasswordHasher } from '../../src/domain/accounts/passwords.ts';
+import { propertyRuns } from '../helpers/property-runs.ts';
 
 /*
  * Issue 25: for any sequence of sign-in attempts, wrong or right, from any addresses, in bursts
@@ -18,6 +19,8 @@ const plainHasher: PasswordHasher = {
   hash: async (password) => `plain:${password}`,
   verify: async (password, hash) => hash === `plain:${password}`,
 };
+
+const RUNS = propertyRuns(100);
 
 const ACCOUNTS = { alice: 'alice-pass', admin: 'admin-pass', bob: 'bob-pass' } as const;
 type Name = keyof typeof ACCOUNTS;
@@ -63,7 +66,7 @@ describe('sign-in under any sequence of attempts', () => {
         expect(user.username).toBe(owner);
         deps.db.$client.close();
       }),
-      { numRuns: 100 },
+      { numRuns: RUNS },
     );
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import {
   setAvailable,
   stockOf,
 } from '../../src/domain/inventory/stock.ts';
+import { propertyRuns } from '../helpers/property-runs.ts';
 
 /*
  * The stock ledger under random interleavings of every way to hold and give back stock, each
@@ -30,7 +31,9 @@ import {
  * sale, release or return of the same thing moves nothing).
  */
 
-const RUNS = 200;
+// 100 runs (about 3,750 steps) find the sellOrder miscount this test was written for every time
+// (it shows in 50); PROPERTY_RUNS_FACTOR=2 gives the 200 runs it had before issue 35.
+const RUNS = propertyRuns(100);
 const MIN_STEPS = 20;
 const MAX_STEPS = 60;
 
