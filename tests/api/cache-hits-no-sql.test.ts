@@ -204,7 +204,7 @@ describe('the next hit shows every write a cached page shows', () => {
     expect(islandProps<{ initial: CompetitionData }>(await html(visitor, url), 'CompetitionPanel').initial.gameStatus).toBe('waiting');
     ctx.clock.set(START);
     // The job writes the database directly: no request of this app tells the cache.
-    await elsewhere(ctx, () => void runGameJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics }));
+    await elsewhere(ctx, () => runGameJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway, metrics: simulatedMetrics }));
     await Bun.sleep(0);
     expect(islandProps<{ initial: CompetitionData }>(await html(visitor, url), 'CompetitionPanel').initial.gameStatus).toBe('active');
   });
