@@ -5,7 +5,7 @@ import { boxSeedHash } from '../../src/domain/promotions/mystery-draw.ts';
 import { orderDrawView } from '../../src/domain/promotions/mystery-audit.ts';
 import { adminWithoutPin, adminWithPin, COMPLETE_PROFILE, completeProfile, quickShopper, signedInUser } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
-import { text, textOf } from '../helpers/html.ts';
+import { text } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
 import { type BoxView, boxOf, drawsOf, priceOf, seedsOf, stocksOf } from '../helpers/boxes.ts';
 

@@ -71,7 +71,7 @@ export function MysteryDrawPanel({ draw, orderId }: { draw: OrderDrawView; order
       </table>
       <details className="mt-4 text-sm" data-draw-check="">
         <summary className="cursor-pointer font-semibold text-sea-dark">How to check this draw</summary>
-        <HowToCheck draw={draw} total={total} />
+        <HowToCheck draw={draw} total={total} orderId={orderId} />
       </details>
     </section>
   );
@@ -92,10 +92,10 @@ function ticketRanges(stock: OrderDrawView['stock']) {
  * hashlib and hmac), and what it must print; before the seed is revealed, the same commands with
  * SEED in its place.
  */
-function HowToCheck({ draw, total }: { draw: OrderDrawView; total: number }) {
+function HowToCheck({ draw, total, orderId }: { draw: OrderDrawView; total: number; orderId: number }) {
   const seed = draw.seed ?? 'SEED';
   const roll = draw.roll;
-  const message = roll?.message ?? 'ORDER';
+  const message = roll?.message ?? String(orderId);
   return (
     <>
       {!roll && <p className="m-0 mt-2 text-slate-600">The seed is revealed, and each step filled in, once your payment is confirmed.</p>}
