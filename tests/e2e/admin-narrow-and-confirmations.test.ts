@@ -81,7 +81,7 @@ describe('the admin at 390 px, and confirmations by keyboard', () => {
     await page.getByRole('button', { name: 'End auction early' }).click();
     await shows(page.getByRole('heading', { name: /^End auction early: .+\?$/ }));
     expect(await sideways(page)).toBeLessThanOrEqual(0);
-    await shows(page.getByText('Every bidder is told why: “Photographed with the wrong lenses”.', { exact: false }));
+    await shows(page.getByText(': “Photographed with the wrong lenses”. This cannot be undone.', { exact: false }));
     await pressEnterOn(page, 'Not Yet', 'link');
     await page.waitForURL(auctionPage);
     expect(await state()).toBe('running');

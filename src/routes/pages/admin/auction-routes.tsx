@@ -128,7 +128,9 @@ function confirmEnd<E extends AppEnv>(c: AppContext<E>, productId: number, reaso
           ? 'Nobody has bid: the auction ends unsold and the item goes back on the shelf.'
           : `${auction.bidCount === 1 ? '1 bid' : `${auction.bidCount} bids`}: the highest bidder wins at the current price if the reserve is met, as if the time had run out.`}
       </p>
-      <p className="m-0">{`Every bidder is told why: “${reason}”. This cannot be undone.`}</p>
+      <p className="m-0">
+        {`${!auction || auction.bidCount === 0 ? 'The reason is kept with the auction' : 'Every bidder is told why'}: “${reason}”. This cannot be undone.`}
+      </p>
     </ConfirmStep>,
     { backHref: backTo(productId, from) },
   );
