@@ -12,7 +12,7 @@ export const waysToBuy = [
   { href: '/auctions', label: 'Auctions', blurb: 'Bid on one-off pieces: the highest bid when the clock runs out wins.' },
   { href: '/mystery', label: 'Mystery boxes', blurb: 'A box at the price of its cheapest item, with exact odds and a draw you can check.' },
   { href: waysHref('team'), label: 'Team buys', blurb: 'Half price each when a friend joins your team within 24 hours.' },
-  { href: waysHref('donate'), label: 'Donate', blurb: 'Buy a piece for our charity partner in Laguna Beach: we hand it over.' },
+  { href: waysHref('donate'), label: 'Buy to donate', blurb: 'Buy a piece for our charity partner in Laguna Beach: we hand it over.' },
 ] as const;
 
 /** A list of the four links, for a menu panel or the footer (`place` names it for tests and styles). */

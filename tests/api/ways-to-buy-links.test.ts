@@ -44,7 +44,7 @@ describe('the ways to buy, linked from everywhere a shopper looks', () => {
       '/auctions': /auction/i,
       '/mystery': /mystery/i,
       '/products?way=team': /^Team buys$/,
-      '/products?way=donate': /^Donate$/,
+      '/products?way=donate': /^Buy to donate$/,
     };
     for (const href of WAYS) {
       const response = await ctx.client().get(href);

@@ -12,14 +12,16 @@ export function offersWay(product: ProductView, way: ListedWay): boolean {
   return way === 'team' ? product.halfPriceEnabled : product.donateEnabled && product.buyNowEnabled;
 }
 
-export const wayTitles: Record<ListedWay, { title: string; intro: string }> = {
+export const wayTitles: Record<ListedWay, { title: string; intro: string; empty: string }> = {
   team: {
     title: 'Team buys',
+    empty: 'No product can be bought as a team right now. Check back soon!',
     intro:
       'Start a team on a product below and share its link: we hold half the price (plus tax) on your card, and when a friend joins within 24 hours you each pay half and each get your own. If nobody joins, the hold is released.',
   },
   donate: {
-    title: 'Donate',
+    title: 'Buy to donate',
+    empty: 'No product can be donated right now. Check back soon!',
     intro: "Buy one of these for our charity partner: you pay as for Pay Now, no address is asked, and we hand it over. Choose 'Donate this' on its page.",
   },
 };

@@ -210,7 +210,7 @@ function Gallery({
           ) : query.way === 'donate' && !donations ? (
             <p className="m-0">Donations open once the store has a charity partner. Check back soon!</p>
           ) : way ? (
-            <p className="m-0">{`No products offer ${way.title.toLowerCase()} right now. Check back soon!`}</p>
+            <p className="m-0">{way.empty}</p>
           ) : (
             <p className="m-0">No products available. Check back soon!</p>
           )}
