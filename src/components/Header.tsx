@@ -6,6 +6,7 @@ import { Island } from './Island.tsx';
 import { Menu } from './Menu.tsx';
 import type { Viewer } from './viewer.ts';
 import { SearchForm } from './SearchForm.tsx';
+import { WaysToBuyLinks } from './WaysToBuy.tsx';
 
 const siteLinks: { href: string; label: string }[] = [
   { href: '/', label: 'Home' },
@@ -17,6 +18,8 @@ const siteLinks: { href: string; label: string }[] = [
   { href: '/business-portal', label: 'Business Portal' },
   { href: '/coach', label: 'Coach' },
 ];
+
+const menuLink = 'block rounded-lg px-3 py-2 text-sm text-ink no-underline hover:bg-slate-100';
 
 const iconButton = 'relative inline-flex items-center justify-center w-10 h-10 rounded-full text-ink hover:bg-slate-100 no-underline cursor-pointer list-none';
 
@@ -42,10 +45,12 @@ export function Header({ viewer, path, backHref, siteName }: { viewer: Viewer; p
           >
             <nav aria-label="Site">
               {siteLinks.map((link) => (
-                <a key={link.href} href={link.href} className="block rounded-lg px-3 py-2 text-sm text-ink no-underline hover:bg-slate-100">
+                <a key={link.href} href={link.href} className={menuLink}>
                   {link.label}
                 </a>
               ))}
+              <p className="m-0 mt-1 border-t border-slate-100 px-3 pt-2 pb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Ways to buy</p>
+              <WaysToBuyLinks place="menu" listClassName="" linkClassName={menuLink} />
             </nav>
           </Menu>
         ) : (
@@ -136,7 +141,11 @@ const mainLinks = [
   { href: '/scoreboard', label: 'Scoreboard' },
 ] as const;
 
-/** The bottom bar's links for wide screens, where the bar is hidden (cart and account are the header's own). */
+/**
+ * The bottom bar's links for wide screens, where the bar is hidden (cart and account are the
+ * header's own), and the ways to buy in a drop-down (on a phone they are in the site menu, the
+ * footer and the home page).
+ */
 function MainLinks({ path }: { path: string }) {
   const tab = bottomBarTab(path);
   return (
@@ -154,6 +163,21 @@ function MainLinks({ path }: { path: string }) {
           </a>
         );
       })}
+      <Menu
+        id="ways"
+        menuName="ways"
+        label="Ways to buy"
+        button={
+          <>
+            Ways to buy <span aria-hidden="true">▾</span>
+          </>
+        }
+        buttonClassName="rounded-full px-3 py-2 text-sm font-semibold text-ink hover:bg-slate-100 cursor-pointer"
+        placement="below-start"
+        panelClassName="w-52 rounded-xl border border-slate-200 bg-white p-2 shadow-xl"
+      >
+        <WaysToBuyLinks place="header" listClassName="" linkClassName={menuLink} />
+      </Menu>
     </nav>
   );
 }

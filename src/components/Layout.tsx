@@ -4,6 +4,7 @@ import { BottomBar } from './BottomBar.tsx';
 import { Cached } from './Cached.tsx';
 import { Document, IslandScripts, type PageMeta, type SiteInfo } from './Document.tsx';
 import { Slot } from './slots.tsx';
+import { WaysToBuyLinks } from './WaysToBuy.tsx';
 import { Header } from './Header.tsx';
 import { Island } from './Island.tsx';
 import { useRenderState } from './render-context.ts';
@@ -79,11 +80,15 @@ const footerLinks = [
   ['/business-portal', 'Business portal'],
 ] as const;
 
-/** The shop's policies on every page; its bottom padding clears the fixed bottom bar (narrow screens only). */
+/** The ways to buy and the shop's policies on every page; its bottom padding clears the fixed bottom bar (narrow screens only). */
 function Footer() {
   return (
     <footer className="border-t border-slate-200 bg-white px-4 pt-6 pb-28 md:pb-8 text-sm text-slate-600 print:hidden">
       <div className="mx-auto flex max-w-6xl flex-col gap-3">
+        <nav aria-label="Ways to buy" className="flex flex-wrap items-baseline gap-x-5 gap-y-2">
+          <h2 className="m-0 text-xs font-semibold uppercase tracking-wide text-slate-600">Ways to buy</h2>
+          <WaysToBuyLinks place="footer" listClassName="flex flex-wrap gap-x-5 gap-y-2" linkClassName="font-semibold text-ink no-underline hover:underline" />
+        </nav>
         <nav aria-label="Shop policies">
           <ul className="m-0 flex list-none flex-wrap gap-x-5 gap-y-2 p-0">
             {footerLinks.map(([href, label]) => (

@@ -1,4 +1,4 @@
-import { GALLERY_SORTS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
+import { GALLERY_SORTS, LISTED_WAYS, PRODUCT_TYPE_NAMES } from '../shared/schemas/catalog.ts';
 import type { SharedPage, ViewerPieces } from './shared-page.ts';
 import type { RenderedFragment } from '../components/render-context.ts';
 
@@ -74,6 +74,7 @@ export interface PageKey {
 const CACHEABLE_VALUES: Record<string, readonly string[] | RegExp> = {
   type: PRODUCT_TYPE_NAMES,
   sort: GALLERY_SORTS,
+  way: LISTED_WAYS,
   tab: ['competition', 'details', 'active', 'winners'],
   // A list's pages (the scoreboard's): at most 999 of them, so the keys stay finite.
   page: /^[1-9]\d{0,2}$/,

@@ -4,7 +4,7 @@ import { notifications, products } from '../../src/db/schema.ts';
 import { fromStoreInput, toStoreInput } from '../../src/shared/store-time.ts';
 import { adminWithoutPin, signedInUser } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
-import { count, fieldErrors, first, formFields, inputValue, links, mainOf, textOf, toastOf } from '../helpers/html.ts';
+import { attribute, count, fieldErrors, first, formFields, inputValue, links, mainOf, textOf, toastOf } from '../helpers/html.ts';
 
 /*
  * The admin's auction page, /admin/products/{id}/auction (issue 28, item 1): set up through the
@@ -129,7 +129,19 @@ describe('cancel and end early through the forms', () => {
     expect(fieldErrors(await noReason.text(), 'end-').reason).toBe('Say why the auction ends (at least 3 characters).');
     expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
 
-    const ended = await ctx.admin.post(`${page(ctx.product.id)}/end`, { form: { reason: 'The piece was damaged in the studio', back: 'running' } });
+    // The button asks first, as Mark Delivered does: a confirmation step, nothing changed yet.
+    const asked = await ctx.admin.post(`${page(ctx.product.id)}/end`, { form: { reason: 'The piece was damaged in the studio', back: 'running' } });
+    expect(asked.status).toBe(200);
+    const step = await asked.text();
+    expect(textOf(first(step, 'h1')!)).toBe('End auction early: Maison Lune One-off Frames?');
+    expect(attribute(step, '[data-confirm-step] a', 'href')).toBe('/admin?tab=auctions');
+    expect(attribute(step, '[data-confirm-step] input[name="reason"]', 'value')).toBe('The piece was damaged in the studio');
+    expect(attribute(step, '[data-confirm-step] input[name="confirmed"]', 'value')).toBe('yes');
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
+
+    const ended = await ctx.admin.post(`${page(ctx.product.id)}/end`, {
+      form: { reason: 'The piece was damaged in the studio', back: 'running', confirmed: 'yes' },
+    });
     expect(ended.status).toBe(303);
     expect(ended.headers.get('location')).toBe('/admin?tab=auctions');
     expect(auctionRows(ctx, ctx.product.id).auctions[0]).toMatchObject({ endsAt: ctx.clock.now(), reason: 'The piece was damaged in the studio' });

@@ -16,6 +16,10 @@ const open = squareStoresOfFile();
 const DAY = 24 * 60 * 60 * 1000;
 const REFUNDS = { method: 'POST', path: '/v2/refunds' };
 
+/** The Orders tab's refund form as the confirmation step sends it (the button alone only asks: tests/api/admin-confirmations). */
+const confirmedRefund = (admin: Parameters<typeof postForm>[0], orderId: number, fields: Record<string, string>) =>
+  postForm(admin, `/admin/orders/${orderId}/refund`, { ...fields, confirmed: 'yes' });
+
 async function deliveredOrder(s: SquareStore, username: string, { deliver = true } = {}) {
   const shopper = await s.shopper(username);
   const product = s.db.select().from(products).where(eq(products.brand, 'Ray-Ban')).get()!;
@@ -167,18 +171,15 @@ describe.concurrent('admin refunds after delivery', () => {
     const s = await open();
     const { admin, orderId } = await deliveredOrder(s, 'formed');
     const form = { amount: '$12.5', reason: 'Strap missing', key: 'refund-1' };
-    const [first, second] = await Promise.all([
-      postForm(admin, `/admin/orders/${orderId}/refund`, form),
-      postForm(admin, `/admin/orders/${orderId}/refund`, form),
-    ]);
+    const [first, second] = await Promise.all([confirmedRefund(admin, orderId, form), confirmedRefund(admin, orderId, form)]);
     expect([first!.status, second!.status]).toEqual([303, 303]);
     expect(first!.headers.get('location')).toBe(`/admin?tab=orders#order-${orderId}`);
     expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1250]);
     expect(refundRows(s, orderId)).toHaveLength(1);
-    const zero = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '0', reason: 'Nothing', key: 'refund-2' });
+    const zero = await confirmedRefund(admin, orderId, { amount: '0', reason: 'Nothing', key: 'refund-2' });
     expect(zero.status).toBe(303);
     expect(refundRows(s, orderId)).toHaveLength(1);
-    const next = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '2', reason: 'Postage back', key: 'refund-2' });
+    const next = await confirmedRefund(admin, orderId, { amount: '2', reason: 'Postage back', key: 'refund-2' });
     expect(next.status).toBe(303);
     expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1250, 200]);
   });
@@ -194,17 +195,17 @@ describe.concurrent('admin refunds after delivery', () => {
     expect(tabA).toMatch(/^refund-[0-9a-f-]{36}$/);
     expect(tabB).not.toBe(tabA);
 
-    const first = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '10', reason: 'Scratched lens', key: tabA });
+    const first = await confirmedRefund(admin, orderId, { amount: '10', reason: 'Scratched lens', key: tabA });
     expect((await afterRedirect(admin, first)).toast).toMatchObject({ title: 'Refunded' });
-    const second = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '5', reason: 'Late delivery', key: tabB });
+    const second = await confirmedRefund(admin, orderId, { amount: '5', reason: 'Late delivery', key: tabB });
     expect((await afterRedirect(admin, second)).toast).toMatchObject({ title: 'Refunded', description: `Refunded $5.00 of order #${orderId}.` });
     expect(s.fake.refunds().map((r) => r.amount_money.amount)).toEqual([1000, 500]);
 
     // Tab A's form sent again (a double click, a reload): the first refund, not a third.
-    const again = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '10', reason: 'Scratched lens', key: tabA });
+    const again = await confirmedRefund(admin, orderId, { amount: '10', reason: 'Scratched lens', key: tabA });
     expect((await afterRedirect(admin, again)).toast).toMatchObject({ title: 'Refunded', description: `Refunded $10.00 of order #${orderId}.` });
     // ... or sent again with other words: told why not, nothing refunded.
-    const edited = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: '7', reason: 'Scratched lens', key: tabA });
+    const edited = await confirmedRefund(admin, orderId, { amount: '7', reason: 'Scratched lens', key: tabA });
     expect((await afterRedirect(admin, edited)).toast).toMatchObject({
       title: 'Not refunded',
       description: `This refund form was already sent: it refunded $10.00 of order #${orderId}. Open the order again for another refund.`,
@@ -215,7 +216,7 @@ describe.concurrent('admin refunds after delivery', () => {
     // A third tab asks for more than is left: told how much is.
     const left = totalCents - 1500;
     const tabC = await formKey();
-    const over = await postForm(admin, `/admin/orders/${orderId}/refund`, { amount: ((left + 100) / 100).toFixed(2), reason: 'Everything', key: tabC });
+    const over = await confirmedRefund(admin, orderId, { amount: ((left + 100) / 100).toFixed(2), reason: 'Everything', key: tabC });
     expect((await afterRedirect(admin, over)).toast).toMatchObject({
       title: 'Not refunded',
       description: `At most $${(left / 100).toFixed(2)} of order #${orderId} can still be refunded.`,

@@ -98,6 +98,7 @@ describe('an admin runs an auction from the panel', () => {
     await row.getByText('End early').click();
     await row.getByLabel('Reason (every bidder is told)').fill('The pair was damaged in the studio');
     await row.getByRole('button', { name: 'End auction early' }).click();
+    await page.getByRole('button', { name: 'Yes, End auction early' }).click();
     expect(await toastText(page, 'Auction ended')).toContain('Every bidder is told why');
 
     const told = await shopper.ok('GET', '/api/notifications');
@@ -125,6 +126,7 @@ describe('an admin runs an auction from the panel', () => {
     await admin.reload();
     await admin.getByLabel('Reason (every bidder is told)').fill('Closing early for the holiday sale');
     await admin.getByRole('button', { name: 'End auction early' }).click();
+    await admin.getByRole('button', { name: 'Yes, End auction early' }).click();
     expect(await toastText(admin, 'Auction ended')).toContain('Auction ended');
     // The close job (run by the manual clock's route) charges the card on file: declined.
     expect(

@@ -117,6 +117,7 @@ describe('after the sale', () => {
     await row.getByLabel('Reason (the customer sees it)').fill('Partial refund for the bent arm');
     await look(admin, 'after-sale-admin-refund-form');
     await row.getByRole('button', { name: 'Refund to card' }).click();
+    await admin.getByRole('button', { name: 'Yes, Refund to card' }).click();
     expect(await toastText(admin)).toContain(`Refunded $20.00 of order #${orderId}.`);
     expect(await needs.count()).toBe(0);
     await look(admin, 'after-sale-admin-refunded');
@@ -151,8 +152,10 @@ describe('after the sale', () => {
       await rowIn(tab).getByLabel('Reason (the customer sees it)').fill(reason);
     }
     await rowIn(tabA).getByRole('button', { name: 'Refund to card' }).click();
+    await tabA.getByRole('button', { name: 'Yes, Refund to card' }).click();
     expect(await toastText(tabA)).toContain(`Refunded $10.00 of order #${orderId}.`);
     await rowIn(tabB).getByRole('button', { name: 'Refund to card' }).click();
+    await tabB.getByRole('button', { name: 'Yes, Refund to card' }).click();
     expect(await toastText(tabB)).toContain(`Refunded $5.00 of order #${orderId}.`);
     await shows(rowIn(tabB).getByText('Refunded $10.00', { exact: false }));
     await shows(rowIn(tabB).getByText('Refunded $5.00', { exact: false }));

@@ -102,9 +102,13 @@ export function noticeIncompleteProfile(db: Queryable, clock: Clock, userId: num
   });
 }
 
+/**
+ * The profile is complete: the reminder is a to-do that is done, so it leaves the bell, read or
+ * not (marked read it stayed listed with its 'Complete Profile' button, issue 37 item 16). Should
+ * the profile become incomplete again, the next refusal tells again.
+ */
 export function clearIncompleteProfileNotice(db: Queryable, userId: number): void {
-  db.update(notifications)
-    .set({ read: true })
-    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile'), eq(notifications.read, false)))
+  db.delete(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.title, 'Complete Your Profile')))
     .run();
 }

@@ -4,12 +4,13 @@ import { mysteryDraws, mysterySeeds, orderItems, orders, products } from '../../
 import { productLabel } from '../catalog/catalog.ts';
 import { boxName } from './mystery-boxes.ts';
 import { revealedSeed } from '../operations/sealed-seeds.ts';
-import { type BoxStock, boxSeedHash, drawProduct, normalStock, oddsOf } from './mystery-draw.ts';
+import { type BoxStock, boxSeedHash, drawProduct, drawRoll, normalStock, oddsOf } from './mystery-draw.ts';
 
 /*
- * A box order's draw, shown on its order page and checked by `bun run verify-draw ORDER`: the
- * seed (used once, so revealing it tells nothing about any later draw), the hash published
- * before the purchase, the stock the draw read, and the product it gave.
+ * A box order's draw, shown on its order page with each step worked out for the buyer to redo,
+ * and checked by the operators' `bun run verify-draw ORDER`: the seed (used once, so revealing it
+ * tells nothing about any later draw), the hash published before the purchase, the stock the
+ * draw read, and the product it gave.
  */
 
 const PAID = ['processing', 'shipped', 'completed', 'refunded'];
@@ -45,7 +46,8 @@ export interface OrderDrawView {
   committedAt: number;
   drawnAt: number;
   stock: { productId: number; label: string; units: number; chance: number }[];
-  command: string;
+  /** Steps 2 and 3 worked out, once the seed is revealed: the HMAC's message and value, and the ticket. */
+  roll: { message: string; hmac: string; ticket: number } | null;
 }
 
 /** What the order page shows a box's buyer so they can check the draw themselves. */
@@ -57,16 +59,19 @@ export function orderDrawView(db: Queryable, orderId: number): OrderDrawView | n
   const labels = new Map(
     (ids.length ? db.select().from(products).where(inArray(products.id, ids)).all() : []).map((product) => [product.id, productLabel(product)]),
   );
+  const seed = status !== 'pending' ? revealedSeed(found.seed.seed) : null;
+  const total = normalStock(found.stock).reduce((sum, [, units]) => sum + units, 0);
+  const roll = seed && total > 0 ? drawRoll(seed, orderId, total) : null;
   return {
     boxName: boxName(found.draw.productType),
     productId: found.draw.productId,
     productLabel: found.draw.productLabel,
-    seed: status !== 'pending' ? revealedSeed(found.seed.seed) : null,
+    seed,
     seedHash: found.seed.seedHash,
     committedAt: found.seed.committedAt,
     drawnAt: found.draw.createdAt,
     stock: oddsOf(found.stock).map((line) => ({ ...line, label: labels.get(line.productId) ?? `Product #${line.productId}` })),
-    command: `bun run verify-draw ${orderId}`,
+    roll: roll && { message: roll.message, hmac: roll.hmac, ticket: Number(roll.ticket) },
   };
 }
 

@@ -38,13 +38,19 @@ export function normalStock(stock: BoxStock): BoxStock {
 
 /** The ticket, uniform over [0, total) given a secret seed; `total` must be at least 1. */
 export function drawTicket(seed: string, orderId: number, total: number): bigint {
+  return drawRoll(seed, orderId, total).ticket;
+}
+
+/** The roll that gave the ticket (steps 2 and 3): its HMAC message, the HMAC in hex, the ticket; the order page shows them to redo by hand. */
+export function drawRoll(seed: string, orderId: number, total: number): { message: string; hmac: string; ticket: bigint } {
   const n = BigInt(total);
   const limit = SPACE - (SPACE % n);
   const key = Buffer.from(seed, 'hex');
   for (let roll = 0; ; roll++) {
     const message = roll === 0 ? String(orderId) : `${orderId}:${roll}`;
-    const x = BigInt(`0x${createHmac('sha256', key).update(message).digest('hex')}`);
-    if (x < limit) return x % n;
+    const hmac = createHmac('sha256', key).update(message).digest('hex');
+    const x = BigInt(`0x${hmac}`);
+    if (x < limit) return { message, hmac, ticket: x % n };
   }
 }
 

@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import { MysteryBoxesHeaderLink } from '../../components/MysteryLinks.tsx';
 import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
-import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
+import { galleryPageQuery, type ListedWay } from '../../shared/schemas/catalog.ts';
+import { WaysToBuySection } from '../../components/WaysToBuy.tsx';
+import { offersWay, wayTitles } from '../../domain/catalog/ways-to-buy.ts';
 import { ProductGrid } from '../../components/ProductCard.tsx';
 import {
   gallerySorts,
@@ -64,6 +66,7 @@ function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGallerie
           </a>
         </div>
       </section>
+      <WaysToBuySection />
       {productTypes.map((type, index) => {
         const label = productTypeLabels[type];
         const items = galleries[type];
@@ -93,6 +96,8 @@ interface GalleryQuery {
   type?: ProductType;
   sort: GallerySort;
   q: string;
+  /** Only the products a way to buy starts from (team buys, donations). */
+  way?: ListedWay;
 }
 
 function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string {
@@ -101,6 +106,7 @@ function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string
   if (next.type) params.set('type', next.type);
   if (next.q) params.set('q', next.q);
   if (next.sort !== 'featured') params.set('sort', next.sort);
+  if (next.way) params.set('way', next.way);
   const search = params.toString();
   return search ? `/products?${search}` : '/products';
 }
@@ -110,8 +116,21 @@ const pill = (active: boolean) =>
     active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
   }`;
 
-function Gallery({ query, products, extras }: { query: GalleryQuery; products: ReturnType<typeof listProducts>; extras: CardExtras }) {
-  const heading = query.type ? productTypeLabels[query.type].plural : 'All products';
+function Gallery({
+  query,
+  products,
+  extras,
+  donations,
+}: {
+  query: GalleryQuery;
+  products: ReturnType<typeof listProducts>;
+  extras: CardExtras;
+  /** The store has a charity partner to donate to. */
+  donations: boolean;
+}) {
+  const way = query.way ? wayTitles[query.way] : undefined;
+  const kind = query.type ? productTypeLabels[query.type].plural : 'All products';
+  const heading = way ? (query.type ? `${way.title}: ${kind}` : way.title) : kind;
   return (
     <>
       <div className="flex flex-wrap items-end justify-between gap-3 mb-4">
@@ -126,13 +145,18 @@ function Gallery({ query, products, extras }: { query: GalleryQuery; products: R
           </p>
         </div>
       </div>
+      {way && (
+        <p className="m-0 -mt-2 mb-4 max-w-2xl text-sm text-slate-700" data-way-intro={query.way}>
+          {way.intro}
+        </p>
+      )}
       <SearchForm
         id="gallery-search"
         action="/products"
         label="Search by brand, model or description"
         placeholder="Search brand, model or description"
         defaultValue={query.q}
-        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined }}
+        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined, way: query.way }}
         look="gallery"
       />
       <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
@@ -183,6 +207,10 @@ function Gallery({ query, products, extras }: { query: GalleryQuery; products: R
                 Clear search
               </a>
             </>
+          ) : query.way === 'donate' && !donations ? (
+            <p className="m-0">Donations open once the store has a charity partner. Check back soon!</p>
+          ) : way ? (
+            <p className="m-0">{way.empty}</p>
           ) : (
             <p className="m-0">No products available. Check back soon!</p>
           )}
@@ -205,22 +233,28 @@ export const catalogPages = new Hono<AppEnv>()
     return renderPage(c, { path: '/' }, <Home galleries={galleries} extras={extras} />);
   })
   .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
-    const { type, sort = 'featured', q = '' } = c.req.valid('query');
-    const query: GalleryQuery = { type, sort, q };
-    const products = listProducts(c.env.deps.db, query);
-    const title = query.q ? `Search: ${query.q}` : query.type ? productTypeLabels[query.type].plural : 'Shop';
+    const { type, sort = 'featured', q = '', way } = c.req.valid('query');
+    const query: GalleryQuery = { type, sort, q, way };
+    const donations = c.env.deps.config.charity !== null;
+    const listed = listProducts(c.env.deps.db, query);
+    const products = way ? (way === 'donate' && !donations ? [] : listed.filter((product) => offersWay(product, way))) : listed;
+    const kind = query.type ? productTypeLabels[query.type].plural : 'Shop';
+    const title = query.q ? `Search: ${query.q}` : way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
     return renderPage(
       c,
       {
         title,
         path: galleryHref({ ...query, q: '', sort: 'featured' }, {}),
-        description: query.type
-          ? `Designer ${productTypeLabels[query.type].emptyName} in Laguna Beach: buy now with 2-3 hour delivery, or play for $1.`
-          : undefined,
+        description: way
+          ? wayTitles[way].intro
+          : query.type
+            ? `Designer ${productTypeLabels[query.type].emptyName} in Laguna Beach: buy now with 2-3 hour delivery, or play for $1.`
+            : undefined,
         noindex: query.q !== '' || undefined,
       },
       <Gallery
         query={query}
+        donations={donations}
         products={products}
         extras={cardExtras(
           c,

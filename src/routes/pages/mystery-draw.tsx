@@ -5,7 +5,7 @@ import type { OrderDrawView } from '../../domain/promotions/mystery-audit.ts';
  * A mystery box's draw where its buyer reads it: the order page. Everything needed to check the
  * draw without trusting the store: the hash that was public before the purchase, the seed (used
  * for this draw only, so revealing it tells nothing about the next one), the stock drawn from,
- * and the steps with a command any machine with openssl can run.
+ * and each step with a one-line command and what it prints.
  */
 
 /** An item's exact chance: 3 of 8 (37.5%). */
@@ -52,41 +52,94 @@ export function MysteryDrawPanel({ draw, orderId }: { draw: OrderDrawView; order
           <tr className="text-left text-slate-600">
             <th className="py-1 font-semibold">Product id</th>
             <th className="py-1 font-semibold">Item</th>
+            <th className="py-1 text-right font-semibold">Tickets</th>
             <th className="py-1 text-right font-semibold">Chance</th>
           </tr>
         </thead>
         <tbody>
-          {draw.stock.map((line) => (
+          {ticketRanges(draw.stock).map((line) => (
             <tr key={line.productId} className="border-t border-slate-100" data-drawn-item={line.productId === draw.productId ? '' : undefined}>
               <td className="py-1">{`#${line.productId}`}</td>
               <td className="py-1 break-words">{line.productId === draw.productId ? <strong>{line.label}</strong> : line.label}</td>
+              <td className="py-1 text-right tabular-nums" data-tickets={line.productId}>
+                {line.first === line.last ? String(line.first) : `${line.first}-${line.last}`}
+              </td>
               <td className="py-1 text-right">{chanceText(line.units, total)}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      <details className="mt-4 text-sm">
+      <details className="mt-4 text-sm" data-draw-check="">
         <summary className="cursor-pointer font-semibold text-sea-dark">How to check this draw</summary>
-        <ol className="m-0 mt-2 grid gap-2 pl-5">
-          <li>
-            {'The seed matches the commitment: '}
-            <code className={code}>{`echo ${draw.seed ?? 'SEED'} | xxd -r -p | sha256sum`}</code>
-            {' prints the commitment above.'}
-          </li>
-          <li>
-            {'Take the HMAC-SHA256 of the order number with the seed as the key: '}
-            <code className={code}>{`echo -n ${orderId} | openssl dgst -sha256 -mac HMAC -macopt hexkey:${draw.seed ?? 'SEED'}`}</code>
-          </li>
-          <li>
-            {`Read it as one 256-bit number and take the remainder after dividing by ${total}, the units in the box: that is your ticket, from 0 to ${total - 1}.`}
-          </li>
-          <li>Count through the items above in order, each taking as many tickets as its units: the item your ticket falls on is yours.</li>
-        </ol>
-        <p className="m-0 mt-2 text-slate-600">
-          {'The store checks every draw the same way with '}
-          <code className={code}>{draw.command}</code>.
-        </p>
+        <HowToCheck draw={draw} total={total} orderId={orderId} />
       </details>
     </section>
+  );
+}
+
+/** Each item's tickets: the units, counted through the items in order from 0. */
+function ticketRanges(stock: OrderDrawView['stock']) {
+  let next = 0;
+  return stock.map((line) => {
+    const first = next;
+    next += line.units;
+    return { ...line, first, last: next - 1 };
+  });
+}
+
+/**
+ * Every step with a one-line command that any Mac or Linux machine runs as it is (python3's own
+ * hashlib and hmac), and what it must print; before the seed is revealed, the same commands with
+ * SEED in its place.
+ */
+function HowToCheck({ draw, total, orderId }: { draw: OrderDrawView; total: number; orderId: number }) {
+  const seed = draw.seed ?? 'SEED';
+  const roll = draw.roll;
+  const message = roll?.message ?? String(orderId);
+  return (
+    <>
+      {!roll && <p className="m-0 mt-2 text-slate-600">The seed is revealed, and each step filled in, once your payment is confirmed.</p>}
+      <p className="m-0 mt-2 text-slate-600">Paste each line into a terminal (Terminal on a Mac, any Linux shell).</p>
+      <ol className="m-0 mt-2 grid gap-3 pl-5">
+        <li data-check-step="1">
+          {'The seed is the one committed to before you bought: this prints the commitment above.'}
+          <code className={`${code} mt-1 block`}>{`python3 -c "import hashlib; print(hashlib.sha256(bytes.fromhex('${seed}')).hexdigest())"`}</code>
+        </li>
+        <li data-check-step="2">
+          {`HMAC-SHA256 of your order number (${message}), with the seed as the key: this prints a 64-digit hex number.`}
+          <code className={`${code} mt-1 block`}>
+            {`python3 -c "import hmac, hashlib; print(hmac.new(bytes.fromhex('${seed}'), b'${message}', hashlib.sha256).hexdigest())"`}
+          </code>
+          {roll && (
+            <span className="mt-1 block">
+              {'It prints '}
+              <code className={code} data-hmac="">
+                {roll.hmac}
+              </code>
+            </span>
+          )}
+        </li>
+        <li data-check-step="3">
+          {`That number divided by ${total}, the units in the box: the remainder is your ticket, from 0 to ${total - 1}.`}
+          <code className={`${code} mt-1 block`}>{`python3 -c "print(0x${roll?.hmac ?? 'HMAC'} % ${total})"`}</code>
+          {roll && (
+            <span className="mt-1 block">
+              {'It prints '}
+              <strong data-ticket="">{roll.ticket}</strong>
+            </span>
+          )}
+        </li>
+        <li data-check-step="4">
+          {roll
+            ? `Find ticket ${roll.ticket} in the Tickets column above: it is ${draw.productLabel}, the item you got.`
+            : 'Find your ticket in the Tickets column above: that row is the item you got.'}
+        </li>
+      </ol>
+      {roll?.message.includes(':') && (
+        <p className="m-0 mt-2 text-slate-600">
+          {`The first number (message ${message.split(':')[0]}) fell in the few at the very top that would make some tickets likelier than others, so the draw rolled again with ${message}.`}
+        </p>
+      )}
+    </>
   );
 }

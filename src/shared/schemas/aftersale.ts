@@ -28,6 +28,8 @@ export const refundForm = z.object({
   amount: z.optional(z.string().check(z.trim(), z.regex(/^(\$?\s*[0-9]{1,7}(\.[0-9]{1,2})?)?$/, DOLLARS_MESSAGE))),
   reason: reason('the order is refunded'),
   key: z.optional(z.string().check(z.maxLength(100))),
+  /** 'yes' once the admin confirmed on the confirmation step; without it nothing changes. */
+  confirmed: z.optional(z.string().check(z.maxLength(3))),
 });
 
 /** '12.5' -> 1250; '' -> undefined (everything left). */

@@ -25,6 +25,8 @@ export const auctionReasonForm = z.object({
   reason: formText(1000),
   /** Posted from the Auctions tab: the filter to come back to. */
   back: formText(40),
+  /** 'yes' once the admin confirmed on the confirmation step (End early); without it nothing changes. */
+  confirmed: formText(3),
 });
 
 /** A typed amount as a number for the domain's check; anything else is passed as typed so its message names the field. */

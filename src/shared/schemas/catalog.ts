@@ -9,6 +9,10 @@ import * as z from 'zod/mini';
 export const PRODUCT_TYPE_NAMES = ['sunglasses', 'tshirt', 'shoe', 'book'] as const;
 export const GALLERY_SORTS = ['featured', 'price-asc', 'price-desc', 'newest'] as const;
 export type GallerySortName = (typeof GALLERY_SORTS)[number];
+/** The ways to buy that start on a product's page, listed on /products?way= (team buys, donations). */
+export const LISTED_WAYS = ['team', 'donate'] as const;
+export type ListedWay = (typeof LISTED_WAYS)[number];
+export const waysHref = (way: ListedWay) => `/products?way=${way}`;
 
 export const productListQuery = z.object({
   type: z.optional(z.enum(PRODUCT_TYPE_NAMES, { error: 'Use sunglasses, tshirt, shoe or book.' })),
@@ -22,4 +26,5 @@ export const galleryPageQuery = z.object({
   type: z.catch(productListQuery.shape.type, undefined),
   sort: z.catch(productListQuery.shape.sort, undefined),
   q: z.catch(z.optional(z.string().check(z.trim(), z.maxLength(100))), undefined),
+  way: z.catch(z.optional(z.enum(LISTED_WAYS)), undefined),
 });

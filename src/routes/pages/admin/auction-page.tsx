@@ -34,7 +34,7 @@ const DOLLARS = { type: 'number', min: '0.01', step: '0.01', inputMode: 'decimal
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-7">
+    <section aria-labelledby={id} className="min-w-0 rounded-2xl border border-slate-200 bg-white p-4 sm:p-7">
       <h2 id={id} className="m-0 mb-4 text-lg font-bold">
         {title}
       </h2>
@@ -84,7 +84,7 @@ function State({ auction }: { auction: AdminAuctionDetail }) {
 function SetupForm({ productId, values, errors, changing }: { productId: number; values: FormValues; errors: Record<string, string>; changing: boolean }) {
   return (
     <form method="post" action={`/admin/products/${productId}/auction`} noValidate className="flex flex-col gap-5">
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-5 sm:grid-cols-2">
         <TextField name="startingBid" label="Starting bid ($)" values={values} errors={errors} {...DOLLARS} />
         <TextField
           name="reservePrice"
@@ -96,7 +96,7 @@ function SetupForm({ productId, values, errors, changing }: { productId: number;
         />
       </div>
       <TextField name="increment" label="Bid increment ($, optional)" hint={LADDER} values={values} errors={errors} {...DOLLARS} />
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-5 sm:grid-cols-2">
         <TextField name="startsAt" label="Starts at" hint="Store time (Pacific)" values={values} errors={errors} type="datetime-local" />
         <TextField
           name="endsAt"
@@ -166,8 +166,10 @@ export function AuctionPage({ productId, productName, formHref, bidEnabled, auct
   const changeable = auction !== undefined && (auction.status === 'scheduled' || auction.status === 'running') && auction.bidCount === 0;
   const canSetUp = bidEnabled && (!live || changeable);
   return (
-    <div className="mx-auto grid max-w-2xl gap-5">
-      <div className="flex items-center gap-3">
+    // One column that may be narrower than its widest field (a date-time input, a long name): a grid
+    // item is otherwise at least its content's min-content width, and a 390 px phone scrolled sideways.
+    <div className="mx-auto grid max-w-2xl grid-cols-[minmax(0,1fr)] gap-5">
+      <div className="flex flex-wrap items-center gap-3">
         <a
           href={formHref}
           aria-label="Back to the product form"

@@ -15,6 +15,7 @@ import { auctionsTabHref } from './auctions-tab.tsx';
 import { formatDollars } from '../../../shared/money.ts';
 import { toStoreInput } from '../../../shared/store-time.ts';
 import { AuctionPage } from './auction-page.tsx';
+import { ConfirmStep } from './confirm-step.tsx';
 import { adminNotFound } from './product-removal.tsx';
 import { formRoute, type FormValues } from './product-form.tsx';
 
@@ -105,6 +106,36 @@ const back = (productId: number) => `/admin/products/${productId}/auction`;
 const backTo = (productId: number, from: string | undefined) =>
   ADMIN_AUCTION_FILTERS.includes(from as AdminAuctionFilter) ? auctionsTabHref(from as AdminAuctionFilter) : back(productId);
 
+/** 'End auction early: {product}?' with what happens next; the reason carried over as typed. */
+function confirmEnd<E extends AppEnv>(c: AppContext<E>, productId: number, reason: string, from: string | undefined) {
+  const { db, clock } = c.env.deps;
+  const product = findProduct(db, productId);
+  if (!product) return adminNotFound(c);
+  const auction = adminAuctionDetail(db, productId, clock.now());
+  const name = productLabel(product);
+  return renderPage(
+    c,
+    { title: 'Confirm ending the auction', path: '/admin', noindex: true },
+    <ConfirmStep
+      title={`End auction early: ${name}?`}
+      action={`/admin/products/${productId}/auction/end`}
+      fields={{ reason, back: from }}
+      backHref={backTo(productId, from)}
+      confirmLabel="Yes, End auction early"
+    >
+      <p className="m-0">
+        {!auction || auction.bidCount === 0
+          ? 'Nobody has bid: the auction ends unsold and the item goes back on the shelf.'
+          : `${auction.bidCount === 1 ? '1 bid' : `${auction.bidCount} bids`}: the highest bidder wins at the current price if the reserve is met, as if the time had run out.`}
+      </p>
+      <p className="m-0">
+        {`${!auction || auction.bidCount === 0 ? 'The reason is kept with the auction' : 'Every bidder is told why'}: “${reason}”. This cannot be undone.`}
+      </p>
+    </ConfirmStep>,
+    { backHref: backTo(productId, from) },
+  );
+}
+
 export const adminAuctionPages = new Hono<AppEnv>()
   .get('/admin/products/:id{[0-9]+}/auction', (c) => show(c, idOf(c)))
   .post(
@@ -154,10 +185,13 @@ export const adminAuctionPages = new Hono<AppEnv>()
     formBody(auctionReasonForm, (c, error) => refused(c, error, 'Auction not ended', {})),
     (c) => {
       const id = idOf(c);
-      const typed = c.req.valid('form').reason ?? '';
+      const form = c.req.valid('form');
+      const typed = form.reason ?? '';
       try {
         const parsed = auctionEndBody.safeParse({ reason: typed });
         if (!parsed.success) throw validationError(parsed.error);
+        // The button asks first, as Mark Delivered does: nothing changes until the admin confirms.
+        if (form.confirmed !== 'yes') return confirmEnd(c, id, parsed.data.reason, form.back);
         const ended = endAuctionEarly(c.env.deps, id, parsed.data.reason);
         setFlash(c, {
           title: 'Auction ended',

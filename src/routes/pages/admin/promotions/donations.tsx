@@ -71,7 +71,7 @@ export function DonationsSection({ data }: { data: DonationsData }) {
         <p className="m-0 py-6 text-center text-slate-600">No donations yet.</p>
       ) : (
         <div
-          className="mt-3 overflow-x-auto"
+          className="relative mt-3 overflow-x-auto"
           role="region"
           aria-label="Donations"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways on a phone must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1).

@@ -65,7 +65,7 @@ export function AdminFreeEntriesSection({ data, state }: { data: AdminFreeEntrie
         <p className="m-0 py-6 text-center text-slate-600">No free entries here yet.</p>
       ) : (
         <div
-          className="mt-3 overflow-x-auto"
+          className="relative mt-3 overflow-x-auto"
           role="region"
           aria-label="Free game entries"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways on a phone must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1).

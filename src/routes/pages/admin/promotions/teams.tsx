@@ -50,7 +50,7 @@ export function TeamsSection({ data }: { data: TeamsSectionData }) {
         <p className="m-0 py-4 text-center text-slate-600">No {FILTER_LABELS[data.filter].toLowerCase()} teams.</p>
       ) : (
         <div
-          className="overflow-x-auto"
+          className="relative overflow-x-auto"
           role="region"
           aria-label="Teams"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a table that scrolls sideways on a phone must be reachable by keyboard (axe scrollable-region-focusable, WCAG 2.1.1).
