@@ -18,7 +18,7 @@ import { joinableIds } from '../../domain/games/openness.ts';
 import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
-import { type CardAuction, liveAuctionMoments, liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import { type CardAuction, cardAuctions, liveAuctionMoments, liveAuctionRows } from '../../domain/auctions/lists.ts';
 import { timeKey } from '../../http/page-cache-clock.ts';
 import type { AppContext } from '../../http/context.ts';
 
@@ -29,11 +29,26 @@ interface CardExtras {
   now: number;
 }
 
+/*
+ * A listing's rows change only when the storefront version moves (triggers on products, games,
+ * plays, auctions and bids), so they are read once per version and kept (PageCache.remember):
+ * a listing rendered again (a search's neighbour, `?r=1`, a signed-in shopper's page) asks the
+ * database nothing. The clock's part (an auction's time left) is applied per render. A search
+ * is read each time: its rows are its own.
+ */
 function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtras {
-  const { db, clock } = c.env.deps;
+  const { db, clock, pageCache } = c.env.deps;
   const now = clock.now();
-  return { playable: joinableIds(db, ids), auctions: liveAuctionsFor(db, ids, now), now };
+  const list = ids.join(',');
+  const playable = pageCache.remember(`cards:joinable:${list}`, () => joinableIds(db, ids));
+  const auctions = pageCache.remember(`cards:auctions:${list}`, () => liveAuctionRows(db, ids));
+  return { playable, auctions: cardAuctions(auctions, now), now };
 }
+
+const listing = <E extends AppEnv>(c: AppContext<E>, query: GalleryQuery) =>
+  query.q
+    ? listProducts(c.env.deps.db, query)
+    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}`, () => listProducts(c.env.deps.db, query));
 
 /**
  * Listings are kept until the storefront moves (a bid or an auction's change moves it too), and
@@ -197,7 +212,7 @@ function Gallery({ query, products, extras }: { query: GalleryQuery; products: R
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
   .get('/', cacheListings, (c) => {
-    const galleries = homeGalleries(c.env.deps.db);
+    const galleries = c.env.deps.pageCache.remember('home:galleries', () => homeGalleries(c.env.deps.db));
     const extras = cardExtras(
       c,
       Object.values(galleries).flatMap((items) => items.map((item) => item.id)),
@@ -207,7 +222,7 @@ export const catalogPages = new Hono<AppEnv>()
   .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
     const { type, sort = 'featured', q = '' } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q };
-    const products = listProducts(c.env.deps.db, query);
+    const products = listing(c, query);
     const title = query.q ? `Search: ${query.q}` : query.type ? productTypeLabels[query.type].plural : 'Shop';
     return renderPage(
       c,
