@@ -3,7 +3,8 @@ import { MysteryBoxesHeaderLink } from '../../components/MysteryLinks.tsx';
 import { Menu } from '../../components/Menu.tsx';
 import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery } from '../../shared/schemas/catalog.ts';
-import { ProductGrid } from '../../components/ProductCard.tsx';
+import { gridKey, ProductGrid } from '../../components/ProductCard.tsx';
+import { Cached } from '../../components/Cached.tsx';
 import {
   gallerySorts,
   homeGalleries,
@@ -61,7 +62,23 @@ export const cacheListings = cachePages((c) => {
   return timeKey(moments, clock.now(), moments.length > 0);
 });
 
+const homeEager = (index: number) => (index === 0 ? 2 : 0);
+
+/**
+ * The home page's content depends on its grids alone (the rest is words and links), so it is
+ * rendered once for its grids' keys (`Cached`) and reused by every render of `/` until a card
+ * changes: a home page rendered again (`?r=1`, a signed-in shopper's) is the document around it.
+ */
 function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
+  const key = productTypes.map((type, index) => gridKey({ products: galleries[type], ...extras, eagerCount: homeEager(index) })).join('\n\n');
+  return (
+    <Cached cacheKey={`home|${key}`}>
+      <HomeContent galleries={galleries} extras={extras} />
+    </Cached>
+  );
+}
+
+function HomeContent({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
   return (
     <>
       <section className="rounded-3xl bg-ink text-white px-5 py-7 sm:px-8 sm:py-10 mb-8">
@@ -95,7 +112,7 @@ function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGallerie
             {items.length === 0 ? (
               <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
             ) : (
-              <ProductGrid products={items} {...extras} eagerCount={index === 0 ? 2 : 0} />
+              <ProductGrid products={items} {...extras} eagerCount={homeEager(index)} />
             )}
           </section>
         );
