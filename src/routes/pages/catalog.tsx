@@ -142,7 +142,25 @@ const pill = (active: boolean) =>
     active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
   }`;
 
-function Gallery({ query, products, extras }: { query: GalleryQuery; products: ReturnType<typeof listProducts>; extras: CardExtras }) {
+type GalleryProps = { query: GalleryQuery; products: ReturnType<typeof listProducts>; extras: CardExtras };
+
+/**
+ * A gallery without a search depends on its type, sort and grid alone: kept whole (`Cached`), as
+ * the home page's content is. A search's page is rendered each time (its words are its own, and
+ * would fill the kept fragments with one entry per search).
+ */
+function Gallery(props: GalleryProps) {
+  const { query, products, extras } = props;
+  if (query.q) return <GalleryContent {...props} />;
+  const grid = gridKey({ products, ...extras, eagerCount: 2, headingLevel: 2 });
+  return (
+    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${grid}`}>
+      <GalleryContent {...props} />
+    </Cached>
+  );
+}
+
+function GalleryContent({ query, products, extras }: GalleryProps) {
   const heading = query.type ? productTypeLabels[query.type].plural : 'All products';
   return (
     <>
