@@ -31,9 +31,12 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
     </Layout>,
     { fragments: deps.pageCache.fragments },
   );
-  const html = `<!doctype html>${tree.html}`;
+  // The header's slot is near the start and the tail's near the end (no page text can make
+  // either: React escapes every '<'): found from their ends, a page of 50 kB is not scanned
+  // whole, and the doctype goes on the first piece, so the page is not copied again for it.
+  const { html } = tree;
   const header = html.indexOf(slotMarkup('header'));
-  const tail = html.indexOf(slotMarkup('tail'));
+  const tail = html.lastIndexOf(slotMarkup('tail'));
   if (header < 0 || tail < header) throw new Error('The layout lost its header or tail slot');
   const shape = shapeKey({ path: meta.path, backHref, islandsUsed: [...tree.islandsUsed], needsImageFallback: tree.needsImageFallback });
   return {
@@ -41,7 +44,7 @@ export function renderSharedPage(deps: AppDeps, meta: PageMeta, body: ReactNode,
     status,
     shape,
     pieces: [
-      new Piece(html.slice(0, header)),
+      new Piece(`<!doctype html>${html.slice(0, header)}`),
       new Piece(html.slice(header + slotMarkup('header').length, tail)),
       new Piece(html.slice(tail + slotMarkup('tail').length)),
     ],
