@@ -71,7 +71,9 @@ export function sendPage<E extends AppEnv>(c: AppContext<E>, page: SharedPage, t
   if (acceptsGzip(c.req.header('accept-encoding'))) {
     c.header('Content-Encoding', 'gzip');
     // A page rendered for this request alone is compressed once, fast (joinGzip).
-    if (c.get('user') || !page.pieces[1].isCompressed) return c.body(joinGzip(pieces), page.status);
+    if (!page.kept) return c.body(joinGzip(pieces), page.status);
+    // A kept page for a signed-in viewer: its compressed pieces (deflated by the first) around theirs.
+    if (c.get('user')) return c.body(joinGzip(pieces, { deflate: true }), page.status);
     // Compressed whole, once: a sixth smaller than pieces compressed apart, which cannot point
     // back at each other's repeated class names and icons.
     if (page.visitorGzip?.parts !== parts) page.visitorGzip = { parts, body: Bun.gzipSync(joinPlain(pieces)) as Uint8Array<ArrayBuffer> };

@@ -26,6 +26,15 @@ describe('pages joined from pieces compressed apart', () => {
     expect(gunzipSync(body).toString('utf8')).toBe(`${'<header>cached</header>'.repeat(40)}${'<main>rendered for this request</main>'.repeat(40)}`);
   });
 
+  test('asked to deflate, a join compresses the pieces not compressed yet and keeps them so (a cached page first joined)', () => {
+    const viewer = new Piece('<header>yours</header>'.repeat(40));
+    void viewer.deflated;
+    const kept = new Piece('<main>kept for everyone</main>'.repeat(40));
+    const body = joinGzip([viewer, kept], { deflate: true });
+    expect(kept.isCompressed).toBe(true);
+    expect(gunzipSync(body).toString('utf8')).toBe(`${'<header>yours</header>'.repeat(40)}${'<main>kept for everyone</main>'.repeat(40)}`);
+  });
+
   test('a large repetitive page still gunzips whole (lengths and checksums over 64 KiB)', () => {
     const texts = ['<li>ü€😀</li>'.repeat(20_000), 'x'.repeat(70_000), ''];
     const pieces = texts.map((text) => new Piece(text));
