@@ -268,6 +268,7 @@ export class PageCache {
     // pieces are deflated when a signed-in shopper's first join needs them, then kept
     // (gzip-join.ts). A first fill after a storefront change compresses nothing it may not need.
     page.kept = true;
+    for (const piece of page.pieces) piece.keep();
     this.keep(key, page);
   }
 
