@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import fc from 'fast-check';
 import { gunzipSync } from 'node:zlib';
-import { joinGzip, joinPlain, Piece } from '../../src/http/gzip-join.ts';
+import { JoinedPiece, joinGzip, joinPlain, Piece } from '../../src/http/gzip-join.ts';
 
 describe('pages joined from pieces compressed apart', () => {
   test('any pieces, compressed apart and joined, gunzip to the pieces in order', () => {
@@ -33,6 +33,16 @@ describe('pages joined from pieces compressed apart', () => {
     const body = joinGzip([viewer, kept], { deflate: true });
     expect(kept.isCompressed).toBe(true);
     expect(gunzipSync(body).toString('utf8')).toBe(`${'<header>yours</header>'.repeat(40)}${'<main>kept for everyone</main>'.repeat(40)}`);
+  });
+
+  test('a page laid from its own text (stored when short, level 1 when long) and kept pieces gunzips to its text', () => {
+    const kept = new Piece('<section>kept fragment</section>'.repeat(50));
+    const texts = ['<html><body>', '<main>'.repeat(300), '</body></html>'];
+    const page = new JoinedPiece([new Piece(texts[0]!, true), kept, new Piece(texts[1]!, true), kept, new Piece(texts[2]!, true)]);
+    const whole = `${texts[0]}${kept.text}${texts[1]}${kept.text}${texts[2]}`;
+    expect(page.text).toBe(whole);
+    expect(gunzipSync(joinGzip([page], { deflate: true })).toString('utf8')).toBe(whole);
+    expect(kept.isCompressed).toBe(true);
   });
 
   test('a large repetitive page still gunzips whole (lengths and checksums over 64 KiB)', () => {
