@@ -35,7 +35,7 @@ export function Cached({ cacheKey, children }: { cacheKey: string; children: Rea
   }
   for (const href of fragment.preloads) preload(href, { as: 'image', fetchPriority: 'high' });
   if (fragment.needsImageFallback) state.needsImageFallback = true;
-  state.placed.push(fragment.html);
+  state.placed.push(fragment);
   return createElement('csa-fragment', { 'data-i': state.placed.length - 1 });
 }
 

@@ -109,36 +109,26 @@ export function ProductCard({
  * the whole row (a short key is hashed and compared on every page that shows the card).
  */
 export function cardKey(product: CardProduct, offer: string | null, eager: boolean, headingLevel: 2 | 3, playable: boolean): string {
-  const { name, subtitle, badge } = productTitle(product);
-  const shown = [
-    product.id,
-    product.productType,
-    name,
-    subtitle,
-    badge ?? '',
-    product.model,
-    product.price,
-    stockLabel(product.quantity),
-    product.imageUrl,
-    playable,
-    offer,
-  ];
-  return `card|${headingLevel}|${eager ? 'eager' : 'lazy'}|${JSON.stringify(shown)}`;
+  // The JSON array of what the card shows, with the product's part made once per product object
+  // (a listing's rows are kept per storefront version, so a page rendered again reuses them).
+  let shown = productShown.get(product);
+  if (shown === undefined) {
+    const { name, subtitle, badge } = productTitle(product);
+    const fields = [product.id, product.productType, name, subtitle, badge ?? '', product.model, product.price, stockLabel(product.quantity), product.imageUrl];
+    shown = JSON.stringify(fields).slice(0, -1);
+    productShown.set(product, shown);
+  }
+  return `card|${headingLevel}|${eager ? 'eager' : 'lazy'}|${shown},${playable},${JSON.stringify(offer)}]`;
 }
+
+const productShown = new WeakMap<CardProduct, string>();
 
 /**
  * Cards under a page's h1 are h2s; under a section's h2 (the home galleries) they are h3s.
  * The grid is kept whole under its cards' keys (a kept card's HTML depends on its key alone,
  * so a grid's depends on theirs): a gallery costs one lookup, not one per card.
  */
-export function ProductGrid({
-  products,
-  playable,
-  auctions,
-  now,
-  eagerCount = 0,
-  headingLevel = 3,
-}: {
+export interface ProductGridProps {
   products: CardProduct[];
   /** The ids of the products with a game to join (joinableIds). */
   playable: ReadonlySet<number>;
@@ -147,16 +137,28 @@ export function ProductGrid({
   now: number;
   eagerCount?: number;
   headingLevel?: 2 | 3;
-}) {
-  const cards = products.map((product, index) => {
+}
+
+function gridCards({ products, playable, auctions, now, eagerCount = 0, headingLevel = 3 }: ProductGridProps) {
+  return products.map((product, index) => {
     const eager = index < eagerCount;
     const canPlay = playable.has(product.id);
     const offer = cardBadge(product, index, canPlay, auctions.get(product.id), now);
     return { product, offer, eager, canPlay, key: cardKey(product, offer, eager, headingLevel, canPlay) };
   });
-  // Card keys hold no newline (their JSON escapes it): joined by one, they stay apart.
+}
+
+// Card keys hold no newline (their JSON escapes it): joined by one, they stay apart.
+const gridKeyOf = (cards: ReturnType<typeof gridCards>) => `grid|${cards.map((card) => card.key).join('\n')}`;
+
+/** What a grid's HTML depends on (its cards' keys), for a kept part of a page that holds grids. */
+export const gridKey = (props: ProductGridProps): string => gridKeyOf(gridCards(props));
+
+export function ProductGrid(props: ProductGridProps) {
+  const { headingLevel = 3 } = props;
+  const cards = gridCards(props);
   return (
-    <Cached cacheKey={`grid|${cards.map((card) => card.key).join('\n')}`}>
+    <Cached cacheKey={gridKeyOf(cards)}>
       <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
         {cards.map(({ product, offer, eager, canPlay, key }) => (
           <Cached key={product.id} cacheKey={key}>

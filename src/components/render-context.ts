@@ -36,8 +36,8 @@ export interface RenderState {
   needsImageFallback: boolean;
   /** Kept fragments (`Cached`); none, and every fragment is rendered, when null. */
   fragments: FragmentStore | null;
-  /** The HTML of the kept fragments this render placed, by their marker's index. */
-  placed: string[];
+  /** The kept fragments this render placed, by their marker's index. */
+  placed: RenderedFragment[];
 }
 
 export const RenderContext = createContext<RenderState | null>(null);

@@ -2,13 +2,15 @@ import { createElement, type ComponentType, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { AssetManifest } from '../assets.ts';
 import { islands } from '../islands/registry.ts';
-import { RenderContext, type FragmentStore, type RenderState } from './render-context.ts';
+import { RenderContext, type FragmentStore, type RenderedFragment, type RenderState } from './render-context.ts';
 
 /** Where `Cached` put a kept fragment (no page text can make one: React escapes every '<'). */
 const FRAGMENT_MARKER = /<csa-fragment data-i="(\d+)"><\/csa-fragment>/g;
 
 export interface RenderedTree {
   html: string;
+  /** With `apart`: the HTML as the text around the kept fragments and the fragments themselves, in order (`html` is then empty). */
+  parts: (string | RenderedFragment)[];
   /** The islands the tree uses, in the order they came (with those it started from). */
   islandsUsed: Set<string>;
   needsImageFallback: boolean;
@@ -21,6 +23,8 @@ export interface RenderTreeOptions {
   islandsUsed?: Iterable<string>;
   needsImageFallback?: boolean;
   fragments?: FragmentStore | null;
+  /** Leave the kept fragments apart (`parts`), for a caller that reuses what it made of each (render.tsx). */
+  apart?: boolean;
 }
 
 /** Renders a tree to HTML, with each island's HTML rendered as its own root. */
@@ -42,8 +46,14 @@ export function renderTree(manifest: AssetManifest, tree: ReactNode, options: Re
     });
     html = html.replace(island.marker, () => islandHtml);
   }
-  if (state.placed.length > 0) html = html.replace(FRAGMENT_MARKER, (_, index: string) => state.placed[Number(index)]!);
-  return { html, islandsUsed: state.islandsUsed, needsImageFallback: state.needsImageFallback };
+  const done = { islandsUsed: state.islandsUsed, needsImageFallback: state.needsImageFallback };
+  if (options.apart) {
+    // split() with a capturing group: text, a fragment's index, text, ... (a fragment's HTML holds no marker).
+    const split = html.split(FRAGMENT_MARKER);
+    return { ...done, html: '', parts: split.map((part, index) => (index % 2 === 0 ? part : state.placed[Number(part)]!)) };
+  }
+  if (state.placed.length > 0) html = html.replace(FRAGMENT_MARKER, (_, index: string) => state.placed[Number(index)]!.html);
+  return { ...done, html, parts: [html] };
 }
 
 /** A complete HTML document from a page tree (an `<html>` element). */

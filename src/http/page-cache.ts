@@ -274,8 +274,11 @@ export class PageCache {
   }
 
   setPage(key: string, page: SharedPage): void {
-    // Compressed once now, so every hit joins compressed pieces (gzip-join.ts).
-    for (const piece of page.pieces) void piece.deflated;
+    // Not compressed now: a visitor's hit compresses the page whole once (render.tsx), and the
+    // pieces are deflated when a signed-in shopper's first join needs them, then kept
+    // (gzip-join.ts). A first fill after a storefront change compresses nothing it may not need.
+    page.kept = true;
+    for (const piece of page.pieces) piece.keep();
     this.keep(key, page);
   }
 

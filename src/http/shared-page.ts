@@ -29,6 +29,8 @@ export interface SharedPage {
   needsImageFallback: boolean;
   /** What the viewer's parts depend on besides the viewer (viewer-parts.tsx), worked out once. */
   shape: string;
+  /** Kept in the page cache (page-cache.ts): its pieces are joined compressed for signed-in viewers, a visitor gets it gzipped whole. */
+  kept?: boolean;
   /** The gzip body a visitor gets, made once: every visitor's header and tail are the same. */
   visitorGzip?: { parts: ViewerPieces; body: Uint8Array<ArrayBuffer> };
 }

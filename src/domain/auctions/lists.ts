@@ -136,8 +136,16 @@ export interface CardAuction {
  * by product. Read by the product index (auctions_product_idx): a product has few auctions.
  */
 export function liveAuctionsFor(db: Queryable, productIds: readonly number[], now: number): Map<number, CardAuction> {
-  if (productIds.length === 0) return new Map();
-  const rows = liveAuctionsOf(db).all({ ids: JSON.stringify(productIds) });
+  return cardAuctions(liveAuctionRows(db, productIds), now);
+}
+
+/** The rows liveAuctionsFor reads: what the database says, before the clock says what shows (a page may keep them per storefront version). */
+export function liveAuctionRows(db: Queryable, productIds: readonly number[]): Auction[] {
+  return productIds.length === 0 ? [] : liveAuctionsOf(db).all({ ids: JSON.stringify(productIds) });
+}
+
+/** Those rows as the cards show them at `now`. */
+export function cardAuctions(rows: readonly Auction[], now: number): Map<number, CardAuction> {
   return new Map(
     rows.map((auction) => {
       const shown = publicStatus(auction, now);

@@ -5,7 +5,8 @@ import { queryOf } from '../../http/request.ts';
 import { galleryPageQuery, type ListedWay } from '../../shared/schemas/catalog.ts';
 import { WaysToBuySection } from '../../components/WaysToBuy.tsx';
 import { offersWay, wayTitles } from '../../domain/catalog/ways-to-buy.ts';
-import { ProductGrid } from '../../components/ProductCard.tsx';
+import { gridKey, ProductGrid } from '../../components/ProductCard.tsx';
+import { Cached } from '../../components/Cached.tsx';
 import {
   gallerySorts,
   homeGalleries,
@@ -20,7 +21,7 @@ import { joinableIds } from '../../domain/games/openness.ts';
 import { cachePages } from '../../http/page-cache-middleware.ts';
 import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
-import { type CardAuction, liveAuctionMoments, liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import { type CardAuction, cardAuctions, liveAuctionMoments, liveAuctionRows } from '../../domain/auctions/lists.ts';
 import { timeKey } from '../../http/page-cache-clock.ts';
 import type { AppContext } from '../../http/context.ts';
 
@@ -31,11 +32,26 @@ interface CardExtras {
   now: number;
 }
 
+/*
+ * A listing's rows change only when the storefront version moves (triggers on products, games,
+ * plays, auctions and bids), so they are read once per version and kept (PageCache.remember):
+ * a listing rendered again (a search's neighbour, `?r=1`, a signed-in shopper's page) asks the
+ * database nothing. The clock's part (an auction's time left) is applied per render. A search
+ * is read each time: its rows are its own.
+ */
 function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtras {
-  const { db, clock } = c.env.deps;
+  const { db, clock, pageCache } = c.env.deps;
   const now = clock.now();
-  return { playable: joinableIds(db, ids), auctions: liveAuctionsFor(db, ids, now), now };
+  const list = ids.join(',');
+  const playable = pageCache.remember(`cards:joinable:${list}`, () => joinableIds(db, ids));
+  const auctions = pageCache.remember(`cards:auctions:${list}`, () => liveAuctionRows(db, ids));
+  return { playable, auctions: cardAuctions(auctions, now), now };
 }
+
+const listing = <E extends AppEnv>(c: AppContext<E>, query: GalleryQuery) =>
+  query.q
+    ? listProducts(c.env.deps.db, query)
+    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}`, () => listProducts(c.env.deps.db, query));
 
 /**
  * Listings are kept until the storefront moves (a bid or an auction's change moves it too), and
@@ -48,7 +64,23 @@ export const cacheListings = cachePages((c) => {
   return timeKey(moments, clock.now(), moments.length > 0);
 });
 
+const homeEager = (index: number) => (index === 0 ? 2 : 0);
+
+/**
+ * The home page's content depends on its grids alone (the rest is words and links), so it is
+ * rendered once for its grids' keys (`Cached`) and reused by every render of `/` until a card
+ * changes: a home page rendered again (`?r=1`, a signed-in shopper's) is the document around it.
+ */
 function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
+  const key = productTypes.map((type, index) => gridKey({ products: galleries[type], ...extras, eagerCount: homeEager(index) })).join('\n\n');
+  return (
+    <Cached cacheKey={`home|${key}`}>
+      <HomeContent galleries={galleries} extras={extras} />
+    </Cached>
+  );
+}
+
+function HomeContent({ galleries, extras }: { galleries: ReturnType<typeof homeGalleries>; extras: CardExtras }) {
   return (
     <>
       <section className="rounded-3xl bg-ink text-white px-5 py-7 sm:px-8 sm:py-10 mb-8">
@@ -83,7 +115,7 @@ function Home({ galleries, extras }: { galleries: ReturnType<typeof homeGallerie
             {items.length === 0 ? (
               <p className="rounded-xl bg-white p-6 text-center text-slate-600">{`No ${label.emptyName} available. Check back soon!`}</p>
             ) : (
-              <ProductGrid products={items} {...extras} eagerCount={index === 0 ? 2 : 0} />
+              <ProductGrid products={items} {...extras} eagerCount={homeEager(index)} />
             )}
           </section>
         );
@@ -116,18 +148,31 @@ const pill = (active: boolean) =>
     active ? 'bg-ink text-white border-ink' : 'bg-white text-ink border-slate-300 hover:border-ink'
   }`;
 
-function Gallery({
-  query,
-  products,
-  extras,
-  donations,
-}: {
+type GalleryProps = {
   query: GalleryQuery;
   products: ReturnType<typeof listProducts>;
   extras: CardExtras;
   /** The store has a charity partner to donate to. */
   donations: boolean;
-}) {
+};
+
+/**
+ * A gallery without a search depends on its type, sort, way and grid alone: kept whole (`Cached`),
+ * as the home page's content is. A search's page is rendered each time (its words are its own, and
+ * would fill the kept fragments with one entry per search).
+ */
+function Gallery(props: GalleryProps) {
+  const { query, products, extras, donations } = props;
+  if (query.q) return <GalleryContent {...props} />;
+  const grid = gridKey({ products, ...extras, eagerCount: 2, headingLevel: 2 });
+  return (
+    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${query.way ?? ''}|${donations ? 1 : 0}|${grid}`}>
+      <GalleryContent {...props} />
+    </Cached>
+  );
+}
+
+function GalleryContent({ query, products, extras, donations }: GalleryProps) {
   const way = query.way ? wayTitles[query.way] : undefined;
   const kind = query.type ? productTypeLabels[query.type].plural : 'All products';
   const heading = way ? (query.type ? `${way.title}: ${kind}` : way.title) : kind;
@@ -225,7 +270,7 @@ function Gallery({
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
   .get('/', cacheListings, (c) => {
-    const galleries = homeGalleries(c.env.deps.db);
+    const galleries = c.env.deps.pageCache.remember('home:galleries', () => homeGalleries(c.env.deps.db));
     const extras = cardExtras(
       c,
       Object.values(galleries).flatMap((items) => items.map((item) => item.id)),
@@ -236,7 +281,7 @@ export const catalogPages = new Hono<AppEnv>()
     const { type, sort = 'featured', q = '', way } = c.req.valid('query');
     const query: GalleryQuery = { type, sort, q, way };
     const donations = c.env.deps.config.charity !== null;
-    const listed = listProducts(c.env.deps.db, query);
+    const listed = listing(c, query);
     const products = way ? (way === 'donate' && !donations ? [] : listed.filter((product) => offersWay(product, way))) : listed;
     const kind = query.type ? productTypeLabels[query.type].plural : 'Shop';
     const title = query.q ? `Search: ${query.q}` : way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
