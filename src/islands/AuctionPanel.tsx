@@ -4,7 +4,7 @@ import type { AuctionEvent, AuctionView } from '../shared/views/auctions.ts';
 import { BidForm } from './auction/BidForm.tsx';
 import { History, Outcome, RunningSummary, Scheduled, Standing } from './auction/parts.tsx';
 import { PayStep } from './auction/PayStep.tsx';
-import { useMounted, useServerClock } from './auction/time.ts';
+import { useServerClock } from './auction/time.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
@@ -51,7 +51,6 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
   const [view, setView] = useState(initial);
   // The device's clock against the server's, from the view rendered (a cached page's is older: the read on load corrects it).
   const [skew, setSkew] = useState(() => Date.parse(initial.now) - Date.now());
-  const local = useMounted();
   const path = `/product/${productId}`;
   const [bidError, setBidError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState(false);
@@ -211,17 +210,17 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
   return (
     <section aria-label="Auction" data-auction-status={view.status} className="grid gap-4 rounded-2xl border-2 border-ink/10 bg-white p-4 sm:p-5">
       {view.status === 'running' && <RunningSummary view={view} now={now} />}
-      {view.status === 'scheduled' && <Scheduled view={view} now={now} local={local} />}
+      {view.status === 'scheduled' && <Scheduled view={view} now={now} />}
       {!open && <Outcome view={view} />}
       {/* Said as it changes (outbid by someone else's bid, over the stream), not only shown. */}
       <div aria-live="polite" className="empty:hidden">
         <Standing view={view} />
       </div>
-      {view.payment && <PayStep productId={productId} payment={view.payment} local={local} />}
+      {view.payment && <PayStep productId={productId} payment={view.payment} />}
       {view.status === 'running' && (
         <BidForm id={id} minimumBid={least} busy={busy} error={bidError} signInHref={signIn ? `/auth?${back}` : null} onBid={placeBid} />
       )}
-      {view.status !== 'scheduled' && <History view={view} now={now} local={local} headingId={historyId} />}
+      {view.status !== 'scheduled' && <History view={view} now={now} headingId={historyId} />}
       <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? { title: '', text: '', href: path, actionText: '' }} />
     </section>
   );

@@ -10,6 +10,7 @@ import { biddersOf, maximumsOf, OPEN_STATUSES, releaseStock } from './auction-ro
 import { tellAddressNeeded, tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
 import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES } from './payment.ts';
 import { rankMaximums } from './proxy.ts';
+import { formatStoreDateTime } from '../../shared/store-time.ts';
 
 /*
  * The close job (issue 28, item 5), run by the jobs lease holder every minute. Every step is a
@@ -36,7 +37,7 @@ const labelOf = (deps: OrderDeps, auction: Auction) => {
   return product ? productLabel(product) : 'the item';
 };
 
-const dueText = (at: number) => new Date(at).toUTCString().replace(' GMT', ' UTC');
+const dueText = (at: number) => formatStoreDateTime(at);
 
 const sameAs = (column: SQLiteColumn, value: number | null): SQL => (value === null ? isNull(column) : eq(column, value));
 

@@ -99,12 +99,12 @@ export function Outcome({ view }: { view: AuctionView }) {
 }
 
 /** Before the start: when bidding opens, and the starting bid. */
-export function Scheduled({ view, now, local }: { view: AuctionView; now: number; local: boolean }) {
+export function Scheduled({ view, now }: { view: AuctionView; now: number }) {
   return (
     <div data-scheduled="">
       <p className="m-0 text-sm font-semibold text-slate-600">Starting bid</p>
       <p className="m-0 text-3xl font-extrabold tabular-nums">{formatDollars(view.minimumBid)}</p>
-      <p className="m-0 mt-2 text-sm font-semibold">{`Bidding opens ${dateTimeText(view.startsAt, local)}`}</p>
+      <p className="m-0 mt-2 text-sm font-semibold">{`Bidding opens ${dateTimeText(view.startsAt)}`}</p>
       <p className="m-0 text-sm text-slate-600">
         {'Opens in '}
         <span role="timer" className="tabular-nums">
@@ -116,7 +116,7 @@ export function Scheduled({ view, now, local }: { view: AuctionView; now: number
 }
 
 /** The bid history, newest first, with masked names. */
-export function History({ view, now, local, headingId }: { view: AuctionView; now: number; local: boolean; headingId: string }) {
+export function History({ view, now, headingId }: { view: AuctionView; now: number; headingId: string }) {
   return (
     <section aria-labelledby={headingId} className="border-t border-slate-200 pt-3">
       <h3 id={headingId} className="m-0 text-sm font-bold">
@@ -134,7 +134,7 @@ export function History({ view, now, local, headingId }: { view: AuctionView; no
               <span className="truncate font-medium">{entry.bidder}</span>
               <span className="font-bold tabular-nums">{formatDollars(entry.amount)}</span>
               <time dateTime={entry.at} className="text-xs text-slate-600 tabular-nums">
-                {bidTimeText(entry.at, now, local)}
+                {bidTimeText(entry.at, now)}
               </time>
             </li>
           ))}
