@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDollars } from '../../shared/money.ts';
-import type { AuctionView } from '../../shared/views/auctions.ts';
+import { type AuctionView, RESERVE_TEXT, SOFT_CLOSE_TEXT } from '../../shared/views/auctions.ts';
 import { bidTimeText, dateTimeText, timeLeftText } from './time.ts';
 
 /* The auction panel's pieces that only show the view; AuctionPanel.tsx holds the state and the calls. */
@@ -14,6 +14,24 @@ export function ReserveState({ view }: { view: AuctionView }) {
     <span data-reserve={view.reserveMet ? 'met' : 'not-met'} className={view.reserveMet ? 'font-semibold text-emerald-700' : 'font-semibold text-amber-800'}>
       {view.reserveMet ? 'Reserve met' : 'Reserve not met'}
     </span>
+  );
+}
+
+/** How the end and the reserve work, said where people bid (the same words as /auctions). */
+export function AuctionRules({ view }: { view: AuctionView }) {
+  return (
+    <div className="grid gap-1 text-sm text-slate-600" data-auction-rules="">
+      {view.hasReserve && (
+        <p className="m-0" data-reserve-help="">
+          <strong className="text-ink">{view.reserveMet ? 'Reserve met: ' : 'Reserve not met: '}</strong>
+          {RESERVE_TEXT}
+        </p>
+      )}
+      <p className="m-0" data-soft-close="">
+        <strong className="text-ink">Soft close: </strong>
+        {SOFT_CLOSE_TEXT}
+      </p>
+    </div>
   );
 }
 
