@@ -237,15 +237,7 @@ export default function AuctionPanel({ productId, initial, buyNowPrice, pollMs =
       </div>
       {view.payment && <PayStep productId={productId} payment={view.payment} />}
       {view.status === 'running' && (
-        <BidForm
-          id={id}
-          minimumBid={least}
-          busy={busy}
-          error={bidError}
-          signInHref={signIn ? signInHref : null}
-          onBid={placeBid}
-          keptAmount={kept}
-        />
+        <BidForm id={id} minimumBid={least} busy={busy} error={bidError} signInHref={signIn ? signInHref : null} onBid={placeBid} keptAmount={kept} />
       )}
       {view.status === 'running' && buyNowPrice !== undefined && view.buyNowOffered && view.bidCount === 0 && (
         <p className="m-0 grid gap-1 text-sm text-slate-600" data-buy-now="">

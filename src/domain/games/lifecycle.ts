@@ -30,7 +30,6 @@ import { formatStoreClock } from '../../shared/store-time.ts';
  * (../slices.ts): hundreds of games starting at the same hour never freeze the store.
  */
 
-
 /** Plays never paid within 15 minutes are void. */
 export function expirePendingPlays(deps: GameDeps, now: number): number {
   return deps.db

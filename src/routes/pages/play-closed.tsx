@@ -69,7 +69,8 @@ export function GamesToJoin({ db, now }: { db: Queryable; now: number }) {
       <div>
         <h1 className="m-0 text-2xl font-extrabold sm:text-3xl">Games to join</h1>
         <p className="m-0 mt-2 max-w-2xl text-slate-700">
-          Each of these products has a game taking entries now. Join for $1, or with a free game entry if you have one: the highest score wins the product for $1.
+          Each of these products has a game taking entries now. Join for $1, or with a free game entry if you have one: the highest score wins the product for
+          $1.
         </p>
       </div>
       {open.length === 0 ? (
