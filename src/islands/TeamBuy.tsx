@@ -44,8 +44,9 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
     if (signInHref) return;
     apiRequest<ProductTeamsView>('GET', `/api/products/${view.productId}/teams`)
       .then((own) => {
+        if (!own || !Array.isArray(own.teams)) return;
         setTeams(own.teams);
-        if (own.yourTeamCode) setMine(own.yourTeamCode);
+        if (typeof own.yourTeamCode === 'string') setMine(own.yourTeamCode);
       })
       .catch(() => {
         // The page's list stays; the live stream brings the next one.
