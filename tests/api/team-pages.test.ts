@@ -124,12 +124,12 @@ describe('/team/{code}', () => {
     const joiner = await (await bob.client.get(`/team/${code}`)).text();
     expect(headingOf(joiner)).toBe("You're in a***e's team for $12.50");
     expect(textOf(joiner)).not.toContain('Join a***e');
-    expect(textOf(joiner)).toContain('b***y (you) (joined)');
+    expect(textOf(joiner)).toContain('b***y (you, joined)');
     const bobsTeam = islandProps<{ team: TeamView }>(joiner, 'TeamJoin').team;
     expect(bobsTeam.viewerIsMember).toBe(true);
     expect(bobsTeam.viewerOrderId).toEqual(expect.any(Number));
     const starter = await (await alice.client.get(`/team/${code}`)).text();
-    expect(textOf(starter)).toContain('a***e (you) (started the team)');
+    expect(textOf(starter)).toContain('a***e (you, started the team)');
     expect(textOf(starter)).toContain('b***y (joined)');
     const alicesTeam = islandProps<{ team: TeamView }>(starter, 'TeamJoin').team;
     expect(alicesTeam.viewerOrderId).toEqual(expect.any(Number));

@@ -139,7 +139,7 @@ describe('the team page after a join', () => {
     await shows(bob.getByRole('heading', { name: /^Join a\*\*\*s's team/ }));
     await bob.getByRole('button', { name: /^Join for \$/ }).click();
     await shows(bob.getByRole('heading', { name: /^You're in a\*\*\*s's team/ }));
-    await shows(bob.getByRole('list', { name: 'Members' }).getByText('b***s (you) (joined)'));
+    await shows(bob.getByRole('list', { name: 'Members' }).getByText('b***s (you, joined)'));
     expect(await bob.getByText(/Join a\*\*\*s's team/).count()).toBe(0);
     await shows(bob.locator('[data-team-order]'));
     await screenshot(bob, 'team-page-joined', true);

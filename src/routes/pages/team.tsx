@@ -67,8 +67,7 @@ export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
         <ul className="m-0 mt-3 list-none p-0 text-sm" aria-label="Members">
           {team.members.map((member) => (
             <li key={`${member.role}-${member.name}`} data-member={member.role}>
-              {member.you ? `${member.name} (you) ` : `${member.name} `}
-              {member.role === 'starter' ? '(started the team)' : '(joined)'}
+              {`${member.name} (${member.you ? 'you, ' : ''}${member.role === 'starter' ? 'started the team' : 'joined'})`}
             </li>
           ))}
         </ul>
