@@ -95,7 +95,9 @@ describe('the auction panel, two people at once', () => {
     await shows(panel(ava).getByText("You're the highest bidder."));
     // Ben's product page follows the bid without a reload: Buy Now is gone, the bid form stays.
     await shows(panel(ben).locator('[data-bid-count]', { hasText: '1 bid' }));
-    await panel(ben).getByRole('link', { name: /^Buy Now \$/ }).waitFor({ state: 'detached' });
+    await panel(ben)
+      .getByRole('link', { name: /^Buy Now \$/ })
+      .waitFor({ state: 'detached' });
     expect(await ava.getByRole('link', { name: /^Buy Now \$/ }).count()).toBe(0);
     await shows(panel(ben).getByRole('button', { name: 'Place Bid' }));
 

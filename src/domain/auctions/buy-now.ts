@@ -35,6 +35,19 @@ export function buyNowStance(db: Queryable, productId: number, onShelf: number, 
   return onShelf > 0 ? 'shelf' : 'auction';
 }
 
+/**
+ * What the checkout page says before anyone presses Pay: whether Buy Now would sell the unit the
+ * auction holds (the shelf may be empty and the product still for sale), or why it would refuse.
+ */
+export function buyNowOutlook(db: Queryable, productId: number, onShelf: number, now: number): { heldUnit: boolean; refusal: string | null } {
+  try {
+    return { heldUnit: buyNowStance(db, productId, onShelf, now) === 'auction', refusal: null };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { heldUnit: false, refusal: error.message };
+  }
+}
+
 /** In Buy Now's claim: the auction is cancelled ('Bought with Buy Now') and its unit handed to the order; refused if a bid came first. */
 export function endAuctionForBuyNow(tx: Queryable, productId: number, now: number): void {
   const open = openAuctionOf(tx, productId);
