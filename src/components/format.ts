@@ -1,15 +1,8 @@
-/** Dates as the store's customers read them: in Laguna Beach time (DESIGN section 2). */
-const dateTime = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/Los_Angeles',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
+import { formatStoreDateTime } from '../shared/store-time.ts';
 
+/** Dates as the store's customers read them: in Laguna Beach time, named (DESIGN section 2; src/shared/store-time.ts). */
 export function formatDateTime(epochMs: number): string {
-  return dateTime.format(epochMs);
+  return formatStoreDateTime(epochMs);
 }
 
 /** Spec section 4: completed green, processing blue, anything else pink. */

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { formatDollars } from '../shared/money.ts';
 import type { AuctionEvent, AuctionView } from '../shared/views/auctions.ts';
 import { BidForm } from './auction/BidForm.tsx';
-import { History, Outcome, RunningSummary, Scheduled, Standing } from './auction/parts.tsx';
+import { AuctionRules, History, Outcome, RunningSummary, Scheduled, Standing } from './auction/parts.tsx';
 import { PayStep } from './auction/PayStep.tsx';
-import { useMounted, useServerClock } from './auction/time.ts';
+import { useServerClock } from './auction/time.ts';
 import { ApiError, apiRequest } from './lib/http.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { MoneyAttempt, OutcomeUnknownError } from './lib/money.ts';
@@ -29,9 +29,14 @@ const PROFILE_INCOMPLETE = 'PROFILE_INCOMPLETE';
 export interface AuctionPanelProps {
   productId: number;
   initial: AuctionView;
+  /** The Buy Now price, shown while the view offers Buy Now (the admin kept it and nobody has bid); absent: never offered. */
+  buyNowPrice?: number;
   /** For tests; the page leaves it at POLL_MS. */
   pollMs?: number;
 }
+
+/** The amount typed before a detour (sign in, a card, the profile) comes back in the page's `?bid=`. */
+export const BID_PARAM = 'bid';
 
 const isView = (value: unknown): value is AuctionView =>
   !!value && typeof value === 'object' && typeof (value as AuctionView).status === 'string' && Array.isArray((value as AuctionView).bids);
@@ -46,15 +51,15 @@ export function parseDollars(text: string): number | null {
   return Number(cleaned);
 }
 
-export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: AuctionPanelProps) {
+export default function AuctionPanel({ productId, initial, buyNowPrice, pollMs = POLL_MS }: AuctionPanelProps) {
   const id = useId();
   const [view, setView] = useState(initial);
   // The device's clock against the server's, from the view rendered (a cached page's is older: the read on load corrects it).
   const [skew, setSkew] = useState(() => Date.parse(initial.now) - Date.now());
-  const local = useMounted();
   const path = `/product/${productId}`;
   const [bidError, setBidError] = useState<string | null>(null);
   const [signIn, setSignIn] = useState(false);
+  const [signInHref, setSignInHref] = useState('/auth');
   const [busy, setBusy] = useState(false);
   /** Set at once, before React re-renders the button disabled: a double click bids once. */
   const placing = useRef(false);
@@ -131,7 +136,18 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
     if (detour) detourDialog.current?.showModal();
   }, [detour]);
 
-  const back = `next=${encodeURIComponent(path)}`;
+  /** The amount typed last: the detour's way back carries it, so nobody types it twice. */
+  const typed = useRef('');
+  const [kept, setKept] = useState<string | null>(null);
+  useEffect(() => {
+    const amount = new URLSearchParams(window.location.search).get(BID_PARAM);
+    if (amount !== null && parseDollars(amount) !== null) setKept(amount);
+  }, []);
+  const backTo = () => {
+    const amount = parseDollars(typed.current);
+    return amount === null ? path : `${path}?${BID_PARAM}=${amount.toFixed(2)}`;
+  };
+  const back = (from: string | null) => `next=${encodeURIComponent(backTo())}${from ? `&from=${from}` : ''}`;
   function refused(error: unknown) {
     if (error instanceof OutcomeUnknownError) {
       setBidError(error.message);
@@ -143,6 +159,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
     }
     if (error.status === 401) {
       setSignIn(true);
+      setSignInHref(`/auth?${back(null)}`);
       setBidError('Sign in to bid.');
       return;
     }
@@ -150,7 +167,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
       return detourTo({
         title: 'Payment method required',
         text: 'Add a payment card to your profile to bid. If you win, the card is charged when the auction ends.',
-        href: `/profile?tab=payment&${back}`,
+        href: `/profile?tab=payment&${back('auction')}`,
         actionText: 'Add Payment Method',
       });
     }
@@ -160,7 +177,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
         title: 'Complete your profile',
         text: missing.length ? 'To bid, your profile still needs:' : error.message,
         missing,
-        href: `/profile?${back}`,
+        href: `/profile?${back('auction')}`,
         actionText: 'Complete my profile',
       });
     }
@@ -176,6 +193,7 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
 
   async function placeBid(amountText: string): Promise<boolean> {
     if (placing.current) return false;
+    typed.current = amountText;
     const amount = parseDollars(amountText);
     const tooLow = amount !== null && amount < least;
     if (amount === null || tooLow) {
@@ -209,19 +227,31 @@ export default function AuctionPanel({ productId, initial, pollMs = POLL_MS }: A
 
   const historyId = `${id}-history`;
   return (
-    <section aria-label="Auction" data-auction-status={view.status} className="grid gap-4 rounded-2xl border-2 border-ink/10 bg-white p-4 sm:p-5">
+    <section id="bid" aria-label="Auction" data-auction-status={view.status} className="grid gap-4 rounded-2xl border-2 border-ink/10 bg-white p-4 sm:p-5">
       {view.status === 'running' && <RunningSummary view={view} now={now} />}
-      {view.status === 'scheduled' && <Scheduled view={view} now={now} local={local} />}
+      {view.status === 'scheduled' && <Scheduled view={view} now={now} />}
       {!open && <Outcome view={view} />}
       {/* Said as it changes (outbid by someone else's bid, over the stream), not only shown. */}
       <div aria-live="polite" className="empty:hidden">
         <Standing view={view} />
       </div>
-      {view.payment && <PayStep productId={productId} payment={view.payment} local={local} />}
+      {view.payment && <PayStep productId={productId} payment={view.payment} />}
       {view.status === 'running' && (
-        <BidForm id={id} minimumBid={least} busy={busy} error={bidError} signInHref={signIn ? `/auth?${back}` : null} onBid={placeBid} />
+        <BidForm id={id} minimumBid={least} busy={busy} error={bidError} signInHref={signIn ? signInHref : null} onBid={placeBid} keptAmount={kept} />
       )}
-      {view.status !== 'scheduled' && <History view={view} now={now} local={local} headingId={historyId} />}
+      {view.status === 'running' && buyNowPrice !== undefined && view.buyNowOffered && view.bidCount === 0 && (
+        <p className="m-0 grid gap-1 text-sm text-slate-600" data-buy-now="">
+          <a
+            href={`/checkout?productId=${productId}`}
+            className="rounded-xl bg-ink py-3 text-center text-base font-bold text-white no-underline hover:bg-ink-light"
+          >
+            {`Buy Now ${formatDollars(buyNowPrice)}`}
+          </a>
+          <span>Buy Now ends the auction. It is offered until the first bid.</span>
+        </p>
+      )}
+      {open && <AuctionRules view={view} />}
+      {view.status !== 'scheduled' && <History view={view} now={now} headingId={historyId} />}
       <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? { title: '', text: '', href: path, actionText: '' }} />
     </section>
   );

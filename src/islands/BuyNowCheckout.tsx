@@ -67,6 +67,8 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   const [busy, setBusy] = useState(false);
   /** Why the last try did not end in an order, next to the button as well as in the toast. */
   const [failure, setFailure] = useState<string | null>(null);
+  /** Bidding started on this product after the page opened: Buy Now is gone, the bid form is the way on. */
+  const [bidInstead, setBidInstead] = useState<string | null>(null);
   /** One attempt per page load: its key goes with every try (lib/money.ts). */
   const [attempt] = useState(() => new MoneyAttempt());
   /** Set at once, before React re-renders the button disabled: a double click pays once. */
@@ -161,6 +163,12 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
       paying.current = false;
       setBusy(false);
       if (toldUnconfirmed(error, setFailure)) return;
+      if (error instanceof ApiError && error.code === 'BIDDING_INSTEAD') {
+        // Nothing was charged: said as what to do next, not as a failed payment.
+        setBidInstead(error.message);
+        toast({ title: 'Place a bid instead', description: error.message });
+        return;
+      }
       if (error instanceof ApiError) setErrors(fieldNamesOf(error.fields));
       if (error instanceof ApiError && Object.values(error.fields).includes(localDeliveryMessage)) offerCart();
       const message = error instanceof ApiError ? error.message || 'Failed to create order' : 'An error occurred during payment processing';
@@ -248,6 +256,15 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
           </a>
           {'). Pay again only if you want another one.'}
         </p>
+      )}
+      {bidInstead && (
+        <div role="alert" data-bid-instead="" className="grid gap-2 rounded-lg border border-sea/40 bg-sea/5 p-3 text-sm">
+          <p className="m-0 font-bold">{bidInstead}</p>
+          <p className="m-0">Nothing was charged.</p>
+          <a href={`/product/${product.id}#bid`} className="justify-self-start rounded-lg bg-ink px-4 py-2 font-bold text-white no-underline">
+            Go to the auction and bid
+          </a>
+        </div>
       )}
       <PayButton label={`Pay ${formatCents(totals.totalCents)}`} busy={busy} disabled={busy || (!useSaved && !cardReady)} failure={failure} />
     </form>

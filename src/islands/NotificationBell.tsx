@@ -6,6 +6,7 @@ import { NOTIFICATIONS_CHANGED, NOTIFICATIONS_POLLED } from './lib/events.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
 import { BellIcon, GavelIcon, OutbidIcon } from '../shared/ui/icons.tsx';
+import { formatStoreDateTime } from '../shared/store-time.ts';
 
 /*
  * The header's notification bell (spec sections 2, 4 and 9): a badge with the unread count
@@ -28,11 +29,6 @@ const DAY = 24 * HOUR;
 const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric' });
 const dayYearFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', month: 'short', day: 'numeric', year: 'numeric' });
 const yearFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', year: 'numeric' });
-const fullFormat = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/Los_Angeles',
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
 
 export function badgeText(count: number): string {
   return count > 9 ? '9+' : String(count);
@@ -348,7 +344,7 @@ function NotificationItem({ item, now, onClick }: { item: NotificationView; now:
         <span className="block text-sm font-semibold">{item.title}</span>
         <span className="block mt-0.5 text-sm text-slate-600">{item.message}</span>
         <span className="flex items-center justify-between gap-2 mt-1 text-xs text-slate-600">
-          <time dateTime={new Date(item.timestamp).toISOString()} title={fullFormat.format(item.timestamp)}>
+          <time dateTime={new Date(item.timestamp).toISOString()} title={formatStoreDateTime(item.timestamp)}>
             {shortTime(item.timestamp, now)}
           </time>
           {item.actionUrl && <span className="font-semibold text-sea">{item.actionText ?? 'View'}</span>}

@@ -11,8 +11,10 @@ export interface PaymentMethodFormProps {
   /** The card on file, when there is one. */
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
   type: string;
-  /** Where the shopper came from (a game), to go back once the card is saved. */
+  /** Where the shopper came from (a game, an auction, a team), to go back once the card is saved; or the details' tab still on the way. */
   returnTo?: string | null;
+  /** What the toast says once the card is saved on a detour. */
+  savedNote?: string;
 }
 
 const brandName = (brand: string) =>
@@ -22,7 +24,7 @@ const brandName = (brand: string) =>
     .replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** The Payment tab: save or replace the card on file, or connect Apple Pay. */
-export default function PaymentMethodForm({ config, card, type, returnTo = null }: PaymentMethodFormProps) {
+export default function PaymentMethodForm({ config, card, type, returnTo = null, savedNote }: PaymentMethodFormProps) {
   const cardRef = useRef<CardHandle>(null);
   const [ready, setReady] = useState(config.gateway === 'test');
   const applePay = useApplePayAvailable(config);
@@ -43,7 +45,7 @@ export default function PaymentMethodForm({ config, card, type, returnTo = null 
       toastAfterNavigation(
         saved?.notice ??
           (returnTo
-            ? { title: 'Card saved', description: 'Your card is ready: pick your influencers and play.' }
+            ? { title: 'Card saved', description: savedNote ?? 'Your card is ready: pick your influencers and play.' }
             : { title: 'Profile updated', description: 'Your profile has been updated successfully.' }),
       );
       window.location.assign(returnTo ? safeNextPath(returnTo) : '/profile?tab=payment');

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { apiRequest } from './lib/http.ts';
 import { subscribeLive } from './lib/live.ts';
 import { toast } from './lib/toast.ts';
 import { dollarsText, type OpenTeamView, type ProductTeamsView } from '../shared/views/teams.ts';
@@ -38,6 +39,19 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
       return true;
     },
   );
+  // The page is one for every shopper: their own team comes from their own read.
+  useEffect(() => {
+    if (signInHref) return;
+    apiRequest<ProductTeamsView>('GET', `/api/products/${view.productId}/teams`)
+      .then((own) => {
+        if (!own || !Array.isArray(own.teams)) return;
+        setTeams(own.teams);
+        if (typeof own.yourTeamCode === 'string') setMine(own.yourTeamCode);
+      })
+      .catch(() => {
+        // The page's list stays; the live stream brings the next one.
+      });
+  }, [view.productId, signInHref]);
   useEffect(
     () =>
       subscribeLive('team', { product: view.productId }, (data) => {
@@ -58,7 +72,13 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
       </p>
       {mine ? (
         <div className="mt-3">
-          <p className="m-0 text-sm font-semibold">Your team's link:</p>
+          <h3 className="m-0 text-sm font-bold" data-your-team="">
+            {'Your team · '}
+            <a href={`/team/${mine}`} className="font-semibold text-sea-dark">
+              Open its page
+            </a>
+          </h3>
+          <p className="m-0 mt-1 text-sm">Send this link to a friend:</p>
           <ShareLink url={`${window.location.origin}/team/${mine}`} title={`Join my team: ${productName} at half price`} />
         </div>
       ) : signInHref ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { dollarsText, type TeamView, teamStateLine } from '../shared/views/teams.ts';
 import { ShareLink, TimeLeft, useTeamAction } from './team/team-actions.tsx';
+import { toastAfterNavigation } from './lib/toast.ts';
 
 export interface TeamJoinProps {
   team: TeamView;
@@ -33,7 +34,16 @@ function TeamAction({
   joined,
   onJoined,
 }: TeamJoinProps & { joined: { orderId: number | null; status: string } | null; onJoined: (answer: { orderId: number | null; status: string }) => void }) {
-  const join = useTeamAction<{ orderId: number | null; status: string }>(`/api/teams/${team.code}/join`, `/team/${team.code}`, onJoined);
+  const join = useTeamAction<{ orderId: number | null; status: string }>(`/api/teams/${team.code}/join`, `/team/${team.code}`, (answer) => {
+    onJoined(answer);
+    // The heading, the member list and the order link are the server's: the page is read again with the joiner in it.
+    toastAfterNavigation(
+      answer.status === 'filled'
+        ? { title: 'Your team is full!', description: `You paid ${dollarsText(team.totalPerMember)} for your own ${team.product.name}.` }
+        : { title: 'You joined the team', description: 'Your payment is being confirmed with the card processor; we will notify you as soon as it is.' },
+    );
+    window.location.assign(`/team/${team.code}`);
+  });
   const share = <ShareLink url={url} title={`Join my team: ${team.product.name} at half price`} />;
   if (joined) {
     return (
@@ -56,6 +66,11 @@ function TeamAction({
     return (
       <div className="mt-4" data-team-mine="">
         <p className="m-0 text-sm">You are in this team. {team.status === 'open' && 'Share the link: when a friend joins, you both pay half.'}</p>
+        {team.viewerOrderId != null && (
+          <a href={`/orders/${team.viewerOrderId}`} className="mt-2 inline-block font-bold text-ink" data-team-order="">
+            {`View your order #${team.viewerOrderId}`}
+          </a>
+        )}
         {team.status === 'open' && share}
       </div>
     );

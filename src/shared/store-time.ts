@@ -48,3 +48,48 @@ export function fromStoreInput(value: string): string | null {
   const first = guess - offsetAt(guess);
   return new Date(guess - offsetAt(first)).toISOString();
 }
+
+/*
+ * Times as people read them: always the store's zone, always named ('PST' or 'PDT'), on the
+ * server's pages, in the islands and in e-mails alike (issue 37 item 13). The same text on the
+ * server and in the browser, so an island's first render matches the HTML it hydrates.
+ */
+
+const withYear = new Intl.DateTimeFormat('en-US', {
+  timeZone: STORE_ZONE,
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+const dayOnly = new Intl.DateTimeFormat('en-US', { timeZone: STORE_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const shortDay = new Intl.DateTimeFormat('en-US', { timeZone: STORE_ZONE, month: 'short', day: 'numeric' });
+const clockFace = new Intl.DateTimeFormat('en-US', { timeZone: STORE_ZONE, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const clockSeconds = new Intl.DateTimeFormat('en-US', {
+  timeZone: STORE_ZONE,
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZoneName: 'short',
+});
+
+const instant = (at: number | string | Date) => (typeof at === 'string' ? Date.parse(at) : typeof at === 'number' ? at : at.getTime());
+
+/** 'Nov 26, 2026, 3:04 PM PST'. */
+export function formatStoreDateTime(at: number | string | Date): string {
+  return withYear.format(instant(at));
+}
+
+/** '3:04 PM PST': a time the reader knows the day of (a game starting this hour). */
+export function formatStoreClock(at: number | string | Date): string {
+  return clockFace.format(instant(at));
+}
+
+/** A moment in a list that runs by the second (a bid): '3:04:05 PM PST' today, 'Nov 25, 3:04:05 PM PST' another day. */
+export function formatStoreMoment(at: number | string | Date, now: number): string {
+  const ms = instant(at);
+  const time = clockSeconds.format(ms);
+  return dayOnly.format(ms) === dayOnly.format(now) ? time : `${shortDay.format(ms)}, ${time}`;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { auctions, orders, products } from '../../src/db/schema.ts';
+import { auctions, orders, payments, products } from '../../src/db/schema.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 
@@ -44,8 +44,30 @@ describe('Buy Now while an auction runs', () => {
     const before = auctionRows(ctx, ctx.product.id);
     const refused = await buy(alice!.client, ctx.product.id, ctx.product.priceCents);
     expect(refused.status).toBe(409);
-    expect((await refused.json()).message).toBe('Someone has just bid on this product, so Buy Now is no longer offered: place a bid instead.');
+    // Named, so the checkout says it as 'place a bid' with the way to the bid form, not 'Payment Failed' (issue 37 item 6).
+    expect(await refused.json()).toMatchObject({
+      message: 'Someone has just bid on this product, so Buy Now is no longer offered: place a bid instead.',
+      code: 'BIDDING_INSTEAD',
+    });
     expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
     expect(ctx.db.select().from(orders).all()).toEqual([]);
+    expect(ctx.db.select().from(payments).all()).toEqual([]);
+  });
+
+  test('the checkout page: the held unit is for sale until the first bid, then the page says to bid (issue 37 item 6)', async () => {
+    const ctx = await auctionStore();
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 100, keepBuyNow: true });
+    const [alice, bob] = bidders(ctx, ['alice1', 'bob22']);
+    // One of a kind: the auction holds the only unit, and Buy Now still sells it.
+    expect(auctionRows(ctx, ctx.product.id).quantity).toBe(0);
+    const before = await (await alice!.client.get(`/checkout?productId=${ctx.product.id}`)).text();
+    expect(before).toContain('data-island="BuyNowCheckout"');
+    expect(before).not.toContain('just sold out');
+    expect((await placeBid(bob!.client, ctx.product.id, 150)).status).toBe(201);
+    const after = await (await alice!.client.get(`/checkout?productId=${ctx.product.id}`)).text();
+    expect(after).not.toContain('data-island="BuyNowCheckout"');
+    expect(after).toContain('data-bid-instead');
+    expect(after).toContain('place a bid instead');
+    expect(after).toContain(`href="/product/${ctx.product.id}#bid"`);
   });
 });

@@ -9,7 +9,7 @@ import { all, first, mainOf, textOf } from '../helpers/html.ts';
 
 /*
  * The scoreboard's Winners list auction winners beside game winners (issue 28, item 6), newest
- * first, by username as the game winners are: 'won at auction for $X'. GET /api/games/winners
+ * first: 'won at auction for $X', the winner masked as the bid history masks them (issue 37 item 9). GET /api/games/winners
  * keeps its game fields and tells the two apart by `kind`.
  */
 
@@ -40,7 +40,7 @@ describe('auction winners on the scoreboard', () => {
       kind: 'auction',
       auctionId: expect.any(Number),
       productId: frames.id,
-      username: 'alice',
+      username: 'a***e',
       productName: 'Ray-Ban Aviator Classic',
       productType: 'sunglasses',
       imageUrl: expect.any(String),
@@ -61,7 +61,11 @@ describe('auction winners on the scoreboard', () => {
     const page = await (await ctx.client().get('/scoreboard?tab=winners')).text();
     const items = all(mainOf(page), 'section[aria-label="Winners"] li');
     expect(items).toHaveLength(2);
-    expect(textOf(items[0]!)).toContain('alice');
+    // The same name as the product page's bid history gives the same bidder; never the username itself.
+    const history = await (await ctx.client().get(`/api/products/${frames.id}/auction`)).json();
+    expect(history.bids[0].bidder).toBe('a***e');
+    expect(textOf(items[0]!)).toMatch(/^a\*\*\*e /);
+    expect(textOf(items[0]!)).not.toContain('alice');
     expect(textOf(items[0]!)).toContain('Ray-Ban Aviator Classic');
     expect(textOf(items[0]!)).toContain('won at auction for $150.00');
     expect(first(items[0]!, 'a')!.getAttribute('href')).toBe(`/product/${frames.id}`);

@@ -46,6 +46,18 @@ describe('what shoppers see', () => {
     expect(textOf(first(after, '[data-free-entries]')!)).toContain('1 used');
   });
 
+  test("'Find a game to join' leads to /play: the products whose games take entries, where the entry can be used (issue 37 item 11)", async () => {
+    const { ctx, alice, orderId } = await storeWithEntries();
+    const order = await page(alice.client, `/orders/${orderId}`);
+    const link = [...(first(order, '[data-free-entries]')?.querySelectorAll('a') ?? [])].find((a) => a.textContent === 'Find a game to join');
+    expect(link?.getAttribute('href')).toBe('/play');
+    const games = await page(alice.client, '/play');
+    expect(first(games, '[data-no-games]')).toBeUndefined();
+    // The book has a game waiting for players: its card leads to its Play Now page.
+    expect(games).toContain(`href="/social-play/${book(ctx).id}"`);
+    expect(text(await page(alice.client, '/profile?tab=play'), '[data-free-entries] a[href="/play"]')).toBe('Find a game to join');
+  });
+
   test('an order of nothing flagged shows no free entries section', async () => {
     const ctx = await gameStore();
     const alice = await player(ctx, 'alice');

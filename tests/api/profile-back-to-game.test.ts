@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { COMPLETE_PROFILE, shopper } from '../helpers/actors.ts';
 import { testApp } from '../helpers/app.ts';
-import { parseHtml } from '../helpers/html.ts';
+import { islandProps, parseHtml } from '../helpers/html.ts';
 
 /*
  * Issue 27, item 7: a player sent from a game to fill in the profile (`/profile?next=/play/ID`,
@@ -45,5 +45,32 @@ describe('the Personal tab opened from a game', () => {
     ).toBe('/profile?next=%2Fplay%2F7');
     const elsewhere = await player.client.post('/profile?next=https%3A%2F%2Fevil.example%2F', { form });
     expect(elsewhere.headers.get('location')).toBe('/profile');
+  });
+});
+
+describe('a detour from an auction or a team (issue 37 item 14)', () => {
+  test('one trip: the card, then the details when they are missing too, then back with the amount kept; the back link names where from', async () => {
+    const ctx = await testApp();
+    const bidder = await shopper(ctx, 'detour_bidder', { withProfile: false });
+    const next = encodeURIComponent('/product/7?bid=25.00');
+    const paymentHtml = await (await bidder.client.get(`/profile?tab=payment&next=${next}&from=auction`)).text();
+    const payment = parseHtml(paymentHtml);
+    expect(payment.querySelector('a[href="/product/7?bid=25.00"]')?.textContent).toBe('Back to the auction');
+    expect(payment.querySelector('[data-detour="auction"]')?.textContent).toContain('then your details');
+    // The card form goes on to the details, with the same way back.
+    expect(islandProps<{ returnTo: string }>(paymentHtml, 'PaymentMethodForm').returnTo).toBe(`/profile?tab=personal&next=${next}&from=auction`);
+    const personal = parseHtml(await (await bidder.client.get(`/profile?tab=personal&next=${next}&from=auction`)).text());
+    expect(personal.querySelector('form[action^="/profile"]')?.getAttribute('action')).toBe(`/profile?next=${next}&from=auction`);
+    expect(personal.querySelector('a[href="/product/7?bid=25.00"]')?.textContent).toBe('Back to the auction');
+    // Details saved with the card still missing: on to the card, not back yet.
+    const saved = await bidder.client.post(`/profile?next=${next}&from=auction`, { form: { ...form, email: 'detour.bidder@example.com' } });
+    expect(saved.headers.get('location')).toBe(`/profile?tab=payment&next=${next}&from=auction`);
+  });
+
+  test("a team's detour says 'Back to the team'", async () => {
+    const ctx = await testApp();
+    const joiner = await shopper(ctx, 'detour_joiner', { withProfile: false });
+    const page = parseHtml(await (await joiner.client.get(`/profile?tab=personal&next=${encodeURIComponent('/team/abcdefghjk')}&from=team`)).text());
+    expect(page.querySelector('a[href="/team/abcdefghjk"]')?.textContent).toBe('Back to the team');
   });
 });

@@ -117,6 +117,36 @@ describe('/team/{code}', () => {
     expect(lateHtml).not.toContain('data-island="TeamJoin"');
   });
 
+  test('after the join: the joiner is in the list and no longer invited to join; both members see their order (issue 37 item 10)', async () => {
+    const { ctx, code, alice } = await withTeam();
+    const bob = quickShopper(ctx, 'bobby');
+    expect((await joinTeam(bob.client, code)).status).toBe(201);
+    const joiner = await (await bob.client.get(`/team/${code}`)).text();
+    expect(headingOf(joiner)).toBe("You're in a***e's team for $12.50");
+    expect(textOf(joiner)).not.toContain('Join a***e');
+    expect(textOf(joiner)).toContain('b***y (you, joined)');
+    const bobsTeam = islandProps<{ team: TeamView }>(joiner, 'TeamJoin').team;
+    expect(bobsTeam.viewerIsMember).toBe(true);
+    expect(bobsTeam.viewerOrderId).toEqual(expect.any(Number));
+    const starter = await (await alice.client.get(`/team/${code}`)).text();
+    expect(textOf(starter)).toContain('a***e (you, started the team)');
+    expect(textOf(starter)).toContain('b***y (joined)');
+    const alicesTeam = islandProps<{ team: TeamView }>(starter, 'TeamJoin').team;
+    expect(alicesTeam.viewerOrderId).toEqual(expect.any(Number));
+    expect(alicesTeam.viewerOrderId).not.toBe(bobsTeam.viewerOrderId);
+  });
+
+  test("the product page's own read names the shopper's own team, which is not one to join", async () => {
+    const { ctx, code, productId, alice } = await withTeam();
+    const own = (await (await alice.client.get(`/api/products/${productId}/teams`)).json()) as ProductTeamsView;
+    expect(own.yourTeamCode).toBe(code);
+    const other = (await (await quickShopper(ctx, 'bobby').client.get(`/api/products/${productId}/teams`)).json()) as ProductTeamsView;
+    expect(other.yourTeamCode).toBeNull();
+    expect(other.teams.map((team) => team.code)).toEqual([code]);
+    const visitor = (await (await ctx.client().get(`/api/products/${productId}/teams`)).json()) as ProductTeamsView;
+    expect(visitor.yourTeamCode).toBeUndefined();
+  });
+
   test('an unknown code: 404 page', async () => {
     const ctx = await seededApp();
     expect((await ctx.client().get('/team/abcdefghjk')).status).toBe(404);

@@ -138,7 +138,8 @@ describe('bidding on the product page', () => {
     const dialog = c.page.getByRole('dialog', { name: 'Payment method required' });
     await shows(dialog);
     expect(await dialog.getByRole('link', { name: 'Add Payment Method' }).getAttribute('href')).toBe(
-      `/profile?tab=payment&next=${encodeURIComponent(`/product/${productId}`)}`,
+      // The way back keeps the amount typed and says it came from the auction (issue 37 item 14).
+      `/profile?tab=payment&next=${encodeURIComponent(`/product/${productId}?bid=200.00`)}&from=auction`,
     );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 

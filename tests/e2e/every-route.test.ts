@@ -33,6 +33,7 @@ function buildRoutes() {
     [`/product/${ids.book}?tab=competition`, all(/./)],
     [`/social-play/${ids.book}`, all(/./)],
     [`/play/${ids.book}`, all(/./)],
+    ['/play', all('Games to join')],
     ['/products', all('All products')],
     ['/products?type=book', all('Books')],
     ['/auctions', all('Auctions')],

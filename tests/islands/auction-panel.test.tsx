@@ -271,7 +271,7 @@ describe('AuctionPanel', () => {
     expect(text(dialog)).toContain('Payment method required');
     expect([...dialog.querySelectorAll('button')].map((b) => b.textContent)).toContain('Cancel');
     expect(dialog.querySelector('a')!.textContent).toBe('Add Payment Method');
-    expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?tab=payment&next=%2Fproduct%2F14');
+    expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?tab=payment&next=%2Fproduct%2F14%3Fbid%3D12.00&from=auction');
   });
 
   test("400 and 409: the server's message by the field; 401: a sign-in link back to the page", async () => {
@@ -289,7 +289,7 @@ describe('AuctionPanel', () => {
     answer = (call) => (call.method === 'POST' ? json({ message: 'Please sign in' }, 401) : json(view()));
     await bid(container, '12');
     await until(() => container.querySelector('[data-sign-in] a') !== null, 'the sign-in link');
-    expect(container.querySelector('[data-sign-in] a')!.getAttribute('href')).toBe('/auth?next=%2Fproduct%2F15');
+    expect(container.querySelector('[data-sign-in] a')!.getAttribute('href')).toBe('/auth?next=%2Fproduct%2F15%3Fbid%3D12.00');
   });
 
   test('403 PROFILE_INCOMPLETE: the profile dialog lists what is missing, with the way back', async () => {
@@ -301,7 +301,7 @@ describe('AuctionPanel', () => {
     const dialog = container.querySelector('dialog')!;
     expect(text(dialog)).toContain('Complete your profile');
     expect([...dialog.querySelectorAll('[data-missing] li')].map(text)).toEqual(['Phone', 'Address']);
-    expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?next=%2Fproduct%2F20');
+    expect(dialog.querySelector('a')!.getAttribute('href')).toBe('/profile?next=%2Fproduct%2F20%3Fbid%3D12.00&from=auction');
   });
 
   test("403 for unpaid auctions (issue 36): the server's words under the field, no dialog", async () => {

@@ -61,6 +61,8 @@ function answering(status: number, body: unknown) {
 let assign: ReturnType<typeof spyOn>;
 beforeAll(() => {
   registerDom({ url: 'http://localhost/product/7', width: 390, height: 844 });
+  // TeamBuy reads the shopper's own view of the teams on load (their own team, issue 37 item 10).
+  answering(200, view);
   assign = spyOn(window.location, 'assign').mockImplementation(() => {});
 });
 afterAll(async () => {
@@ -110,7 +112,7 @@ describe('TeamBuy', () => {
     await until(() => document.querySelector('dialog a') !== null, 'the dialog');
     const link = document.querySelector('dialog a')!;
     expect(link.textContent).toBe('Add Payment Method');
-    expect(link.getAttribute('href')).toBe('/profile?tab=payment&next=%2Fproduct%2F7');
+    expect(link.getAttribute('href')).toBe('/profile?tab=payment&next=%2Fproduct%2F7&from=team');
   });
 });
 
@@ -132,6 +134,6 @@ describe('TeamJoin', () => {
     answering(403, { message: 'Please complete your profile information before making purchases or entering games.', code: 'PROFILE_INCOMPLETE' });
     button(/^Join for/)!.click();
     await until(() => document.querySelector('dialog a') !== null, 'the dialog');
-    expect(document.querySelector('dialog a')!.getAttribute('href')).toBe('/profile?tab=personal&next=%2Fteam%2Fabcdefghjk');
+    expect(document.querySelector('dialog a')!.getAttribute('href')).toBe('/profile?tab=personal&next=%2Fteam%2Fabcdefghjk&from=team');
   });
 });

@@ -12,6 +12,9 @@ import { LIVE_STATUSES, OPEN_STATUSES, openAuctionOf, releaseStock } from './auc
 
 export const AUCTION_RUNNING = 'This product is being auctioned: place a bid instead.';
 export const BUY_NOW_GONE = 'Someone has just bid on this product, so Buy Now is no longer offered: place a bid instead.';
+/** Names the refusals above for the checkout: it sends the shopper to the bid form instead of saying 'Payment Failed'. */
+export const BIDDING_INSTEAD = 'BIDDING_INSTEAD';
+const bidInstead = (message: string) => new DomainError(409, message, undefined, { code: BIDDING_INSTEAD });
 /** The cart cannot end an auction (only Buy Now's own claim does): the held unit is bid on, or bought with Buy Now. */
 export const AUCTION_HOLDS_UNIT = 'This product is being auctioned: place a bid, or use Buy Now on its page.';
 
@@ -27,9 +30,22 @@ export function buyNowStance(db: Queryable, productId: number, onShelf: number, 
     .get();
   if (!live) return 'shelf';
   const open = OPEN_STATUSES.includes(live.status) && now >= live.startsAt && now < live.endsAt;
-  if (!open || !live.keepBuyNow) throw new DomainError(409, AUCTION_RUNNING);
-  if (live.bidCount > 0) throw new DomainError(409, BUY_NOW_GONE);
+  if (!open || !live.keepBuyNow) throw bidInstead(AUCTION_RUNNING);
+  if (live.bidCount > 0) throw bidInstead(BUY_NOW_GONE);
   return onShelf > 0 ? 'shelf' : 'auction';
+}
+
+/**
+ * What the checkout page says before anyone presses Pay: whether Buy Now would sell the unit the
+ * auction holds (the shelf may be empty and the product still for sale), or why it would refuse.
+ */
+export function buyNowOutlook(db: Queryable, productId: number, onShelf: number, now: number): { heldUnit: boolean; refusal: string | null } {
+  try {
+    return { heldUnit: buyNowStance(db, productId, onShelf, now) === 'auction', refusal: null };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { heldUnit: false, refusal: error.message };
+  }
 }
 
 /** In Buy Now's claim: the auction is cancelled ('Bought with Buy Now') and its unit handed to the order; refused if a bid came first. */
@@ -43,7 +59,7 @@ export function endAuctionForBuyNow(tx: Queryable, productId: number, now: numbe
         .returning()
         .get()
     : undefined;
-  if (!ended) throw new DomainError(409, BUY_NOW_GONE);
+  if (!ended) throw bidInstead(BUY_NOW_GONE);
   releaseStock(tx, ended, now);
 }
 

@@ -12,6 +12,8 @@ import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES, owedPriceCe
 import { rankMaximums } from './proxy.ts';
 import { recordStrike } from './strikes.ts';
 
+import { formatStoreDateTime } from '../../shared/store-time.ts';
+
 /*
  * The close job (issue 28, item 5), run by the jobs lease holder every minute. Every step is a
  * conditional update on the auction's status and on everything its decision read (issue 34, item 5),
@@ -37,7 +39,7 @@ const labelOf = (deps: OrderDeps, auction: Auction) => {
   return product ? productLabel(product) : 'the item';
 };
 
-const dueText = (at: number) => new Date(at).toUTCString().replace(' GMT', ' UTC');
+const dueText = (at: number) => formatStoreDateTime(at);
 
 const sameAs = (column: SQLiteColumn, value: number | null): SQL => (value === null ? isNull(column) : eq(column, value));
 

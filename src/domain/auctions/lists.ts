@@ -8,6 +8,7 @@ import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
 import { LIVE_STATUSES, OPEN_STATUSES } from './auction-rows.ts';
 import { OWING_STATUSES } from './payment.ts';
 import { incrementAt } from './increments.ts';
+import { maskBidderName } from './proxy.ts';
 import { adminAuctionView, publicStatus } from './views.ts';
 
 /*
@@ -210,7 +211,8 @@ export function auctionWinners(db: Queryable, limit = 30) {
       kind: 'auction' as const,
       auctionId: auction.id,
       productId: product.id,
-      username,
+      // Public: masked as the bid history masks the same bidder (issue 37 item 9).
+      username: maskBidderName(username),
       productName: productLabel(product),
       productType: product.productType,
       imageUrl: resolveImageUrl(product.imageUrl, product.productType),

@@ -67,7 +67,7 @@ export function grantFreeEntries(tx: Queryable, clock: Clock, order: { id: numbe
       eventKey: `order:${order.id}:free-entries`,
       title: granted === 1 ? 'Free game entry' : 'Free game entries',
       message: `Buy one, play free: order #${order.id} gives you ${granted} free game ${granted === 1 ? 'entry' : 'entries'}, to use by ${freeEntryDate(now + FREE_ENTRY_VALID_MS)}.`,
-      actionUrl: '/scoreboard?tab=active',
+      actionUrl: '/play',
       actionText: 'Find a game',
     });
   }

@@ -19,6 +19,7 @@ import { buildRecord, saveRecord } from './record.ts';
 import { revealedSeedOf } from './seeds.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
+import { formatStoreClock } from '../../shared/store-time.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -29,8 +30,6 @@ import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGT
  * Games go one transaction each, and the loops give requests a turn every few games
  * (../slices.ts): hundreds of games starting at the same hour never freeze the store.
  */
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: '2-digit' });
 
 /** Plays never paid within 15 minutes are void. */
 export function expirePendingPlays(deps: GameDeps, now: number): number {
@@ -112,7 +111,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
       tellPlayers(tx, clock, game.id, game.productId, 'started', {
         type: 'game_started',
         title: 'Game started',
-        message: `Your game for ${product.brand} is live! It ends at ${timeFormat.format(startTime + GAME_LENGTH_MS)}.`,
+        message: `Your game for ${product.brand} is live! It ends at ${formatStoreClock(startTime + GAME_LENGTH_MS)}.`,
         actionUrl: `/product/${product.id}?tab=competition`,
         actionText: 'Watch Live',
       });

@@ -141,7 +141,8 @@ export function orderDetail(db: Queryable, userId: number | 'anyOwner', id: numb
   if (paid)
     timeline.push({
       label: 'Paid',
-      at: paid.updatedAt > order.orderDate && paid.status === 'captured' ? paid.updatedAt : paid.createdAt,
+      // Never before 'Placed': a team's hold is taken before its order exists (issue 37 item 10).
+      at: Math.max(order.orderDate, paid.updatedAt > order.orderDate && paid.status === 'captured' ? paid.updatedAt : paid.createdAt),
       detail: paymentLabelOf(order),
     });
   const declined = moves.filter((p) => p.kind === 'order_charge' && p.status === 'failed').length;

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { formatCents } from '../../shared/pricing.ts';
+import { formatStoreDateTime } from '../../shared/store-time.ts';
 
 /*
  * What team members are told, written in the transaction of the change (the outbox): the bell
@@ -45,7 +46,7 @@ export function tellTeamStarted(tx: Queryable, clock: Clock, userId: number, tea
   const message =
     `Your team for ${team.label} is open. ${formatCents(team.holdCents)} is held on your card (not charged). ` +
     `Send your link to a friend: when they join within 24 hours, you both pay half price and each get your own. ` +
-    `If nobody joins by ${new Date(expiresAt).toUTCString()}, the hold is released.`;
+    `If nobody joins by ${formatStoreDateTime(expiresAt)}, the hold is released.`;
   tell(tx, clock, userId, `team:${team.teamId}:started`, 'Your team is open', message, { label: 'Share your team', path: teamPath(team.code) }, team.productId);
 }
 

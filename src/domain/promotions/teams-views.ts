@@ -35,8 +35,28 @@ export function openTeamsOf(db: Queryable, productId: number, now: number): Open
   return rows.map((row) => ({ code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt }));
 }
 
-/** The product page's team section, or null when the product is not bought with friends. */
-export function productTeamsView(db: Queryable, product: Pick<Product, 'id' | 'priceCents' | 'halfPriceEnabled'>, now: number): ProductTeamsView | null {
+/** The viewer's own team on this product while it waits for a friend (a shopper has one at a time), or null. */
+function ownOpenTeamCode(db: Queryable, productId: number, userId: number): string | null {
+  return (
+    db
+      .select({ code: teams.code })
+      .from(teams)
+      .where(and(eq(teams.productId, productId), eq(teams.starterId, userId), inArray(teams.status, ['starting', 'open', 'joining'])))
+      .get()?.code ?? null
+  );
+}
+
+/**
+ * The product page's team section, or null when the product is not bought with friends. With a
+ * viewer (the API's read, not the shared page) it names their own team, shown as 'Your team'
+ * rather than among the teams to join.
+ */
+export function productTeamsView(
+  db: Queryable,
+  product: Pick<Product, 'id' | 'priceCents' | 'halfPriceEnabled'>,
+  now: number,
+  viewerId: number | null = null,
+): ProductTeamsView | null {
   if (!product.halfPriceEnabled) return null;
   const share = teamShare(product.priceCents);
   return {
@@ -44,6 +64,7 @@ export function productTeamsView(db: Queryable, product: Pick<Product, 'id' | 'p
     pricePerMember: centsToDollars(share.priceCents),
     totalPerMember: centsToDollars(share.holdCents),
     teams: openTeamsOf(db, product.id, now),
+    ...(viewerId === null ? {} : { yourTeamCode: ownOpenTeamCode(db, product.id, viewerId) }),
   };
 }
 
@@ -59,6 +80,7 @@ export function teamView(db: Queryable, code: string, viewerId: number | null): 
     .orderBy(asc(teamMembers.id))
     .all();
   const names = usernames(db, [team.starterId, ...members.map((member) => member.userId)]);
+  const own = viewerId === null ? undefined : members.find((member) => member.userId === viewerId);
   return {
     code: team.code,
     status: team.status,
@@ -69,8 +91,9 @@ export function teamView(db: Queryable, code: string, viewerId: number | null): 
     totalPerMember: centsToDollars(team.holdCents),
     size: team.size,
     starterName: names.get(team.starterId) ?? '***',
-    members: members.map((member) => ({ name: names.get(member.userId) ?? '***', role: member.role })),
-    viewerIsMember: viewerId !== null && members.some((member) => member.userId === viewerId),
+    members: members.map((member) => ({ name: names.get(member.userId) ?? '***', role: member.role, you: member.userId === viewerId })),
+    viewerIsMember: own !== undefined,
+    viewerOrderId: own?.orderId ?? null,
     viewerIsStarter: viewerId !== null && team.starterId === viewerId,
   };
 }

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { type FormEvent, useEffect, useRef } from 'react';
 import { formatDollars } from '../../shared/money.ts';
 
 /** The bid form: the viewer's maximum in dollars, the least allowed, and how proxy bidding works. */
@@ -9,6 +9,7 @@ export function BidForm({
   error,
   signInHref,
   onBid,
+  keptAmount = null,
 }: {
   id: string;
   minimumBid: number;
@@ -19,7 +20,15 @@ export function BidForm({
   signInHref: string | null;
   /** Resolves true once the bid is placed: the field is emptied for the next one. */
   onBid: (amountText: string) => Promise<boolean>;
+  /** The amount typed before a detour, back in the page's address: filled in again, ready to press. */
+  keptAmount?: string | null;
 }) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!keptAmount || !input.current) return;
+    input.current.value = keptAmount;
+    input.current.focus();
+  }, [keptAmount]);
   const hint = `Enter ${formatDollars(minimumBid)} or more`;
   return (
     // method and action: pressed before the island loaded, nothing happens but a reload of this page.
@@ -45,6 +54,7 @@ export function BidForm({
             $
           </span>
           <input
+            ref={input}
             id={`${id}-max`}
             name="maxAmount"
             type="text"

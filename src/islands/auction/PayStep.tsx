@@ -10,7 +10,7 @@ import { useAuctionPayment } from './use-auction-payment.ts';
  * the runner-up's second-chance offer. POST /api/products/{id}/auction/pay charges the card on
  * file (one attempt, one Idempotency-Key for all its tries), then the order's page.
  */
-export function PayStep({ productId, payment, local }: { productId: number; payment: AuctionPayment; local: boolean }) {
+export function PayStep({ productId, payment }: { productId: number; payment: AuctionPayment }) {
   const retry = payment.kind === 'retry';
   const {
     busy,
@@ -37,7 +37,7 @@ export function PayStep({ productId, payment, local }: { productId: number; paym
         {retry ? 'Your card was declined. Update your card, then Pay.' : `A second chance: buy it at your maximum, ${formatDollars(payment.price)}.`}
       </p>
       <p className="m-0">
-        {`${formatDollars(payment.price)} plus tax, free local delivery. Pay by ${dateTimeText(payment.dueAt, local)}.`}
+        {`${formatDollars(payment.price)} plus tax, free local delivery. Pay by ${dateTimeText(payment.dueAt)}.`}
         {retry && (
           <>
             {' '}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDollars } from '../../shared/money.ts';
-import type { AuctionView } from '../../shared/views/auctions.ts';
+import { type AuctionView, RESERVE_TEXT, SOFT_CLOSE_TEXT } from '../../shared/views/auctions.ts';
 import { bidTimeText, dateTimeText, timeLeftText } from './time.ts';
 
 /* The auction panel's pieces that only show the view; AuctionPanel.tsx holds the state and the calls. */
@@ -14,6 +14,24 @@ export function ReserveState({ view }: { view: AuctionView }) {
     <span data-reserve={view.reserveMet ? 'met' : 'not-met'} className={view.reserveMet ? 'font-semibold text-emerald-700' : 'font-semibold text-amber-800'}>
       {view.reserveMet ? 'Reserve met' : 'Reserve not met'}
     </span>
+  );
+}
+
+/** How the end and the reserve work, said where people bid (the same words as /auctions). */
+export function AuctionRules({ view }: { view: AuctionView }) {
+  return (
+    <div className="grid gap-1 text-sm text-slate-600" data-auction-rules="">
+      {view.hasReserve && (
+        <p className="m-0" data-reserve-help="">
+          <strong className="text-ink">{view.reserveMet ? 'Reserve met: ' : 'Reserve not met: '}</strong>
+          {RESERVE_TEXT}
+        </p>
+      )}
+      <p className="m-0" data-soft-close="">
+        <strong className="text-ink">Soft close: </strong>
+        {SOFT_CLOSE_TEXT}
+      </p>
+    </div>
   );
 }
 
@@ -99,12 +117,12 @@ export function Outcome({ view }: { view: AuctionView }) {
 }
 
 /** Before the start: when bidding opens, and the starting bid. */
-export function Scheduled({ view, now, local }: { view: AuctionView; now: number; local: boolean }) {
+export function Scheduled({ view, now }: { view: AuctionView; now: number }) {
   return (
     <div data-scheduled="">
       <p className="m-0 text-sm font-semibold text-slate-600">Starting bid</p>
       <p className="m-0 text-3xl font-extrabold tabular-nums">{formatDollars(view.minimumBid)}</p>
-      <p className="m-0 mt-2 text-sm font-semibold">{`Bidding opens ${dateTimeText(view.startsAt, local)}`}</p>
+      <p className="m-0 mt-2 text-sm font-semibold">{`Bidding opens ${dateTimeText(view.startsAt)}`}</p>
       <p className="m-0 text-sm text-slate-600">
         {'Opens in '}
         <span role="timer" className="tabular-nums">
@@ -116,7 +134,7 @@ export function Scheduled({ view, now, local }: { view: AuctionView; now: number
 }
 
 /** The bid history, newest first, with masked names. */
-export function History({ view, now, local, headingId }: { view: AuctionView; now: number; local: boolean; headingId: string }) {
+export function History({ view, now, headingId }: { view: AuctionView; now: number; headingId: string }) {
   return (
     <section aria-labelledby={headingId} className="border-t border-slate-200 pt-3">
       <h3 id={headingId} className="m-0 text-sm font-bold">
@@ -134,7 +152,7 @@ export function History({ view, now, local, headingId }: { view: AuctionView; no
               <span className="truncate font-medium">{entry.bidder}</span>
               <span className="font-bold tabular-nums">{formatDollars(entry.amount)}</span>
               <time dateTime={entry.at} className="text-xs text-slate-600 tabular-nums">
-                {bidTimeText(entry.at, now, local)}
+                {bidTimeText(entry.at, now)}
               </time>
             </li>
           ))}

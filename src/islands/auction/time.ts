@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { formatStoreDateTime, formatStoreMoment } from '../../shared/store-time.ts';
 
 /*
  * The auction panel's clock: the server's time, not the device's (a phone a minute off would
@@ -38,32 +39,19 @@ export function useServerClock(viewNow: number, skewMs: number, target: number, 
   return mounted ? Date.now() + skewMs : viewNow;
 }
 
-/** True after the first effect: dates are then shown in the viewer's own time zone (the server's HTML uses UTC). */
+/** True after the first effect: the device's clock is read from then on (the first render is the server's). */
 export function useMounted(): boolean {
   const [mounted, setMounted] = useState(false);
   useEffect(() => setMounted(true), []);
   return mounted;
 }
 
-/** 'Nov 26, 3:04 PM' in the viewer's zone once mounted, in UTC (said so) before. */
-export function dateTimeText(iso: string, local: boolean): string {
-  const text = new Intl.DateTimeFormat('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: local ? undefined : 'UTC',
-  }).format(new Date(iso));
-  return local ? text : `${text} UTC`;
+/** 'Nov 26, 2026, 3:04 PM PST': the store's zone, named, on the server and in the browser alike (issue 37 item 13). */
+export function dateTimeText(iso: string): string {
+  return formatStoreDateTime(iso);
 }
 
-/** A bid's time: '3:04:05 PM', with the day when it was not today. */
-export function bidTimeText(iso: string, now: number, local: boolean): string {
-  const at = new Date(iso);
-  const zone = local ? undefined : 'UTC';
-  const day = (d: Date) => new Intl.DateTimeFormat('en-US', { dateStyle: 'short', timeZone: zone }).format(d);
-  const time = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', second: '2-digit', timeZone: zone }).format(at);
-  const sameDay = day(at) === day(new Date(now));
-  const text = sameDay ? time : `${new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: zone }).format(at)}, ${time}`;
-  return local ? text : `${text} UTC`;
+/** A bid's time: '3:04:05 PM PST', with the day when it was not today in the store. */
+export function bidTimeText(iso: string, now: number): string {
+  return formatStoreMoment(iso, now);
 }

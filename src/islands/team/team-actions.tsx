@@ -21,12 +21,12 @@ function detourFor(error: ApiError, path: string): Detour | null {
     return {
       title: 'Payment method required',
       text: 'Add a payment card to your profile to buy with a friend. Your half is only held on the card until your team is full.',
-      href: `/profile?tab=payment&${back(path)}`,
+      href: `/profile?tab=payment&${back(path)}&from=team`,
       actionText: 'Add Payment Method',
     };
   }
   if (error.code === 'PROFILE_INCOMPLETE') {
-    return { title: 'Complete your profile', text: error.message, href: `/profile?tab=personal&${back(path)}`, actionText: 'Complete Profile' };
+    return { title: 'Complete your profile', text: error.message, href: `/profile?tab=personal&${back(path)}&from=team`, actionText: 'Complete Profile' };
   }
   return null;
 }

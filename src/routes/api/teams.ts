@@ -24,8 +24,9 @@ export const teamsApi = new Hono<AppEnv>()
   .get('/products/:id/teams', idFrom('Product'), (c) => {
     const product = findProduct(c.env.deps.db, pathId(c));
     if (!product) throw new DomainError(404, 'Product not found');
-    const view = productTeamsView(c.env.deps.db, product, c.env.deps.clock.now());
+    const view = productTeamsView(c.env.deps.db, product, c.env.deps.clock.now(), c.get('user')?.id ?? null);
     if (!view) return c.json({ message: 'This product cannot be bought with a friend.' }, 404);
+    c.header('cache-control', 'private, no-store');
     return c.json(view);
   })
   .get('/teams/:code', (c) => {

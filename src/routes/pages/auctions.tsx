@@ -6,6 +6,7 @@ import { runningAuctions } from '../../domain/auctions/lists.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formatDollars } from '../../shared/money.ts';
+import { SOFT_CLOSE_TEXT } from '../../shared/views/auctions.ts';
 import { cacheListings } from './catalog.tsx';
 
 /*
@@ -57,8 +58,8 @@ function AuctionsPage({ list, now }: { list: RunningAuction[]; now: number }) {
       <div>
         <h1 className="m-0 text-2xl font-extrabold sm:text-3xl">Auctions</h1>
         <p className="m-0 mt-2 max-w-2xl text-slate-700">
-          One-of-a-kind pieces go to the highest bidder. Enter the most you would pay: we bid for you, one step at a time, only as far as needed. A bid in the
-          last 2 minutes moves the end to 2 minutes after it, so nobody wins by sniping. Free delivery within 92651 (Laguna Beach).
+          One-of-a-kind pieces go to the highest bidder. Enter the most you would pay: we bid for you, one step at a time, only as far as needed.{' '}
+          {SOFT_CLOSE_TEXT} Free delivery within 92651 (Laguna Beach).
         </p>
       </div>
       {list.length === 0 ? (

@@ -17,6 +17,7 @@ import { cartOwnerOf } from '../../http/visitor-cart.ts';
 import type { CharityPartner } from '../../config.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { charityFor } from '../../domain/promotions/donations.ts';
+import { buyNowOutlook } from '../../domain/auctions/buy-now.ts';
 import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
 
 /** `?donate=1`: the charity a donation would go to, or why this product cannot be donated (the ordinary checkout shows then). */
@@ -47,8 +48,10 @@ export const checkoutPages = new Hono<AppEnv>()
     const product = productView(stored);
     const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
     const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
-    const soldOut = stored.quantity <= 0;
     const { db, clock } = c.env.deps;
+    // Beside an auction: the unit it holds is for sale until the first bid, then the page says to bid (issue 37 item 6).
+    const auction = buyNowOutlook(db, stored.id, stored.quantity, clock.now());
+    const soldOut = stored.quantity <= 0 && !auction.heldUnit && auction.refusal === null;
     const bought = owner === null ? null : recentPurchaseOf(db, owner, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const { donation, refusal: donationRefusal } = donationMode(c.req.query('donate'), stored, c.env.deps.config.charity);
@@ -85,7 +88,14 @@ export const checkoutPages = new Hono<AppEnv>()
               {' to use your saved details and card.'}
             </p>
           )}
-          {soldOut ? (
+          {auction.refusal ? (
+            <div role="status" data-bid-instead="" className="grid gap-2 rounded-lg border border-sea/40 bg-sea/5 p-3 text-sm">
+              <p className="m-0 font-bold">{auction.refusal}</p>
+              <a href={`/product/${product.id}#bid`} className="justify-self-start rounded-lg bg-ink px-4 py-2 font-bold text-white no-underline">
+                Go to the auction and bid
+              </a>
+            </div>
+          ) : soldOut ? (
             <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
           ) : (
             <Island

@@ -50,7 +50,7 @@ export function OrderFreeEntries({ entries }: { entries: FreeEntryView[] }) {
       {others.length > 0 && <p className="m-0 mt-1 text-sm text-slate-600">{`This order's free entries: ${others.join(', ')}.`}</p>}
       {usable.length > 0 && (
         <p className="m-0 mt-2 text-sm print:hidden">
-          <a href="/scoreboard?tab=active" className="font-semibold text-sea-dark">
+          <a href="/play" className="font-semibold text-sea-dark">
             Find a game to join
           </a>
         </p>
@@ -94,6 +94,13 @@ export function FreeEntriesSection({ free }: { free: FreeEntriesOfUser }) {
           ? 'Buy a product marked "Buy one, play free" and each unit gives you a free game entry for 30 days.'
           : `You have ${free.available} free ${free.available === 1 ? 'entry' : 'entries'} to use. A free entry joins a game without the $1 hold and counts toward your daily limit.`}
       </p>
+      {free.available > 0 && (
+        <p className="m-0 mt-2 text-sm">
+          <a href="/play" className="font-semibold text-sea-dark">
+            Find a game to join
+          </a>
+        </p>
+      )}
       {free.entries.length > 0 && (
         <ul className="m-0 mt-3 grid list-none gap-2 p-0">
           {free.entries.map((entry) => (

@@ -5,6 +5,7 @@ import { publicGame, type PublicGame } from '../../domain/games/audit.ts';
 import type { AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import { formatCompactScore } from '../../shared/format.ts';
+import { formatStoreDateTime } from '../../shared/store-time.ts';
 
 /*
  * /games/{id}: a game's public record, for players and anyone checking a result. Picks show once
@@ -12,8 +13,7 @@ import { formatCompactScore } from '../../shared/format.ts';
  * scoreboard, the product's competition tab and the result notifications.
  */
 
-const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', dateStyle: 'medium', timeStyle: 'short' });
-const when = (time: number | null) => (time === null ? '—' : timeFormat.format(time));
+const when = (time: number | null) => (time === null ? '—' : formatStoreDateTime(time));
 
 const statusLabel: Record<PublicGame['status'], string> = {
   waiting: 'Waiting for players',

@@ -48,3 +48,41 @@ export function PlayClosed({ db, now, product, name, reason }: { db: Queryable; 
     </div>
   );
 }
+
+/** Games to join at most on /play. */
+const LISTED_GAMES = 24;
+
+/**
+ * /play: every product with a game taking entries now, the ones closest to starting first. A free
+ * entry's 'Find a game to join' leads here (issue 37 item 11): each card is a game the entry can
+ * join, where the Active tab lists games already running, which take no entries.
+ */
+export function GamesToJoin({ db, now }: { db: Queryable; now: number }) {
+  const open = productsWithOpenGames(db, 0, LISTED_GAMES).map(productView);
+  const auctions = liveAuctionsFor(
+    db,
+    open.map((product) => product.id),
+    now,
+  );
+  return (
+    <div className="grid gap-5">
+      <div>
+        <h1 className="m-0 text-2xl font-extrabold sm:text-3xl">Games to join</h1>
+        <p className="m-0 mt-2 max-w-2xl text-slate-700">
+          Each of these products has a game taking entries now. Join for $1, or with a free game entry if you have one: the highest score wins the product for
+          $1.
+        </p>
+      </div>
+      {open.length === 0 ? (
+        <div className="rounded-xl bg-white p-8 text-center text-slate-600" data-no-games="">
+          <p className="m-0">No game is taking entries right now. Free entries keep for 30 days: check back soon.</p>
+          <a href="/scoreboard" className="mt-3 inline-block font-semibold text-sea-dark">
+            See games on the Scoreboard
+          </a>
+        </div>
+      ) : (
+        <ProductGrid products={open} playable={new Set(open.map((product) => product.id))} auctions={auctions} now={now} />
+      )}
+    </div>
+  );
+}

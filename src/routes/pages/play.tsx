@@ -15,7 +15,7 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
-import { PlayClosed } from './play-closed.tsx';
+import { GamesToJoin, PlayClosed } from './play-closed.tsx';
 import { whyNoGameToJoin } from '../../domain/games/openness.ts';
 import { freeEntriesToUse } from '../../domain/games/free-entries.ts';
 
@@ -112,5 +112,14 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   );
 }
 
-/** The Play Now page (spec section 2) at both of its paths; /play/{id} is the canonical one. */
-export const playPages = new Hono<AppEnv>().get('/play/:id', playPage).get('/social-play/:id', playPage);
+/** The Play Now page (spec section 2) at both of its paths; /play/{id} is the canonical one. /play lists the games to join. */
+export const playPages = new Hono<AppEnv>()
+  .get('/play', (c) =>
+    renderPage(
+      c,
+      { title: 'Games to join', description: 'Products with a game taking entries now: join for $1 or with a free game entry.', path: '/play' },
+      <GamesToJoin db={c.env.deps.db} now={c.env.deps.clock.now()} />,
+    ),
+  )
+  .get('/play/:id', playPage)
+  .get('/social-play/:id', playPage);

@@ -143,8 +143,8 @@ function ProductDetail({
   const { name, subtitle, badge, text } = productTitle(product);
   const soldOut = product.quantity <= 0;
   const bidding = isOpen(auction);
-  // While an auction is open its unit is held: Buy Now is offered beside it only when the view says so.
-  const payNow = bidding ? auction.buyNowOffered : true;
+  // While an auction is open its unit is held: the panel offers Buy Now beside it while its view says so (gone live at the first bid).
+  const payNow = !bidding;
   const tabs: { key: Tab; label: string; href: string }[] = [
     { key: 'details', label: 'Product Details', href: `/product/${product.id}` },
     { key: 'competition', label: 'Social Competition', href: `/product/${product.id}?tab=competition` },
@@ -169,16 +169,12 @@ function ProductDetail({
         )}
         {auction && (
           <div className="mt-6">
-            <Island name="AuctionPanel" props={{ productId: product.id, initial: auction }} />
+            <Island name="AuctionPanel" props={{ productId: product.id, initial: auction, buyNowPrice: product.price }} />
           </div>
         )}
         {(payNow || noGame === null) && (
           <div className={`mt-6 grid gap-3 ${noGame === null && payNow ? 'grid-cols-2' : 'grid-cols-1'}`}>
-            {!payNow ? null : bidding ? (
-              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
-                {`Buy Now ${formatDollars(product.price)}`}
-              </a>
-            ) : soldOut ? (
+            {!payNow ? null : soldOut ? (
               <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
                 Pay Now
               </span>

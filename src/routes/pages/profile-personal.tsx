@@ -1,4 +1,5 @@
 import { Island } from '../../components/Island.tsx';
+import { backLinkText, type DetourFrom, detourPlace } from '../../shared/detour.ts';
 import type { ProfileView } from '../../domain/accounts/profile.ts';
 import { StateSelect } from '../../shared/ui/StateSelect.tsx';
 import { TextField } from '../../shared/ui/TextField.tsx';
@@ -22,14 +23,30 @@ function Input({
   return <TextField id={`profile-${name.replace('.', '-')}`} name={name} type={type} defaultValue={value} error={errors[name]} {...input} />;
 }
 
-export function PersonalForm({ profile, errors, returnTo }: { profile: ProfileView; errors: Record<string, string>; returnTo: string | null }) {
+export function PersonalForm({
+  profile,
+  errors,
+  returnTo,
+  from = null,
+}: {
+  profile: ProfileView;
+  errors: Record<string, string>;
+  returnTo: string | null;
+  /** Where the detour came from: named in the back link. */
+  from?: DetourFrom | null;
+}) {
   return (
-    <form method="post" action={returnTo ? `/profile?next=${encodeURIComponent(returnTo)}` : '/profile'} noValidate className="grid gap-4">
+    <form
+      method="post"
+      action={returnTo ? `/profile?next=${encodeURIComponent(returnTo)}${from ? `&from=${from}` : ''}` : '/profile'}
+      noValidate
+      className="grid gap-4"
+    >
       {returnTo && (
-        <p className="m-0 rounded-xl bg-sand p-3 text-sm text-slate-700">
-          {'Save your details and you go straight back to your game. '}
+        <p className="m-0 rounded-xl bg-sand p-3 text-sm text-slate-700" data-detour={from ?? 'game'}>
+          {`Save your details and you go straight back to ${from ? detourPlace(from) : 'your game'}. `}
           <a href={returnTo} className="font-semibold text-sea-dark">
-            Back to the game
+            {backLinkText(from)}
           </a>
         </p>
       )}

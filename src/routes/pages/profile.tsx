@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { fixMessage, PersonalForm } from './profile-personal.tsx';
 import { hasConfirmedEmail, pendingEmailOf } from '../../domain/accounts/email-change.ts';
 import { safeNextPath } from '../../shared/safe-next-path.ts';
+import { backLinkText, type DetourFrom, detourFromOf, detourHref, detourPlace } from '../../shared/detour.ts';
 import { carryOutCartIntent } from '../../http/cart-intent.ts';
 import { Island } from '../../components/Island.tsx';
 import { OrderCard } from '../../components/OrderSummary.tsx';
@@ -85,11 +86,17 @@ function Completeness({ missing, tab }: { missing: string[]; tab: Tab }) {
   );
 }
 
-/** Where a detour from a game (next=/play/ID) goes back to once the profile is saved; null for none. */
+/** Where a detour from a game (next=/play/ID), an auction or a team goes back to once the profile is saved; null for none. */
 function returnToOf<E extends AppEnv>(c: AppContext<E>): string | null {
   const wanted = c.req.query('next');
   const path = wanted ? safeNextPath(wanted) : '/';
   return path === '/' ? null : path;
+}
+
+/** The detour's way back, and where it came from (`from=`, named in the back link). */
+function detourOf<E extends AppEnv>(c: AppContext<E>): { next: string; from: DetourFrom | null } | null {
+  const next = returnToOf(c);
+  return next ? { next, from: detourFromOf(c.req.query('from')) } : null;
 }
 
 /** The card form; opened from a game (next=/play/ID), it goes back there once the card is saved. */
@@ -97,24 +104,41 @@ function PaymentTab<E extends AppEnv>({
   c,
   card,
   type,
+  detailsMissing,
 }: {
   c: AppContext<E>;
   card: { brand: string; last4: string; expMonth: number; expYear: number } | null;
   type: string;
+  /** The details are missing too: a detour from an auction or a team goes on to them before it goes back (one trip). */
+  detailsMissing: boolean;
 }) {
-  const wanted = c.req.query('next');
-  const returnTo = wanted ? safeNextPath(wanted) : '/';
+  const detour = detourOf(c);
+  const onward = detour?.from && detour.from !== 'game' && detailsMissing;
+  const returnTo = !detour ? null : onward ? detourHref('personal', detour.next, detour.from) : detour.next;
   return (
     <>
-      {returnTo !== '/' && (
-        <p className="m-0 mb-4 rounded-xl bg-sand p-3 text-sm text-slate-700">
-          {'Save a card and you go straight back to your game. '}
-          <a href={returnTo} className="font-semibold text-sea-dark">
-            Back to the game
+      {detour && (
+        <p className="m-0 mb-4 rounded-xl bg-sand p-3 text-sm text-slate-700" data-detour={detour.from ?? 'game'}>
+          {onward
+            ? `Save a card, then your details, and you go straight back to ${detourPlace(detour.from)}. `
+            : `Save a card and you go straight back to ${detour.from ? detourPlace(detour.from) : 'your game'}. `}
+          <a href={detour.next} className="font-semibold text-sea-dark">
+            {backLinkText(detour.from)}
           </a>
         </p>
       )}
-      <Island name="PaymentMethodForm" props={{ config: cardConfig(c.env.deps.config), card, type, returnTo: returnTo === '/' ? null : returnTo }} />
+      <Island
+        name="PaymentMethodForm"
+        props={{
+          config: cardConfig(c.env.deps.config),
+          card,
+          type,
+          returnTo,
+          ...(detour?.from && detour.from !== 'game'
+            ? { savedNote: onward ? 'Your card is ready. Now your details, and you are done.' : `Your card is ready: back to ${detourPlace(detour.from)}.` }
+            : {}),
+        }}
+      />
     </>
   );
 }
@@ -158,11 +182,13 @@ function ProfilePage<E extends AppEnv & SignedInEnv>(props: {
       <section aria-label={tabs.find((t) => t.key === tab)!.label} className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6">
         {tab === 'personal' && (
           <>
-            <PersonalForm profile={profile} errors={errors} returnTo={returnToOf(c)} />
+            <PersonalForm profile={profile} errors={errors} returnTo={returnToOf(c)} from={detourFromOf(c.req.query('from'))} />
             <SignOutEverywhere />
           </>
         )}
-        {tab === 'payment' && <PaymentTab c={c} card={card} type={profile.paymentMethod.type} />}
+        {tab === 'payment' && (
+          <PaymentTab c={c} card={card} type={profile.paymentMethod.type} detailsMissing={missing.some((field) => field !== 'payment card')} />
+        )}
         {tab === 'bids' && <BidsTab bids={userBids(c.env.deps.db, c.get('user').id, c.env.deps.clock.now())} now={c.env.deps.clock.now()} />}
         {tab === 'play' && <PlayTab settings={playSettingsOf(c)} free={freeEntriesOf(c)} />}
         {tab === 'account' && <AccountSettings email={profile.email} pendingEmail={profile.pendingEmail ?? null} confirmed={emailConfirmed} />}
@@ -277,8 +303,12 @@ export const profilePages = new Hono<AppEnv>()
           }),
     );
     // Sent here from a game: back to it (its picks are kept); it says so itself if the card is still missing.
-    const returnTo = returnToOf(c);
-    return c.redirect(returnTo && !emailWaits ? returnTo : '/profile', 303);
+    const detour = detourOf(c);
+    if (!detour || emailWaits) return c.redirect('/profile', 303);
+    // A detour from an auction or a team still missing the card goes on to it, then back: one trip.
+    const cardMissing = missingProfileFields(findProfile(c.env.deps.db, c.get('user').id)).includes('payment card');
+    const onward = detour.from !== null && detour.from !== 'game' && cardMissing;
+    return c.redirect(onward ? detourHref('payment', detour.next, detour.from) : detour.next, 303);
   })
   .post('/profile/sign-out-everywhere', requireUserPage, (c) => {
     signOutEverywhere(c.env.deps.db, c.env.deps.clock, c.get('user').id);

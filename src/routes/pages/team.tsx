@@ -45,7 +45,9 @@ export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
         <h1 className="m-0 mt-1 text-2xl font-extrabold leading-tight">
           {team.viewerIsStarter
             ? `Your team for ${dollarsText(team.pricePerMember)}`
-            : `Join ${team.starterName}'s team for ${dollarsText(team.pricePerMember)}`}
+            : team.viewerIsMember
+              ? `You're in ${team.starterName}'s team for ${dollarsText(team.pricePerMember)}`
+              : `Join ${team.starterName}'s team for ${dollarsText(team.pricePerMember)}`}
         </h1>
         <p className="m-0 mt-2 text-lg">
           <a href={`/product/${product.id}`} className="font-semibold text-ink">
@@ -64,8 +66,8 @@ export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
         </p>
         <ul className="m-0 mt-3 list-none p-0 text-sm" aria-label="Members">
           {team.members.map((member) => (
-            <li key={`${member.role}-${member.name}`}>
-              {member.name} {member.role === 'starter' ? '(started the team)' : '(joined)'}
+            <li key={`${member.role}-${member.name}`} data-member={member.role}>
+              {`${member.name} (${member.you ? 'you, ' : ''}${member.role === 'starter' ? 'started the team' : 'joined'})`}
             </li>
           ))}
         </ul>

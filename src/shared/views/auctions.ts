@@ -44,6 +44,11 @@ export interface AuctionView {
   payment?: AuctionPayment | null;
 }
 
+/** Soft close, in the words /auctions and the product page's panel both use (issue 37 item 7). */
+export const SOFT_CLOSE_TEXT = 'A bid in the last 2 minutes moves the end to 2 minutes after it, so nobody wins by sniping.';
+/** What 'Reserve not met' means, said where people bid (the amount itself stays secret). */
+export const RESERVE_TEXT = 'The seller set a secret reserve price: the item sells only when the bidding reaches it.';
+
 /** The live stream's `event: auction`. */
 export interface AuctionEvent {
   productId: number;

@@ -24,10 +24,13 @@ export interface TeamView {
   totalPerMember: number;
   size: number;
   starterName: string;
-  members: { name: string; role: 'starter' | 'joiner' }[];
+  /** `you`: this member is the viewer (said so on the page, where a masked name would not tell them). */
+  members: { name: string; role: 'starter' | 'joiner'; you?: boolean }[];
   /** Whether the signed-in viewer is in it (always false for a visitor). */
   viewerIsMember: boolean;
   viewerIsStarter: boolean;
+  /** The viewer's own order once their half was charged (the starter's as well as the joiner's); null before, or for a non-member. */
+  viewerOrderId?: number | null;
 }
 
 /** The product page's section: its share per member and the open teams to join. */
@@ -36,6 +39,8 @@ export interface ProductTeamsView {
   pricePerMember: number;
   totalPerMember: number;
   teams: OpenTeamView[];
+  /** In a signed-in shopper's own read (GET /api/products/{id}/teams): their team waiting for a friend, or null. */
+  yourTeamCode?: string | null;
 }
 
 /** 'Buy with a friend for $12.50' and the like. */
