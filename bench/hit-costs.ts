@@ -48,6 +48,7 @@ const overHttp = flags.includes('--http');
 
 const env = {
   NODE_ENV: 'production',
+  SEED_KEY: '5e'.repeat(32),
   MAIL: 'off',
   SEED_DEMO: '1',
   PAYMENTS: 'test',

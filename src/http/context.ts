@@ -54,8 +54,6 @@ export interface RequestEnv {
   path: string;
   /** Set by the session middleware; the log line and the gateway's log lines read it. */
   userId: number | null;
-  /** The session already looked up for this request's cookie (page-cache-signed-in.ts), for the session middleware to reuse. */
-  sessionLookup?: { token: string; found: SessionWithUser | null };
 }
 
 export interface AppEnv {

@@ -30,8 +30,7 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.env.userId = null;
   if (token) {
     const { db, clock } = c.env.deps;
-    const looked = c.env.sessionLookup;
-    const found = looked?.token === token ? looked.found : validateSessionToken(db, clock, token);
+    const found = validateSessionToken(db, clock, token);
     if (found) {
       c.set('user', found.user);
       c.env.userId = found.user.id;
