@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { sessions, users } from '../../src/db/schema.ts';
-import { createSession, generateSessionToken, SESSION_LIFETIME_MS, validateSessionToken } from '../../src/domain/accounts/sessions.ts';
+import { createSession, generateSessionToken, glanceAtSession, SESSION_LIFETIME_MS, validateSessionToken } from '../../src/domain/accounts/sessions.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
 
 /*
@@ -59,5 +59,40 @@ describe('the session read', () => {
     clock.set(clock.now() + SESSION_LIFETIME_MS);
     expect(validateSessionToken(db, clock, token)).toBeNull();
     expect(db.select().from(sessions).where(eq(sessions.id, made.id)).get()).toBeUndefined();
+  });
+});
+
+describe("the glance a signed-in cache hit takes", () => {
+  test('says what the full read says of the user and viewer version, and writes nothing', async () => {
+    const { db, clock, plain, full } = await store();
+    db.$client.run('insert or replace into viewer_versions (user_id, version) values (?, 4)', [full.id]);
+    for (const user of [plain, full]) {
+      const token = generateSessionToken();
+      createSession(db, clock, token, user.id);
+      const found = validateSessionToken(db, clock, token)!;
+      expect(glanceAtSession(db, clock, token)).toEqual({
+        userId: found.user.id,
+        isAdmin: found.user.isAdmin,
+        username: found.user.username,
+        viewerVersion: found.viewerVersion,
+        current: true,
+      });
+    }
+    expect(glanceAtSession(db, clock, generateSessionToken())).toBeNull();
+    expect(glanceAtSession(db, clock, 'not a token')).toBeNull();
+  });
+
+  test('calls a session in its last week, or expired, not current, and leaves renewing and dropping to the full read', async () => {
+    const { db, clock, plain } = await store();
+    const token = generateSessionToken();
+    const made = createSession(db, clock, token, plain.id);
+    clock.set(made.expiresAt - 7 * DAY - 1);
+    expect(glanceAtSession(db, clock, token)!.current).toBe(true);
+    clock.set(made.expiresAt - 3 * DAY);
+    expect(glanceAtSession(db, clock, token)!.current).toBe(false);
+    expect(db.select().from(sessions).where(eq(sessions.id, made.id)).get()!.expiresAt).toBe(made.expiresAt);
+    clock.set(made.expiresAt + 1);
+    expect(glanceAtSession(db, clock, token)!.current).toBe(false);
+    expect(db.select().from(sessions).where(eq(sessions.id, made.id)).get()).toBeDefined();
   });
 });
