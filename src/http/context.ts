@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { AssetManifest } from '../assets.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import type { Session, SessionWithUser, User } from '../domain/accounts/sessions.ts';
+import type { Session, User } from '../domain/accounts/sessions.ts';
 import type { AccountLimits } from '../domain/accounts/account-limits.ts';
 import type { Clock } from '../domain/clock.ts';
 import type { PasswordHasher } from '../domain/accounts/passwords.ts';

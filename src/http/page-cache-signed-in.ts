@@ -80,8 +80,7 @@ function keptAnswer(pageCache: PageCache, key: string, now: number): SignedInAns
 }
 
 const answers = (glance: SessionGlance | null, hit: SignedInAnswer) =>
-  glance !== null &&
-  glance.current &&
+  glance?.current === true &&
   !glance.isAdmin &&
   glance.userId === hit.userId &&
   glance.viewerVersion === hit.viewerVersion &&

@@ -62,7 +62,7 @@ describe('the session read', () => {
   });
 });
 
-describe("the glance a signed-in cache hit takes", () => {
+describe('the glance a signed-in cache hit takes', () => {
   test('says what the full read says of the user and viewer version, and writes nothing', async () => {
     const { db, clock, plain, full } = await store();
     db.$client.run('insert or replace into viewer_versions (user_id, version) values (?, 4)', [full.id]);
