@@ -80,11 +80,7 @@ function keptAnswer(pageCache: PageCache, key: string, now: number): SignedInAns
 }
 
 const answers = (glance: SessionGlance | null, hit: SignedInAnswer) =>
-  glance?.current === true &&
-  !glance.isAdmin &&
-  glance.userId === hit.userId &&
-  glance.viewerVersion === hit.viewerVersion &&
-  glance.username === hit.username;
+  glance?.current === true && !glance.isAdmin && glance.userId === hit.userId && glance.viewerVersion === hit.viewerVersion && glance.username === hit.username;
 
 /** The app's route with signed-in shoppers' kept pages in front. */
 export function answerSignedInFirst(deps: Pick<AppDeps, 'pageCache' | 'clock' | 'db'>, seal: Sealer, route: Route): Route {
