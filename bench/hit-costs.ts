@@ -11,6 +11,7 @@
  * Server side under wrk: WRK='/ping' bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/hit-costs.ts 1 1 --http
  * Profile: bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/hit-costs.ts 20000 1
  */
+import { dlopen, FFIType, ptr } from 'bun:ffi';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,7 +97,8 @@ const base = appServer ? `http://127.0.0.1:${appServer.port}` : 'http://localhos
 
 async function call(handler: 'app' | 'bare', path: string, headers: Record<string, string>): Promise<Response> {
   if (overHttp) return fetch(`${handler === 'app' ? base : `http://127.0.0.1:${bareServer!.port}`}${path}`, { headers, decompress: false });
-  const request = new Request(`${base}${path}`, { headers });
+  // A Host header as every HTTP/1.1 request has (without one, the Host check parses each URL).
+  const request = new Request(`${base}${path}`, { headers: { host: 'localhost', ...headers } });
   return handler === 'app' ? app.fetch(request) : bare();
 }
 
@@ -186,7 +188,17 @@ for (const [index, kind] of kinds.entries()) {
   }
 }
 
+// This thread's CPU time too (clock_gettime(CLOCK_THREAD_CPUTIME_ID), Linux, as render-costs.ts):
+// the process's CPU time also counts the collector's and compiler's threads, which vary a lot
+// from run to run on a loaded machine.
+const libc = dlopen('libc.so.6', { clock_gettime: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 } });
+const timespec = new BigInt64Array(2);
+function threadMicros(): number {
+  libc.symbols.clock_gettime(3, ptr(timespec));
+  return Number(timespec[0]!) * 1e6 + Number(timespec[1]!) / 1e3;
+}
 const perRound = kinds.map(() => [] as number[]);
+const threadPerRound = kinds.map(() => [] as number[]);
 /** Of the last round's requests, the share answered from a kept answer (a page's hit). */
 const hitShare = kinds.map(() => 0);
 for (let round = 0; round < rounds; round++) {
@@ -194,12 +206,14 @@ for (let round = 0; round < rounds; round++) {
     // CPU time, not wall time: other processes on a shared machine take turns on the cores, not this process's work.
     const hitsBefore = pageCache.hits;
     const started = process.cpuUsage();
+    const threadStarted = threadMicros();
     for (let i = 0; i < requests; i++) {
       const response = await call(kind.handler, kind.path, kind.headers);
       if (!process.env.NOBODY) await response.arrayBuffer();
     }
     const used = process.cpuUsage(started);
     perRound[index]!.push((used.user + used.system) / requests);
+    threadPerRound[index]!.push((threadMicros() - threadStarted) / requests);
     hitShare[index] = (pageCache.hits - hitsBefore) / requests;
   }
 }
@@ -208,12 +222,14 @@ const bareMicros = median(perRound[0]!);
 console.log(
   `${overHttp ? 'over a local Bun.serve' : 'app.fetch called directly'}, ${requests} serial requests a row, median of ${rounds} interleaved rounds${busy ? ', busy store' : ''}\n`,
 );
-console.log('| kind | CPU µs per request | bare / kind | body bytes | kept answers |');
-console.log('|---|---:|---:|---:|---:|');
+console.log('| kind | CPU µs per request | bare / kind | this thread µs | bare / kind | thread, least round | body bytes | kept answers |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+const bareThread = median(threadPerRound[0]!);
 for (const [index, kind] of kinds.entries()) {
   const micros = median(perRound[index]!);
+  const thread = median(threadPerRound[index]!);
   console.log(
-    `| ${kind.what} | ${micros.toFixed(1)} | ${((bareMicros / micros) * 100).toFixed(1)}% | ${bytes[index]} | ${(hitShare[index]! * 100).toFixed(0)}% |`,
+    `| ${kind.what} | ${micros.toFixed(1)} | ${((bareMicros / micros) * 100).toFixed(1)}% | ${thread.toFixed(1)} | ${((bareThread / thread) * 100).toFixed(1)}% | ${Math.min(...threadPerRound[index]!).toFixed(1)} | ${bytes[index]} | ${(hitShare[index]! * 100).toFixed(0)}% |`,
   );
 }
 appServer?.stop(true);
