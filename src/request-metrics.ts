@@ -16,6 +16,7 @@ interface Durations {
 }
 interface Series {
   labels: { method: string; route: string; status: string };
+  status: number;
   count: number;
   durations: Durations;
 }
@@ -46,9 +47,16 @@ export function requestMetrics(registry: Registry, bounds: number[]) {
     }),
   );
 
+  // Each route's series in a short list (a method and a status or two), found without a key string put together per request.
+  const byRoute = new Map<string, Series[]>();
+  const seriesOf = (method: string, route: string, status: number): Series | undefined => {
+    const list = byRoute.get(route);
+    if (list !== undefined) for (const one of list) if (one.status === status && one.labels.method === method) return one;
+    return undefined;
+  };
+
   return (method: string, route: string, status: number, seconds: number): void => {
-    const key = `${method} ${status} ${route}`;
-    let one = series.get(key);
+    let one = seriesOf(method, route, status);
     if (!one) {
       const durationKey = `${method} ${route}`;
       let routeDurations = durations.get(durationKey);
@@ -56,8 +64,14 @@ export function requestMetrics(registry: Registry, bounds: number[]) {
         routeDurations = { labels: { method, route }, buckets: new Array<number>(bounds.length + 1).fill(0), sum: 0, count: 0 };
         durations.set(durationKey, routeDurations);
       }
-      one = { labels: { method, route, status: String(status) }, count: 0, durations: routeDurations };
-      series.set(key, one);
+      one = { labels: { method, route, status: String(status) }, status, count: 0, durations: routeDurations };
+      series.set(`${method} ${status} ${route}`, one);
+      let list = byRoute.get(route);
+      if (list === undefined) {
+        list = [];
+        byRoute.set(route, list);
+      }
+      list.push(one);
     }
     one.count++;
     const d = one.durations;

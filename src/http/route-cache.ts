@@ -39,10 +39,16 @@ function lastRoute(entries: Entry[]): number {
  */
 export function cacheRoutes(app: Hono<AppEnv>): (method: string, path: string) => string {
   const router = app.router;
-  const found = new Map<string, Found>();
+  // By method, then path: no key string is put together on each request.
+  const found = new Map<string, Map<string, Found>>();
+  let size = 0;
   const lookUp = (method: string, path: string): Found => {
-    const key = `${method} ${path}`;
-    let one = found.get(key);
+    let byPath = found.get(method);
+    if (byPath === undefined) {
+      byPath = new Map();
+      found.set(method, byPath);
+    }
+    let one = byPath.get(path);
     if (one === undefined) {
       const match = router.match(method, path);
       const entries = match[0] as unknown as Entry[];
@@ -50,8 +56,12 @@ export function cacheRoutes(app: Hono<AppEnv>): (method: string, path: string) =
       const trimmed = last >= 0 && last < entries.length - 1 ? ([entries.slice(0, last + 1), ...match.slice(1)] as unknown as Match) : match;
       one = { match: trimmed, route: last >= 0 ? entries[last]![0][1].path : 'unmatched' };
       if (path.length > MAX_PATH) return one;
-      if (found.size >= MAX_ENTRIES) found.clear();
-      found.set(key, one);
+      if (size >= MAX_ENTRIES) {
+        for (const paths of found.values()) paths.clear();
+        size = 0;
+      }
+      byPath.set(path, one);
+      size++;
     }
     return one;
   };
@@ -59,6 +69,7 @@ export function cacheRoutes(app: Hono<AppEnv>): (method: string, path: string) =
     name: `${router.name} (cached)`,
     add: (method, path, handler) => {
       found.clear();
+      size = 0;
       router.add(method, path, handler);
     },
     match: (method, path) => lookUp(method, path).match,

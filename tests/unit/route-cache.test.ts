@@ -40,6 +40,18 @@ describe('the remembered router answer', () => {
     expect(ran).toEqual(['middleware /nowhere']);
   });
 
+  test('one path under two methods is remembered apart, each with its own pattern', () => {
+    const app = new Hono<AppEnv>();
+    app.get('/things/:id', (c) => c.text('one'));
+    app.post('/things/new', (c) => c.text('made'));
+    const routeOf = cacheRoutes(app);
+    for (let round = 0; round < 2; round++) {
+      expect(routeOf('GET', '/things/new')).toBe('/things/:id');
+      expect(routeOf('POST', '/things/new')).toBe('/things/new');
+      expect(routeOf('DELETE', '/things/new')).toBe('unmatched');
+    }
+  });
+
   test('the metrics name the route pattern, HEAD as its GET, and "unmatched" where no route answers', () => {
     const { routeOf } = sample();
     expect(routeOf('GET', '/late/7')).toBe('/late/:id');
