@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products, sessions } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
+import { statementCounts } from '../../src/db/statement-count.ts';
 import { quickShopper } from '../helpers/actors.ts';
 import { testApp, type TestApp } from '../helpers/app.ts';
 
@@ -97,5 +98,38 @@ describe("a signed-in shopper's hit before the router", () => {
     expect(expired.status).toBe(200);
     expect(expired.headers.get('cache-control')).toBe('no-cache');
     expect(await expired.text()).not.toContain('earlyexpire1');
+  });
+
+  test('a session ended elsewhere is never answered its kept page', async () => {
+    const { ctx } = await seeded();
+    const shopper = quickShopper(ctx, 'earlyended1');
+    for (let index = 0; index < 3; index++) expect(await (await shopper.client.get('/')).text()).toContain('earlyended1');
+    // 'Sign out everywhere' from another device, or an admin: the row goes, nothing else moves.
+    ctx.db.delete(sessions).where(eq(sessions.userId, shopper.id)).run();
+    const after = await shopper.client.get('/');
+    expect(after.status).toBe(200);
+    expect(after.headers.get('cache-control')).toBe('no-cache');
+    expect(await after.text()).not.toContain('earlyended1');
+  });
+
+  test('after a change to the header, one request reads the whole session; the next hit runs its one statement again', async () => {
+    // The storefront version read once a minute, as a server does every 250 ms: here only the session's statements count.
+    const ctx = await testApp({}, { pageCache: { recheckMs: 60_000 } });
+    seedIfEmpty(ctx.db, ctx.clock);
+    const product = ctx.db.select().from(products).where(eq(products.model, 'RB3025-L0205')).get()!;
+    const shopper = quickShopper(ctx, 'earlyglance1');
+    const counts = statementCounts(ctx.db.$client);
+    const statementsOf = async (path: string) => {
+      const before = counts.snapshot().get(path) ?? 0;
+      expect((await shopper.client.get(path)).status).toBe(200);
+      return (counts.snapshot().get(path) ?? 0) - before;
+    };
+    for (let index = 0; index < 3; index++) await shopper.client.get('/');
+    expect(await statementsOf('/')).toBe(1);
+    expect((await shopper.client.post('/api/cart', { json: { productId: product.id, quantity: 1 } })).status).toBeLessThan(300);
+    // The glance sees the viewer version move; the route reads the whole session and its own parts.
+    const changed = await statementsOf('/');
+    expect(changed).toBeGreaterThan(1);
+    expect(await statementsOf('/')).toBe(1);
   });
 });
