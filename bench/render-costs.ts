@@ -55,6 +55,7 @@ let moved = 0;
 const pageCache = new PageCache(() => storefrontVersion(db) + moved);
 const config = loadConfig({
   NODE_ENV: 'production',
+  SEED_KEY: '5e'.repeat(32),
   PUBLIC_URL: 'http://localhost',
   DATA_DIR: dataDir,
   PAYMENTS: 'test',
