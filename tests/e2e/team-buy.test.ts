@@ -59,7 +59,7 @@ test('A starts a team on the product page, B joins from the share link, both see
   await shows(bob.locator('[data-open-teams]').getByText('a***m'));
   await bob.goto(url);
   await shows(bob.getByRole('heading', { name: /^Join a\*\*\*m's team for \$72\.50$/ }));
-  await hydrated(bob, 'TeamJoin', 'button');
+  await hydrated(bob, 'TeamJoin', '[data-island="TeamJoin"] button');
   expect(await seriousViolations(bob)).toEqual([]);
   await bob.getByRole('button', { name: 'Join for $72.50' }).click();
   await shows(bob.getByText('Your team is full!'));
