@@ -7,7 +7,7 @@ import { setFlash } from '../../../http/flash.ts';
 import { renderPage } from '../../../http/render.tsx';
 import { idFrom, pathId, validForm } from '../../../http/request.ts';
 import { formText } from '../../../shared/schemas/fields.ts';
-import { STORE_ZONE } from '../../../shared/store-time.ts';
+import { formatStoreDateTime } from '../../../shared/store-time.ts';
 
 /*
  * Unpaid auctions on the admin's Auctions tab (issue 36): every strike, whose and for what, and
@@ -16,22 +16,12 @@ import { STORE_ZONE } from '../../../shared/store-time.ts';
 
 const STRIKES_HREF = '/admin?tab=auctions#strikes';
 
-const when = new Intl.DateTimeFormat('en-US', {
-  timeZone: STORE_ZONE,
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
-
 const button = 'cursor-pointer whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-bold';
 
 function StrikeItem({ strike, blocked }: { strike: StrikeRow; blocked: boolean }) {
   const state =
     strike.liftedAt !== null
-      ? `Lifted by ${strike.liftedBy ?? 'an admin'}, ${when.format(strike.liftedAt)}`
+      ? `Lifted by ${strike.liftedBy ?? 'an admin'}, ${formatStoreDateTime(strike.liftedAt)}`
       : strike.counting
         ? 'Counts'
         : 'Older than 12 months';
@@ -47,7 +37,7 @@ function StrikeItem({ strike, blocked }: { strike: StrikeRow; blocked: boolean }
           <a href={`/admin/products/${strike.productId}/auction?auction=${strike.auctionId}`} className="text-ink">
             {strike.label}
           </a>
-          {` · ${when.format(strike.createdAt)} · `}
+          {` · ${formatStoreDateTime(strike.createdAt)} · `}
           <span data-strike-state>{state}</span>
         </p>
       </div>
@@ -92,7 +82,7 @@ function LiftConfirm({ strike }: { strike: StrikeRow }) {
     <section aria-labelledby="confirm-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
       <h1 id="confirm-title" className="m-0 text-xl font-extrabold">{`Lift the strike on ${strike.username}?`}</h1>
       <p className="mt-3 text-sm text-slate-700">
-        {`${strike.username} did not pay for ${strike.label} (${when.format(strike.createdAt)}). Lifted, it no longer counts toward the two unpaid auctions that stop them bidding. Your name and the time are kept with it.`}
+        {`${strike.username} did not pay for ${strike.label} (${formatStoreDateTime(strike.createdAt)}). Lifted, it no longer counts toward the two unpaid auctions that stop them bidding. Your name and the time are kept with it.`}
       </p>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
         <a href={STRIKES_HREF} className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-bold text-ink no-underline">
