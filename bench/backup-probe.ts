@@ -60,6 +60,8 @@ sqlite.transaction(() => {
     "insert into plays (product_id, game_id, user_id, influencer_ids, status, entered_at, created_at) values (?, ?, ?, ?, 'entered', ?, ?)",
   );
   for (const id of productIds) sqlite.query('update products set quantity = quantity + ? where id = ?').run(FILLED_GAMES, id);
+  for (const id of productIds)
+    sqlite.query('update product_variants set quantity = quantity + ?, stocked = stocked + ? where product_id = ?').run(FILLED_GAMES, FILLED_GAMES, id);
   for (let g = 0; g < FILLED_GAMES; g++) {
     const productId = productIds[g % productIds.length]!;
     const { seed, seedHash } = drawSeed();

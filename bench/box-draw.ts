@@ -41,6 +41,9 @@ try {
   const file = new Database(join(server.dataDir, 'data', 'store.db'));
   // Enough units that no box runs out during the run.
   file.query('update products set quantity = 1000000 where mystery_box_enabled = 1').run();
+  file
+    .query('update product_variants set quantity = 1000000, stocked = 1000000 where product_id in (select id from products where mystery_box_enabled = 1)')
+    .run();
   file.close();
   const buyers = await Promise.all(Array.from({ length: concurrency }, (_, i) => shopperWithCard(server, `boxbench${i}`)));
   const types = ['sunglasses', 'shoe'];

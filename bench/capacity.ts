@@ -41,6 +41,7 @@ try {
   const product = db.query("select id, price_cents as priceCents from products where model = 'RB3025-L0205'").get() as { id: number; priceCents: number };
   // Enough stock that every checkout of the run can sell a unit.
   db.query('update products set quantity = 1000000 where id = ?').run(product.id);
+  db.query('update product_variants set quantity = 1000000, stocked = 1000000 where product_id = ?').run(product.id);
   db.close();
 
   const shopper = new Client(server);

@@ -54,6 +54,7 @@ try {
   const tee = file.query("select id, price_cents as price from products where brand = 'Patagonia' limit 1").get() as { id: number; price: number };
   const plain = file.query("select id from products where brand = 'Ray-Ban' limit 1").get() as { id: number };
   file.query('update products set quantity = 1000000 where id = ?').run(tee.id);
+  file.query('update product_variants set quantity = 1000000, stocked = 1000000 where product_id = ?').run(tee.id);
   file.close();
 
   // ---------------------------------------------------------------- (1) donations/s vs /ping

@@ -62,6 +62,7 @@ const buildMs = performance.now() - t;
 // A few live games, as on any afternoon.
 const liveProduct = productIds[0]!;
 sqlite.exec(`update products set quantity = 1000 where id = ${liveProduct}`);
+sqlite.exec(`update product_variants set quantity = 1000, stocked = 1000 where product_id = ${liveProduct}`);
 
 const gateway = createTestGateway();
 const deps: GameDeps = { db, clock, gateway, metrics: simulatedMetrics };

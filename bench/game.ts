@@ -8,7 +8,7 @@ import { statSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openMigratedDatabase, type Db } from '../src/db/client.ts';
-import { games, influencers, payments, plays, products, users } from '../src/db/schema.ts';
+import { games, influencers, payments, plays, products, productVariants, users } from '../src/db/schema.ts';
 import { seedIfEmpty } from '../src/db/seed.ts';
 import { ManualClock } from '../src/domain/clock.ts';
 import type { GameDeps } from '../src/domain/games/entry.ts';
@@ -31,7 +31,10 @@ const influencerIds = db
   .all()
   .map((i) => String(i.id));
 const product = db.select().from(products).get()!;
-db.update(products).set({ quantity: 10_000, playEnabled: true }).run();
+db.update(products).set({ playEnabled: true }).run();
+// Stock belongs to the variant; every product here has one (issue 38).
+db.update(productVariants).set({ quantity: 10_000, stocked: 10_000 }).run();
+db.update(products).set({ quantity: 10_000 }).run();
 
 let userCount = 0;
 /** A started game with `players` paid entries, each with five random influencers. */

@@ -80,6 +80,7 @@ try {
   const { Database } = await import('bun:sqlite');
   const db = new Database(join(server.dataDir, 'data', 'store.db'));
   db.exec('update products set quantity = 1000000');
+  db.exec('update product_variants set quantity = 1000000, stocked = 1000000');
   const products = db.query('select id, price_cents as priceCents, play_enabled as play from products').all() as {
     id: number;
     priceCents: number;

@@ -10,6 +10,7 @@ import { isGuestAccount } from '../domain/accounts/guest-accounts.ts';
 import type { CustomerInfo } from '../shared/schemas/profile.ts';
 import type { BuyNowBody } from '../shared/schemas/cart.ts';
 import { buyNowStance, endAuctionForBuyNow } from '../domain/auctions/buy-now.ts';
+import { chooseSize } from '../domain/inventory/variants.ts';
 
 /*
  * POST /api/orders (spec section 7): one product, delivered free in Laguna Beach (92651 only).
@@ -33,17 +34,30 @@ export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody,
   // Checked before anything else about the sale: a refused donation says why, whatever the stock.
   const other = recipient?.(product);
   if (!other && input.donate) throw new DomainError(409, 'This store takes no donations.');
-  const stance = buyNowStance(deps.db, productId, product.quantity, deps.clock.now());
-  if (stance === 'shelf' && product.quantity <= 0) throw new DomainError(409, `${productLabel(product)} is sold out.`);
+  const size = chooseSize(deps.db, product, input.variantId);
+  const stance = buyNowStance(deps.db, productId, size.available, deps.clock.now());
+  if (stance === 'shelf' && size.available <= 0)
+    throw new DomainError(409, `${productLabel(product)}${size.sizeLabel ? ` in size ${size.sizeLabel}` : ''} is sold out.`);
 
-  const totals = totalsFor([{ priceCents: product.priceCents, quantity: 1 }], 0);
+  const totals = totalsFor([{ priceCents: size.priceCents, quantity: 1 }], 0);
   if (!summaryMatches({ subtotal: input.subtotal, shipping: input.shipping, tax: input.tax, total: input.total }, totals)) totalsChanged(totals);
 
   const source = paymentSourceFor(deps.db, userId, input.paymentToken);
   const payment: OrderPayment = { method: input.paymentMethod === 'apple_pay' ? 'apple_pay' : 'square', ...source };
   const id = await placeOrder(deps, {
     userId,
-    lines: [{ productId, quantity: 1, priceCents: product.priceCents, purchaseType: 'buy_now', label: productLabel(product), stockReserved: false }],
+    lines: [
+      {
+        productId,
+        variantId: size.variantId,
+        sizeLabel: size.sizeLabel,
+        quantity: 1,
+        priceCents: size.priceCents,
+        purchaseType: 'buy_now',
+        label: productLabel(product),
+        stockReserved: false,
+      },
+    ],
     totals,
     shippingMethod: 'local',
     address: other ? other.address : buyerAddress(input.customerInfo as CustomerInfo),

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { auctions, orders, payments, products } from '../../src/db/schema.ts';
+import { auctions, orders, payments } from '../../src/db/schema.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /** Buy Now beside an auction: only when the admin kept it and nobody has bid; buying ends the auction. */
 
@@ -13,7 +13,7 @@ describe('Buy Now while an auction runs', () => {
   test('refused when the admin did not keep Buy Now, with nothing written', async () => {
     const ctx = await auctionStore();
     await putAuction(ctx.admin, ctx.product.id, { startingBid: 100 });
-    ctx.db.update(products).set({ quantity: 3 }).where(eq(products.id, ctx.product.id)).run();
+    setShelf(ctx.db, ctx.product.id, 3);
     const [alice] = bidders(ctx, ['alice1']);
     const refused = await buy(alice!.client, ctx.product.id, ctx.product.priceCents);
     expect(refused.status).toBe(409);

@@ -1,14 +1,14 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { cartItems, orders, products } from '../../src/db/schema.ts';
+import { cartItems, orders } from '../../src/db/schema.ts';
 import { AUCTION_HOLDS_UNIT, AUCTION_RUNNING, BUY_NOW_GONE } from '../../src/domain/auctions/buy-now.ts';
 import { auctionRows, auctionStore, type AuctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { checkoutBody, customer } from '../helpers/checkout.ts';
 import type { TestClient } from '../helpers/app.ts';
+import { setShelf as shelve } from '../helpers/variants.ts';
 
 /** The cart beside an auction follows Buy Now's stance: the held unit is bid on, never sold through a cart. */
 
-const setShelf = (ctx: AuctionStore, quantity: number) => ctx.db.update(products).set({ quantity }).where(eq(products.id, ctx.product.id)).run();
+const setShelf = (ctx: AuctionStore, quantity: number) => shelve(ctx.db, ctx.product.id, quantity);
 const add = (client: TestClient, productId: number) => client.post('/api/cart', { json: { productId, quantity: 1 } });
 const summary = { subtotal: 400, shipping: 5.99, tax: 32, total: 437.99 };
 

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { auctions, emailOutbox, notifications, orderItems, orders, payments, products } from '../../src/db/schema.ts';
 import { closeDueAuctions, PAYMENT_WINDOW_MS } from '../../src/domain/auctions/close.ts';
 import { PROFILE, type SquareStore, squareStoresOfFile } from '../helpers/square-app.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * The close job against the fake Square (real latency, real faults): the winner is charged the
@@ -26,7 +27,8 @@ const toldOf = (s: SquareStore, userId: number) =>
 /** A running auction on a one-of-a-kind product: alice's maximum $300 leads bob's $200. */
 async function auctionWithBids(s: SquareStore, options: { aliceCard?: string; reservePrice?: number } = {}) {
   const product = s.db.select().from(products).limit(1).get()!;
-  s.db.update(products).set({ bidEnabled: true, quantity: 1 }).where(eq(products.id, product.id)).run();
+  s.db.update(products).set({ bidEnabled: true }).where(eq(products.id, product.id)).run();
+  setShelf(s.db, product.id, 1);
   const admin = s.admin();
   const endsAt = new Date(s.clock.now() + HOUR).toISOString();
   const setup = await admin.request('PUT', `/api/admin/products/${product.id}/auction`, {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { auctions, notifications, products } from '../../src/db/schema.ts';
 import { adminWithoutPin } from '../helpers/actors.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -86,7 +87,8 @@ describe('PUT /api/admin/products/{id}/auction', () => {
     expect(off.status).toBe(409);
     expect((await off.json()).message).toBe('Auctions are off for this product: turn on Bid in its form first.');
 
-    ctx.db.update(products).set({ bidEnabled: true, quantity: 0 }).where(eq(products.id, ctx.product.id)).run();
+    ctx.db.update(products).set({ bidEnabled: true }).where(eq(products.id, ctx.product.id)).run();
+    setShelf(ctx.db, ctx.product.id, 0);
     const soldOut = await putAuction(ctx.admin, ctx.product.id, { startingBid: 10 });
     expect(soldOut.status).toBe(409);
     expect((await soldOut.json()).message).toBe('Maison Lune One-off Frames is sold out: an auction needs one in stock.');

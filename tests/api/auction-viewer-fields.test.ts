@@ -7,6 +7,7 @@ import { closeWhenFileEnds } from '../helpers/file-end.ts';
 import { auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { type SquareStore, squareStoresOfFile } from '../helpers/square-app.ts';
 import { readEvents } from '../helpers/sse.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * The viewer's own part of GET /api/products/{id}/auction (the auction panel's money step):
@@ -52,7 +53,8 @@ describe('the viewer fields of the auction view', () => {
 /** alice's $300 beats bob's $200 on a card that declines; the auction is past its end and closed. */
 async function declinedWinner(s: SquareStore) {
   const product = s.db.select().from(products).limit(1).get()!;
-  s.db.update(products).set({ bidEnabled: true, quantity: 1 }).where(eq(products.id, product.id)).run();
+  s.db.update(products).set({ bidEnabled: true }).where(eq(products.id, product.id)).run();
+  setShelf(s.db, product.id, 1);
   const setup = await s.admin().request('PUT', `/api/admin/products/${product.id}/auction`, {
     json: { startingBid: 100, endsAt: new Date(s.clock.now() + HOUR).toISOString() },
   });

@@ -6,6 +6,7 @@ import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { END, endedBookGame, gameStore, HOUR, aviator } from '../helpers/games.ts';
 import { all, first, mainOf, textOf } from '../helpers/html.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * The scoreboard's Winners list auction winners beside game winners (issue 28, item 6), newest
@@ -17,7 +18,8 @@ describe('auction winners on the scoreboard', () => {
   test('a paid auction is listed with its price beside the settled game, newest first', async () => {
     const ctx = await gameStore();
     const frames = aviator(ctx);
-    ctx.db.update(products).set({ bidEnabled: true, quantity: 2 }).where(eq(products.id, frames.id)).run();
+    ctx.db.update(products).set({ bidEnabled: true }).where(eq(products.id, frames.id)).run();
+    setShelf(ctx.db, frames.id, 2);
     const admin = await adminWithPin(ctx);
     const endsAt = new Date(END + HOUR).toISOString();
     expect((await admin.request('PUT', `/api/admin/products/${frames.id}/auction`, { json: { startingBid: 150, endsAt } })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { auctions, products, stockLevels } from '../../src/db/schema.ts';
+import { auctions, products, productVariants } from '../../src/db/schema.ts';
 import { seedIfEmpty } from '../../src/db/seed.ts';
 import { storefrontVersion } from '../../src/domain/catalog/storefront-version.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
@@ -13,6 +13,7 @@ import { testApp, type TestApp, type TestClient } from '../helpers/app.ts';
 import { fivePicks } from '../helpers/games.ts';
 import { islandProps } from '../helpers/html.ts';
 import { startTeam, teamProduct } from '../helpers/teams.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * Issue 35, items 1 to 3: a cached page's hit asks the database nothing but the storefront
@@ -230,10 +231,10 @@ describe('the next hit shows every write a cached page shows', () => {
     const visitor = ctx.client();
     await warm(visitor, `/product/${product.id}`);
     expect(await html(visitor, `/product/${product.id}`)).toContain(`(${product.quantity} left)`);
-    await elsewhere(ctx, () => ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, product.id)).run());
+    await elsewhere(ctx, () => setShelf(ctx.db, product.id, 1));
     expect(await html(visitor, `/product/${product.id}`)).toContain('(1 left)');
     // The stocked count alone (an admin's edit in another process) moves the version too.
-    await elsewhere(ctx, () => ctx.db.update(stockLevels).set({ stocked: 99 }).where(eq(stockLevels.productId, product.id)).run());
+    await elsewhere(ctx, () => ctx.db.update(productVariants).set({ stocked: 99 }).where(eq(productVariants.productId, product.id)).run());
   });
 });
 

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { games, payments, plays, products } from '../../src/db/schema.ts';
 import { fivePicks } from '../helpers/games.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * Capped games (issue 10): a game takes exactly requiredParticipants entries; the next entrant
@@ -22,7 +23,7 @@ describe.concurrent('capped games on the fake Square', () => {
     test('eight players pay at once for a 2-player game with slow holds: every game gets exactly 2, nobody is held twice or held without an entry', async () => {
       const s = await openStore();
       const productId = book(s).id;
-      s.db.update(products).set({ quantity: 10 }).where(eq(products.id, productId)).run();
+      setShelf(s.db, productId, 10);
       const players = await Promise.all(Array.from({ length: 8 }, (_, i) => s.shopper(`racer${i}`)));
       // Everyone picks while nobody has paid: all eight plays point at the first game.
       for (const [i, p] of players.entries())
@@ -79,7 +80,7 @@ describe.concurrent('capped games on the fake Square', () => {
     test('no new game opens when every unit is already promised to a full game', async () => {
       const s = await openStore();
       const productId = book(s).id;
-      s.db.update(products).set({ quantity: 1 }).where(eq(products.id, productId)).run();
+      setShelf(s.db, productId, 1);
       const [a, b, c] = await Promise.all(['ann', 'ben', 'cat'].map((name) => s.shopper(name)));
       for (const [i, p] of [a!, b!].entries()) {
         await p.client.post('/api/plays', { json: { productId, influencerIds: picks(s, i) } });

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { cartItems, orderItems, payments, products } from '../../src/db/schema.ts';
+import { cartItems, orderItems, payments } from '../../src/db/schema.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { placeOrder } from '../../src/domain/orders/orders.ts';
 import { quickShopper } from '../helpers/actors.ts';
 import { addToCart, allOrders, aviator, cartOf, checkout, checkoutBody, checkoutStore, stockOf, wayfarer, type Summary } from '../helpers/checkout.ts';
 import { seededApp } from '../helpers/app.ts';
+import { setShelf, soleVariantId } from '../helpers/variants.ts';
 
 /*
  * Many shoppers after the last unit at once (POST /api/checkout): exactly one order, the rest
@@ -18,7 +18,7 @@ describe('POST /api/checkout: 50 shoppers for the last unit', () => {
     const p = aviator(ctx);
     const shoppers = Array.from({ length: 50 }, (_, i) => quickShopper(ctx, `racer${i}`));
     for (const s of shoppers) await addToCart(s.client, p.id, 1);
-    ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, p.id)).run();
+    setShelf(ctx.db, p.id, 1);
 
     // 171.00 + 13.68 tax + 5.99 shipping
     const summary: Summary = { subtotal: 171, shipping: 5.99, tax: 13.68, total: 190.67 };
@@ -51,9 +51,11 @@ describe('POST /api/checkout: 50 shoppers for the last unit', () => {
     const ctx = await checkoutStore();
     const a = aviator(ctx);
     const w = wayfarer(ctx);
-    ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, w.id)).run();
+    setShelf(ctx.db, w.id, 1);
     const line = (productId: number, quantity: number, priceCents: number) => ({
       productId,
+      variantId: soleVariantId(ctx.db, productId),
+      sizeLabel: '',
       quantity,
       priceCents,
       purchaseType: 'buy_now' as const,

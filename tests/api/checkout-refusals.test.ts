@@ -16,6 +16,7 @@ import {
   customer,
   type Summary,
 } from '../helpers/checkout.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * POST /api/checkout refused (spec sections 5 and 7): a summary or cart that changed since the
@@ -111,11 +112,7 @@ describe('POST /api/checkout: a summary or cart that changed', () => {
   test('a line above the stock left (stock fell after it was added): 409, nothing ordered', async () => {
     const ctx = await checkoutStore();
     await fillCart(ctx);
-    ctx.db
-      .update(products)
-      .set({ quantity: 1 })
-      .where(eq(products.id, wayfarer(ctx).id))
-      .run();
+    setShelf(ctx.db, wayfarer(ctx).id, 1);
     const response = await checkout(ctx.shopper, await checkoutBody(ctx.shopper, STANDARD));
     expect(response.status).toBe(409);
     expect(allOrders(ctx)).toHaveLength(0);

@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { products } from '../../src/db/schema.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { postForm, afterRedirect } from '../helpers/admin-tools.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { book, DAY, END, enter, gameRow, gameStore, holdsOf, notesOf, pick, picks, player, playRow, prizeLines, productBy, START } from '../helpers/games.ts';
 import { buyOne, entryRows, flagFree, joinFree } from '../helpers/free-entries.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * Buy one, play free (issue 29): a game with a free entry in it. Settlement captures the $1 holds
@@ -111,7 +110,7 @@ describe('a game with a free entry', () => {
     const play = await pick(alice, productId, picks(ctx, 0));
     expect((await joinFree(alice.client, productId)).status).toBe(201);
     await enter(bob, productId, picks(ctx, 5));
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, productId)).run();
+    setShelf(ctx.db, productId, 0);
     ctx.clock.set(START);
     await runGameJobs(ctx.deps);
     expect(gameRow(ctx, play.gameId).status).toBe('canceled');

@@ -4,6 +4,7 @@ import { games, products } from '../../src/db/schema.ts';
 import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN } from '../../src/domain/games/openness.ts';
 import { seededApp } from '../helpers/app.ts';
 import { all, attributes, first, textOf } from '../helpers/html.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /* Issue 27, item 1: Play is offered only where there is a game to join. */
 
@@ -35,7 +36,7 @@ describe('Play only with a game to join', () => {
       expect(offered).not.toContain(`/social-play/${NOT_PLAYABLE}`);
     }
     // Sold out: the card keeps Pay (to the product page) and loses Play.
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, PLAYABLE)).run();
+    setShelf(ctx.db, PLAYABLE, 0);
     expect(playLinks(await (await ctx.client().get('/products')).text())).not.toContain(`/social-play/${PLAYABLE}`);
   });
 
@@ -45,7 +46,7 @@ describe('Play only with a game to join', () => {
     expect(playLinks(await page(PLAYABLE))).toEqual([`/social-play/${PLAYABLE}`]);
     expect(playLinks(await page(NOT_PLAYABLE))).toEqual([]);
     // One unit left and it is promised to a waiting game that is full: no game can open for it.
-    ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, PLAYABLE)).run();
+    setShelf(ctx.db, PLAYABLE, 1);
     ctx.db.insert(games).values({ productId: PLAYABLE, status: 'waiting', requiredParticipants: 0, createdAt: ctx.clock.now() }).run();
     const promised = await page(PLAYABLE);
     expect(playLinks(promised)).toEqual([]);
@@ -57,7 +58,7 @@ describe('Play only with a game to join', () => {
     const canJoin = async (id: number) => (await (await ctx.client().get(`/api/products/${id}/competition`)).json()).canJoin;
     expect(await canJoin(PLAYABLE)).toBe(true);
     expect(await canJoin(NOT_PLAYABLE)).toBe(false);
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, PLAYABLE)).run();
+    setShelf(ctx.db, PLAYABLE, 0);
     expect(await canJoin(PLAYABLE)).toBe(false);
   });
 

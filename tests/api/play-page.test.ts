@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { products } from '../../src/db/schema.ts';
 import { testTokenForCard } from '../../src/shared/test-cards.ts';
 import type { PlayGameProps } from '../../src/shared/views/games.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { type TestClient, seededApp } from '../helpers/app.ts';
 import { islandProps, links } from '../helpers/html.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /* The Play Now page at /play/{id} and /social-play/{id} (spec section 2), as the server renders it. */
 
@@ -112,7 +111,7 @@ describe('GET /play/{id} and /social-play/{id}', () => {
 
   test('a sold-out product says it is out of stock instead of the join bar', async () => {
     const { client, db } = await seeded();
-    db.update(products).set({ quantity: 0 }).where(eq(products.id, PLAYABLE)).run();
+    setShelf(db, PLAYABLE, 0);
     const html = await (await client().get(`/play/${PLAYABLE}`)).text();
     expect(html).toContain('This product is out of stock, so no game can be played for it right now.');
     expect(html).not.toContain('Join Game - $1');

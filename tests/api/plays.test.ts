@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
-import { games, plays, products } from '../../src/db/schema.ts';
+import { games, plays } from '../../src/db/schema.ts';
 import { COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { aviator, book, competition, enter, gameStore, MINUTE, pay, picks, player, playRows, postPayment, postPlay } from '../helpers/games.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * POST /api/plays (spec section 7) through app.request(): picking five influencers for a
@@ -119,11 +119,7 @@ describe('POST /api/plays: the rules of spec section 5', () => {
   test('a playEnabled product that is out of stock: 409', async () => {
     const ctx = await gameStore();
     const alice = await player(ctx, 'alice');
-    ctx.db
-      .update(products)
-      .set({ quantity: 0 })
-      .where(eq(products.id, book(ctx).id))
-      .run();
+    setShelf(ctx.db, book(ctx).id, 0);
     const response = await postPlay(alice, { productId: book(ctx).id, influencerIds: picks(ctx, 0) });
     expect(response.status).toBe(409);
     expect((await response.json()).message).toContain('out of stock');

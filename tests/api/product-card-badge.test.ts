@@ -4,6 +4,7 @@ import { products } from '../../src/db/schema.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { all, first, textOf } from '../helpers/html.ts';
 import { type AuctionStore, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * The product card's purchase badge (issue 28, item 6): it promises only what the product
@@ -94,7 +95,8 @@ describe('the product card badge', () => {
 
   test('a scheduled auction offers Bid in the cycle, not Buy Now; a cancelled one gives Buy Now back', async () => {
     const ctx = await auctionStore();
-    ctx.db.update(products).set({ quantity: 2, playEnabled: true }).where(eq(products.id, ctx.product.id)).run();
+    ctx.db.update(products).set({ playEnabled: true }).where(eq(products.id, ctx.product.id)).run();
+    setShelf(ctx.db, ctx.product.id, 2);
     const at = (ms: number) => new Date(ctx.clock.now() + ms).toISOString();
     expect((await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, startsAt: at(HOUR), endsAt: at(3 * HOUR) })).status).toBe(200);
     product(ctx, 'Newer', { playEnabled: true });

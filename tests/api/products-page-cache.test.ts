@@ -5,6 +5,7 @@ import { seedIfEmpty } from '../../src/db/seed.ts';
 import { adminWithPin } from '../helpers/actors.ts';
 import { seededApp, testApp, type TestApp } from '../helpers/app.ts';
 import { createProduct, imageFile, productForm, sunglassesInput } from '../helpers/products.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * The signed-out page cache and the catalogue: any write to the storefront, through the admin
@@ -42,12 +43,12 @@ describe('the page cache follows admin writes', () => {
     const ctx = await testApp();
     const visitor = await cachedVisitorPages(ctx);
     const target = ctx.db.select().from(products).where(eq(products.model, 'RB3025-L0205')).get()!;
-    ctx.db.update(products).set({ quantity: 1 }).where(eq(products.id, target.id)).run();
+    setShelf(ctx.db, target.id, 1);
     await visitor.get(`/product/${target.id}`);
     const before = await (await visitor.get(`/product/${target.id}`)).text();
     expect(before).toContain('1 left');
     // The sale's stock update, as checkout writes it.
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, target.id)).run();
+    setShelf(ctx.db, target.id, 0);
     const after = await (await visitor.get(`/product/${target.id}`)).text();
     expect(after).not.toContain('1 left');
     expect(after).toContain('Sold out for now');

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { statementCounts } from '../../src/db/statement-count.ts';
 import { seededApp, TEST_START, testApp, type TestApp } from '../helpers/app.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * A listing rendered for each request (`?r=1`, a search's neighbour, a shopper's page) reuses
@@ -56,7 +57,7 @@ describe('a listing rendered again from what it kept', () => {
     const home = await html(ctx, '/?r=1');
     // On the home page only when it is one of the newest of its type; its card changes either way.
     if (home.includes(`/product/${id}"`)) expect(home).toContain('Sneaky Direct Edit');
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.model, 'RB3025-L0205')).run();
+    setShelf(ctx.db, ctx.db.select().from(products).where(eq(products.model, 'RB3025-L0205')).get()!.id, 0);
     const soldOut = await html(ctx, '/products?r=1');
     const card = soldOut.slice(soldOut.indexOf(`href="/product/${id}"`));
     expect(card.slice(0, card.indexOf('</article>'))).toContain('Out of Stock');

@@ -19,6 +19,7 @@ import {
   teamProduct,
   teamRows,
 } from '../helpers/teams.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * Half price with a friend (issue 29 item 1) through its API: start (the starter's card held for
@@ -325,7 +326,7 @@ test('the expiry job in slices: 20 teams on two products, every unit back to its
     .where(eq(products.halfPriceEnabled, true))
     .all()
     .find((p) => p.id !== first)!.id;
-  ctx.db.update(products).set({ quantity: 10 }).where(eq(products.id, second)).run();
+  setShelf(ctx.db, second, 10);
   const starters = Array.from({ length: 20 }, (_, i) => quickShopper(ctx, `starter${i}`));
   for (const [i, starter] of starters.entries()) expect((await startTeam(starter.client, i % 2 ? second : first)).status).toBe(201);
   expect([stockOf(ctx, first), stockOf(ctx, second)]).toEqual([0, 0]);

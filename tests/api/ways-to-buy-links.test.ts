@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test';
-import { eq } from 'drizzle-orm';
 import { products } from '../../src/db/schema.ts';
 import { quickShopper } from '../helpers/actors.ts';
 import { seededApp } from '../helpers/app.ts';
 import { all, attributes, count, first, links, textOf } from '../helpers/html.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * Issue 37, item 15: auctions, mystery boxes, team buys and donations are reached from the header
@@ -58,7 +58,7 @@ describe('the ways to buy, linked from everywhere a shopper looks', () => {
     const productIds = (html: string) => links(html, 'main a[href^="/product/"]').map((link) => Number(link.href.split('/').pop()));
     const rows = ctx.db.select().from(products).all();
     const soldOut = rows.find((p) => p.halfPriceEnabled)!;
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, soldOut.id)).run();
+    setShelf(ctx.db, soldOut.id, 0);
 
     const team = new Set(productIds(await (await ctx.client().get('/products?way=team')).text()));
     const wantTeam = rows.filter((p) => p.halfPriceEnabled && p.id !== soldOut.id && p.quantity > 0 && !p.archivedAt).map((p) => p.id);

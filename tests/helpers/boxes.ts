@@ -3,6 +3,7 @@ import type { Db } from '../../src/db/client.ts';
 import { mysteryBoxes, mysteryDraws, mysterySeeds, orders, products, type ProductType, users } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { setBoxPrice } from '../../src/domain/promotions/mystery-boxes.ts';
+import { setShelf } from './variants.ts';
 
 /*
  * Mystery box set-ups for tests: a type's box holding chosen products with chosen stock, its
@@ -20,7 +21,8 @@ export function boxOf(ctx: Ctx, type: ProductType, units: number[], priceCents?:
   ctx.db.update(products).set({ mysteryBoxEnabled: false }).run();
   const chosen = ctx.db.select().from(products).where(eq(products.productType, type)).orderBy(products.id).limit(units.length).all();
   chosen.forEach((product, i) => {
-    ctx.db.update(products).set({ mysteryBoxEnabled: true, quantity: units[i]!, archivedAt: null }).where(eq(products.id, product.id)).run();
+    ctx.db.update(products).set({ mysteryBoxEnabled: true, archivedAt: null }).where(eq(products.id, product.id)).run();
+    setShelf(ctx.db, product.id, units[i]!);
   });
   const cheapest = Math.min(...chosen.map((product) => product.priceCents));
   const price = priceCents ?? cheapest - 100;

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
 import { emailOutbox, notifications, orderItems, orders, payments, products, teamMembers, teams, userProfiles } from '../../src/db/schema.ts';
 import type { TestClient } from './app.ts';
+import { setShelf } from './variants.ts';
 
 /*
  * Team buys as the tests see them: a product ticked for half price with a friend, the three
@@ -13,7 +14,8 @@ type Store = { db: Db };
 /** A product on sale with half price on: $24.99 (so $12.50 each, rounded up, + $1.00 tax = $13.50), `quantity` units. */
 export function teamProduct(ctx: Store, quantity = 5, priceCents = 2499): number {
   const product = ctx.db.select().from(products).where(eq(products.buyNowEnabled, true)).get()!;
-  ctx.db.update(products).set({ halfPriceEnabled: true, quantity, priceCents, archivedAt: null }).where(eq(products.id, product.id)).run();
+  ctx.db.update(products).set({ halfPriceEnabled: true, priceCents, archivedAt: null }).where(eq(products.id, product.id)).run();
+  setShelf(ctx.db, product.id, quantity);
   return product.id;
 }
 

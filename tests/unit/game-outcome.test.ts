@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
-import { orderItems, orders, products } from '../../src/db/schema.ts';
+import { orderItems, orders } from '../../src/db/schema.ts';
 import { donatePrize, runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { END, endedBookGame, filledBookGame, gameRow, gameStore, holdsOf, notesOf, player, prizeLines, START, stockOf } from '../helpers/games.ts';
+import { setShelf } from '../helpers/variants.ts';
 
 /*
  * What a settled game leaves (DESIGN section 4): the winner's prize as a $1 `play` cart item,
@@ -96,7 +97,7 @@ describe('winner, losers, prize and stock', () => {
     const ctx = await gameStore();
     const game = await endedBookGame(ctx);
     await runGameJobs(ctx.deps);
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, game.productId)).run();
+    setShelf(ctx.db, game.productId, 0);
     const winnerPlayId = gameRow(ctx, game.gameId).winnerPlayId;
     const winner = winnerPlayId === game.alicePlay ? game.alice : game.bob;
     const cart = await (await winner.client.get('/api/cart')).json();
@@ -163,7 +164,7 @@ describe('winner, losers, prize and stock', () => {
   test('sold out before the start: the game is canceled, every hold voided, nobody charged', async () => {
     const ctx = await gameStore();
     const game = await filledBookGame(ctx);
-    ctx.db.update(products).set({ quantity: 0 }).where(eq(products.id, game.productId)).run();
+    setShelf(ctx.db, game.productId, 0);
     ctx.clock.set(START);
     expect((await runGameJobs(ctx.deps)).started).toEqual([]);
     expect(gameRow(ctx, game.gameId).status).toBe('canceled');

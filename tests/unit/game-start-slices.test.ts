@@ -27,6 +27,7 @@ function filledGames(ctx: GameStore): { productId: number; gameIds: number[] } {
 function fillGames(db: Db, productId: number, five: string[]): { productId: number; gameIds: number[] } {
   const sqlite = db.$client;
   sqlite.query('update products set quantity = ? where id = ?').run(GAMES + 5, productId);
+  sqlite.query('update product_variants set quantity = ?, stocked = ? where product_id = ?').run(GAMES + 5, GAMES + 5, productId);
   const gameIds: number[] = [];
   sqlite.transaction(() => {
     const user = sqlite.prepare("insert into users (username, password_hash, created_at) values (?, 'x', ?)");

@@ -16,6 +16,7 @@ import {
   stockOf,
 } from '../../src/domain/inventory/stock.ts';
 import { propertyRuns } from '../helpers/property-runs.ts';
+import { soleVariantId } from '../helpers/variants.ts';
 
 /*
  * The stock ledger under random interleavings of every way to hold and give back stock, each
@@ -174,7 +175,17 @@ function run(initial: number[], steps: Step[]) {
         try {
           db.transaction((tx) => {
             for (const line of lines) {
-              if (!reserve(tx, { productId: line.id, quantity: line.quantity, reason, owner: owners.order(orderId), orderId, now }))
+              if (
+                !reserve(tx, {
+                  productId: line.id,
+                  variantId: soleVariantId(tx, line.id),
+                  quantity: line.quantity,
+                  reason,
+                  owner: owners.order(orderId),
+                  orderId,
+                  now,
+                })
+              )
                 throw new Error('sold out');
             }
             if (step.cod) sellOrder(tx, orderId, now);
@@ -216,7 +227,7 @@ function run(initial: number[], steps: Step[]) {
             : step.kind === 'auctionHold'
               ? [owners.auction(id), 'auction' as const, auctions]
               : [owners.game(id), 'prize' as const, prizes];
-        const taken = reserve(db, { productId, quantity: 1, reason, owner, now });
+        const taken = reserve(db, { productId, variantId: soleVariantId(db, productId), quantity: 1, reason, owner, now });
         both(taken, model.reserve({ productId, quantity: 1, reason, owner }));
         if (taken) list.push(owner);
         else totals.refusals++;
@@ -261,7 +272,7 @@ function run(initial: number[], steps: Step[]) {
         const expected = step.value === seen ? 'same' : seen === current ? 'moved' : 'conflict';
         let outcome: string = step.value === seen ? 'same' : 'moved';
         try {
-          db.transaction((tx) => setAvailable(tx, productId, { quantity: step.value, seen, now }));
+          db.transaction((tx) => setAvailable(tx, soleVariantId(tx, productId), { quantity: step.value, seen, now }));
         } catch (error) {
           expect(error).toBeInstanceOf(DomainError);
           expect((error as DomainError).status).toBe(409);

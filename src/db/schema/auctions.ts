@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
-import { products } from './catalog.ts';
+import { products, productVariants } from './catalog.ts';
 
 /*
  * Auctions (issue 28): one row per auction, and each bidder's secret maximums beside the public
@@ -27,6 +27,8 @@ export const auctions = sqliteTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     startingBidCents: integer('starting_bid_cents').notNull(),
     /** Null: the price ladder decides the step (increments.ts). */
     incrementCents: integer('increment_cents'),

@@ -48,6 +48,35 @@ export const products = sqliteTable(
   ],
 );
 
+/**
+ * What is sold: each product has one variant or more (a size, optionally a colour and its own
+ * price), and stock belongs to the variant (issue 38). `quantity` is the available count and
+ * `stocked` every unit the store has had, both written only by domain/inventory/; the product's
+ * `quantity` is their sum and its `size` the sizes joined, kept beside them for the listings.
+ * A product gets its first variant when it is inserted (trigger in migration 0027).
+ */
+export const productVariants = sqliteTable(
+  'product_variants',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sku: text('sku').notNull(),
+    /** 'M', '10.5', or for books the page count (what `products.size` held before variants). */
+    size: text('size').notNull().default(''),
+    colour: text('colour'),
+    /** Null: the product's price. */
+    priceCents: integer('price_cents'),
+    quantity: integer('quantity').notNull().default(0),
+    stocked: integer('stocked').notNull().default(0),
+    /** The picker's order (S before M before L). */
+    position: integer('position').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('product_variants_product_idx').on(t.productId, t.position, t.id)],
+);
+
 /** The public bid history: each row a bid shown at an amount (the secret maximums are in auction_maximums). */
 export const bids = sqliteTable(
   'bids',

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
-import { influencers, products } from './catalog.ts';
+import { influencers, products, productVariants } from './catalog.ts';
 
 /*
  * Games: the games played for a product, their plays, the metric snapshots they are scored on,
@@ -48,6 +48,8 @@ export const games = sqliteTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     status: text('status', { enum: gameStatuses }).notNull().default('waiting'),
     requiredParticipants: integer('required_participants').notNull(),
     startTime: integer('start_time'),

@@ -1,22 +1,13 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { products } from './catalog.ts';
+import { products, productVariants } from './catalog.ts';
 
 /*
  * The stock ledger (issue 34, item 3; domain/inventory/), kept the way Medusa's inventory module
- * keeps it: a stocked quantity per product and one reservation per hold, each with its reason and
- * its owner. For every product, stocked = available + held + sold, where available is
- * `products.quantity` (the denormalised count every listing already reads) and held and sold are
- * the sums of its reservations in those states.
+ * keeps it: a stocked quantity per variant (product_variants.stocked) and one reservation per
+ * hold, each with its reason and its owner. For every variant, stocked = available + held + sold,
+ * where available is `product_variants.quantity` and held and sold are the sums of its
+ * reservations in those states; `products.quantity` is the sum of its variants' available counts.
  */
-
-/** Every unit the store has had for sale, moved only by the admin's stock edits. */
-export const stockLevels = sqliteTable('stock_levels', {
-  productId: integer('product_id')
-    .primaryKey()
-    .references(() => products.id, { onDelete: 'cascade' }),
-  stocked: integer('stocked').notNull(),
-  updatedAt: integer('updated_at').notNull(),
-});
 
 export const reservationReasons = ['order_line', 'team_place', 'auction', 'prize', 'box_draw'] as const;
 export type ReservationReason = (typeof reservationReasons)[number];
@@ -32,6 +23,8 @@ export const stockReservations = sqliteTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** Always written (every product has a variant); null only once a removed variant's history is kept. */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     quantity: integer('quantity').notNull(),
     reason: text('reason', { enum: reservationReasons }).notNull(),
     /** Who holds it: 'order:{id}', 'team_member:{id}', 'auction:{id}', 'game:{id}'. */
@@ -46,5 +39,6 @@ export const stockReservations = sqliteTable(
     index('stock_reservations_owner_idx').on(t.owner, t.state),
     index('stock_reservations_order_idx').on(t.orderId, t.state),
     index('stock_reservations_product_idx').on(t.productId, t.state),
+    index('stock_reservations_variant_idx').on(t.variantId, t.state),
   ],
 );

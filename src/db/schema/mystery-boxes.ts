@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { users } from './accounts.ts';
-import { products } from './catalog.ts';
+import { products, productVariants } from './catalog.ts';
 import { orders } from './orders.ts';
 
 /*
@@ -52,6 +52,8 @@ export const mysteryDraws = sqliteTable(
     /** The product drawn (its label kept for history). */
     productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
     productLabel: text('product_label').notNull(),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     priceCents: integer('price_cents').notNull(),
     /** The stock drawn from, JSON [[productId, units], ...] by product id: the draw's whole input besides the seed. */
     stock: text('stock').notNull(),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { ORDER_STATUSES } from '../../shared/schemas/admin.ts';
 import { users } from './accounts.ts';
-import { products } from './catalog.ts';
+import { products, productVariants } from './catalog.ts';
 import { games } from './games.ts';
 
 /*
@@ -86,6 +86,10 @@ export const orderItems = sqliteTable(
     purchaseType: text('purchase_type').notNull().default('buy_now'),
     /** Name at the time of sale, so history survives a deleted product. */
     productLabel: text('product_label').notNull().default(''),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+    /** The variant's size at the time of sale ('' when the product has no sizes to tell apart). */
+    sizeLabel: text('size_label').notNull().default(''),
     /** The cart line it came from: emptied once the order is paid, whoever finishes it. */
     cartItemId: integer('cart_item_id'),
     /** The game a prize was won in. */
@@ -108,6 +112,8 @@ export const cartItems = sqliteTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     quantity: integer('quantity').notNull().default(1),
     priceCents: integer('price_cents').notNull(),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'cascade' }),
     /** regular, or play for a won prize at $1 */
     type: text('type', { enum: ['regular', 'play'] })
       .notNull()

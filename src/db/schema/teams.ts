@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.ts';
-import { products } from './catalog.ts';
+import { products, productVariants } from './catalog.ts';
 import { orders } from './orders.ts';
 import { payments } from './payments.ts';
 
@@ -32,6 +32,8 @@ export const teams = sqliteTable(
     productId: integer('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
+    /** The variant (size) it is for (issue 38). */
+    variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     starterId: integer('starter_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

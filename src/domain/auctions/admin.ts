@@ -8,6 +8,7 @@ import { owners, reserve } from '../inventory/stock.ts';
 import { biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
 import { checkAuctionSetup } from './increments.ts';
 import { tellEndedByShop } from './messages.ts';
+import { chooseVariant } from '../inventory/variants.ts';
 
 /*
  * The admin's side of an auction (issue 28, item 1): set it up (or change it before its first
@@ -64,11 +65,11 @@ export function setUpAuction(deps: AuctionDeps, productId: number, input: unknow
     }
     const created = tx
       .insert(auctions)
-      .values({ productId, ...terms, stockReserved: true, createdAt: now })
+      .values({ productId, variantId: chooseVariant(tx, productId, undefined).id, ...terms, stockReserved: true, createdAt: now })
       .returning()
       .get();
     // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice (a refusal undoes the insert).
-    if (!reserve(tx, { productId, quantity: 1, reason: 'auction', owner: owners.auction(created.id), now })) {
+    if (!reserve(tx, { productId, variantId: created.variantId!, quantity: 1, reason: 'auction', owner: owners.auction(created.id), now })) {
       throw new DomainError(409, `${productLabel(product)} is sold out: an auction needs one in stock.`);
     }
     return created;

@@ -9,6 +9,7 @@ import { type OrderDeps, paymentSourceFor, placeOrder } from '../orders/orders.t
 import { totalsFor } from '../../shared/pricing.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
+import { heldVariant, sizeLabelFor } from '../inventory/variants.ts';
 
 /*
  * Charging an auction's buyer (the winner, or the runner-up who took a second-chance offer) to
@@ -97,6 +98,8 @@ export async function chargeBuyer(deps: OrderDeps, auction: Auction, buyerId: nu
     lines: [
       {
         productId: product.id,
+        variantId: heldVariant(auction.variantId),
+        sizeLabel: sizeLabelFor(db, product.productType, auction.variantId),
         quantity: 1,
         priceCents,
         purchaseType: 'auction',

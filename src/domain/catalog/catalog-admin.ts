@@ -18,6 +18,7 @@ import {
   PRODUCT_FLAGS,
   type ProductKind,
 } from '../../shared/schemas/product.ts';
+import { variantsOf } from '../inventory/variants.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
@@ -146,7 +147,9 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
       if (fields.bidEnabled === false) requireNoLiveAuction(tx, id);
       // Never an absolute write: the admin's difference from what they saw (without a seen value,
       // from the count read above), refused when the count moved meanwhile; held units stay held.
-      setAvailable(tx, id, { quantity, seen: seen.seen ?? existing.quantity, now: writer.clock.now() });
+      const variants = variantsOf(tx, id);
+      if (variants.length === 1) setAvailable(tx, variants[0]!.id, { quantity, seen: seen.seen ?? existing.quantity, now: writer.clock.now() });
+      else if (quantity !== (seen.seen ?? existing.quantity)) failWith({ quantity: 'This product has sizes: set the stock of each size.' });
       return tx
         .update(products)
         .set({ ...fields, imageUrl })

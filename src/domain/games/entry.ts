@@ -14,6 +14,7 @@ import type { PlayBody } from '../../shared/schemas/games.ts';
 import { gameStart } from './schedule.ts';
 import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN, NO_GAME_SOLD_OUT } from './openness.ts';
 import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE, prizeDeliveryFor } from '../../shared/prize-delivery.ts';
+import { chooseVariant } from '../inventory/variants.ts';
 
 /*
  * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
@@ -116,6 +117,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
     .insert(games)
     .values({
       productId: product.id,
+      variantId: chooseVariant(tx, product.id, undefined).id,
       status: 'waiting',
       requiredParticipants: requiredParticipantsFor(product.priceCents),
       metricsSource,

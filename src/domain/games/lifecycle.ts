@@ -20,6 +20,7 @@ import { revealedSeedOf } from './seeds.ts';
 import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { entryTime, FEED_SETTLE_DEADLINE_MS, isStarted, type Started, GAME_LENGTH_MS, PENDING_PLAY_MS, PRIZE_KEEP_MS, startOfFilledGame } from './schedule.ts';
 import { formatStoreClock } from '../../shared/store-time.ts';
+import { heldVariant } from '../inventory/variants.ts';
 
 /*
  * The hourly game (DESIGN section 4). Every step is idempotent and claimed with a conditional
@@ -67,7 +68,14 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
       if (claimed.length === 0) return 'taken' as const;
       const product = productOf(tx, game.productId);
       // One unit of stock is reserved for the winner when the game starts.
-      const reserved = reserve(tx, { productId: game.productId, quantity: 1, reason: 'prize', owner: owners.game(game.id), now: clock.now() });
+      const reserved = reserve(tx, {
+        productId: game.productId,
+        variantId: heldVariant(game.variantId),
+        quantity: 1,
+        reason: 'prize',
+        owner: owners.game(game.id),
+        now: clock.now(),
+      });
       if (!reserved) {
         tx.update(games).set({ status: 'canceled', canceledAt: clock.now() }).where(eq(games.id, game.id)).run();
         tellPlayers(tx, clock, game.id, game.productId, 'canceled', {
@@ -194,7 +202,16 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner && !winner.donateIfWon) {
       tx.insert(cartItems)
-        .values({ userId: winner.userId, productId: product.id, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId, addedAt: now })
+        .values({
+          userId: winner.userId,
+          productId: product.id,
+          variantId: claimed.variantId,
+          quantity: 1,
+          priceCents: PRIZE_PRICE_CENTS,
+          type: 'play',
+          gameId,
+          addedAt: now,
+        })
         .run();
     }
     // Given to charity at once: the unit leaves the store as if sold.

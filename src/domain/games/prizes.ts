@@ -94,7 +94,16 @@ function putInCart(tx: Queryable, clock: Clock, userId: number, game: Game): voi
     .get();
   if (!line)
     tx.insert(cartItems)
-      .values({ userId, productId: game.productId, quantity: 1, priceCents: PRIZE_PRICE_CENTS, type: 'play', gameId: game.id, addedAt: clock.now() })
+      .values({
+        userId,
+        productId: game.productId,
+        variantId: game.variantId,
+        quantity: 1,
+        priceCents: PRIZE_PRICE_CENTS,
+        type: 'play',
+        gameId: game.id,
+        addedAt: clock.now(),
+      })
       .run();
 }
 

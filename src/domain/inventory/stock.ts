@@ -1,14 +1,16 @@
 import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { products, stockLevels, stockReservations, type ReservationReason } from '../../db/schema.ts';
+import { products, productVariants, stockReservations, type ReservationReason } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 
 /*
  * The one stock ledger (issue 34, item 3; docs/decisions.md "One stock ledger"), shaped like
  * Medusa's inventory module: a stocked quantity, reservations with a reason and an owner, and
- * available = stocked - held - sold. `products.quantity` is the available count every listing
- * reads; only this file writes it, and only by a relative step (x = x - n WHERE x >= n,
- * x = x + n), so a write can never put back a unit someone else holds.
+ * available = stocked - held - sold, per variant (issue 38: a size is a variant, and stock
+ * belongs to it). `product_variants.quantity` is the variant's available count and
+ * `products.quantity` their sum, the count every listing reads; only this file writes them,
+ * both in the same step and only relatively (x = x - n WHERE x >= n, x = x + n), so a write can
+ * never put back a unit someone else holds.
  *
  * Every function runs in the caller's transaction. Each move is a conditional UPDATE on the
  * reservation's state, so a release, a sale or a return happens once whoever calls it twice;
@@ -17,6 +19,8 @@ import { DomainError } from '../errors.ts';
 
 export interface Hold {
   productId: number;
+  /** The size held; see variants.ts for choosing it. */
+  variantId: number;
   quantity: number;
   reason: ReservationReason;
   /** 'order:{id}', 'team_member:{id}', 'auction:{id}', 'game:{id}'. */
@@ -38,15 +42,17 @@ const orderOwner = owners.order;
 /** Takes `quantity` units off the shelf for `owner`: false, and nothing written, when fewer are available. */
 export function reserve(tx: Queryable, hold: Hold): boolean {
   const taken = tx
-    .update(products)
-    .set({ quantity: sql`${products.quantity} - ${hold.quantity}` })
-    .where(and(eq(products.id, hold.productId), gte(products.quantity, hold.quantity)))
-    .returning({ id: products.id })
+    .update(productVariants)
+    .set({ quantity: sql`${productVariants.quantity} - ${hold.quantity}` })
+    .where(and(eq(productVariants.id, hold.variantId), eq(productVariants.productId, hold.productId), gte(productVariants.quantity, hold.quantity)))
+    .returning({ id: productVariants.id })
     .all();
   if (taken.length === 0) return false;
+  moveProductCount(tx, hold.productId, -hold.quantity);
   tx.insert(stockReservations)
     .values({
       productId: hold.productId,
+      variantId: hold.variantId,
       quantity: hold.quantity,
       reason: hold.reason,
       owner: hold.owner,
@@ -61,13 +67,23 @@ export function reserve(tx: Queryable, hold: Hold): boolean {
 
 type Row = typeof stockReservations.$inferSelect;
 
-function putBack(tx: Queryable, rows: Pick<Row, 'productId' | 'quantity'>[]): number {
+function moveProductCount(tx: Queryable, productId: number, delta: number): void {
+  tx.update(products)
+    .set({ quantity: sql`${products.quantity} + ${delta}` })
+    .where(eq(products.id, productId))
+    .run();
+}
+
+function putBack(tx: Queryable, rows: Pick<Row, 'productId' | 'variantId' | 'quantity'>[]): number {
   let units = 0;
   for (const row of rows) {
-    tx.update(products)
-      .set({ quantity: sql`${products.quantity} + ${row.quantity}` })
-      .where(eq(products.id, row.productId))
+    // A removed variant's units have no shelf to go back to (a variant is removed only when nothing is held or sold).
+    if (row.variantId === null) continue;
+    tx.update(productVariants)
+      .set({ quantity: sql`${productVariants.quantity} + ${row.quantity}` })
+      .where(eq(productVariants.id, row.variantId))
       .run();
+    moveProductCount(tx, row.productId, row.quantity);
     units += row.quantity;
   }
   return units;
@@ -144,30 +160,57 @@ export function returnOrder(tx: Queryable, orderId: number, now: number, keep: R
 export const stockChanged = (now: number) => `Stock changed since you opened this form: now ${now}`;
 
 /**
- * The admin's count: the product should have `quantity` available, given that they saw `seen`.
+ * The admin's count: the variant should have `quantity` available, given that they saw `seen`.
  * The difference moves the stocked and the available counts alike, in one conditional step
  * (WHERE quantity = seen), so units held meanwhile stay held and a count that moved since the
- * form was opened is a 409 naming the current one, with nothing changed.
+ * form was opened is a 409 naming the current one, with nothing changed. `field` names the
+ * form field the 409 belongs to (the product form's 'quantity', or a variant row's).
  */
-export function setAvailable(tx: Queryable, productId: number, change: { quantity: number; seen: number; now: number }): void {
+export function setAvailable(tx: Queryable, variantId: number, change: { quantity: number; seen: number; now: number; field?: string }): void {
   const delta = change.quantity - change.seen;
   if (delta === 0) return;
   const moved = tx
-    .update(products)
-    .set({ quantity: sql`${products.quantity} + ${delta}` })
-    .where(and(eq(products.id, productId), eq(products.quantity, change.seen), gte(sql`${products.quantity} + ${delta}`, 0)))
-    .returning({ id: products.id })
+    .update(productVariants)
+    .set({ quantity: sql`${productVariants.quantity} + ${delta}`, stocked: sql`${productVariants.stocked} + ${delta}` })
+    .where(and(eq(productVariants.id, variantId), eq(productVariants.quantity, change.seen), gte(sql`${productVariants.quantity} + ${delta}`, 0)))
+    .returning({ productId: productVariants.productId })
     .all();
   if (moved.length === 0) {
-    const now = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, productId)).get();
-    if (!now) throw new DomainError(404, 'Product not found');
+    const now = tx.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, variantId)).get();
+    if (!now) throw new DomainError(404, 'Size not found');
     const message = stockChanged(now.quantity);
-    throw new DomainError(409, message, { quantity: message });
+    throw new DomainError(409, message, { [change.field ?? 'quantity']: message });
   }
-  tx.update(stockLevels)
-    .set({ stocked: sql`${stockLevels.stocked} + ${delta}`, updatedAt: change.now })
-    .where(eq(stockLevels.productId, productId))
-    .run();
+  moveProductCount(tx, moved[0]!.productId, delta);
+}
+
+/** A new variant's first count: stocked and available alike, and the product's sum with them. */
+export function stockNewVariant(tx: Queryable, variantId: number, quantity: number): void {
+  if (quantity === 0) return;
+  const row = tx
+    .update(productVariants)
+    .set({ quantity: sql`${productVariants.quantity} + ${quantity}`, stocked: sql`${productVariants.stocked} + ${quantity}` })
+    .where(eq(productVariants.id, variantId))
+    .returning({ productId: productVariants.productId })
+    .get();
+  if (row) moveProductCount(tx, row.productId, quantity);
+}
+
+/**
+ * A variant leaves the product only when none of its units is held or sold; its available
+ * units leave the product's count with it. False, and nothing written, when it may not go.
+ */
+export function removeVariant(tx: Queryable, variantId: number): boolean {
+  const busy = tx
+    .select({ id: stockReservations.id })
+    .from(stockReservations)
+    .where(and(eq(stockReservations.variantId, variantId), inArray(stockReservations.state, ['held', 'sold'])))
+    .limit(1)
+    .get();
+  if (busy) return false;
+  const gone = tx.delete(productVariants).where(eq(productVariants.id, variantId)).returning().get();
+  if (gone) moveProductCount(tx, gone.productId, -gone.quantity);
+  return gone !== undefined;
 }
 
 export interface StockCount {
@@ -177,17 +220,35 @@ export interface StockCount {
   sold: number;
 }
 
-/** The ledger of one product, read in one go (the admin's view and the property test's invariant). */
-export function stockOf(db: Queryable, productId: number): StockCount | undefined {
-  const product = db.select({ available: products.quantity }).from(products).where(eq(products.id, productId)).get();
-  if (!product) return undefined;
-  const level = db.select({ stocked: stockLevels.stocked }).from(stockLevels).where(eq(stockLevels.productId, productId)).get();
+function countOf(db: Queryable, where: ReturnType<typeof eq>, level: { stocked: number; available: number }): StockCount {
   const sums = db
     .select({ state: stockReservations.state, units: sql<number>`sum(${stockReservations.quantity})` })
     .from(stockReservations)
-    .where(and(eq(stockReservations.productId, productId), inArray(stockReservations.state, ['held', 'sold'])))
+    .where(and(where, inArray(stockReservations.state, ['held', 'sold'])))
     .groupBy(stockReservations.state)
     .all();
   const of = (state: string) => Number(sums.find((row) => row.state === state)?.units ?? 0);
-  return { stocked: level?.stocked ?? 0, available: product.available, held: of('held'), sold: of('sold') };
+  return { stocked: level.stocked, available: level.available, held: of('held'), sold: of('sold') };
+}
+
+/** The ledger of one variant, read in one go (the property test's invariant, per size). */
+export function variantStockOf(db: Queryable, variantId: number): StockCount | undefined {
+  const level = db
+    .select({ stocked: productVariants.stocked, available: productVariants.quantity })
+    .from(productVariants)
+    .where(eq(productVariants.id, variantId))
+    .get();
+  return level ? countOf(db, eq(stockReservations.variantId, variantId), level) : undefined;
+}
+
+/** The ledger of one product, all its variants together (the admin's view and the property test's invariant). */
+export function stockOf(db: Queryable, productId: number): StockCount | undefined {
+  const product = db.select({ available: products.quantity }).from(products).where(eq(products.id, productId)).get();
+  if (!product) return undefined;
+  const level = db
+    .select({ stocked: sql<number>`coalesce(sum(${productVariants.stocked}), 0)` })
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .get();
+  return countOf(db, eq(stockReservations.productId, productId), { stocked: Number(level?.stocked ?? 0), available: product.available });
 }

@@ -1,11 +1,12 @@
 import { and, asc, eq, sum } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { cartItems, type Product, products } from '../../db/schema.ts';
+import { cartItems, type Product, products, productVariants } from '../../db/schema.ts';
 import { requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { returnPrizeFromCart } from '../games/prizes.ts';
+import { chooseSize, sizeLabelFor } from '../inventory/variants.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
@@ -27,6 +28,9 @@ export function cartCount(db: Queryable, userId: number): number {
 export interface CartLine {
   id: number;
   productId: number;
+  /** The size in the cart; its stock is the line's `product.stock`. */
+  variantId: number;
+  sizeLabel: string;
   quantity: number;
   /** What one unit costs now, in cents. */
   priceCents: number;
@@ -38,17 +42,20 @@ export interface CartLine {
 
 export function cartLines(db: Queryable, userId: number): CartLine[] {
   return db
-    .select({ item: cartItems, product: products })
+    .select({ item: cartItems, product: products, variant: productVariants })
     .from(cartItems)
     .innerJoin(products, eq(cartItems.productId, products.id))
+    .innerJoin(productVariants, eq(cartItems.variantId, productVariants.id))
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
     .all()
-    .map(({ item, product }) => ({
+    .map(({ item, product, variant }) => ({
       id: item.id,
       productId: item.productId,
+      variantId: variant.id,
+      sizeLabel: sizeLabelFor(db, product.productType, variant.id),
       quantity: item.quantity,
-      priceCents: item.type === 'play' ? item.priceCents : product.priceCents,
+      priceCents: item.type === 'play' ? item.priceCents : (variant.priceCents ?? product.priceCents),
       type: item.type,
       gameId: item.gameId,
       addedAt: item.addedAt,
@@ -59,7 +66,7 @@ export function cartLines(db: Queryable, userId: number): CartLine[] {
         model: product.model,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
         productType: product.productType,
-        stock: product.quantity,
+        stock: variant.quantity,
       },
     }));
 }
@@ -69,6 +76,8 @@ export function cartLineView(line: CartLine) {
   return {
     id: line.id,
     productId: line.productId,
+    variantId: line.variantId,
+    size: line.sizeLabel,
     quantity: line.quantity,
     price: centsToDollars(line.priceCents),
     type: line.type,
@@ -88,41 +97,46 @@ export type HeldBack = (product: Product) => void;
  * The product, when it can go in a cart at all: for sale, not `heldBack` (callers without one
  * leave that to the add), and in stock for that many.
  */
-export function productForCart(db: Queryable, input: { productId: number; quantity?: number }, heldBack?: HeldBack) {
+export function productForCart(db: Queryable, input: { productId: number; variantId?: number; quantity?: number }, heldBack?: HeldBack) {
   const product = db.select().from(products).where(eq(products.id, input.productId)).get();
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   heldBack?.(product);
-  if ((input.quantity ?? 1) > product.quantity) throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
-  return product;
+  const size = chooseSize(db, product, input.variantId);
+  if ((input.quantity ?? 1) > size.available) throw new DomainError(409, stockMessage(size.available), { quantity: stockMessage(size.available) });
+  return { ...product, size };
 }
 
 /** Adds units of a product, or more of it when it is already in the cart (flows/add-to-cart.ts says what holds it back). */
-export function addCartLine(db: Queryable, clock: Clock, userId: number, input: { productId: number; quantity?: number }, heldBack: HeldBack) {
+export function addCartLine(
+  db: Queryable,
+  clock: Clock,
+  userId: number,
+  input: { productId: number; variantId?: number; quantity?: number },
+  heldBack: HeldBack,
+) {
   const { productId, quantity = 1 } = input;
-  const product = productForCart(db, input, heldBack);
+  const { size } = productForCart(db, input, heldBack);
   const existing = db
     .select()
     .from(cartItems)
-    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.type, 'regular')))
+    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, size.variantId), eq(cartItems.type, 'regular')))
     .get();
   const wanted = (existing?.quantity ?? 0) + quantity;
-  if (wanted > product.quantity) {
+  if (wanted > size.available) {
     const message =
-      existing && product.quantity > 0
-        ? `Only ${product.quantity} left in stock, and ${existing.quantity} already in your cart.`
-        : stockMessage(product.quantity);
+      existing && size.available > 0 ? `Only ${size.available} left in stock, and ${existing.quantity} already in your cart.` : stockMessage(size.available);
     throw new DomainError(409, message, { quantity: message });
   }
   if (existing) {
-    db.update(cartItems).set({ quantity: wanted, priceCents: product.priceCents }).where(eq(cartItems.id, existing.id)).run();
+    db.update(cartItems).set({ quantity: wanted, priceCents: size.priceCents }).where(eq(cartItems.id, existing.id)).run();
     return existing.id;
   }
   return db
     .insert(cartItems)
-    .values({ userId, productId, quantity, priceCents: product.priceCents, type: 'regular', addedAt: clock.now() })
+    .values({ userId, productId, variantId: size.variantId, quantity, priceCents: size.priceCents, type: 'regular', addedAt: clock.now() })
     .returning({ id: cartItems.id })
     .get().id;
 }

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { cartItems, games, orderItems, orders, payments, products } from '../../db/schema.ts';
+import { cartItems, games, orderItems, orders, payments } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
 import type { Clock } from '../clock.ts';
@@ -13,6 +13,7 @@ import { confirmPayment, createPayment, paymentRow, refusePayment, settleFromGat
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
 import { attachOrder, owners, reserve, sellOrder } from '../inventory/stock.ts';
+import { variantById } from '../inventory/variants.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
 import { noteIdempotentOrder } from '../payments/idempotency.ts';
 
@@ -51,6 +52,10 @@ export type OrderPayment = { method: 'cod' } | { method: 'square' | 'apple_pay';
 
 export interface OrderLine {
   productId: number;
+  /** The size bought (inventory/variants.ts chooses it); its units are the ones held. */
+  variantId: number;
+  /** The size as lines and receipts name it ('' for a product without sizes to tell apart). */
+  sizeLabel: string;
   quantity: number;
   priceCents: number;
   /** auction: the unit was held for the auction since its set-up (stockReserved), and stays held if the charge fails. */
@@ -74,6 +79,8 @@ export const MAX_OPEN_COD_ORDERS = 1;
 export function linesFromCart(cart: CartLine[]): OrderLine[] {
   return cart.map((line) => ({
     productId: line.productId,
+    variantId: line.variantId,
+    sizeLabel: line.sizeLabel,
     quantity: line.quantity,
     priceCents: line.priceCents,
     purchaseType: line.type === 'play' ? 'play' : 'buy_now',
@@ -95,9 +102,11 @@ export function paymentSourceFor(db: Queryable, userId: number, token: unknown):
 
 function reserveStock(tx: Queryable, line: OrderLine, orderId: number, now: number): void {
   const reason = line.purchaseType === 'mystery_box' ? 'box_draw' : 'order_line';
-  if (reserve(tx, { productId: line.productId, quantity: line.quantity, reason, owner: owners.order(orderId), orderId, now })) return;
-  const left = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, line.productId)).get()?.quantity ?? 0;
-  const message = left <= 0 ? `${line.label} just sold out.` : `Only ${left} of ${line.label} left in stock.`;
+  if (reserve(tx, { productId: line.productId, variantId: line.variantId, quantity: line.quantity, reason, owner: owners.order(orderId), orderId, now }))
+    return;
+  const left = variantById(tx, line.variantId)?.quantity ?? 0;
+  const named = line.sizeLabel ? `${line.label} in size ${line.sizeLabel}` : line.label;
+  const message = left <= 0 ? `${named} just sold out.` : `Only ${left} of ${named} left in stock.`;
   throw new DomainError(409, message, { items: message });
 }
 
@@ -287,6 +296,8 @@ function writeLines(tx: Queryable, orderId: number, order: PlaceOrder, now: numb
       .values({
         orderId,
         productId: line.productId,
+        variantId: line.variantId,
+        sizeLabel: line.sizeLabel,
         quantity: line.quantity,
         priceCents: line.priceCents,
         purchaseType: line.purchaseType,

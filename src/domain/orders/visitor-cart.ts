@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { appSettings, cartItems, orders, products, users } from '../../db/schema.ts';
+import { appSettings, cartItems, orders, products, productVariants, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { VISITOR_PREFIX } from '../../shared/visitor.ts';
 
@@ -64,16 +64,22 @@ export function reissueVisitorToken(db: Queryable, visitorId: number): string | 
 }
 
 /**
- * The visitor's cart joins the account's: the same product's units add up to at most what is in
+ * The visitor's cart joins the account's: the same size's units add up to at most what is in
  * stock, lines of products no longer for sale are left out. The guest account keeps its orders.
  */
 export function joinVisitorCart(db: Queryable, visitorId: number, userId: number): { moved: number } {
   if (visitorId === userId) return { moved: 0 };
   return db.transaction((tx) => {
     const lines = tx
-      .select({ item: cartItems, stock: products.quantity, forSale: products.buyNowEnabled, price: products.priceCents })
+      .select({
+        item: cartItems,
+        stock: productVariants.quantity,
+        forSale: products.buyNowEnabled,
+        price: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`,
+      })
       .from(cartItems)
       .innerJoin(products, eq(cartItems.productId, products.id))
+      .innerJoin(productVariants, eq(cartItems.variantId, productVariants.id))
       .where(and(eq(cartItems.userId, visitorId), eq(cartItems.type, 'regular')))
       .all();
     let moved = 0;
@@ -82,11 +88,14 @@ export function joinVisitorCart(db: Queryable, visitorId: number, userId: number
       const existing = tx
         .select()
         .from(cartItems)
-        .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, item.productId), eq(cartItems.type, 'regular')))
+        .where(and(eq(cartItems.userId, userId), eq(cartItems.variantId, item.variantId!), eq(cartItems.type, 'regular')))
         .get();
       const quantity = Math.min(stock, (existing?.quantity ?? 0) + item.quantity);
       if (existing) tx.update(cartItems).set({ quantity, priceCents: price }).where(eq(cartItems.id, existing.id)).run();
-      else tx.insert(cartItems).values({ userId, productId: item.productId, quantity, priceCents: price, type: 'regular', addedAt: item.addedAt }).run();
+      else
+        tx.insert(cartItems)
+          .values({ userId, productId: item.productId, variantId: item.variantId, quantity, priceCents: price, type: 'regular', addedAt: item.addedAt })
+          .run();
       moved += 1;
     }
     tx.delete(cartItems).where(eq(cartItems.userId, visitorId)).run();

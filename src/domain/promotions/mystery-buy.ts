@@ -10,6 +10,7 @@ import { totalsFor } from '../../shared/pricing.ts';
 import { boxName, boxState, commitSeed, currentSeed, isBoxType, NO_SUCH_BOX, refusalOf } from './mystery-boxes.ts';
 import { drawProduct } from './mystery-draw.ts';
 import { openSeed } from '../operations/sealed-seeds.ts';
+import { sizeLabelOf, variantsOf } from '../inventory/variants.ts';
 
 /*
  * Buying a mystery box: buy-now's own path (orders.ts placeOrder: claim -> charge -> confirm, the
@@ -52,10 +53,25 @@ function drawInClaim(tx: Queryable, now: number, type: ProductType, priceCents: 
   // Used, it is revealed (plain) on the order page: it draws nothing else.
   tx.update(mysterySeeds).set({ usedAt: now, seed: plain }).where(eq(mysterySeeds.id, seed.id)).run();
   commitSeed(tx, type, now);
+  // The drawn product's first size with a unit left (issue 38 draws per size).
+  const variants = variantsOf(tx, productId);
+  const variant = variants.find((candidate) => candidate.quantity > 0) ?? variants[0]!;
   tx.insert(mysteryDraws)
-    .values({ orderId, productType: type, seedId: seed.id, productId, productLabel: item.label, priceCents, stock: JSON.stringify(box.stock), createdAt: now })
+    .values({
+      orderId,
+      productType: type,
+      seedId: seed.id,
+      productId,
+      variantId: variant.id,
+      productLabel: item.label,
+      priceCents,
+      stock: JSON.stringify(box.stock),
+      createdAt: now,
+    })
     .run();
   line.productId = productId;
+  line.variantId = variant.id;
+  line.sizeLabel = sizeLabelOf(type, variants.length, variant);
   line.label = `${boxName(type)}: ${item.label}`;
 }
 
@@ -79,7 +95,16 @@ export async function buyBox(deps: OrderDeps, userId: number, type: string, inpu
   if (address.postalCode.trim().slice(0, 5) !== LOCAL_ZIP) throw new DomainError(400, BOX_LOCAL_ONLY, { zipCode: BOX_LOCAL_ONLY });
 
   // Filled in by the draw, in the claim's transaction, before the line is written.
-  const line: OrderLine = { productId: 0, quantity: 1, priceCents, purchaseType: 'mystery_box', label: boxName(type), stockReserved: false };
+  const line: OrderLine = {
+    productId: 0,
+    variantId: 0,
+    sizeLabel: '',
+    quantity: 1,
+    priceCents,
+    purchaseType: 'mystery_box',
+    label: boxName(type),
+    stockReserved: false,
+  };
   const orderId = await placeOrder(deps, {
     userId,
     lines: [line],

@@ -12,6 +12,7 @@ import { queueOrderConfirmation } from '../orders/order-emails.ts';
 import { tellTeamFilled } from './teams-messages.ts';
 import { membersOf, moveTeam, releasePlace, teamById, toldOf } from './teams-places.ts';
 import type { TeamDeps } from './teams-rules.ts';
+import { sizeLabelFor } from '../inventory/variants.ts';
 
 /*
  * A full team: both holds are captured (payments/holds.ts moveHolds: the in-between 'capturing'
@@ -83,6 +84,8 @@ function orderFor(tx: Queryable, clock: Clock, team: Team, member: TeamMember, h
     .values({
       orderId: order.id,
       productId: team.productId,
+      variantId: team.variantId,
+      sizeLabel: sizeLabelFor(tx, product?.productType ?? '', team.variantId),
       quantity: 1,
       priceCents: team.priceCents,
       purchaseType: 'team',

@@ -8,6 +8,7 @@ import { owners, release, reserve } from '../inventory/stock.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { createPayment, markHolds } from '../payments/engine.ts';
 import type { TeamDeps } from './teams-rules.ts';
+import { heldVariant } from '../inventory/variants.ts';
 
 /*
  * A member's place in a team and the unit it reserves. A place is claimed in one transaction:
@@ -24,8 +25,8 @@ export interface ClaimedPlace {
   createdAt: number;
 }
 
-function takeUnit(tx: Queryable, productId: number, memberId: number, now: number): void {
-  const taken = reserve(tx, { productId, quantity: 1, reason: 'team_place', owner: owners.teamMember(memberId), now });
+function takeUnit(tx: Queryable, productId: number, variantId: number, memberId: number, now: number): void {
+  const taken = reserve(tx, { productId, variantId, quantity: 1, reason: 'team_place', owner: owners.teamMember(memberId), now });
   if (!taken) throw new DomainError(409, 'This product just sold out.');
 }
 
@@ -38,7 +39,7 @@ export function claimPlace(deps: TeamDeps, tx: Queryable, team: Team, userId: nu
     .returning({ id: teamMembers.id })
     .get();
   // The place's unit, held in the member's name (a sold-out refusal undoes the insert).
-  takeUnit(tx, team.productId, member.id, now);
+  takeUnit(tx, team.productId, heldVariant(team.variantId), member.id, now);
   // The member's row id names the hold: each place is its own hold, under its own key.
   const key = gatewayKey(deps.db, 'hold', `tm${member.id}`);
   const payment = createPayment(tx, deps, { userId, kind: 'team_authorization', status: 'authorizing', amountCents: team.holdCents, idempotencyKey: key });

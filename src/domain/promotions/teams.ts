@@ -6,6 +6,7 @@ import { withCardAttempt } from '../payments/card-attempts.ts';
 import type { PaymentFailure } from '../payments/gateway.ts';
 import { type HoldEnd, holdPlace, teamStatusOf } from './teams-holds.ts';
 import { claimPlace } from './teams-places.ts';
+import { chooseVariant } from '../inventory/variants.ts';
 import {
   ALREADY_IN_TEAM,
   HOLD_UNCONFIRMED,
@@ -82,6 +83,7 @@ export async function startTeam(deps: TeamDeps, userId: number, productId: numbe
           .values({
             code: newTeamCode(),
             productId,
+            variantId: chooseVariant(tx, productId, undefined).id,
             starterId: userId,
             status: 'starting',
             ...teamShare(product.priceCents),

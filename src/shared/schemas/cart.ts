@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHOOSE_PRODUCT, formInt, id, idOrText } from './fields.ts';
+import { CHOOSE_PRODUCT, CHOOSE_SIZE_ID, formInt, id, idOrText } from './fields.ts';
 import { checkoutFormSchema, customerInfoSchema, donorInfoSchema } from './profile.ts';
 
 /*
@@ -18,6 +18,7 @@ const cardToken = z
 /** POST /api/cart */
 export const addToCartBody = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
+  variantId: z.optional(idOrText(CHOOSE_SIZE_ID)),
   quantity: z.optional(quantity),
 });
 
@@ -30,6 +31,7 @@ export const cartQuantityForm = z.object({ quantity: formInt(1, MAX_LINE_QUANTIT
 /** The product page's Add to Cart form (POST /cart/add), used without JavaScript. */
 export const addToCartForm = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
+  variantId: z.optional(idOrText(CHOOSE_SIZE_ID)),
   next: z.optional(z.string().check(z.maxLength(2000))),
 });
 
@@ -75,6 +77,7 @@ export const CARD_NEEDS_JAVASCRIPT = 'Card payment needs JavaScript. Please enab
 
 const buyNowFields = {
   productId: idOrText(CHOOSE_PRODUCT),
+  variantId: z.optional(idOrText(CHOOSE_SIZE_ID)),
   quantity: z.optional(z.literal(1, { error: 'Single-product checkout is for one item.' })),
   subtotal: z.optional(money(totalsMessage)),
   shipping: z.optional(money(totalsMessage)),

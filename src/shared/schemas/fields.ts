@@ -12,6 +12,9 @@ export const id = (message = 'Must be a positive whole number') => z.int({ error
 
 export const CHOOSE_PRODUCT = 'Choose a product by its id.';
 
+/** A variant (a size) named by its id: required by the domain when a product has more than one. */
+export const CHOOSE_SIZE_ID = 'Choose a size by its id.';
+
 export const DECIMAL_ID = /^[1-9][0-9]{0,15}$/;
 
 /** An id the spec lets clients send as a number or as its decimal text ("12", never "012" or "0x0c"). */

@@ -1,0 +1,26 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Queryable } from '../../src/db/client.ts';
+import { products, productVariants } from '../../src/db/schema.ts';
+
+/*
+ * Stock belongs to a variant (issue 38). Tests that set a product's shelf directly go through
+ * here, so the variant, its stocked count and the product's sum move together as the ledger
+ * keeps them.
+ */
+
+/** The product's one variant (every product is inserted with one); throws when it has several. */
+export function soleVariantId(db: Queryable, productId: number): number {
+  const rows = db.select({ id: productVariants.id }).from(productVariants).where(eq(productVariants.productId, productId)).all();
+  if (rows.length !== 1) throw new Error(`product ${productId} has ${rows.length} variants, not one`);
+  return rows[0]!.id;
+}
+
+/** Sets a one-variant product's available count to `quantity` (the stocked count moves by as much). */
+export function setShelf(db: Queryable, productId: number, quantity: number): void {
+  const variantId = soleVariantId(db, productId);
+  db.update(productVariants)
+    .set({ stocked: sql`${productVariants.stocked} + ${quantity} - ${productVariants.quantity}`, quantity })
+    .where(eq(productVariants.id, variantId))
+    .run();
+  db.update(products).set({ quantity }).where(eq(products.id, productId)).run();
+}
