@@ -24,6 +24,8 @@ ALTER TABLE `cart_items` ADD `variant_id` integer REFERENCES product_variants(id
 ALTER TABLE `order_items` ADD `variant_id` integer REFERENCES product_variants(id) ON DELETE set null;--> statement-breakpoint
 ALTER TABLE `order_items` ADD `size_label` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `teams` ADD `variant_id` integer REFERENCES product_variants(id) ON DELETE set null;--> statement-breakpoint
+ALTER TABLE `mystery_draws` ADD `size` text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX `games_variant_status_idx` ON `games` (`variant_id`,`status`);--> statement-breakpoint
 INSERT INTO `product_variants` (`id`, `product_id`, `sku`, `size`, `quantity`, `stocked`, `position`, `created_at`)
 SELECT p.`id`, p.`id`, p.`model`, p.`size`, p.`quantity`, COALESCE(l.`stocked`, p.`quantity`), 0, p.`created_at`
 FROM `products` p LEFT JOIN `stock_levels` l ON l.`product_id` = p.`id`;

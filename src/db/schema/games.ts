@@ -83,6 +83,8 @@ export const games = sqliteTable(
   },
   (t) => [
     index('games_product_status_idx').on(t.productId, t.status),
+    // A game is for one size: the entry path looks for the size's waiting game with room.
+    index('games_variant_status_idx').on(t.variantId, t.status),
     index('games_status_idx').on(t.status, t.endTime),
     index('games_settled_idx').on(t.settledAt),
     index('games_prize_donated_idx').on(t.settledAt).where(sql`prize_outcome = 'donated'`),

@@ -52,6 +52,8 @@ export const mysteryDraws = sqliteTable(
     /** The product drawn (its label kept for history). */
     productId: integer('product_id').references(() => products.id, { onDelete: 'set null' }),
     productLabel: text('product_label').notNull(),
+    /** The size the box was bought in (tees and shoes; '' for boxes without sizes): the draw is over that size's units. */
+    size: text('size').notNull().default(''),
     /** The variant (size) it is for (issue 38). */
     variantId: integer('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
     priceCents: integer('price_cents').notNull(),
