@@ -117,6 +117,20 @@ describe('the gallery by size', () => {
     }
   });
 
+  test('a visitor’s GET /api/products?size=M is kept apart from L’s, and a sale of the last M drops it', async () => {
+    const ctx = await seededApp();
+    const tee = sizedTee(ctx);
+    const ids = async (query: string) => ((await (await ctx.client().get(`/api/products${query}`)).json()) as { id: number }[]).map((p) => p.id);
+    expect(await ids('?size=M')).toContain(tee.id);
+    const hits = ctx.pageCache.hits;
+    expect(await ids('?size=M')).toContain(tee.id);
+    expect(ctx.pageCache.hits).toBe(hits + 1);
+    expect(await ids('?size=L')).not.toContain(tee.id);
+    const { client } = quickShopper(ctx, 'last-m');
+    expect((await client.post('/api/orders', { json: { ...buyNowBody(tee.id, 2500), variantId: tee.sizes.M } })).status).toBe(201);
+    expect(await ids('?size=M')).not.toContain(tee.id);
+  });
+
   test('a size that is not one is a 400 naming the field; nothing is listed', async () => {
     const ctx = await seededApp();
     for (const bad of ['x'.repeat(21), '', '<b>', '%25']) {
