@@ -214,6 +214,12 @@ describe('the cart by size', () => {
     const again = await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.sizes.M } });
     expect(again.status).toBe(409);
     expect((await again.json()).message).toBe('Only 1 left in stock, and 1 already in your cart.');
+    // Changing the line's quantity counts M's stock too, not the tee's 6.
+    const [line] = await cartOfClient(client);
+    const more = await client.patch(`/api/cart/${line!.id}`, { json: { quantity: 3 } });
+    expect(more.status).toBe(409);
+    expect((await more.json()).message).toBe('Only 1 left in stock.');
+    expect((await cartOfClient(client))[0]!.quantity).toBe(1);
   });
 
   test('a visitor’s sized lines keep their sizes when the cart joins the account on sign-in', async () => {
