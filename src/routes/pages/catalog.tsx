@@ -51,7 +51,7 @@ function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtr
 const listing = <E extends AppEnv>(c: AppContext<E>, query: GalleryQuery) =>
   query.q
     ? listProducts(c.env.deps.db, query)
-    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}`, () => listProducts(c.env.deps.db, query));
+    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}:${query.size ?? ''}`, () => listProducts(c.env.deps.db, query));
 
 /**
  * Listings are kept until the storefront moves (a bid or an auction's change moves it too), and
@@ -130,6 +130,8 @@ interface GalleryQuery {
   q: string;
   /** Only the products a way to buy starts from (team buys, donations). */
   way?: ListedWay;
+  /** Only the products with a unit left in this size (`?size=M`). */
+  size?: string;
 }
 
 function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string {
@@ -139,6 +141,7 @@ function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string
   if (next.q) params.set('q', next.q);
   if (next.sort !== 'featured') params.set('sort', next.sort);
   if (next.way) params.set('way', next.way);
+  if (next.size) params.set('size', next.size);
   const search = params.toString();
   return search ? `/products?${search}` : '/products';
 }
@@ -166,7 +169,7 @@ function Gallery(props: GalleryProps) {
   if (query.q) return <GalleryContent {...props} />;
   const grid = gridKey({ products, ...extras, eagerCount: 2, headingLevel: 2 });
   return (
-    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${query.way ?? ''}|${donations ? 1 : 0}|${grid}`}>
+    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${query.way ?? ''}|${query.size ?? ''}|${donations ? 1 : 0}|${grid}`}>
       <GalleryContent {...props} />
     </Cached>
   );
@@ -201,9 +204,10 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
         label="Search by brand, model or description"
         placeholder="Search brand, model or description"
         defaultValue={query.q}
-        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined, way: query.way }}
+        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined, way: query.way, size: query.size }}
         look="gallery"
       />
+      {query.size && <SizeChip query={query} />}
       <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
         <nav aria-label="Product type" className="flex gap-2 overflow-x-auto pb-1 -mx-1 px-1">
           <a href={galleryHref(query, { type: undefined })} className={pill(!query.type)} aria-current={!query.type ? 'page' : undefined}>
@@ -254,6 +258,8 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
             </>
           ) : query.way === 'donate' && !donations ? (
             <p className="m-0">Donations open once the store has a charity partner. Check back soon!</p>
+          ) : query.size ? (
+            <p className="m-0">{`Nothing left in size ${query.size}.`}</p>
           ) : way ? (
             <p className="m-0">{way.empty}</p>
           ) : (
@@ -264,6 +270,18 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
         <ProductGrid products={products} {...extras} eagerCount={2} headingLevel={2} />
       )}
     </>
+  );
+}
+
+/** The size the gallery is filtered to, with a link to show every size again. */
+function SizeChip({ query }: { query: GalleryQuery }) {
+  return (
+    <p className="m-0 mb-4 flex items-center gap-2 text-sm" data-size-filter={query.size}>
+      <span className="rounded-full bg-ink px-3 py-1 font-semibold text-white">{`Size ${query.size}`}</span>
+      <a href={galleryHref(query, { size: undefined })} className="font-semibold text-sea-dark">
+        Show all sizes
+      </a>
+    </p>
   );
 }
 
@@ -278,24 +296,26 @@ export const catalogPages = new Hono<AppEnv>()
     return renderPage(c, { path: '/' }, <Home galleries={galleries} extras={extras} />);
   })
   .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
-    const { type, sort = 'featured', q = '', way } = c.req.valid('query');
-    const query: GalleryQuery = { type, sort, q, way };
+    const { type, sort = 'featured', q = '', way, size } = c.req.valid('query');
+    const query: GalleryQuery = { type, sort, q, way, size };
     const donations = c.env.deps.config.charity !== null;
     const listed = listing(c, query);
     const products = way ? (way === 'donate' && !donations ? [] : listed.filter((product) => offersWay(product, way))) : listed;
     const kind = query.type ? productTypeLabels[query.type].plural : 'Shop';
-    const title = query.q ? `Search: ${query.q}` : way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
+    const listTitle = way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
+    const title = query.q ? `Search: ${query.q}` : size ? `${listTitle} in size ${size}` : listTitle;
     return renderPage(
       c,
       {
         title,
-        path: galleryHref({ ...query, q: '', sort: 'featured' }, {}),
+        path: galleryHref({ ...query, q: '', sort: 'featured', size: undefined }, {}),
         description: way
           ? wayTitles[way].intro
           : query.type
             ? `Designer ${productTypeLabels[query.type].emptyName} in Laguna Beach: buy now with 2-3 hour delivery, or play for $1.`
             : undefined,
-        noindex: query.q !== '' || undefined,
+        // A size's gallery is the type's gallery filtered: search engines index the type's.
+        noindex: query.q !== '' || size !== undefined || undefined,
       },
       <Gallery
         query={query}
