@@ -197,10 +197,17 @@ export function stockNewVariant(tx: Queryable, variantId: number, quantity: numb
 }
 
 /**
- * A variant leaves the product only when none of its units is held or sold; its available
- * units leave the product's count with it. False, and nothing written, when it may not go.
+ * A variant leaves the product only when none of its units is held or sold, and never as the
+ * product's last (a product is never without a variant: every way to buy chooses one); its
+ * available units leave the product's count with it. False, and nothing written, when it may not go.
+ * Its released and returned reservations stay, naming no variant (ON DELETE SET NULL): they are
+ * done, so no release, sale or return moves them again.
  */
 export function removeVariant(tx: Queryable, variantId: number): boolean {
+  const variant = tx.select({ productId: productVariants.productId }).from(productVariants).where(eq(productVariants.id, variantId)).get();
+  if (!variant) return false;
+  const sizes = tx.select({ n: sql<number>`count(*)` }).from(productVariants).where(eq(productVariants.productId, variant.productId)).get();
+  if (Number(sizes?.n ?? 0) <= 1) return false;
   const busy = tx
     .select({ id: stockReservations.id })
     .from(stockReservations)
