@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Queryable } from '../../src/db/client.ts';
+import type { Db, Queryable } from '../../src/db/client.ts';
 import { products, productVariants } from '../../src/db/schema.ts';
+import { stockNewVariant } from '../../src/domain/inventory/stock.ts';
+import { joinedSizes, variantsOf } from '../../src/domain/inventory/variants.ts';
 
 /*
  * Stock belongs to a variant (issue 38). Tests that set a product's shelf directly go through
@@ -23,4 +25,28 @@ export function setShelf(db: Queryable, productId: number, quantity: number): vo
     .where(eq(productVariants.id, variantId))
     .run();
   db.update(products).set({ quantity }).where(eq(products.id, productId)).run();
+}
+
+/**
+ * Gives a product more sizes (tests/api/stock-ledger*, sizes-two-processes): each row made and
+ * stocked as the admin's form stocks a new size, through the ledger, and `products.size` the
+ * sizes joined. Answers the new variants' ids in order.
+ */
+export function addSizes(db: Db, productId: number, sizes: { size: string; quantity: number }[], now = Date.now()): number[] {
+  return db.transaction((tx) => {
+    const ids = sizes.map(({ size, quantity }, i) => {
+      const id = tx
+        .insert(productVariants)
+        .values({ productId, sku: `${productId}-${size}`, size, position: i + 1, createdAt: now })
+        .returning({ id: productVariants.id })
+        .get().id;
+      stockNewVariant(tx, id, quantity);
+      return id;
+    });
+    tx.update(products)
+      .set({ size: joinedSizes(variantsOf(tx, productId)) })
+      .where(eq(products.id, productId))
+      .run();
+    return ids;
+  });
 }

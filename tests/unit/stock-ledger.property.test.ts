@@ -79,7 +79,12 @@ class Model {
     return this.stocked.get(variantId)! - this.sum(variantId, 'held') - this.sum(variantId, 'sold');
   }
   count(variantId: number): StockCount {
-    return { stocked: this.stocked.get(variantId)!, available: this.available(variantId), held: this.sum(variantId, 'held'), sold: this.sum(variantId, 'sold') };
+    return {
+      stocked: this.stocked.get(variantId)!,
+      available: this.available(variantId),
+      held: this.sum(variantId, 'held'),
+      sold: this.sum(variantId, 'sold'),
+    };
   }
   private move(match: (r: Res) => boolean, to: ReservationState, set: Partial<Res> = {}) {
     let units = 0;
@@ -260,7 +265,9 @@ function run(initial: number[][], steps: Step[]) {
       case 'box': {
         // orders.ts claimCheckout: every line or none (a sold-out line rolls the claim back).
         const orderId = 10_000 + ++serial;
-        const lines: { productId: number; variantId: number; quantity: number }[] = [{ productId, variantId, quantity: step.kind === 'box' ? 1 : step.quantity }];
+        const lines: { productId: number; variantId: number; quantity: number }[] = [
+          { productId, variantId, quantity: step.kind === 'box' ? 1 : step.quantity },
+        ];
         if (step.kind === 'cart') {
           // A second size of the same product, and a size of the other one.
           const second = sizes[(step.variant + 1) % sizes.length]!;
@@ -398,7 +405,10 @@ function run(initial: number[][], steps: Step[]) {
       case 'wrongProduct': {
         // A request naming a size of the other product: refused, nothing taken from either.
         const other = model.variants.get(ids[1 - step.product]!)!;
-        both(reserve(db, { productId, variantId: other[step.pick % other.length]!, quantity: 1, reason: 'order_line', owner: owners.order(++serial), now }), false);
+        both(
+          reserve(db, { productId, variantId: other[step.pick % other.length]!, quantity: 1, reason: 'order_line', owner: owners.order(++serial), now }),
+          false,
+        );
         break;
       }
     }
