@@ -75,7 +75,7 @@ describe.concurrent('a buy now of size M on an unsure charge', () => {
     expect((await third.post('/api/orders', { json: { ...buyNowBody(tee.id, tee.priceCents), variantId: tee.variant.M } })).status).toBe(409);
     expect((await third.post('/api/orders', { json: { ...buyNowBody(tee.id, tee.priceCents), variantId: tee.variant.L } })).status).toBe(201);
     expect(ledgerBySize(s.db, tee.id)).toEqual({
-      S: before.S,
+      S: before.S!,
       M: { stocked: 2, available: 0, held: 0, sold: 2 },
       L: { stocked: 1, available: 0, held: 0, sold: 1 },
     });
