@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { type Db, openMigratedDatabase } from '../../src/db/client.ts';
-import { products, stockReservations } from '../../src/db/schema.ts';
+import { products, productVariants, stockReservations } from '../../src/db/schema.ts';
 import {
   attachOrder,
   owners,
@@ -12,6 +12,7 @@ import {
   returnOrder,
   sellOrder,
   setAvailable,
+  stockNewVariant,
   stockOf,
   variantStockOf,
 } from '../../src/domain/inventory/stock.ts';
@@ -20,7 +21,7 @@ import { addSizes, ledgerBySize, sizedTee } from '../helpers/variants.ts';
 
 /*
  * Issue 38, a size removed (docs/decisions.md, "Ledger by size"): removeVariant refuses while
- * any of the size's units is held or sold, and refuses a product's last size. Once it goes, its
+ * any of the size's units is held or sold. Once it goes, its
  * released and returned reservations stay as history naming no variant (ON DELETE SET NULL);
  * they are finished, so a second release, sale or return of their order moves nothing and
  * throws nothing, and no unit of another size moves with them.
@@ -84,13 +85,18 @@ describe('removing a size', () => {
     expect(remove('M')).toBe(false);
   });
 
-  test("never a product's last size, nor one that does not exist", () => {
+  test("the last size goes with its replacement added in the same transaction (the form's remove-and-add); an unknown id is refused", () => {
     expect(remove('S')).toBe(true);
     expect(remove('M')).toBe(true);
-    expect(remove('L')).toBe(false);
-    expect(variantsOf(db, tee.id).map((v) => v.size)).toEqual(['L']);
+    const xl = db.transaction((tx) => {
+      expect(removeVariant(tx, tee.variant.L!)).toBe(true);
+      const id = tx.insert(productVariants).values({ productId: tee.id, sku: 'TEE-XL', size: 'XL', createdAt: NOW }).returning().get().id;
+      stockNewVariant(tx, id, 4);
+      return id;
+    });
+    expect(variantsOf(db, tee.id).map((v) => [v.id, v.size])).toEqual([[xl, 'XL']]);
     expect(db.transaction((tx) => removeVariant(tx, 999_999))).toBe(false);
-    expect(listed()).toBe(1);
+    expect(listed()).toBe(4);
     expectSumsHold();
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { type Db, openMigratedDatabase } from '../../src/db/client.ts';
+import { type Db, openMigratedDatabase, type Queryable } from '../../src/db/client.ts';
 import { products, productVariants, type ReservationReason, type ReservationState } from '../../src/db/schema.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import {
@@ -34,8 +34,9 @@ import { soleVariantId } from '../helpers/variants.ts';
  *
  * Issue 38: stock belongs to a size. Each product has 1-4 variants and every step names one (a
  * cart may hold two sizes of one product); the admin also stocks a new size and removes one
- * (allowed only when none of its units is held or sold, and never the product's last), and
- * reaches for a removed size (404) or another product's (refused).
+ * (allowed only when none of its units is held or sold; the last one with its replacement added
+ * in the same transaction, as the form replaces a size), and reaches for a removed size (404)
+ * or another product's (refused).
  *
  * After every step, for every variant: stocked = available + held + sold, available >= 0, as the
  * model says; for every product: products.quantity = the sum of its variants' available counts
@@ -119,10 +120,10 @@ class Model {
   returnOrder(orderId: number, keep: ReservationReason[]) {
     return this.move((r) => r.orderId === orderId && r.state === 'sold' && !keep.includes(r.reason), 'returned');
   }
-  /** The admin's removal: only a size with nothing held or sold, and never a product's last. */
+  /** The admin's removal: only a size with nothing held or sold. */
   removeVariant(productId: number, variantId: number) {
     const live = this.variants.get(productId)!;
-    if (live.length === 1 || this.sum(variantId, 'held') + this.sum(variantId, 'sold') > 0) return false;
+    if (this.sum(variantId, 'held') + this.sum(variantId, 'sold') > 0) return false;
     this.variants.set(
       productId,
       live.filter((id) => id !== variantId),
@@ -182,7 +183,7 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
 
 let db: Db;
 let serial = 0;
-const totals = { runs: 0, steps: 0, refusals: 0, conflicts: 0, sold: 0, removed: 0, removalsRefused: 0, twoSizeCarts: 0 };
+const totals = { runs: 0, steps: 0, refusals: 0, conflicts: 0, sold: 0, removed: 0, removalsRefused: 0, lastReplaced: 0, twoSizeCarts: 0 };
 
 beforeAll(async () => {
   db = await openMigratedDatabase();
@@ -190,7 +191,7 @@ beforeAll(async () => {
 afterAll(() => {
   console.log(
     `stock ledger property: ${totals.runs} runs, ${totals.steps} steps (${totals.refusals} sold-out refusals, ${totals.conflicts} stale edits refused, ` +
-      `${totals.sold} units sold, ${totals.removed} sizes removed, ${totals.removalsRefused} removals refused, ${totals.twoSizeCarts} carts with two sizes of one product)`,
+      `${totals.sold} units sold, ${totals.removed} sizes removed, ${totals.removalsRefused} removals refused, ${totals.lastReplaced} last sizes replaced, ${totals.twoSizeCarts} carts with two sizes of one product)`,
   );
 });
 
@@ -202,23 +203,28 @@ function productWithSizes(initial: number[], now: number, model: Model): number 
     .returning()
     .get().id;
   model.addVariant(productId, soleVariantId(db, productId), initial[0]!);
-  for (const quantity of initial.slice(1)) addSize(productId, quantity, now, model);
+  for (const quantity of initial.slice(1)) addSize(productId, quantity, model);
   return productId;
 }
 
-function addSize(productId: number, quantity: number, now: number, model: Model): number {
-  const variantId = db.transaction((tx) => {
-    const id = tx
-      .insert(productVariants)
-      .values({ productId, sku: `V-${++serial}`, size: `S${serial}`, position: serial, createdAt: now })
-      .returning()
-      .get().id;
-    stockNewVariant(tx, id, quantity);
-    return id;
-  });
+/** A new size stocked with `quantity`, as the admin's form adds one. */
+function newSize(tx: Queryable, productId: number, quantity: number): number {
+  const id = tx
+    .insert(productVariants)
+    .values({ productId, sku: `V-${++serial}`, size: `S${serial}`, position: serial, createdAt: 0 })
+    .returning()
+    .get().id;
+  stockNewVariant(tx, id, quantity);
+  return id;
+}
+
+function addSize(productId: number, quantity: number, model: Model): number {
+  const variantId = db.transaction((tx) => newSize(tx, productId, quantity));
   model.addVariant(productId, variantId, quantity);
   return variantId;
 }
+
+let replacement = 0;
 
 function checkEveryCount(model: Model, ids: number[]) {
   const zero: StockCount = { stocked: 0, available: 0, held: 0, sold: 0 };
@@ -386,13 +392,22 @@ function run(initial: number[][], steps: Step[]) {
         break;
       }
       case 'newVariant':
-        if (sizes.length < 4) addSize(productId, step.value, now, model);
+        if (sizes.length < 4) addSize(productId, step.value, model);
         break;
       case 'removeVariant': {
-        const removed = db.transaction((tx) => removeVariant(tx, variantId));
+        // The admin's list keeps at least one size: the last one goes only with its replacement
+        // added in the same transaction (the form's "remove the row, add another").
+        const last = sizes.length === 1;
+        const removed = db.transaction((tx) => {
+          const gone = removeVariant(tx, variantId);
+          if (gone && last) replacement = newSize(tx, productId, step.value);
+          return gone;
+        });
         both(removed, model.removeVariant(productId, variantId));
+        if (removed && last) model.addVariant(productId, replacement, step.value);
         if (removed) totals.removed++;
         else totals.removalsRefused++;
+        if (removed && last) totals.lastReplaced++;
         break;
       }
       case 'editRemoved': {
@@ -436,6 +451,7 @@ describe('the stock ledger by size, property', () => {
     expect(totals.conflicts).toBeGreaterThan(0);
     expect(totals.removed).toBeGreaterThan(0);
     expect(totals.removalsRefused).toBeGreaterThan(0);
+    expect(totals.lastReplaced).toBeGreaterThan(0);
     expect(totals.twoSizeCarts).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -1,5 +1,4 @@
-import { and, eq, exists, gte, inArray, ne, notExists, notInArray, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/sqlite-core';
+import { and, eq, gte, inArray, notExists, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, productVariants, stockReservations, type ReservationReason } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
@@ -211,27 +210,21 @@ export function stockNewVariant(tx: Queryable, variantId: number, quantity: numb
 }
 
 /**
- * A variant leaves the product only when none of its units is held or sold, and never as the
- * product's last (a product is never without a variant: every way to buy chooses one); its
- * available units leave the product's count with it. False, and nothing written, when it may not go.
- * Its released and returned reservations stay, naming no variant (ON DELETE SET NULL): they are
- * done, so no release, sale or return moves them again.
+ * A variant leaves the product only when none of its units is held or sold; its available units
+ * leave the product's count with it. False, and nothing written, when it may not go. A product's
+ * last size may go: the admin's form replaces a size by removing it and adding the new one in one
+ * transaction, and its list check (at least one size) keeps every product with a variant.
+ * The size's released and returned reservations stay, naming no variant (ON DELETE SET NULL):
+ * they are done, so no release, sale or return moves them again.
  */
 export function removeVariant(tx: Queryable, variantId: number): boolean {
-  // One statement: the checks and the delete cannot be split by a reserve of another process,
+  // One statement: the check and the delete cannot be split by a reserve of another process,
   // even for a caller that forgot its transaction.
-  const sibling = alias(productVariants, 'sibling');
   const gone = tx
     .delete(productVariants)
     .where(
       and(
         eq(productVariants.id, variantId),
-        exists(
-          tx
-            .select({ id: sibling.id })
-            .from(sibling)
-            .where(and(eq(sibling.productId, productVariants.productId), ne(sibling.id, productVariants.id))),
-        ),
         notExists(
           tx
             .select({ id: stockReservations.id })
