@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Queryable } from '../../src/db/client.ts';
+import type { Db, Queryable } from '../../src/db/client.ts';
 import { products, productVariants } from '../../src/db/schema.ts';
+import { type StockCount, stockNewVariant, variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { joinedSizes, variantsOf } from '../../src/domain/inventory/variants.ts';
 
 /*
  * Stock belongs to a variant (issue 38). Tests that set a product's shelf directly go through
@@ -68,4 +70,59 @@ export function withSizes<S extends string>(db: Queryable, productId: number, si
     .where(eq(products.id, productId))
     .run();
   return ids;
+}
+
+/**
+ * Gives a product more sizes (tests/api/stock-ledger*, sizes-two-processes): each row made and
+ * stocked as the admin's form stocks a new size, through the ledger, and `products.size` the
+ * sizes joined. Answers the new variants' ids in order.
+ */
+export function addSizes(db: Db, productId: number, sizes: { size: string; quantity: number }[], now = Date.now()): number[] {
+  return db.transaction((tx) => {
+    const ids = sizes.map(({ size, quantity }, i) => {
+      const id = tx
+        .insert(productVariants)
+        .values({ productId, sku: `${productId}-${size}`, size, position: i + 1, createdAt: now })
+        .returning({ id: productVariants.id })
+        .get().id;
+      stockNewVariant(tx, id, quantity);
+      return id;
+    });
+    tx.update(products)
+      .set({ size: joinedSizes(variantsOf(tx, productId)) })
+      .where(eq(products.id, productId))
+      .run();
+    return ids;
+  });
+}
+
+/** A tee sold in the sizes given ('S' 3, 'M' 1, ...), stocked through the ledger; its id and its variants' ids by size. */
+export function sizedTee(
+  db: Db,
+  sizes: { size: string; quantity: number }[],
+  priceCents = 2200,
+  now = Date.now(),
+): { id: number; priceCents: number; variant: Record<string, number> } {
+  const [first, ...more] = sizes;
+  if (!first) throw new Error('a tee needs a size');
+  const id = db
+    .insert(products)
+    .values({
+      brand: 'Sized',
+      model: `TEE-${crypto.randomUUID().slice(0, 6)}`,
+      productType: 'tshirt',
+      size: first.size,
+      quantity: first.quantity,
+      priceCents,
+      createdAt: now,
+    })
+    .returning({ id: products.id })
+    .get().id;
+  addSizes(db, id, more, now);
+  return { id, priceCents, variant: Object.fromEntries(variantsOf(db, id).map((v) => [v.size, v.id])) };
+}
+
+/** Each size's ledger (stocked, available, held, sold), by size: what a test compares before and after. */
+export function ledgerBySize(db: Queryable, productId: number): Record<string, StockCount> {
+  return Object.fromEntries(variantsOf(db, productId).map((v) => [v.size, variantStockOf(db, v.id)!]));
 }

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, notExists, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, productVariants, stockReservations, type ReservationReason } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
@@ -39,8 +39,19 @@ export const owners = {
 };
 const orderOwner = owners.order;
 
+/**
+ * A count the admin typed, checked where it is used (the forms check it too): a fraction or a
+ * negative would move the shelf by something that is not a number of units.
+ */
+function checkCount(quantity: number, field: string): void {
+  const message = !Number.isInteger(quantity) ? 'Quantity must be a whole number' : quantity < 0 ? 'Quantity cannot be negative' : undefined;
+  if (message) throw new DomainError(400, message, { [field]: message });
+}
+
 /** Takes `quantity` units off the shelf for `owner`: false, and nothing written, when fewer are available. */
 export function reserve(tx: Queryable, hold: Hold): boolean {
+  // Every caller counts whole units of at least one: anything else would put units on the shelf or hold none.
+  if (!Number.isInteger(hold.quantity) || hold.quantity < 1) throw new Error(`reserve: ${hold.quantity} is not a number of units to hold`);
   const taken = tx
     .update(productVariants)
     .set({ quantity: sql`${productVariants.quantity} - ${hold.quantity}` })
@@ -167,6 +178,7 @@ export const stockChanged = (now: number) => `Stock changed since you opened thi
  * form field the 409 belongs to (the product form's 'quantity', or a variant row's).
  */
 export function setAvailable(tx: Queryable, variantId: number, change: { quantity: number; seen: number; now: number; field?: string }): void {
+  checkCount(change.quantity, change.field ?? 'quantity');
   const delta = change.quantity - change.seen;
   if (delta === 0) return;
   const moved = tx
@@ -185,7 +197,8 @@ export function setAvailable(tx: Queryable, variantId: number, change: { quantit
 }
 
 /** A new variant's first count: stocked and available alike, and the product's sum with them. */
-export function stockNewVariant(tx: Queryable, variantId: number, quantity: number): void {
+export function stockNewVariant(tx: Queryable, variantId: number, quantity: number, field = 'quantity'): void {
+  checkCount(quantity, field);
   if (quantity === 0) return;
   const row = tx
     .update(productVariants)
@@ -197,18 +210,31 @@ export function stockNewVariant(tx: Queryable, variantId: number, quantity: numb
 }
 
 /**
- * A variant leaves the product only when none of its units is held or sold; its available
- * units leave the product's count with it. False, and nothing written, when it may not go.
+ * A variant leaves the product only when none of its units is held or sold; its available units
+ * leave the product's count with it. False, and nothing written, when it may not go. A product's
+ * last size may go: the admin's form replaces a size by removing it and adding the new one in one
+ * transaction, and its list check (at least one size) keeps every product with a variant.
+ * The size's released and returned reservations stay, naming no variant (ON DELETE SET NULL):
+ * they are done, so no release, sale or return moves them again.
  */
 export function removeVariant(tx: Queryable, variantId: number): boolean {
-  const busy = tx
-    .select({ id: stockReservations.id })
-    .from(stockReservations)
-    .where(and(eq(stockReservations.variantId, variantId), inArray(stockReservations.state, ['held', 'sold'])))
-    .limit(1)
+  // One statement: the check and the delete cannot be split by a reserve of another process,
+  // even for a caller that forgot its transaction.
+  const gone = tx
+    .delete(productVariants)
+    .where(
+      and(
+        eq(productVariants.id, variantId),
+        notExists(
+          tx
+            .select({ id: stockReservations.id })
+            .from(stockReservations)
+            .where(and(eq(stockReservations.variantId, productVariants.id), inArray(stockReservations.state, ['held', 'sold']))),
+        ),
+      ),
+    )
+    .returning()
     .get();
-  if (busy) return false;
-  const gone = tx.delete(productVariants).where(eq(productVariants.id, variantId)).returning().get();
   if (gone) moveProductCount(tx, gone.productId, -gone.quantity);
   return gone !== undefined;
 }
