@@ -154,7 +154,13 @@ export function commitSeed(tx: Queryable, type: ProductType, now: number) {
     .get();
 }
 
-function stateOf(type: ProductType, contents: ContentRow[], priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
+/** A box from its contents (pure: the property tests feed it any stock). */
+export function stateOf(
+  type: ProductType,
+  contents: ContentRow[],
+  priceCents: number | null,
+  seed: { seedHash: string; committedAt: number } | undefined,
+): BoxState {
   const bySize = soldBySize(type);
   const inStock = contents.filter((row) => row.quantity > 0);
   const offered = [...new Set(inStock.map((row) => row.size))].filter((size) => !bySize || size !== '').sort(compareSizes);

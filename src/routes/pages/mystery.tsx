@@ -126,8 +126,7 @@ function BoxCard({ box, signedIn, card, size }: { box: BoxState; signedIn: boole
               total: totals.totalCents / 100,
               seedHash: box.seedHash ?? '',
               card,
-              size: box.bySize ? draw.size : null,
-              back: here,
+              ...(box.bySize ? { size: draw.size, back: here } : {}),
             }}
             mode="idle"
           />
