@@ -6,7 +6,7 @@ import { orderDrawView, verifyDraw } from '../../src/domain/promotions/mystery-a
 import { type ContentRow, drawFor, stateOf } from '../../src/domain/promotions/mystery-boxes.ts';
 import { drawProduct } from '../../src/domain/promotions/mystery-draw.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { quickShopper } from '../helpers/actors.ts';
+import { adminWithPin, quickShopper } from '../helpers/actors.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import { type BoxView, boxOf, drawsOf, seedsOf, sizedBoxOf, variantUnits } from '../helpers/boxes.ts';
 import { all, allIslandProps, attribute, attributes, count, text, textOf } from '../helpers/html.ts';
@@ -161,6 +161,28 @@ describe('the odds, per size', () => {
     }
     const m = await (await ctx.client().get('/mystery?box=tshirt&size=M')).text();
     expect(all(m, '[data-box="tshirt"] [data-chance]').map(textOf)).toEqual(['1 of 4 (25%)', '1 of 4 (25%)', '2 of 4 (50%)']);
+  });
+});
+
+describe("the admin's box", () => {
+  test("the Promotions tab shows each tee's units in each size and each size's units in all; a draw lists its size", async () => {
+    const ctx = await seededApp();
+    teeBox(ctx);
+    const admin = await adminWithPin(ctx);
+    const tab = await (await admin.get('/admin?tab=promotions')).text();
+    const table = '[data-units-by-size="tshirt"]';
+    expect(all(tab, `${table} thead th`).map(textOf)).toEqual(['Item', 'Price', 'S', 'M', 'L', 'XL']);
+    expect(all(tab, `${table} tbody tr`).map((row) => [...row.querySelectorAll('td')].slice(2).map(textOf))).toEqual([
+      ['2', '1', '3', '-'],
+      ['1', '2', '-', '-'],
+      ['-', '1', '1', '-'],
+    ]);
+    expect(attributes(tab, `${table} [data-size-units]`, 'data-size-units')).toEqual(['S', 'M', 'L', 'XL']);
+    expect(all(tab, `${table} [data-size-units]`).map(textOf)).toEqual(['3', '4', '4', '0']);
+    const { client } = quickShopper(ctx, 'teeadmin');
+    const { orderId } = await (await buy(client, { size: 'L' })).json();
+    const after = await (await admin.get('/admin?tab=promotions')).text();
+    expect(text(after, `[data-draw="${orderId}"]`)).toContain('size L');
   });
 });
 
