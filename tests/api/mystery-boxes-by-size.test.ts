@@ -116,6 +116,29 @@ describe('buying a tee box in a size', () => {
   });
 });
 
+describe('the last unit of a size', () => {
+  test('bought by two shoppers at once: sold once; the other is refused naming the sizes still on offer, nothing written for it', async () => {
+    const ctx = await seededApp();
+    const set = sizedBoxOf(ctx, 'tshirt', [
+      [
+        ['S', 1],
+        ['M', 1],
+      ],
+      [['L', 2]],
+    ]);
+    const one = quickShopper(ctx, 'firstm');
+    const two = quickShopper(ctx, 'secondm');
+    const answers = await Promise.all([buy(one.client, { size: 'M' }), buy(two.client, { size: 'M' })]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+    expect((await answers.find((a) => a.status === 400)!.json()).fields.size).toBe('Choose a size: S or L.');
+    expect(variantUnits(ctx, [set.products[0]!.variants.M!]).get(set.products[0]!.variants.M!)).toBe(0);
+    expect(ctx.db.select().from(orders).all()).toHaveLength(1);
+    expect(ctx.gateway.payments()).toHaveLength(1);
+    expect(drawsOf(ctx)).toHaveLength(1);
+    expect(seedsOf(ctx, 'tshirt')).toHaveLength(2);
+  });
+});
+
 describe('the odds, per size', () => {
   test('the API lists each size on offer with odds adding up to 1, the sold-out size apart, and no whole-box odds for a box drawn by size', async () => {
     const ctx = await seededApp();
