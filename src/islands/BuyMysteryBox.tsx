@@ -9,7 +9,8 @@ import { type Detour, DetourDialog } from './play/DetourDialog.tsx';
  * 'Buy Mystery Box' on /mystery (issue 29, item 2), the shop's money button: one attempt with
  * one Idempotency-Key per page load (lib/money.ts: a double click sends once, a lost answer is
  * asked about before anything is offered again), the price and the commitment the shopper saw
- * sent along (the server refuses a draw that would use another), and the detours a refusal
+ * sent along (the server refuses a draw that would use another), a tee or shoe box's size (the
+ * draw is over that size's units), and the detours a refusal
  * needs: a card (402), the profile (403), sign-in (401).
  */
 
@@ -22,29 +23,34 @@ export interface BuyMysteryBoxProps {
   seedHash: string;
   /** 'Visa ending in 1111', or null with no card on file. */
   card: string | null;
+  /** The size bought (tee and shoe boxes), or null for a box without sizes. */
+  size?: string | null;
+  /** Where a detour comes back to: the box's page with its size. */
+  back?: string;
 }
 
-const back = `next=${encodeURIComponent('/mystery')}`;
-const CARD_DETOUR: Detour = {
+const cardDetour = (back: string): Detour => ({
   title: 'Payment method required',
   text: 'Add a payment card to your profile to buy a mystery box. It is charged only when you buy.',
   href: `/profile?tab=payment&${back}`,
   actionText: 'Add Payment Method',
-};
+});
 
 const money = (dollars: number) => `$${dollars.toFixed(2)}`;
 
-export default function BuyMysteryBox({ type, name, price, total, seedHash, card }: BuyMysteryBoxProps) {
+export default function BuyMysteryBox({ type, name, price, total, seedHash, card, size = null, back: page = '/mystery' }: BuyMysteryBoxProps) {
+  const back = `next=${encodeURIComponent(page)}`;
+  const toCard = cardDetour(back);
   const confirm = useRef<HTMLDialogElement>(null);
   const detourDialog = useRef<HTMLDialogElement>(null);
   const attempt = useRef(new MoneyAttempt());
   const buying = useRef(false);
   const [busy, setBusy] = useState(false);
-  const [detour, setDetour] = useState<Detour>(CARD_DETOUR);
+  const [detour, setDetour] = useState<Detour>(toCard);
   const id = useId();
 
   function open() {
-    if (!card) return goTo(CARD_DETOUR);
+    if (!card) return goTo(toCard);
     confirm.current?.showModal();
   }
 
@@ -60,7 +66,11 @@ export default function BuyMysteryBox({ type, name, price, total, seedHash, card
     buying.current = true;
     setBusy(true);
     try {
-      const { orderId } = await attempt.current.send<{ orderId: number }>('POST', `/api/mystery-boxes/${type}/orders`, { seedHash, price });
+      const { orderId } = await attempt.current.send<{ orderId: number }>('POST', `/api/mystery-boxes/${type}/orders`, {
+        seedHash,
+        price,
+        ...(size ? { size } : {}),
+      });
       toastAfterNavigation({ title: 'Mystery box bought', description: 'Here is what you got, and how to check the draw.' });
       window.location.assign(`/orders/${orderId}`);
     } catch (error) {
@@ -76,7 +86,7 @@ export default function BuyMysteryBox({ type, name, price, total, seedHash, card
       return toast({ title: 'Payment not confirmed yet', description: error.message, variant: 'destructive' });
     }
     if (error instanceof ApiError && error.status === 401) return window.location.assign(`/auth?${back}`);
-    if (error instanceof ApiError && error.status === 402 && error.code === 'PAYMENT_METHOD_REQUIRED') return goTo(CARD_DETOUR);
+    if (error instanceof ApiError && error.status === 402 && error.code === 'PAYMENT_METHOD_REQUIRED') return goTo(toCard);
     if (error instanceof ApiError && error.status === 402) {
       return goTo({ title: 'Card declined', text: error.message, href: `/profile?tab=payment&${back}`, actionText: 'Update payment card' });
     }
@@ -106,12 +116,13 @@ export default function BuyMysteryBox({ type, name, price, total, seedHash, card
         data-buy-box={type}
         className="rounded-full border-0 bg-coral-dark px-5 py-2.5 text-sm font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
       >
-        Buy Mystery Box<span className="sr-only">{` (${name})`}</span>
+        {size ? `Buy Mystery Box in ${size}` : 'Buy Mystery Box'}
+        <span className="sr-only">{` (${name})`}</span>
       </button>
       <ConfirmDialog
         dialogRef={confirm}
         id={`${id}-confirm`}
-        title={`Buy the ${name}?`}
+        title={size ? `Buy the ${name} in size ${size}?` : `Buy the ${name}?`}
         text={`${money(price)} plus ${money(total - price)} tax: ${money(total)} charged to your ${card ?? 'card'}, delivered free in Laguna Beach (92651).`}
         busy={busy}
         action={

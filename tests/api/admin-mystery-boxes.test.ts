@@ -38,7 +38,7 @@ describe('admin: mystery boxes', () => {
     const csv = await admin.get('/admin/promotions/boxes.csv');
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('Draw,Drawn at,Order,Order status,Buyer,Box,Box price,Product id,Product,Seed hash');
+    expect(lines[0]).toBe('Draw,Drawn at,Order,Order status,Buyer,Box,Box price,Product id,Product,Seed hash,Size');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${orderId},processing,drawn,Sunglasses mystery box,`);
   });

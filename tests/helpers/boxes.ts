@@ -1,9 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { mysteryBoxes, mysteryDraws, mysterySeeds, orders, products, type ProductType, users } from '../../src/db/schema.ts';
+import { mysteryBoxes, mysteryDraws, mysterySeeds, orders, products, type ProductType, productVariants, users } from '../../src/db/schema.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { setBoxPrice } from '../../src/domain/promotions/mystery-boxes.ts';
-import { setShelf } from './variants.ts';
+import { giveSizes, setShelf } from './variants.ts';
 
 /*
  * Mystery box set-ups for tests: a type's box holding chosen products with chosen stock, its
@@ -29,6 +29,34 @@ export function boxOf(ctx: Ctx, type: ProductType, units: number[], priceCents?:
   setBoxPrice(ctx, adminIdOf(ctx), type, price);
   return { products: chosen.map((product, i) => ({ ...product, quantity: units[i]! })), priceCents: price, cheapest };
 }
+
+/**
+ * A tee or shoe box whose contents come in sizes: the first `sizes.length` products of `type` (by
+ * id), each given those sizes with those units (a size at 0 is a sold-out variant); nothing else
+ * in any box. Priced a dollar under the cheapest item. Returns each product with its variant ids by size.
+ */
+export function sizedBoxOf(ctx: Ctx, type: ProductType, sizes: [size: string, units: number][][]) {
+  ctx.db.update(products).set({ mysteryBoxEnabled: false }).run();
+  const chosen = ctx.db.select().from(products).where(eq(products.productType, type)).orderBy(products.id).limit(sizes.length).all();
+  const made = chosen.map((product, i) => {
+    ctx.db.update(products).set({ mysteryBoxEnabled: true, archivedAt: null }).where(eq(products.id, product.id)).run();
+    return { ...product, variants: giveSizes(ctx.db, product.id, sizes[i]!) };
+  });
+  const priceCents = Math.min(...chosen.map((product) => product.priceCents)) - 100;
+  setBoxPrice(ctx, adminIdOf(ctx), type, priceCents);
+  return { products: made, priceCents };
+}
+
+/** Each variant's available units, by variant id. */
+export const variantUnits = (ctx: Ctx, ids: number[]) =>
+  new Map(
+    ctx.db
+      .select({ id: productVariants.id, quantity: productVariants.quantity })
+      .from(productVariants)
+      .where(inArray(productVariants.id, ids))
+      .all()
+      .map((row) => [row.id, row.quantity]),
+  );
 
 /** setBoxPrice records who set the price: the store's admin, made when there is none yet. */
 function adminIdOf(ctx: Ctx): number {
@@ -59,5 +87,19 @@ export interface BoxView {
   price: number;
   available: boolean;
   seedHash: string;
-  odds: { productId: number; units: number; chance: number; name: string }[];
+  /** Boxes without sizes only: the whole box's draw. */
+  odds: OddsLine[];
+  sizeRequired: boolean;
+  /** Each draw a purchase can make: a size's (tees, shoes), or the box's ('' for the others). */
+  sizes: { size: string; units: number; odds: OddsLine[] }[];
+  soldOutSizes: string[];
+}
+
+export interface OddsLine {
+  productId: number;
+  variantId: number;
+  size: string;
+  units: number;
+  chance: number;
+  name: string;
 }

@@ -126,3 +126,33 @@ export function sizedTee(
 export function ledgerBySize(db: Queryable, productId: number): Record<string, StockCount> {
   return Object.fromEntries(variantsOf(db, productId).map((v) => [v.size, variantStockOf(db, v.id)!]));
 }
+
+/**
+ * Makes a one-variant product a product in several sizes (mystery boxes by size): its variant
+ * becomes the first size and a variant is added for each other, each with its units, in the
+ * order given; products.quantity is their sum and products.size the sizes joined, as the admin's
+ * variant edits keep them. Returns each size's variant id.
+ */
+export function giveSizes(db: Queryable, productId: number, sizes: [size: string, units: number][]): Record<string, number> {
+  const first = soleVariantId(db, productId);
+  const product = db.select().from(products).where(eq(products.id, productId)).get()!;
+  const ids: Record<string, number> = {};
+  sizes.forEach(([size, units], position) => {
+    const values = { size, quantity: units, stocked: units, position, sku: `${product.model}-${size}` };
+    if (position === 0) {
+      db.update(productVariants).set(values).where(eq(productVariants.id, first)).run();
+      ids[size] = first;
+    } else
+      ids[size] = db
+        .insert(productVariants)
+        .values({ ...values, productId, createdAt: Date.now() })
+        .returning({ id: productVariants.id })
+        .get().id;
+  });
+  const total = sizes.reduce((sum, [, units]) => sum + units, 0);
+  db.update(products)
+    .set({ quantity: total, size: sizes.map(([size]) => size).join(', ') })
+    .where(eq(products.id, productId))
+    .run();
+  return ids;
+}

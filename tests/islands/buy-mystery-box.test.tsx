@@ -20,14 +20,14 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const button = (pattern: RegExp) => [...document.querySelectorAll('button')].find((b) => pattern.test(b.textContent ?? ''))!;
 const openDialog = () => [...document.querySelectorAll('dialog')].find((d) => d.open);
 
-async function mount(card: string | null): Promise<void> {
+async function mount(card: string | null, sized: { size: string; back: string } | Record<string, never> = {}): Promise<void> {
   const page = renderDocument(
     await testManifest(),
     createElement('main', null, [
       createElement(Island, {
         key: 'island',
         name: 'BuyMysteryBox',
-        props: { type: 'sunglasses', name: 'Sunglasses mystery box', price: 100, total: 108, seedHash: HASH, card },
+        props: { type: 'sunglasses', name: 'Sunglasses mystery box', price: 100, total: 108, seedHash: HASH, card, ...sized },
       }),
       createElement(Island, { key: 'toaster', name: 'Toaster', props: { initial: null } }),
     ]),
@@ -95,5 +95,19 @@ describe('Buy Mystery Box', () => {
     button(/^Buy Mystery Box/).click();
     button(/^Pay \$108\.00/).click();
     await until(() => openDialog()?.querySelector('a')?.textContent === 'Add Payment Method', 'the payment-method dialog');
+  });
+
+  test('a box bought in a size (issue 38): the button and the dialog name it, the request sends it, a detour comes back to it', async () => {
+    const back = '/mystery?box=tshirt&size=M#box-tshirt';
+    await mount('Visa •••• 1111', { size: 'M', back });
+    const fetchMock = mock(async () => json(402, { message: 'Add a payment card to your profile to buy a mystery box.', code: 'PAYMENT_METHOD_REQUIRED' }));
+    globalThis.fetch = fetchMock as unknown as typeof fetch;
+    button(/^Buy Mystery Box in M/).click();
+    expect(openDialog()?.textContent).toContain('in size M?');
+    button(/^Pay \$108\.00/).click();
+    await until(() => openDialog()?.querySelector('a')?.textContent === 'Add Payment Method', 'the payment-method dialog');
+    expect(openDialog()?.querySelector('a')?.getAttribute('href')).toBe(`/profile?tab=payment&next=${encodeURIComponent(back)}`);
+    const calls = fetchMock.mock.calls as unknown as FetchCall[];
+    expect(JSON.parse(String(calls[0]![1].body))).toEqual({ seedHash: HASH, price: 100, size: 'M' });
   });
 });

@@ -84,6 +84,9 @@ export const sellsBySize = (variants: readonly unknown[]) => variants.length > 1
 /** Tees and shoes are sold by size; sunglasses and books keep `size` for a fit or a page count, not a choice. */
 const SIZED_TYPES: readonly string[] = ['tshirt', 'shoe'];
 
+/** Tees and shoes: what is bought of them (a mystery box too) names a size. */
+export const soldBySize = (productType: string) => SIZED_TYPES.includes(productType);
+
 /**
  * The size a line, a receipt or a prize names: always for tees and shoes, and for any product
  * that sells more than one variant; '' otherwise (a book's page count is not a size).

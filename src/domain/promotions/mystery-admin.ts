@@ -18,6 +18,8 @@ export interface BoxDrawRow {
   box: string;
   productId: number | null;
   productLabel: string;
+  /** The size bought ('' for a box without sizes). */
+  size: string;
   priceCents: number;
   seedHash: string;
   drawnAt: number;
@@ -40,13 +42,14 @@ export function listBoxDraws(db: Queryable, limit?: number): BoxDrawRow[] {
     box: boxName(draw.productType),
     productId: draw.productId,
     productLabel: draw.productLabel,
+    size: draw.size,
     priceCents: draw.priceCents,
     seedHash,
     drawnAt: draw.createdAt,
   }));
 }
 
-const COLUMNS = ['Draw', 'Drawn at', 'Order', 'Order status', 'Buyer', 'Box', 'Box price', 'Product id', 'Product', 'Seed hash'];
+const COLUMNS = ['Draw', 'Drawn at', 'Order', 'Order status', 'Buyer', 'Box', 'Box price', 'Product id', 'Product', 'Seed hash', 'Size'];
 
 export function boxDrawsCsv(rows: BoxDrawRow[], formatTime: (ms: number) => string): string {
   const lines = rows.map((row) =>
@@ -61,6 +64,8 @@ export function boxDrawsCsv(rows: BoxDrawRow[], formatTime: (ms: number) => stri
       row.productId,
       row.productLabel,
       row.seedHash,
+      // Last, so a sheet built on the columns before issue 38 still reads them where they were.
+      row.size,
     ]
       .map(csvCell)
       .join(','),

@@ -1,17 +1,19 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
-import { mysteryBoxes, mysterySeeds, products, type ProductType } from '../../db/schema.ts';
+import { mysteryBoxes, mysterySeeds, products, productVariants, type ProductType } from '../../db/schema.ts';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { formatCents } from '../../shared/pricing.ts';
 import { productLabel, productTypeLabels } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { type BoxStock, newBoxSeed, oddsOf } from './mystery-draw.ts';
+import { type BoxStock, newBoxSeed } from './mystery-draw.ts';
+import { chooseASize, soldBySize } from '../inventory/variants.ts';
 import { sealSeed } from '../operations/sealed-seeds.ts';
 
 /*
  * Mystery boxes (issue 29, item 2): one box per product type holding that type's flagged
- * products in stock, at the admin's price. The price is at most the cheapest item's, so every
+ * products in stock, at the admin's price. Tee and shoe boxes are bought in a size and draw over
+ * that size's units (issue 38); the others draw over every unit of their products. The price is at most the cheapest item's, so every
  * box is worth at least what it costs; when an item's price later drops below the box's, the box
  * is not sold ('repricing') until the admin sets a price again, rather than quietly changing
  * what shoppers were shown (docs/decisions.md "Mystery boxes").
@@ -19,13 +21,26 @@ import { sealSeed } from '../operations/sealed-seeds.ts';
 
 export type BoxStatus = 'on_sale' | 'no_price' | 'repricing' | 'empty';
 
+/** One size of one product in a box: a line of the draw's stock. */
 export interface BoxItem {
   productId: number;
+  variantId: number;
+  /** The product's label; `name` adds the size where the box's table needs it to tell lines apart. */
   label: string;
+  name: string;
+  size: string;
   priceCents: number;
   units: number;
-  /** Exactly units / all units: the draw's own distribution. */
+  /** Exactly units / all units of its draw (its size's, or the whole box's): the draw's own distribution. */
   chance: number;
+}
+
+/** What one purchase draws from: a size's units (tees, shoes), or the whole box (size ''). */
+export interface BoxDraw {
+  size: string;
+  units: number;
+  items: BoxItem[];
+  stock: BoxStock;
 }
 
 export interface BoxState {
@@ -36,8 +51,14 @@ export interface BoxState {
   ceilingCents: number | null;
   seedHash: string | null;
   seedCommittedAt: number | null;
+  /** Tees and shoes: bought in a size, drawn over that size's units. */
+  bySize: boolean;
+  /** Every size of every item with units, in draw order (variant id). */
   items: BoxItem[];
-  stock: BoxStock;
+  /** One draw per size on offer (in size order), or the one draw of a box without sizes. */
+  draws: BoxDraw[];
+  /** Sizes the box's items come in with no unit left: shown disabled in the picker. */
+  soldOutSizes: string[];
 }
 
 export const BOX_SOLD_OUT = 'This mystery box is sold out: nothing in it is in stock.';
@@ -51,22 +72,67 @@ export function isBoxType(value: string): value is ProductType {
 
 export const boxName = (type: ProductType) => `${productTypeLabels[type].singular} mystery box`;
 
-/** A type's flagged, unarchived products with units on the shelf, by id (the draw's order): only what a box shows. */
-export function boxContents(db: Queryable, type: ProductType) {
+/** Each size of a type's flagged, unarchived products with units on the shelf, by variant id (the draw's order). */
+export interface ContentRow {
+  variantId: number;
+  productId: number;
+  productType: ProductType;
+  brand: string;
+  name: string | null;
+  model: string;
+  priceCents: number;
+  size: string;
+  quantity: number;
+}
+
+const contentColumns = {
+  variantId: productVariants.id,
+  productId: products.id,
+  productType: products.productType,
+  brand: products.brand,
+  name: products.name,
+  model: products.model,
+  priceCents: sql<number>`coalesce(${productVariants.priceCents}, ${products.priceCents})`,
+  size: productVariants.size,
+  quantity: productVariants.quantity,
+};
+
+/** Every variant (sold-out sizes too) of a type's flagged, unarchived products in stock, by variant id. */
+export function boxContents(db: Queryable, type: ProductType): ContentRow[] {
   return db
-    .select({
-      id: products.id,
-      productType: products.productType,
-      brand: products.brand,
-      name: products.name,
-      model: products.model,
-      priceCents: products.priceCents,
-      quantity: products.quantity,
-    })
-    .from(products)
+    .select(contentColumns)
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
     .where(and(eq(products.productType, type), eq(products.mysteryBoxEnabled, true), isNull(products.archivedAt), gt(products.quantity, 0)))
-    .orderBy(asc(products.id))
+    .orderBy(asc(productVariants.id))
     .all();
+}
+
+const APPAREL = ['XXS', 'XS', 'S', 'M', 'L', 'XL', 'XXL', '3XL', '4XL'];
+
+/** Sizes in the order a picker lists them: shoe sizes by number, tee sizes S before M before L. */
+export function compareSizes(a: string, b: string): number {
+  const [x, y] = [Number(a), Number(b)];
+  if (a !== '' && b !== '' && Number.isFinite(x) && Number.isFinite(y)) return x - y;
+  const [i, j] = [APPAREL.indexOf(a.toUpperCase()), APPAREL.indexOf(b.toUpperCase())];
+  if (i >= 0 && j >= 0) return i - j;
+  if (i >= 0 || j >= 0) return i >= 0 ? -1 : 1;
+  return a.localeCompare(b);
+}
+
+function drawOf(size: string, lines: ContentRow[], nameOf: (row: ContentRow) => string): BoxDraw {
+  const units = lines.reduce((sum, row) => sum + row.quantity, 0);
+  const items = lines.map((row) => ({
+    productId: row.productId,
+    variantId: row.variantId,
+    label: productLabel(row),
+    name: nameOf(row),
+    size: row.size,
+    priceCents: row.priceCents,
+    units: row.quantity,
+    chance: row.quantity / units,
+  }));
+  return { size, units, items, stock: lines.map((row) => [row.variantId, row.quantity]) };
 }
 
 export function currentSeed(db: Queryable, type: ProductType) {
@@ -88,20 +154,49 @@ export function commitSeed(tx: Queryable, type: ProductType, now: number) {
     .get();
 }
 
-function stateOf(type: ProductType, contents: Contents, priceCents: number | null, seed: { seedHash: string; committedAt: number } | undefined): BoxState {
-  const stock: BoxStock = contents.map((product) => [product.id, product.quantity]);
-  const odds = new Map(oddsOf(stock).map((line) => [line.productId, line.chance]));
-  const items = contents.map((product) => ({
-    productId: product.id,
-    label: productLabel(product),
-    priceCents: product.priceCents,
-    units: product.quantity,
-    chance: odds.get(product.id) ?? 0,
-  }));
+/** A box from its contents (pure: the property tests feed it any stock). */
+export function stateOf(
+  type: ProductType,
+  contents: ContentRow[],
+  priceCents: number | null,
+  seed: { seedHash: string; committedAt: number } | undefined,
+): BoxState {
+  const bySize = soldBySize(type);
+  const inStock = contents.filter((row) => row.quantity > 0);
+  const offered = [...new Set(inStock.map((row) => row.size))].filter((size) => !bySize || size !== '').sort(compareSizes);
+  // A box without sizes draws over every unit; a product with several sizes is told apart by its size.
+  const perProduct = new Map<number, number>();
+  for (const row of inStock) perProduct.set(row.productId, (perProduct.get(row.productId) ?? 0) + 1);
+  const draws = bySize
+    ? offered.map((size) =>
+        drawOf(
+          size,
+          inStock.filter((row) => row.size === size),
+          (row) => productLabel(row),
+        ),
+      )
+    : inStock.length
+      ? [drawOf('', inStock, (row) => ((perProduct.get(row.productId) ?? 0) > 1 && row.size ? `${productLabel(row)} (${row.size})` : productLabel(row)))]
+      : [];
+  const items = draws.flatMap((draw) => draw.items).sort((a, b) => a.variantId - b.variantId);
+  const soldOutSizes = bySize
+    ? [...new Set(contents.filter((row) => row.quantity === 0 && row.size !== '' && !offered.includes(row.size)).map((row) => row.size))].sort(compareSizes)
+    : [];
   const ceilingCents = items.length ? Math.min(...items.map((item) => item.priceCents)) : null;
   const status: BoxStatus =
     items.length === 0 ? 'empty' : priceCents === null || !seed ? 'no_price' : priceCents > (ceilingCents ?? 0) ? 'repricing' : 'on_sale';
-  return { type, status, priceCents, ceilingCents, seedHash: seed?.seedHash ?? null, seedCommittedAt: seed?.committedAt ?? null, items, stock };
+  return {
+    type,
+    status,
+    priceCents,
+    ceilingCents,
+    seedHash: seed?.seedHash ?? null,
+    seedCommittedAt: seed?.committedAt ?? null,
+    bySize,
+    items,
+    draws,
+    soldOutSizes,
+  };
 }
 
 /** One box as it stands, read in the caller's transaction (the draw's claim reads it this way). */
@@ -110,22 +205,22 @@ export function boxState(db: Queryable, type: ProductType): BoxState {
   return stateOf(type, boxContents(db, type), priceCents, priceCents === null ? undefined : currentSeed(db, type));
 }
 
-type Contents = ReturnType<typeof boxContents>;
-
 /**
  * The list's read of every box's contents, prepared once: plain rows skip Drizzle's per-column
  * mapping, which cost ten times the query itself here (docs/decisions.md, "Mystery boxes").
  */
-const flaggedProducts = preparedPerDb((db) =>
-  db.$client.prepare<Contents[number], []>(
-    `select id, product_type as productType, brand, name, model, price_cents as priceCents, quantity
-     from products where mystery_box_enabled = 1 and archived_at is null and quantity > 0 order by id`,
+const flaggedVariants = preparedPerDb((db) =>
+  db.$client.prepare<ContentRow, []>(
+    `select v.id as variantId, p.id as productId, p.product_type as productType, p.brand, p.name, p.model,
+       coalesce(v.price_cents, p.price_cents) as priceCents, v.size, v.quantity
+     from product_variants v join products p on p.id = v.product_id
+     where p.mystery_box_enabled = 1 and p.archived_at is null and p.quantity > 0 order by v.id`,
   ),
 );
 
 /** Every type's box, in three reads whatever the number of types. */
 export function allBoxStates(db: Db): BoxState[] {
-  const contents = flaggedProducts(db).all();
+  const contents = flaggedVariants(db).all();
   const prices = new Map(
     db
       .select()
@@ -156,7 +251,20 @@ export function shopBoxes(db: Db): BoxState[] {
   return allBoxStates(db).filter((box) => box.status === 'on_sale' || box.status === 'repricing');
 }
 
-/** GET /api/mystery-boxes: dollars, and each item's exact chance. */
+const oddsLine = (item: BoxItem) => ({
+  productId: item.productId,
+  variantId: item.variantId,
+  name: item.name,
+  size: item.size,
+  units: item.units,
+  chance: item.chance,
+});
+
+/**
+ * GET /api/mystery-boxes: dollars, and each item's exact chance in each draw a purchase can make:
+ * per size for tees and shoes (`sizes`, bought with `size`); a box without sizes keeps today's
+ * `odds` too (no single list is right for a box drawn by size, so it has none).
+ */
 export function boxesApiView(db: Db) {
   return shopBoxes(db).map((box) => ({
     type: box.type,
@@ -166,8 +274,27 @@ export function boxesApiView(db: Db) {
     ...(box.status === 'repricing' ? { message: BOX_REPRICING } : {}),
     seedHash: box.seedHash,
     seedCommittedAt: box.seedCommittedAt,
-    odds: box.items.map((item) => ({ productId: item.productId, name: item.label, units: item.units, chance: item.chance })),
+    sizeRequired: box.bySize,
+    ...(box.bySize ? {} : { odds: (box.draws[0]?.items ?? []).map(oddsLine) }),
+    sizes: box.draws.map((draw) => ({ size: draw.size, units: draw.units, odds: draw.items.map(oddsLine) })),
+    soldOutSizes: box.soldOutSizes,
   }));
+}
+
+/** The draw a purchase in `size` makes: the size's for tees and shoes (400 naming the sizes on offer), the box's otherwise. */
+export function drawFor(box: BoxState, size: string | undefined): BoxDraw {
+  const wanted = size?.trim() ?? '';
+  if (!box.bySize) {
+    if (wanted !== '') {
+      const message = `The ${boxName(box.type)} comes in no sizes: buy it without one.`;
+      throw new DomainError(400, message, { size: message });
+    }
+    return box.draws[0]!;
+  }
+  const draw = box.draws.find((candidate) => candidate.size.toLowerCase() === wanted.toLowerCase());
+  if (draw && wanted !== '') return draw;
+  const message = chooseASize(box.draws);
+  throw new DomainError(400, message, { size: message });
 }
 
 /** Why a box cannot be sold now, or nothing. */

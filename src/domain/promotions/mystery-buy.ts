@@ -7,7 +7,7 @@ import { type OrderDeps, type OrderLine, paymentSourceFor, placeOrder } from '..
 import { PAYMENT_METHOD_REQUIRED } from '../games/entry.ts';
 import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
 import { totalsFor } from '../../shared/pricing.ts';
-import { boxName, boxState, commitSeed, currentSeed, isBoxType, NO_SUCH_BOX, refusalOf } from './mystery-boxes.ts';
+import { boxName, boxState, commitSeed, currentSeed, drawFor, isBoxType, NO_SUCH_BOX, refusalOf } from './mystery-boxes.ts';
 import { drawProduct } from './mystery-draw.ts';
 import { openSeed } from '../operations/sealed-seeds.ts';
 import { sizeLabelOf, variantsOf } from '../inventory/variants.ts';
@@ -15,8 +15,9 @@ import { sizeLabelOf, variantsOf } from '../inventory/variants.ts';
 /*
  * Buying a mystery box: buy-now's own path (orders.ts placeOrder: claim -> charge -> confirm, the
  * gateway key, the reconciler), charged to the card on file, delivered free in 92651. The draw
- * happens in the order's claim (`inClaim`), in its IMMEDIATE transaction: it reads the stock,
- * uses the box's committed seed, retires it and commits the next, and the order's line then
+ * happens in the order's claim (`inClaim`), in its IMMEDIATE transaction: it reads the stock (of
+ * the size bought, for tees and shoes), uses the box's committed seed, retires it and commits the
+ * next, and the order's line then
  * reserves the drawn unit with the usual conditional UPDATE. So two buyers of the last unit
  * cannot both get it, a declined card puts the unit back (order-charge.ts restocks a box line),
  * and a retry or the reconciler finishes the charge without drawing again.
@@ -35,43 +36,46 @@ export interface BuyBoxInput {
   seedHash?: string;
   /** The price the shopper saw, in dollars. */
   price?: number;
+  /** Tee and shoe boxes: the size bought ('M', '10'); the draw is over that size's units. */
+  size?: string;
 }
 
-/** In the claim: the draw, its seed retired and the next committed, the line pointed at the drawn product. */
+/** In the claim: the draw over the size's units, its seed retired and the next committed, the line pointed at the drawn unit. */
 function drawInClaim(tx: Queryable, now: number, type: ProductType, priceCents: number, input: BuyBoxInput, line: OrderLine, orderId: number): void {
   const box = boxState(tx, type);
   const refused = refusalOf(box);
   if (refused) throw refused;
   if (box.priceCents !== priceCents) throw new DomainError(409, BOX_PRICE_CHANGED, undefined, { price: (box.priceCents ?? 0) / 100 });
+  // The size's last unit may have gone since the first look: refused naming the sizes still on offer.
+  const draw = drawFor(box, input.size);
   const seed = currentSeed(tx, type)!;
   if (input.seedHash !== undefined && input.seedHash !== seed.seedHash) {
     throw new DomainError(409, BOX_COMMITMENT_CHANGED, undefined, { code: 'BOX_COMMITMENT_CHANGED', seedHash: seed.seedHash });
   }
   const plain = openSeed(seed.seed);
-  const productId = drawProduct(plain, orderId, box.stock)!;
-  const item = box.items.find((candidate) => candidate.productId === productId)!;
+  const variantId = drawProduct(plain, orderId, draw.stock)!;
+  const item = draw.items.find((candidate) => candidate.variantId === variantId)!;
   // Used, it is revealed (plain) on the order page: it draws nothing else.
   tx.update(mysterySeeds).set({ usedAt: now, seed: plain }).where(eq(mysterySeeds.id, seed.id)).run();
   commitSeed(tx, type, now);
-  // The drawn product's first size with a unit left (issue 38 draws per size).
-  const variants = variantsOf(tx, productId);
-  const variant = variants.find((candidate) => candidate.quantity > 0) ?? variants[0]!;
   tx.insert(mysteryDraws)
     .values({
       orderId,
       productType: type,
       seedId: seed.id,
-      productId,
-      variantId: variant.id,
+      productId: item.productId,
+      variantId,
+      size: draw.size,
       productLabel: item.label,
       priceCents,
-      stock: JSON.stringify(box.stock),
+      // An object, not today's array: verify reads the ids as variant ids (mystery-audit.ts).
+      stock: JSON.stringify({ variants: draw.stock }),
       createdAt: now,
     })
     .run();
-  line.productId = productId;
-  line.variantId = variant.id;
-  line.sizeLabel = sizeLabelOf(type, variants.length, variant);
+  line.productId = item.productId;
+  line.variantId = variantId;
+  line.sizeLabel = sizeLabelOf(type, variantsOf(tx, item.productId).length, item);
   line.label = `${boxName(type)}: ${item.label}`;
 }
 
@@ -82,6 +86,7 @@ export async function buyBox(deps: OrderDeps, userId: number, type: string, inpu
   const box = boxState(db, type);
   const refused = refusalOf(box);
   if (refused) throw refused;
+  drawFor(box, input.size);
   const priceCents = box.priceCents!;
   if (input.price !== undefined && Math.round(input.price * 100) !== priceCents) {
     throw new DomainError(409, BOX_PRICE_CHANGED, undefined, { price: priceCents / 100 });

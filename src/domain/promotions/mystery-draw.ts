@@ -4,19 +4,22 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
  * The mystery box's draw (docs/decisions.md "Mystery boxes"), pure and exact so anyone can redo
  * it with the revealed seed and the stock the order page lists:
  *
- * 1. The stock: every flagged, in-stock product of the box's type as [productId, units], sorted
- *    by product id; N = the sum of the units.
+ * 1. The stock: the units the purchase draws from as [variantId, units], sorted by variant id
+ *    (a tee or shoe box: each flagged product's variant of the size bought; other boxes: every
+ *    variant of their flagged products); N = the sum of the units. Draws from before issue 38
+ *    listed [productId, units]: the same steps over product ids (mystery-audit.ts reads both).
  * 2. x = HMAC-SHA256(key = the seed's 32 raw bytes, message = the order id in decimal), read as a
  *    256-bit big-endian unsigned integer.
  * 3. Exactly uniform ticket in [0, N): x mod N when x < 2^256 - (2^256 mod N); otherwise (odds
  *    below N / 2^256, i.e. never in practice) roll again with message '{orderId}:1', ':2', ...
- * 4. The ticket walks the stock in order: the first product whose running total of units exceeds
- *    it is drawn. So each product's chance is exactly its units / N, the odds /mystery shows.
+ * 4. The ticket walks the stock in order: the first line whose running total of units exceeds
+ *    it is drawn. So each line's chance is exactly its units / N, the odds /mystery shows.
  *
  * Changing a step changes past draws: tests/unit/mystery-draw.test.ts pins a known answer.
  */
 
-export type BoxStock = [productId: number, units: number][];
+/** [id, units] lines: variant ids (product ids in draws from before issue 38). */
+export type BoxStock = [id: number, units: number][];
 
 const SEED_BYTES = 32;
 const SPACE = 1n << 256n;

@@ -5,7 +5,7 @@ import type { OrderDrawView } from '../../domain/promotions/mystery-audit.ts';
  * A mystery box's draw where its buyer reads it: the order page. Everything needed to check the
  * draw without trusting the store: the hash that was public before the purchase, the seed (used
  * for this draw only, so revealing it tells nothing about the next one), the stock drawn from,
- * and each step with a one-line command and what it prints.
+ * (a size's units, for a tee or shoe box) and each step with a one-line command and what it prints.
  */
 
 /** An item's exact chance: 3 of 8 (37.5%). */
@@ -26,6 +26,12 @@ export function MysteryDrawPanel({ draw, orderId }: { draw: OrderDrawView; order
       <p className="m-0 mt-2 text-sm">
         {'You got '}
         <strong data-drawn="">{draw.productLabel}</strong>
+        {draw.size && (
+          <>
+            {' in size '}
+            <strong data-drawn-size="">{draw.size}</strong>
+          </>
+        )}
         {`, drawn ${formatDateTime(draw.drawnAt)}.`}
       </p>
       <dl className="m-0 mt-3 grid gap-1 text-sm">
@@ -46,11 +52,11 @@ export function MysteryDrawPanel({ draw, orderId }: { draw: OrderDrawView; order
           )}
         </dd>
       </dl>
-      <h3 className="m-0 mt-4 text-base font-bold">What was in the box</h3>
+      <h3 className="m-0 mt-4 text-base font-bold">{draw.size ? `What was in the box in size ${draw.size}` : 'What was in the box'}</h3>
       <table className="mt-2 w-full border-collapse text-sm">
         <thead>
           <tr className="text-left text-slate-600">
-            <th className="py-1 font-semibold">Product id</th>
+            <th className="py-1 font-semibold">{draw.stockBy === 'variant' ? 'Size id' : 'Product id'}</th>
             <th className="py-1 font-semibold">Item</th>
             <th className="py-1 text-right font-semibold">Tickets</th>
             <th className="py-1 text-right font-semibold">Chance</th>
@@ -58,10 +64,10 @@ export function MysteryDrawPanel({ draw, orderId }: { draw: OrderDrawView; order
         </thead>
         <tbody>
           {ticketRanges(draw.stock).map((line) => (
-            <tr key={line.productId} className="border-t border-slate-100" data-drawn-item={line.productId === draw.productId ? '' : undefined}>
-              <td className="py-1">{`#${line.productId}`}</td>
-              <td className="py-1 break-words">{line.productId === draw.productId ? <strong>{line.label}</strong> : line.label}</td>
-              <td className="py-1 text-right tabular-nums" data-tickets={line.productId}>
+            <tr key={line.id} className="border-t border-slate-100" data-drawn-item={line.id === draw.drawnId ? '' : undefined}>
+              <td className="py-1">{`#${line.id}`}</td>
+              <td className="py-1 break-words">{line.id === draw.drawnId ? <strong>{line.label}</strong> : line.label}</td>
+              <td className="py-1 text-right tabular-nums" data-tickets={line.id}>
                 {line.first === line.last ? String(line.first) : `${line.first}-${line.last}`}
               </td>
               <td className="py-1 text-right">{chanceText(line.units, total)}</td>
@@ -120,7 +126,7 @@ function HowToCheck({ draw, total, orderId }: { draw: OrderDrawView; total: numb
           )}
         </li>
         <li data-check-step="3">
-          {`That number divided by ${total}, the units in the box: the remainder is your ticket, from 0 to ${total - 1}.`}
+          {`That number divided by ${total}, the units in the box${draw.size ? ` in size ${draw.size}` : ''}: the remainder is your ticket, from 0 to ${total - 1}.`}
           <code className={`${code} mt-1 block`}>{`python3 -c "print(0x${roll?.hmac ?? 'HMAC'} % ${total})"`}</code>
           {roll && (
             <span className="mt-1 block">

@@ -3,7 +3,7 @@ import { formatDateTime } from '../../../../components/format.ts';
 import { DomainError } from '../../../../domain/errors.ts';
 import { productTypeLabels } from '../../../../domain/catalog/catalog.ts';
 import { boxDrawsCsv, type BoxDrawRow, listBoxDraws } from '../../../../domain/promotions/mystery-admin.ts';
-import { allBoxStates, type BoxState, boxName, setBoxPrice } from '../../../../domain/promotions/mystery-boxes.ts';
+import { allBoxStates, type BoxState, boxName, compareSizes, setBoxPrice } from '../../../../domain/promotions/mystery-boxes.ts';
 import type { AppContext, AppEnv } from '../../../../http/context.ts';
 import { setFlash } from '../../../../http/flash.ts';
 import { validForm } from '../../../../http/request.ts';
@@ -13,7 +13,8 @@ import { chanceText } from '../../mystery-draw.tsx';
 
 /*
  * The Promotions tab's mystery box section (issue 29, items 2 and 5): each type's box (its
- * status, the most it may cost, the price form, the exact odds and the commitment), the latest
+ * status, the most it may cost, the price form, the exact odds, or a tee or shoe box's units in
+ * each size, and the commitment), the latest
  * draws, and every draw as CSV. The price form works without JavaScript and calls the same
  * domain rule as PUT /api/admin/mystery-boxes/{type}.
  */
@@ -28,8 +29,88 @@ const statusText: Record<BoxState['status'], string> = {
   empty: 'Nothing flagged in stock',
 };
 
+/** A box without sizes: each item's units and exact chance in the one draw. */
+function OddsTable({ box }: { box: BoxState }) {
+  const draw = box.draws[0];
+  if (!draw) return null;
+  return (
+    <table className="mt-3 w-full border-collapse text-sm">
+      <thead>
+        <tr className="text-left text-slate-600">
+          <th className="py-1 font-semibold">Item</th>
+          <th className="py-1 text-right font-semibold">Price</th>
+          <th className="py-1 text-right font-semibold">Chance</th>
+        </tr>
+      </thead>
+      <tbody>
+        {draw.items.map((item) => (
+          <tr key={item.variantId} className="border-t border-slate-100">
+            <td className="py-1 break-words">{`#${item.productId} ${item.name}`}</td>
+            <td className="py-1 text-right">{formatCents(item.priceCents)}</td>
+            <td className="py-1 text-right">{chanceText(item.units, draw.units)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * A tee or shoe box: each item's units in each size (a size is drawn on its own, so what the
+ * admin needs to see is which sizes run thin), and the units of each size in all.
+ */
+function UnitsBySize({ box }: { box: BoxState }) {
+  const sizes = [...box.draws.map((draw) => draw.size), ...box.soldOutSizes].sort(compareSizes);
+  const products = [...new Map(box.items.map((item) => [item.productId, item])).values()].sort((a, b) => a.productId - b.productId);
+  const unitsOf = (productId: number, size: string) => box.items.find((item) => item.productId === productId && item.size === size)?.units ?? 0;
+  const cell = 'py-1 pl-2 text-right tabular-nums';
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full border-collapse text-sm" data-units-by-size={box.type}>
+        <caption className="pb-1 text-left text-slate-600">Units in each size (each size is drawn on its own)</caption>
+        <thead>
+          <tr className="text-left text-slate-600">
+            <th className="py-1 font-semibold">Item</th>
+            <th className="py-1 text-right font-semibold">Price</th>
+            {sizes.map((size) => (
+              <th key={size} scope="col" className={`${cell} font-semibold`}>
+                {size}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {products.map((item) => (
+            <tr key={item.productId} className="border-t border-slate-100">
+              <td className="py-1 break-words">{`#${item.productId} ${item.label}`}</td>
+              <td className="py-1 text-right">{formatCents(item.priceCents)}</td>
+              {sizes.map((size) => (
+                <td key={size} className={cell}>
+                  {unitsOf(item.productId, size) || '-'}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr className="border-t border-slate-300 font-semibold">
+            <th scope="row" className="py-1 text-left">
+              Units in the size
+            </th>
+            <td />
+            {sizes.map((size) => (
+              <td key={size} className={cell} data-size-units={size}>
+                {box.draws.find((draw) => draw.size === size)?.units ?? 0}
+              </td>
+            ))}
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
 function BoxRow({ box }: { box: BoxState }) {
-  const total = box.items.reduce((sum, item) => sum + item.units, 0);
   return (
     <li className="border-t border-slate-100 py-4" data-admin-box={box.type}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -58,24 +139,7 @@ function BoxRow({ box }: { box: BoxState }) {
               Save price
             </button>
           </form>
-          <table className="mt-3 w-full border-collapse text-sm">
-            <thead>
-              <tr className="text-left text-slate-600">
-                <th className="py-1 font-semibold">Item</th>
-                <th className="py-1 text-right font-semibold">Price</th>
-                <th className="py-1 text-right font-semibold">Chance</th>
-              </tr>
-            </thead>
-            <tbody>
-              {box.items.map((item) => (
-                <tr key={item.productId} className="border-t border-slate-100">
-                  <td className="py-1 break-words">{`#${item.productId} ${item.label}`}</td>
-                  <td className="py-1 text-right">{formatCents(item.priceCents)}</td>
-                  <td className="py-1 text-right">{chanceText(item.units, total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          {box.bySize ? <UnitsBySize box={box} /> : <OddsTable box={box} />}
           {box.seedHash && <p className="m-0 mt-2 text-xs text-slate-600 break-all">{`Next draw's commitment: ${box.seedHash}`}</p>}
         </>
       )}
@@ -90,7 +154,7 @@ function DrawsList({ draws }: { draws: BoxDrawRow[] }) {
       {draws.map((draw) => (
         <li key={draw.id} className="border-t border-slate-100 pt-2 break-words" data-draw={draw.orderId}>
           <a href={`/orders/${draw.orderId}`} className="font-semibold text-sea-dark">{`#${draw.orderId}`}</a>
-          {` ${draw.productLabel}`}
+          {` ${draw.productLabel}${draw.size ? `, size ${draw.size}` : ''}`}
           <span className="block text-slate-600">{`${draw.box} at ${formatCents(draw.priceCents)} · ${formatDateTime(draw.drawnAt)} · ${draw.orderStatus}`}</span>
         </li>
       ))}
