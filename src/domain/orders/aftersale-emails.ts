@@ -4,7 +4,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import { trackingUrl } from '../../shared/schemas/aftersale.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
-import { addressLinesOf, paymentLabelOf } from './order-emails.ts';
+import { addressLinesOf, parcelRows, paymentLabelOf } from './order-emails.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { orderMailFootnote, orderPathFor } from './order-links.ts';
 
@@ -54,6 +54,7 @@ export function queueShippedEmail(tx: Queryable, clock: Clock, order: OrderRow):
       rows: [
         ['Carrier', carrier],
         ['Tracking number', number],
+        ...parcelRows(tx, order.id),
       ],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: orderMailFootnote(tx, order),
