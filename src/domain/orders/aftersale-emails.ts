@@ -51,11 +51,7 @@ export function queueShippedEmail(tx: Queryable, clock: Clock, order: OrderRow):
         `Order #${order.id} was handed to ${carrier} for ${addressLinesOf(order)}.`,
         url ? `Track it with ${carrier}: ${url}` : `Your ${carrier} tracking number is ${number}.`,
       ],
-      rows: [
-        ['Carrier', carrier],
-        ['Tracking number', number],
-        ...parcelRows(tx, order.id),
-      ],
+      rows: [['Carrier', carrier], ['Tracking number', number], ...parcelRows(tx, order.id)],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: orderMailFootnote(tx, order),
     }),
@@ -77,6 +73,8 @@ export function queueReturnRequestEmail(tx: Queryable, clock: Clock, order: Orde
         `Reason: ${order.returnReason ?? ''}`,
         'Refund it in full or in part from the admin Orders tab, where it is listed under Needs attention.',
       ],
+      // What comes back, in which size.
+      rows: parcelRows(tx, order.id),
       action: { label: 'Open the Orders tab', path: '/admin?tab=orders' },
     }),
   });

@@ -42,8 +42,7 @@ function ChooseSize({ productId, donate, choices }: { productId: number; donate:
             </li>
           ) : (
             <li key={choice.size} className="rounded-lg border border-dashed border-slate-200 px-3 py-2 text-slate-500">
-              <s>{choice.size}</s>
-              <span className="sr-only">, sold out</span>
+              {`${choice.size}: sold out`}
             </li>
           ),
         )}
@@ -131,7 +130,9 @@ export const checkoutPages = new Hono<AppEnv>()
               </a>
             </div>
           ) : soldOut ? (
-            <p className="m-0 text-slate-700">{chosen?.sizeLabel ? `${sizeText(chosen.sizeLabel)} just sold out. Check back soon!` : 'This product just sold out. Check back soon!'}</p>
+            <p className="m-0 text-slate-700">
+              {chosen?.sizeLabel ? `${sizeText(chosen.sizeLabel)} just sold out. Check back soon!` : 'This product just sold out. Check back soon!'}
+            </p>
           ) : !chosen ? (
             <ChooseSize productId={product.id} donate={donation !== null} choices={choices} />
           ) : (
