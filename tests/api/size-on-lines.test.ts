@@ -107,6 +107,12 @@ describe('the chosen size on every line', () => {
     const row = csv.find((line) => line.startsWith(`${orderId},`))!;
     expect(row).toContain('1 x Patagonia P-6 Logo Responsibili-Tee · Size M; 1 x Patagonia P-6 Logo Responsibili-Tee · Size S; 1 x Ray-Ban');
     expect(row).toContain(',M; S; -,');
+
+    // Delivered: the message says what was in the parcel, each line in its size.
+    expect((await admin.post(`/api/admin/orders/${orderId}/status`, { json: { status: 'completed' } })).status).toBe(200);
+    const delivered = (await deliverOutbox(ctx)).find((mail) => mail.kind === 'order_delivered')!;
+    expect(delivered.text).toContain('Patagonia P-6 Logo Responsibili-Tee · Size M');
+    expect(delivered.text).toContain('Patagonia P-6 Logo Responsibili-Tee · Size S');
   });
 
   test('buy now in M: the checkout names it, the order holds it, the API and e-mail say it', async () => {
