@@ -58,6 +58,16 @@ describe('the chosen size on every line', () => {
     const tooMany = await ctx.shopper.patch(`/api/cart/${s.id}`, { json: { quantity: 3 } });
     expect(tooMany.status).toBe(409);
     expect((await tooMany.json()).message).toBe('Only 2 left in stock.');
+
+    // M sells down to 1 while 3 wait in the cart: the checkout names the size that ran short.
+    sellInSizes(ctx.db, tee.id, [
+      { size: 'S', quantity: 2 },
+      { size: 'M', quantity: 1 },
+      { size: 'L', quantity: 0 },
+    ]);
+    const short = await checkout(ctx.shopper, { paymentMethod: 'cod', shipping: { method: 'standard' }, customer });
+    expect(short.status).toBe(409);
+    expect((await short.json()).message).toBe('Only 1 of Patagonia P-6 Logo Responsibili-Tee in size M left.');
   });
 
   test('cart checkout: the order page, the order API, the receipt, the admin list and the CSV name each size; sunglasses none', async () => {
