@@ -193,6 +193,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
       className="grid gap-6"
     >
       <input type="hidden" name="productId" value={product.id} />
+      {product.variantId !== undefined && <input type="hidden" name="variantId" value={product.variantId} />}
       {donation ? (
         <DonationFields idPrefix={id} charity={donation} values={customer} errors={errors} />
       ) : (

@@ -3,7 +3,7 @@ import { bootstrapAdmin } from '../../src/domain/accounts/bootstrap-admin.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { signedInAdmin } from '../helpers/admin-tools.ts';
 import { aviator, checkout, checkoutStore, type CheckoutStore, customer, product } from '../helpers/checkout.ts';
-import { all, mainOf, text, textOf } from '../helpers/html.ts';
+import { all, islandProps, mainOf, text, textOf } from '../helpers/html.ts';
 import { deliverOutbox } from '../helpers/outbox.ts';
 import { sellInSizes } from '../helpers/variants.ts';
 
@@ -132,6 +132,13 @@ describe('the chosen size on every line', () => {
     // The product page sends the shopper on with the size in the URL.
     const inM = await (await ctx.shopper.get(`/checkout?productId=${tee.id}&size=M`)).text();
     expect(text(inM, 'aside [data-size]')).toBe('Size M');
+    expect(islandProps<{ product: { variantId: number } }>(inM, 'BuyNowCheckout').product.variantId).toBe(sizes.M!);
+    // Posted without JavaScript, the form comes back to the same checkout in the same size.
+    const body = new FormData();
+    body.set('productId', String(tee.id));
+    body.set('variantId', String(sizes.M));
+    const back = await ctx.shopper.request('POST', '/checkout/submit', { body });
+    expect(back.headers.get('location')).toBe(`/checkout?productId=${tee.id}&variantId=${sizes.M}`);
     // No size named: the sizes to choose from, the sold-out one said so, not a link.
     const unsized = await (await ctx.shopper.get(`/checkout?productId=${tee.id}`)).text();
     expect(all(unsized, '[data-choose-size] a').map((a) => a.getAttribute('href'))).toEqual([

@@ -193,8 +193,10 @@ export const checkoutPages = new Hono<AppEnv>()
     // Reached only without JavaScript (or before the island loaded): card and Apple Pay need the payment form's script.
     const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const productId = productIdOf(typeof body.productId === 'string' ? body.productId : '');
+    // Back to the same checkout, in the size it was for.
+    const variantId = typeof body.variantId === 'string' && /^[0-9]{1,15}$/.test(body.variantId) ? `&variantId=${body.variantId}` : '';
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
-    return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
+    return c.redirect(productId ? `/checkout?productId=${productId}${variantId}` : '/', 303);
   })
   .get('/order-confirmation/:id', (c) => {
     // The guest who just paid is known by the cart cookie their checkout used.
