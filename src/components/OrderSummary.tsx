@@ -1,5 +1,6 @@
 import type { OrderView } from '../domain/orders/order-views.ts';
 import { formatDateTime, orderStatusClass, orderStatusLabel } from './format.ts';
+import { sizeText } from '../shared/size-label.ts';
 
 /**
  * One order: number, date, status in its colour, items with thumbnails, and totals. `linked`
@@ -39,7 +40,7 @@ export function OrderCard({
             <span className="min-w-0 flex-1 text-sm">
               <span className="block truncate font-semibold">{item.label}</span>
               <span className="block truncate text-slate-600">
-                {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity}`}
+                {[item.product.model, sizeText(item.size), item.purchaseType === 'play' ? 'Prize' : '', `Qty ${item.quantity}`].filter(Boolean).join(' · ')}
               </span>
             </span>
             <span className="text-sm font-semibold">{`$${(item.price * item.quantity).toFixed(2)}`}</span>

@@ -65,8 +65,9 @@ export async function checkoutCart(deps: OrderDeps, userId: number, input: CartC
       throw error;
     }
     if (line.quantity > line.product.stock) {
-      const message =
-        line.product.stock <= 0 ? `${productLabel(line.product)} is sold out.` : `Only ${line.product.stock} of ${productLabel(line.product)} left.`;
+      // The stock is the line's size's: the message names the size it ran out in, as the order's own check does (orders.ts).
+      const named = line.sizeLabel ? `${productLabel(line.product)} in size ${line.sizeLabel}` : productLabel(line.product);
+      const message = line.product.stock <= 0 ? `${named} is sold out.` : `Only ${line.product.stock} of ${named} left.`;
       throw new DomainError(409, message, { items: message });
     }
   }

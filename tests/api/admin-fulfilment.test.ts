@@ -77,7 +77,7 @@ describe('Orders tab', () => {
     expect(all.headers.get('content-type')).toContain('text/csv');
     expect(all.headers.get('content-disposition')).toMatch(/^attachment; filename="orders-all-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await all.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('Order,Placed,Status,Customer,E-mail,Phone,Address,Delivery,Items,Subtotal,Shipping,Tax,Total,Payment,Refunded,Notes');
+    expect(lines[0]).toBe('Order,Placed,Status,Customer,E-mail,Phone,Address,Delivery,Items,Sizes,Subtotal,Shipping,Tax,Total,Payment,Refunded,Notes');
     expect(lines).toHaveLength(3);
     expect(lines.find((l) => l.startsWith(`${first.id},`))).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
     expect(lines.find((l) => l.startsWith(`${second.id},`))).toContain('"Leave at the door, ""front"""');

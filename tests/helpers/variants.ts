@@ -156,3 +156,44 @@ export function giveSizes(db: Queryable, productId: number, sizes: [size: string
     .run();
   return ids;
 }
+
+/**
+ * Makes a product sell in `sizes`, in that order, each with its available count: its variants
+ * are renamed and stocked in place (ids kept), more are added as needed; `products.quantity`
+ * becomes their sum and `products.size` the sizes joined, as the admin's variant edits keep
+ * them. Returns the variant ids by size.
+ */
+export function sellInSizes(db: Queryable, productId: number, sizes: readonly { size: string; quantity: number }[]): Record<string, number> {
+  const existing = db
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(productVariants.position, productVariants.id)
+    .all();
+  if (existing.length > sizes.length) throw new Error(`product ${productId} has ${existing.length} variants, more than the ${sizes.length} sizes asked`);
+  const ids: Record<string, number> = {};
+  sizes.forEach(({ size, quantity }, position) => {
+    const kept = existing[position];
+    const sku = `${kept?.sku ?? existing[0]?.sku ?? `P${productId}`}-${size}`;
+    if (kept) {
+      db.update(productVariants)
+        .set({ size, sku, position, quantity, stocked: sql`${productVariants.stocked} + ${quantity} - ${productVariants.quantity}` })
+        .where(eq(productVariants.id, kept.id))
+        .run();
+      ids[size] = kept.id;
+    } else {
+      const made = db
+        .insert(productVariants)
+        .values({ productId, sku, size, position, quantity, stocked: quantity, createdAt: Date.now() })
+        .returning({ id: productVariants.id })
+        .get();
+      ids[size] = made.id;
+    }
+  });
+  const total = sizes.reduce((sum, { quantity }) => sum + quantity, 0);
+  db.update(products)
+    .set({ quantity: total, size: sizes.map(({ size }) => size).join(', ') })
+    .where(eq(products.id, productId))
+    .run();
+  return ids;
+}

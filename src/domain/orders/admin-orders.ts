@@ -12,6 +12,7 @@ import { startRefund } from './order-refund.ts';
 import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { grantFreeEntries, withdrawFreeEntries } from '../games/free-entries.ts';
+import { withSize } from '../../shared/size-label.ts';
 
 /** A payment row: here, a refund recorded as started, to send after its transaction commits. */
 type PaymentRow = typeof payments.$inferSelect;
@@ -68,6 +69,8 @@ export interface AdminOrderItem {
   id: number;
   productId: number | null;
   label: string;
+  /** The size sold ('' when the product has no sizes to tell apart). */
+  size: string;
   quantity: number;
   /** Unit price in dollars. */
   price: number;
@@ -149,6 +152,7 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
       id: item.id,
       productId: item.productId,
       label: item.productLabel || [brand, model].filter(Boolean).join(' ') || 'Deleted product',
+      size: item.sizeLabel,
       quantity: item.quantity,
       price: centsToDollars(item.priceCents),
       purchaseType: item.purchaseType,
@@ -203,6 +207,7 @@ const CSV_COLUMNS = [
   'Address',
   'Delivery',
   'Items',
+  'Sizes',
   'Subtotal',
   'Shipping',
   'Tax',
@@ -234,7 +239,9 @@ export function ordersCsv(list: AdminOrder[], formatTime: (ms: number) => string
       order.delivery.phone,
       order.delivery.address,
       order.delivery.methodLabel,
-      order.items.map((item) => `${item.quantity} x ${item.label}${item.purchaseType === 'play' ? ' (prize)' : ''}`).join('; '),
+      order.items.map((item) => `${item.quantity} x ${withSize(item.label, item.size)}${item.purchaseType === 'play' ? ' (prize)' : ''}`).join('; '),
+      // One entry per line, in the Items' order ('-' for a line without a size), for sorting and packing by size.
+      order.items.some((item) => item.size) ? order.items.map((item) => item.size || '-').join('; ') : '',
       order.subtotal.toFixed(2),
       order.shipping.toFixed(2),
       order.tax.toFixed(2),

@@ -4,7 +4,7 @@ import { formatCents } from '../../shared/pricing.ts';
 import { trackingUrl } from '../../shared/schemas/aftersale.ts';
 import type { Clock } from '../clock.ts';
 import { composeEmail } from '../mail/compose.ts';
-import { addressLinesOf, paymentLabelOf } from './order-emails.ts';
+import { addressLinesOf, parcelRows, paymentLabelOf } from './order-emails.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { orderMailFootnote, orderPathFor } from './order-links.ts';
 
@@ -51,10 +51,7 @@ export function queueShippedEmail(tx: Queryable, clock: Clock, order: OrderRow):
         `Order #${order.id} was handed to ${carrier} for ${addressLinesOf(order)}.`,
         url ? `Track it with ${carrier}: ${url}` : `Your ${carrier} tracking number is ${number}.`,
       ],
-      rows: [
-        ['Carrier', carrier],
-        ['Tracking number', number],
-      ],
+      rows: [['Carrier', carrier], ['Tracking number', number], ...parcelRows(tx, order.id)],
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: orderMailFootnote(tx, order),
     }),
@@ -76,6 +73,8 @@ export function queueReturnRequestEmail(tx: Queryable, clock: Clock, order: Orde
         `Reason: ${order.returnReason ?? ''}`,
         'Refund it in full or in part from the admin Orders tab, where it is listed under Needs attention.',
       ],
+      // What comes back, in which size.
+      rows: parcelRows(tx, order.id),
       action: { label: 'Open the Orders tab', path: '/admin?tab=orders' },
     }),
   });

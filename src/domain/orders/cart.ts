@@ -6,7 +6,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { returnPrizeFromCart } from '../games/prizes.ts';
-import { chooseSize, sizeLabelFor } from '../inventory/variants.ts';
+import { chooseSize, sizeLabelFor, variantById } from '../inventory/variants.ts';
 
 /*
  * The cart (spec sections 3, 4, 7). Regular items cost the product's current price; a won
@@ -158,11 +158,8 @@ function ownLine(db: Queryable, userId: number, id: number) {
 export function setCartQuantity(db: Queryable, userId: number, id: number, quantity: number): void {
   const line = ownLine(db, userId, id);
   if (line.type === 'play' && quantity !== 1) throw new DomainError(409, 'A prize is one item.', { quantity: 'A prize is one item.' });
-  // The line's size has its own stock: the product's sum would let M be set past what M has.
-  const available =
-    line.variantId === null
-      ? 0
-      : (db.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, line.variantId)).get()?.quantity ?? 0);
+  // The line's own size: another size of the product having units left does not fill this one.
+  const available = line.variantId === null ? 0 : (variantById(db, line.variantId)?.quantity ?? 0);
   if (line.type === 'regular' && quantity > available) {
     throw new DomainError(409, stockMessage(available), { quantity: stockMessage(available) });
   }

@@ -8,6 +8,7 @@ import { queueEmail } from '../mail/outbox.ts';
 import { orderMailFootnote, orderPathFor } from './order-links.ts';
 import { freeEntriesOfOrder } from '../games/free-entries.ts';
 import { freeEntryDate } from '../../shared/free-entries.ts';
+import { withSize } from '../../shared/size-label.ts';
 
 /*
  * The order messages: the confirmation with its receipt, the refund and the delivery. Each is
@@ -44,6 +45,13 @@ export function addressLinesOf(order: OrderRow): string {
 /** What a line's way of buying adds to its receipt row. */
 const ITEM_NOTES: Record<string, string> = { play: ' (prize)', mystery_box: ' (drawn for you: your order page shows the seed and how to check the draw)' };
 
+const itemsOf = (tx: Queryable, orderId: number) => tx.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(orderItems.id).all();
+
+/** What is in the parcel, without prices (the shipped and delivered messages): each line with its size. */
+export function parcelRows(tx: Queryable, orderId: number): Array<[string, string]> {
+  return itemsOf(tx, orderId).map((item) => [withSize(item.productLabel, item.sizeLabel), `x ${item.quantity}`]);
+}
+
 function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
   const delivery: Array<[string, string]> = order.donationTo
     ? [['Donated to', `${order.donationTo}, ${addressLinesOf(order)}`]]
@@ -51,10 +59,9 @@ function receiptRows(tx: Queryable, order: OrderRow): Array<[string, string]> {
         ['Delivery', shippingLabelOf(order.shippingMethod)],
         ['Deliver to', addressLinesOf(order)],
       ];
-  const items = tx.select().from(orderItems).where(eq(orderItems.orderId, order.id)).all();
   return [
-    ...items.map((item): [string, string] => [
-      `${item.productLabel}${ITEM_NOTES[item.purchaseType] ?? ''} x ${item.quantity}`,
+    ...itemsOf(tx, order.id).map((item): [string, string] => [
+      `${withSize(item.productLabel, item.sizeLabel)}${ITEM_NOTES[item.purchaseType] ?? ''} x ${item.quantity}`,
       formatCents(item.priceCents * item.quantity),
     ]),
     ['Subtotal', formatCents(order.subtotalCents)],
@@ -204,6 +211,7 @@ export function queueDeliveredEmail(tx: Queryable, clock: Clock, order: OrderRow
         // Cash on delivery is paid now, so its free entries are given now: this message names them.
         ...(order.paymentMethod === 'cod' ? freeEntriesLine(tx, order.id) : []),
       ],
+      rows: parcelRows(tx, order.id),
       action: { label: 'View your order', path: orderPathFor(tx, order) },
       footnote: orderMailFootnote(tx, order),
     }),

@@ -51,6 +51,9 @@ export function orderView(db: Queryable, order: typeof orders.$inferSelect) {
     items: items.map(({ item, product }) => ({
       id: item.id,
       productId: item.productId,
+      /** The size bought, as it was called at the sale ('' when the product has no sizes to tell apart). */
+      size: item.sizeLabel,
+      variantId: item.variantId,
       quantity: item.quantity,
       price: centsToDollars(item.priceCents),
       purchaseType: item.purchaseType,

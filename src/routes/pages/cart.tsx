@@ -16,18 +16,26 @@ import { productLabel, productLines } from '../../domain/catalog/catalog.ts';
 import { checkoutCart } from '../../flows/checkout-cart.ts';
 import { cartShippingCents, defaultShippingFor, type ShippingMethod, totalsFor, totalsInDollars } from '../../shared/pricing.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+import { sizeText, withSize } from '../../shared/size-label.ts';
 
 function CartItem({ line }: { line: CartLine }) {
   const isPrize = line.type === 'play';
-  const { title, subtitle, label: name } = productLines(line.product);
+  const { title, subtitle, label } = productLines(line.product);
+  // Two lines of one product in two sizes: the buttons' names tell them apart.
+  const name = withSize(label, line.sizeLabel);
   return (
     <li className="flex gap-3 border-b border-slate-100 py-4 last:border-0">
       <a href={`/product/${line.productId}`} className="shrink-0">
-        <img src={line.product.imageUrl} alt={name} width={80} height={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
+        <img src={line.product.imageUrl} alt={label} width={80} height={80} className="h-20 w-20 rounded-xl bg-slate-50 object-contain" />
       </a>
       <div className="min-w-0 flex-1">
         <p className="m-0 truncate font-semibold">{title}</p>
         <p className="m-0 truncate text-sm text-slate-600">{subtitle}</p>
+        {line.sizeLabel && (
+          <p className="m-0 text-sm font-semibold text-slate-800" data-size={line.sizeLabel}>
+            {sizeText(line.sizeLabel)}
+          </p>
+        )}
         <p className="m-0 mt-1 text-sm font-bold">
           {formatCents(line.priceCents)}
           {isPrize && <span className="ml-2 rounded-full bg-coral/10 px-2 py-0.5 text-xs font-bold text-coral-dark">Prize · won for $1</span>}
@@ -151,7 +159,7 @@ const refusedForm = (title: string, fallback: string) => (c: AppContext, error: 
 
 /** The cart page (spec section 2) and its forms, which work without JavaScript. */
 function RemovePrizeStep({ line }: { line: CartLine }) {
-  const name = productLabel(line.product);
+  const name = withSize(productLabel(line.product), line.sizeLabel);
   return (
     <section aria-labelledby="remove-prize-title" className="mx-auto max-w-lg rounded-2xl border border-slate-200 bg-white p-6">
       <h1 id="remove-prize-title" className="m-0 text-xl font-extrabold">

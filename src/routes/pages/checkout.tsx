@@ -19,6 +19,37 @@ import { DomainError } from '../../domain/errors.ts';
 import { charityFor } from '../../domain/promotions/donations.ts';
 import { buyNowOutlook } from '../../domain/auctions/buy-now.ts';
 import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
+import { checkoutSize } from '../../domain/orders/line-size.ts';
+import { sizeText } from '../../shared/size-label.ts';
+
+/** A product sold in several sizes reached without one: its sizes, each a link to this checkout in that size. */
+function ChooseSize({ productId, donate, choices }: { productId: number; donate: boolean; choices: { size: string; available: number }[] }) {
+  return (
+    <nav aria-labelledby="choose-size-title" data-choose-size="" className="grid gap-2 rounded-xl border border-slate-200 p-4 text-sm">
+      <h2 id="choose-size-title" className="m-0 text-base font-bold">
+        Choose a size
+      </h2>
+      <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
+        {choices.map((choice) =>
+          choice.available > 0 ? (
+            <li key={choice.size}>
+              <a
+                href={`/checkout?productId=${productId}&size=${encodeURIComponent(choice.size)}${donate ? '&donate=1' : ''}`}
+                className="inline-block min-w-11 rounded-lg border border-slate-300 px-3 py-2 text-center font-semibold text-ink no-underline"
+              >
+                {choice.size}
+              </a>
+            </li>
+          ) : (
+            <li key={choice.size} className="rounded-lg border border-dashed border-slate-200 px-3 py-2 text-slate-500">
+              {`${choice.size}: sold out`}
+            </li>
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}
 
 /** `?donate=1`: the charity a donation would go to, or why this product cannot be donated (the ordinary checkout shows then). */
 function donationMode(asked: string | undefined, product: { donateEnabled: boolean }, charity: CharityPartner | null) {
@@ -46,12 +77,15 @@ export const checkoutPages = new Hono<AppEnv>()
     if (!stored) return productNotFound(c, 'checkout');
     if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
     const product = productView(stored);
-    const totals = totalsFor([{ priceCents: stored.priceCents, quantity: 1 }], 0);
-    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
     const { db, clock } = c.env.deps;
+    // The size the product page sent the shopper on with (`&size=M`); its own price and stock.
+    const { chosen, choices } = checkoutSize(db, stored, { variantId: c.req.query('variantId'), size: c.req.query('size') });
+    const priceCents = chosen?.priceCents ?? stored.priceCents;
+    const totals = totalsFor([{ priceCents, quantity: 1 }], 0);
+    const { contact, config, savedCard } = checkoutDefaults(c.env.deps.db, c.env.deps.config, owner ?? 0);
     // Beside an auction: the unit it holds is for sale until the first bid, then the page says to bid (issue 37 item 6).
     const auction = buyNowOutlook(db, stored.id, stored.quantity, clock.now());
-    const soldOut = stored.quantity <= 0 && !auction.heldUnit && auction.refusal === null;
+    const soldOut = (chosen ? chosen.available : stored.quantity) <= 0 && !auction.heldUnit && auction.refusal === null;
     const bought = owner === null ? null : recentPurchaseOf(db, owner, stored.id, clock.now());
     const boughtAgo = bought ? { text: elapsedText(clock.now() - bought.at), orderId: bought.orderId } : null;
     const { donation, refusal: donationRefusal } = donationMode(c.req.query('donate'), stored, c.env.deps.config.charity);
@@ -96,12 +130,16 @@ export const checkoutPages = new Hono<AppEnv>()
               </a>
             </div>
           ) : soldOut ? (
-            <p className="m-0 text-slate-700">This product just sold out. Check back soon!</p>
+            <p className="m-0 text-slate-700">
+              {chosen?.sizeLabel ? `${sizeText(chosen.sizeLabel)} just sold out. Check back soon!` : 'This product just sold out. Check back soon!'}
+            </p>
+          ) : !chosen ? (
+            <ChooseSize productId={product.id} donate={donation !== null} choices={choices} />
           ) : (
             <Island
               name="BuyNowCheckout"
               props={{
-                product: { id: product.id, priceCents: stored.priceCents },
+                product: { id: product.id, priceCents, variantId: chosen.variantId },
                 customer: contact,
                 config,
                 savedCard,
@@ -120,7 +158,12 @@ export const checkoutPages = new Hono<AppEnv>()
             <div>
               <p className="m-0 font-semibold">{productLabel(product)}</p>
               <p className="m-0 text-sm text-slate-600">{`SKU: ${product.model}`}</p>
-              <p className="m-0 mt-1 font-bold">{formatCents(stored.priceCents)}</p>
+              {chosen?.sizeLabel && (
+                <p className="m-0 text-sm font-semibold" data-size={chosen.sizeLabel}>
+                  {sizeText(chosen.sizeLabel)}
+                </p>
+              )}
+              <p className="m-0 mt-1 font-bold">{formatCents(priceCents)}</p>
             </div>
           </div>
           <dl className="m-0 mt-4 grid grid-cols-[1fr_auto] gap-y-1 text-sm">
@@ -150,8 +193,10 @@ export const checkoutPages = new Hono<AppEnv>()
     // Reached only without JavaScript (or before the island loaded): card and Apple Pay need the payment form's script.
     const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const productId = productIdOf(typeof body.productId === 'string' ? body.productId : '');
+    // Back to the same checkout, in the size it was for.
+    const variantId = typeof body.variantId === 'string' && /^[0-9]{1,15}$/.test(body.variantId) ? `&variantId=${body.variantId}` : '';
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
-    return c.redirect(productId ? `/checkout?productId=${productId}` : '/', 303);
+    return c.redirect(productId ? `/checkout?productId=${productId}${variantId}` : '/', 303);
   })
   .get('/order-confirmation/:id', (c) => {
     // The guest who just paid is known by the cart cookie their checkout used.

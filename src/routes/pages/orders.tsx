@@ -10,6 +10,7 @@ import { setFlash } from '../../http/flash.ts';
 import { currentPath, renderPage } from '../../http/render.tsx';
 import { idFrom, pathId } from '../../http/request.ts';
 import { returnRequestBody } from '../../shared/schemas/aftersale.ts';
+import { sizeText } from '../../shared/size-label.ts';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
 import { AfterSale, type ReturnFormState } from './order-aftersale.tsx';
 import { orderLinkPath } from '../../domain/orders/visitor-cart.ts';
@@ -81,7 +82,9 @@ function OrderPage({
                   <span className="block font-semibold break-words">{item.label}</span>
                 )}
                 <span className="block text-slate-600 break-words">
-                  {`${item.product.model}${item.purchaseType === 'play' ? ' · Prize' : ''} · Qty ${item.quantity} × ${money(item.price)}`}
+                  {[item.product.model, sizeText(item.size), item.purchaseType === 'play' ? 'Prize' : '', `Qty ${item.quantity} × ${money(item.price)}`]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </span>
               </span>
               <span className="text-sm font-semibold">{money(item.price * item.quantity)}</span>

@@ -7,6 +7,7 @@ import { NeedsAttention, type AttentionRow } from './attention.tsx';
 import type { ReturnRequestRow } from '../../../domain/orders/aftersale.ts';
 import { OrderAfterSale, ReturnRequests } from './order-aftersale.tsx';
 import { isGuestUsername } from '../../../shared/visitor.ts';
+import { withSize } from '../../../shared/size-label.ts';
 
 /** The status filters of the Orders tab, in the order an admin works through them. */
 const filters: { status: OrderStatus | null; label: string }[] = [
@@ -104,7 +105,7 @@ function OrderRow({ order, filter }: { order: AdminOrder; filter: OrderStatus | 
           {order.items.map((item) => (
             <li key={item.id} className="flex gap-3">
               <span className="min-w-0 flex-1 break-words">
-                {item.label}
+                {withSize(item.label, item.size)}
                 {item.purchaseType === 'play' && (
                   <span className="ml-1.5 rounded-full bg-coral/10 px-1.5 py-0.5 text-[11px] font-bold text-coral-dark">Prize</span>
                 )}
@@ -235,7 +236,7 @@ export function OrderStatusConfirm({ order, to, filter }: { order: AdminOrder; t
       </p>
       <ul className="m-0 mt-3 list-none p-0 text-sm">
         {order.items.map((item) => (
-          <li key={item.id}>{`${item.quantity} × ${item.label}`}</li>
+          <li key={item.id}>{`${item.quantity} × ${withSize(item.label, item.size)}`}</li>
         ))}
       </ul>
       <div className="mt-6 flex flex-wrap justify-end gap-3">
@@ -299,7 +300,7 @@ export function PackingSlip({ order }: { order: AdminOrder }) {
         <tbody>
           {order.items.map((item) => (
             <tr key={item.id}>
-              <td className="border-b border-slate-100 py-2 break-words">{`${item.label}${item.purchaseType === 'play' ? ' (prize)' : ''}`}</td>
+              <td className="border-b border-slate-100 py-2 break-words">{`${withSize(item.label, item.size)}${item.purchaseType === 'play' ? ' (prize)' : ''}`}</td>
               <td className="border-b border-slate-100 py-2 text-right tabular-nums">{item.quantity}</td>
               <td className="border-b border-slate-100 py-2 text-right" aria-label="Packed">
                 ☐
