@@ -24,3 +24,48 @@ export function setShelf(db: Queryable, productId: number, quantity: number): vo
     .run();
   db.update(products).set({ quantity }).where(eq(products.id, productId)).run();
 }
+
+export interface SizeStock {
+  size: string;
+  quantity: number;
+  /** Null or absent: the product's price. */
+  priceCents?: number | null;
+  colour?: string | null;
+}
+
+/**
+ * Gives a one-variant product these sizes, in this order (the picker's): its variant becomes the
+ * first, the others are added, each stocked with what is available. The product's quantity becomes
+ * their sum and its size the sizes joined, as the admin's variant edits keep them. Returns each
+ * size's variant id.
+ */
+export function withSizes(db: Queryable, productId: number, sizes: readonly SizeStock[]): Record<string, number> {
+  const first = soleVariantId(db, productId);
+  const product = db.select().from(products).where(eq(products.id, productId)).get()!;
+  const ids: Record<string, number> = {};
+  sizes.forEach((entry, position) => {
+    const values = {
+      sku: `${product.model}-${entry.size}`,
+      size: entry.size,
+      colour: entry.colour ?? null,
+      priceCents: entry.priceCents ?? null,
+      quantity: entry.quantity,
+      stocked: entry.quantity,
+      position,
+    };
+    if (position === 0) db.update(productVariants).set(values).where(eq(productVariants.id, first)).run();
+    ids[entry.size] =
+      position === 0
+        ? first
+        : db
+            .insert(productVariants)
+            .values({ productId, createdAt: product.createdAt, ...values })
+            .returning({ id: productVariants.id })
+            .get().id;
+  });
+  db.update(products)
+    .set({ quantity: sizes.reduce((sum, entry) => sum + entry.quantity, 0), size: [...new Set(sizes.map((entry) => entry.size))].join(', ') })
+    .where(eq(products.id, productId))
+    .run();
+  return ids;
+}

@@ -1,0 +1,115 @@
+import { describe, expect, test } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import { auctions, emailOutbox, notifications, orderItems, stockReservations } from '../../src/db/schema.ts';
+import { closeDueAuctions } from '../../src/domain/auctions/close.ts';
+import { variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
+import { withSizes } from '../helpers/variants.ts';
+
+/*
+ * Issue 38: an auction, a team buy and a buy-to-donate are each for one size, chosen by the
+ * admin (auction) or the shopper (team, donate); the unit held and the order line are that size's.
+ */
+
+const HOUR = 60 * 60 * 1000;
+
+async function sizedAuctionStore() {
+  const ctx = await auctionStore();
+  const sizes = withSizes(ctx.db, ctx.product.id, [
+    { size: 'M', quantity: 1 },
+    { size: 'L', quantity: 2 },
+  ]);
+  return { ...ctx, sizes: { M: sizes.M!, L: sizes.L! } };
+}
+
+const available = (ctx: { db: Parameters<typeof variantStockOf>[0] }, variantId: number) => variantStockOf(ctx.db, variantId)!;
+
+describe('an auction for one size', () => {
+  test('set up for size L, it holds an L unit and names L on its page', async () => {
+    const ctx = await sizedAuctionStore();
+    const response = await putAuction(ctx.admin, ctx.product.id, { startingBid: 100, variantId: ctx.sizes.L });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ variantId: ctx.sizes.L });
+    expect(available(ctx, ctx.sizes.L)).toMatchObject({ available: 1, held: 1 });
+    expect(available(ctx, ctx.sizes.M)).toMatchObject({ available: 1, held: 0 });
+    const shown = await (await ctx.client().get(`/api/products/${ctx.product.id}/auction`)).json();
+    expect(shown.size).toBe('L');
+  });
+
+  test('a product with several sizes and no size named: 400 naming the sizes, nothing written', async () => {
+    const ctx = await sizedAuctionStore();
+    const before = auctionRows(ctx, ctx.product.id);
+    const refused = await putAuction(ctx.admin, ctx.product.id, { startingBid: 100 });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: 'Choose a size: M or L.', fields: { variantId: 'Choose a size: M or L.' } });
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
+    expect(ctx.db.select().from(stockReservations).all()).toHaveLength(0);
+  });
+
+  test('changing a scheduled auction from L to M moves the hold; leaving the size out keeps it', async () => {
+    const ctx = await sizedAuctionStore();
+    const startsAt = new Date(ctx.clock.now() + HOUR).toISOString();
+    expect((await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, startsAt, variantId: ctx.sizes.L })).status).toBe(200);
+    const moved = await putAuction(ctx.admin, ctx.product.id, { startingBid: 60, startsAt, variantId: ctx.sizes.M });
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ status: 'scheduled', startingBid: 60, variantId: ctx.sizes.M });
+    expect(available(ctx, ctx.sizes.L)).toMatchObject({ available: 2, held: 0 });
+    expect(available(ctx, ctx.sizes.M)).toMatchObject({ available: 0, held: 1 });
+    expect(ctx.db.select().from(auctions).all()).toHaveLength(1);
+
+    // Leaving the size out keeps the one it sells.
+    expect(await (await putAuction(ctx.admin, ctx.product.id, { startingBid: 70, startsAt })).json()).toMatchObject({ variantId: ctx.sizes.M });
+    expect(available(ctx, ctx.sizes.M)).toMatchObject({ available: 0, held: 1 });
+  });
+
+  test('a sold-out size is refused naming it; a change to it leaves the hold where it was', async () => {
+    const ctx = await auctionStore();
+    const sizes = withSizes(ctx.db, ctx.product.id, [
+      { size: 'M', quantity: 0 },
+      { size: 'L', quantity: 1 },
+    ]);
+    const soldOut = 'Maison Lune One-off Frames in size M is sold out: an auction needs one in stock.';
+    const before = auctionRows(ctx, ctx.product.id);
+    const refused = await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, variantId: sizes.M });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ message: soldOut, fields: { variantId: soldOut } });
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
+
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, variantId: sizes.L });
+    const held = auctionRows(ctx, ctx.product.id);
+    expect((await putAuction(ctx.admin, ctx.product.id, { startingBid: 80, variantId: sizes.M })).status).toBe(409);
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(held);
+    expect(available(ctx, sizes.L!)).toMatchObject({ available: 0, held: 1 });
+  });
+
+  test('once somebody has bid, the size cannot change', async () => {
+    const ctx = await sizedAuctionStore();
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, variantId: ctx.sizes.L });
+    const [alice] = bidders(ctx, ['alice1']);
+    expect((await placeBid(alice!.client, ctx.product.id, 60)).status).toBe(201);
+    const refused = await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, variantId: ctx.sizes.M });
+    expect(refused.status).toBe(409);
+    expect(available(ctx, ctx.sizes.L)).toMatchObject({ held: 1 });
+    expect(available(ctx, ctx.sizes.M)).toMatchObject({ held: 0, available: 1 });
+  });
+
+  test('the winner is told the size, and the won order line is for it', async () => {
+    const ctx = await sizedAuctionStore();
+    const endsAt = new Date(ctx.clock.now() + HOUR).toISOString();
+    await putAuction(ctx.admin, ctx.product.id, { startingBid: 50, endsAt, variantId: ctx.sizes.L });
+    const [alice] = bidders(ctx, ['alice1']);
+    expect((await placeBid(alice!.client, ctx.product.id, 60)).status).toBe(201);
+    ctx.clock.set(ctx.clock.now() + 2 * HOUR);
+    await closeDueAuctions({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway });
+
+    const auction = ctx.db.select().from(auctions).where(eq(auctions.productId, ctx.product.id)).get()!;
+    expect(auction.status).toBe('ended');
+    const line = ctx.db.select().from(orderItems).where(eq(orderItems.orderId, auction.winnerOrderId!)).get()!;
+    expect(line).toMatchObject({ purchaseType: 'auction', variantId: ctx.sizes.L, sizeLabel: 'L' });
+    expect(available(ctx, ctx.sizes.L)).toMatchObject({ available: 1, held: 0, sold: 1 });
+    const told = ctx.db.select().from(notifications).where(eq(notifications.userId, alice!.id)).all();
+    expect(told.map((note) => note.title)).toContain('You won Maison Lune One-off Frames in size L');
+    const mails = ctx.db.select().from(emailOutbox).all();
+    expect(mails.some((mail) => mail.subject.includes('One-off Frames in size L'))).toBe(true);
+  });
+});
