@@ -3,7 +3,10 @@ import { eq } from 'drizzle-orm';
 import { auctions, emailOutbox, notifications, orderItems, stockReservations } from '../../src/db/schema.ts';
 import { closeDueAuctions } from '../../src/domain/auctions/close.ts';
 import { variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { quickShopper } from '../helpers/actors.ts';
+import { seededApp, type TestApp } from '../helpers/app.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
+import { holdRows, joinTeam, readTeam, snapshot, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
 import { withSizes } from '../helpers/variants.ts';
 
 /*
@@ -111,5 +114,69 @@ describe('an auction for one size', () => {
     expect(told.map((note) => note.title)).toContain('You won Maison Lune One-off Frames in size L');
     const mails = ctx.db.select().from(emailOutbox).all();
     expect(mails.some((mail) => mail.subject.includes('One-off Frames in size L'))).toBe(true);
+  });
+});
+
+/** A half-price product in M (3) and L (2). */
+function sizedTeamProduct(ctx: TestApp) {
+  const productId = teamProduct(ctx, 5);
+  const sizes = withSizes(ctx.db, productId, [
+    { size: 'M', quantity: 3 },
+    { size: 'L', quantity: 2 },
+  ]);
+  return { productId, M: sizes.M!, L: sizes.L! };
+}
+
+describe('a team buy for one size', () => {
+  test('a team for M: start and join hold two M units, the page says Size M, the paid orders say M', async () => {
+    const ctx = await seededApp();
+    const { productId, M, L } = sizedTeamProduct(ctx);
+    const alice = quickShopper(ctx, 'alice');
+    const bob = quickShopper(ctx, 'bob');
+    const started = await startTeam(alice.client, productId, { variantId: M });
+    expect(started.status).toBe(201);
+    const { code } = (await started.json()) as { code: string };
+    expect(teamRows(ctx)[0]).toMatchObject({ variantId: M, status: 'open' });
+    expect(available(ctx, M)).toMatchObject({ available: 2, held: 1 });
+    expect(available(ctx, L)).toMatchObject({ available: 2, held: 0 });
+    expect(await (await readTeam(bob.client, code)).json()).toMatchObject({ sizeLabel: 'M' });
+    const page = await (await bob.client.get(`/team/${code}`)).text();
+    expect(page).toContain('Size M');
+
+    const joined = await joinTeam(bob.client, code);
+    expect(joined.status).toBe(201);
+    expect(available(ctx, M)).toMatchObject({ available: 1, held: 0, sold: 2 });
+    expect(available(ctx, L)).toMatchObject({ available: 2, held: 0, sold: 0 });
+    const orders = teamOrders(ctx);
+    expect(orders).toHaveLength(2);
+    for (const { item } of orders) expect(item).toMatchObject({ variantId: M, sizeLabel: 'M' });
+  });
+
+  test('a multi-size product without variantId: 400 naming the sizes, nothing held', async () => {
+    const ctx = await seededApp();
+    const { productId } = sizedTeamProduct(ctx);
+    const alice = quickShopper(ctx, 'alice');
+    const before = snapshot(ctx, productId);
+    const refused = await startTeam(alice.client, productId);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: 'Choose a size: M or L.', fields: { variantId: 'Choose a size: M or L.' } });
+    expect(snapshot(ctx, productId)).toEqual(before);
+    expect(holdRows(ctx)).toHaveLength(0);
+    expect(ctx.gateway.payments()).toHaveLength(0);
+  });
+
+  test('a sold-out size is refused by name, nothing held', async () => {
+    const ctx = await seededApp();
+    const productId = teamProduct(ctx, 5);
+    const sizes = withSizes(ctx.db, productId, [
+      { size: 'M', quantity: 0 },
+      { size: 'L', quantity: 2 },
+    ]);
+    const alice = quickShopper(ctx, 'alice');
+    const before = snapshot(ctx, productId);
+    const refused = await startTeam(alice.client, productId, { variantId: sizes.M });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe('This product just sold out in size M.');
+    expect(snapshot(ctx, productId)).toEqual(before);
   });
 });

@@ -34,6 +34,7 @@ const team: TeamView = {
   taxPerMember: 1,
   totalPerMember: 13.5,
   size: 2,
+  sizeLabel: '',
   starterName: 'j***3',
   members: [{ name: 'j***3', role: 'starter' }],
   viewerIsMember: false,

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { preparedPerDb, type Queryable } from '../../db/client.ts';
 import { type Auction, auctionMaximums, auctions, products, users } from '../../db/schema.ts';
-import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
+import { resolveImageUrl } from '../catalog/catalog.ts';
 import { winners } from '../games/views.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
@@ -111,7 +111,7 @@ export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
     .limit(LIST_LIMIT)
     .all();
   const names = auctionItemLabels(db, rows);
-  return rows.map(({ auction, product, leader }) => ({ ...adminAuctionView(auction), name: names.get(auction.id)!, bidder: leader }));
+  return rows.map(({ auction, leader }) => ({ ...adminAuctionView(auction), name: names.get(auction.id)!, bidder: leader }));
 }
 
 // Every grid asks, for a different list of products each time: one statement prepared once, its
@@ -212,17 +212,17 @@ export function auctionWinners(db: Queryable, limit = 30) {
     .all();
   const names = auctionItemLabels(db, rows);
   return rows.map(({ auction, product, username }) => ({
-      kind: 'auction' as const,
-      auctionId: auction.id,
-      productId: product.id,
-      // Public: masked as the bid history masks the same bidder (issue 37 item 9).
-      username: maskBidderName(username),
-      productName: names.get(auction.id)!,
-      productType: product.productType,
-      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
-      price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
-      date: auction.endsAt,
-    }));
+    kind: 'auction' as const,
+    auctionId: auction.id,
+    productId: product.id,
+    // Public: masked as the bid history masks the same bidder (issue 37 item 9).
+    username: maskBidderName(username),
+    productName: names.get(auction.id)!,
+    productType: product.productType,
+    imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+    price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
+    date: auction.endsAt,
+  }));
 }
 
 /** GET /api/games/winners and the scoreboard's Winners: settled games and won auctions, newest first. */

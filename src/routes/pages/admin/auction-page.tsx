@@ -100,7 +100,12 @@ function sizeOption(size: AuctionSize, heldId: number | null): string {
 function SizeSelect({ sizes, values, errors, heldId }: { sizes: AuctionSize[]; values: FormValues; errors: Record<string, string>; heldId: number | null }) {
   const chosen = typeof values.variantId === 'string' ? values.variantId : '';
   return (
-    <Field name="variantId" label="Size" hint="The auction sells one unit of this size; it is held back from the shelf until the auction is over." errors={errors}>
+    <Field
+      name="variantId"
+      label="Size"
+      hint="The auction sells one unit of this size; it is held back from the shelf until the auction is over."
+      errors={errors}
+    >
       {(a11y) => (
         <select {...a11y} name="variantId" defaultValue={chosen} className={inputClass(errors.variantId)}>
           <option value="">Choose a size</option>
@@ -258,14 +263,7 @@ export function AuctionPage({ productId, productName, formHref, bidEnabled, auct
       )}
       {canSetUp && (
         <Section title={live ? 'Change the auction (before the first bid)' : 'Set up an auction'} id="auction-setup">
-          <SetupForm
-            productId={productId}
-            values={values}
-            errors={errors}
-            changing={live}
-            sizes={sizes}
-            heldId={live ? (auction?.variantId ?? null) : null}
-          />
+          <SetupForm productId={productId} values={values} errors={errors} changing={live} sizes={sizes} heldId={live ? (auction?.variantId ?? null) : null} />
         </Section>
       )}
       {open && auction && (
