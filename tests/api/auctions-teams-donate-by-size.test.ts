@@ -3,7 +3,15 @@ import { eq } from 'drizzle-orm';
 import { auctions, emailOutbox, notifications, orderItems, stockReservations } from '../../src/db/schema.ts';
 import { closeDueAuctions } from '../../src/domain/auctions/close.ts';
 import { variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { DonateThis } from '../../src/components/DonateThis.tsx';
+import { DEMO_CHARITY } from '../../src/config.ts';
+import { findProduct, productView } from '../../src/domain/catalog/catalog.ts';
+import { listDonations } from '../../src/domain/promotions/donations-admin.ts';
 import { quickShopper } from '../helpers/actors.ts';
+import { allOrders, checkoutStore } from '../helpers/checkout.ts';
+import { donatableTee, donationBody } from '../helpers/donations.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { holdRows, joinTeam, readTeam, snapshot, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
@@ -178,5 +186,47 @@ describe('a team buy for one size', () => {
     expect(refused.status).toBe(409);
     expect((await refused.json()).message).toBe('This product just sold out in size M.');
     expect(snapshot(ctx, productId)).toEqual(before);
+  });
+});
+
+describe('buy to donate, by size', () => {
+  async function sizedTee() {
+    const ctx = await checkoutStore();
+    const tee = donatableTee(ctx);
+    const sizes = withSizes(ctx.db, tee.id, [
+      { size: 'M', quantity: 3 },
+      { size: 'L', quantity: 2 },
+    ]);
+    return { ctx, tee, M: sizes.M!, L: sizes.L! };
+  }
+
+  test('donate M: the order line is M, the stock of M down by one, the admin list names M', async () => {
+    const { ctx, tee, M, L } = await sizedTee();
+    const response = await ctx.shopper.post('/api/orders', { json: donationBody(tee.id, tee.priceCents, { variantId: M }) });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    expect(ctx.db.select().from(orderItems).where(eq(orderItems.orderId, id)).get()).toMatchObject({ variantId: M, sizeLabel: 'M' });
+    expect(available(ctx, M)).toMatchObject({ available: 2, sold: 1 });
+    expect(available(ctx, L)).toMatchObject({ available: 2, sold: 0 });
+    const [row] = listDonations(ctx.db, DEMO_CHARITY.name);
+    expect(row).toMatchObject({ kind: 'purchase', id });
+    expect(row!.product).toContain('in size M');
+  });
+
+  test('a donation of a product with several sizes and none named: 400 naming the sizes, no order', async () => {
+    const { ctx, tee } = await sizedTee();
+    const response = await ctx.shopper.post('/api/orders', { json: donationBody(tee.id, tee.priceCents) });
+    expect(response.status).toBe(400);
+    expect((await response.json()).fields).toEqual({ variantId: 'Choose a size: M or L.' });
+    expect(allOrders(ctx)).toHaveLength(0);
+  });
+
+  test("'Donate this' carries the size chosen on the page to the donation's checkout", async () => {
+    const { ctx, tee, L } = await sizedTee();
+    const product = productView(findProduct(ctx.db, tee.id)!);
+    const html = renderToStaticMarkup(createElement(DonateThis, { product, charity: DEMO_CHARITY.name, variantId: L }));
+    expect(html).toContain(`href="/checkout?productId=${tee.id}&amp;variantId=${L}&amp;donate=1"`);
+    const none = renderToStaticMarkup(createElement(DonateThis, { product, charity: DEMO_CHARITY.name }));
+    expect(none).toContain(`href="/checkout?productId=${tee.id}&amp;donate=1"`);
   });
 });
