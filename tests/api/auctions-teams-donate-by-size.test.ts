@@ -15,6 +15,7 @@ import { donatableTee, donationBody } from '../helpers/donations.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { holdRows, joinTeam, readTeam, snapshot, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
+import { all, fieldErrors, first, formFields, textOf } from '../helpers/html.ts';
 import { withSizes } from '../helpers/variants.ts';
 
 /*
@@ -102,6 +103,26 @@ describe('an auction for one size', () => {
     expect(refused.status).toBe(409);
     expect(available(ctx, ctx.sizes.L)).toMatchObject({ held: 1 });
     expect(available(ctx, ctx.sizes.M)).toMatchObject({ held: 0, available: 1 });
+  });
+
+  test("the admin's form: a Size select with each size's available count; none chosen is a field error naming the sizes, nothing saved", async () => {
+    const ctx = await sizedAuctionStore();
+    const path = `/admin/products/${ctx.product.id}/auction`;
+    const html = await (await ctx.admin.get(path)).text();
+    expect(all(html, 'select[name="variantId"] option').map((option) => textOf(option))).toEqual(['Choose a size', 'M · 1 available', 'L · 2 available']);
+    const form = formFields(first(html, `form[action="${path}"]`)!);
+    const before = auctionRows(ctx, ctx.product.id);
+    const refused = await ctx.admin.post(path, { form: { ...form, startingBid: '20', variantId: '' } });
+    expect(refused.status).toBe(400);
+    expect(fieldErrors(await refused.text(), 'field-')).toMatchObject({ variantId: 'Choose a size: M or L.' });
+    expect(auctionRows(ctx, ctx.product.id)).toEqual(before);
+
+    const saved = await ctx.admin.post(path, { form: { ...form, startingBid: '20', variantId: String(ctx.sizes.L) } });
+    expect(saved.status).toBe(303);
+    expect(available(ctx, ctx.sizes.L)).toMatchObject({ available: 1, held: 1 });
+    const after = await (await ctx.admin.get(path)).text();
+    expect(textOf(first(after, '[data-auction-state]')!)).toContain('Size L');
+    expect(all(after, 'select[name="variantId"] option[selected]').map((option) => textOf(option))).toEqual(['L · held for this auction, 1 more available']);
   });
 
   test('the winner is told the size, and the won order line is for it', async () => {

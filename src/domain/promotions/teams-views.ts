@@ -38,7 +38,11 @@ export function openTeamsOf(db: Queryable, productId: number, now: number, produ
     const variant = sizes.find((one) => one.id === variantId);
     return variant ? sizeLabelOf(productType, sizes.length, variant) : '';
   };
-  return rows.map((row) => ({ code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt, sizeLabel: sizeOf(row.variantId) }));
+  return rows.map((row) => {
+    const sizeLabel = sizeOf(row.variantId);
+    // Said only for a product sold by size: a one-size product's teams carry nothing new.
+    return { code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt, ...(sizeLabel ? { sizeLabel } : {}) };
+  });
 }
 
 /** The viewer's own team on this product while it waits for a friend (a shopper has one at a time), or null. */
