@@ -122,7 +122,7 @@ describe('an auction for one size', () => {
     expect(available(ctx, ctx.sizes.L)).toMatchObject({ available: 1, held: 1 });
     const after = await (await ctx.admin.get(path)).text();
     expect(textOf(first(after, '[data-auction-state]')!)).toContain('Size L');
-    expect(all(after, 'select[name="variantId"] option[selected]').map((option) => textOf(option))).toEqual(['L · held for this auction, 1 more available']);
+    expect(all(after, 'select[name="variantId"] option[selected]').map((option) => textOf(option))).toEqual(['L · held, 1 more available']);
   });
 
   test('the winner is told the size, and the won order line is for it', async () => {

@@ -92,7 +92,7 @@ function State({ auction }: { auction: AdminAuctionDetail }) {
 
 /** 'M · 3 available': the auction's own size counts the unit it already holds apart. */
 function sizeOption(size: AuctionSize, heldId: number | null): string {
-  if (size.id === heldId) return `${size.size} · held for this auction, ${size.available} more available`;
+  if (size.id === heldId) return `${size.size} · held, ${size.available} more available`;
   return size.available > 0 ? `${size.size} · ${size.available} available` : `${size.size} · sold out`;
 }
 
