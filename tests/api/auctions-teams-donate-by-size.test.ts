@@ -15,7 +15,8 @@ import { donatableTee, donationBody } from '../helpers/donations.ts';
 import { seededApp, type TestApp } from '../helpers/app.ts';
 import { auctionRows, auctionStore, bidders, placeBid, putAuction } from '../helpers/auctions.ts';
 import { holdRows, joinTeam, readTeam, snapshot, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
-import { all, fieldErrors, first, formFields, textOf } from '../helpers/html.ts';
+import { all, fieldErrors, first, formFields, islandProps, textOf } from '../helpers/html.ts';
+import type { ProductTeamsView } from '../../src/shared/views/teams.ts';
 import { withSizes } from '../helpers/variants.ts';
 
 /*
@@ -171,6 +172,8 @@ describe('a team buy for one size', () => {
     expect(await (await readTeam(bob.client, code)).json()).toMatchObject({ sizeLabel: 'M' });
     const page = await (await bob.client.get(`/team/${code}`)).text();
     expect(page).toContain('Size M');
+    const productPage = await (await bob.client.get(`/product/${productId}`)).text();
+    expect(islandProps<{ view: ProductTeamsView }>(productPage, 'TeamBuy').view.teams).toEqual([expect.objectContaining({ code, sizeLabel: 'M' })]);
 
     const joined = await joinTeam(bob.client, code);
     expect(joined.status).toBe(201);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { preparedPerDb, type Queryable } from '../../db/client.ts';
-import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES, products } from '../../db/schema.ts';
+import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES, products, productVariants } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { owners, release } from '../inventory/stock.ts';
 import { sizeLabelFor, sizeLabelOf, variantsByProduct } from '../inventory/variants.ts';
@@ -92,10 +92,20 @@ export function releaseStock(tx: Queryable, auction: Auction, now: number): void
   release(tx, owners.auction(auction.id), now);
 }
 
-/** The size an auction sells ('M'), or '' when its product is not sold by size. */
+/** The size an auction sells ('M'), or '' when its product is not sold by size: one statement, as a product page reads it. */
 export function auctionSizeOf(db: Queryable, auction: Pick<Auction, 'productId' | 'variantId'>): string {
-  const product = db.select({ productType: products.productType }).from(products).where(eq(products.id, auction.productId)).get();
-  return product ? sizeLabelFor(db, product.productType, auction.variantId) : '';
+  if (auction.variantId === null) return '';
+  const row = db
+    .select({
+      productType: products.productType,
+      size: productVariants.size,
+      sizes: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${products.id})`,
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.id, auction.variantId))
+    .get();
+  return row ? sizeLabelOf(row.productType, Number(row.sizes), row) : '';
 }
 
 /**

@@ -1,10 +1,10 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { products, teamMembers, teams, type Product } from '../../db/schema.ts';
+import { products, productVariants, teamMembers, teams, type Product } from '../../db/schema.ts';
 import { usernamesOf } from '../accounts/accounts.ts';
 import { maskBidderName } from '../auctions/proxy.ts';
 import { productLabel } from '../catalog/catalog.ts';
-import { sizeLabelFor, sizeLabelOf, variantsOf } from '../inventory/variants.ts';
+import { sizeLabelFor, sizeLabelOf } from '../inventory/variants.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { OpenTeamView, ProductTeamsView, TeamView } from '../../shared/views/teams.ts';
 import { isTeamCode, teamShare } from './teams-rules.ts';
@@ -22,9 +22,17 @@ function usernames(db: Queryable, ids: number[]): Map<number, string> {
 }
 
 export function openTeamsOf(db: Queryable, productId: number, now: number, productType = ''): OpenTeamView[] {
+  // The team's size and the product's count of sizes come in the same statement: a product page's budget has no room for another.
   const rows = db
-    .select({ code: teams.code, starterId: teams.starterId, expiresAt: teams.expiresAt, variantId: teams.variantId })
+    .select({
+      code: teams.code,
+      starterId: teams.starterId,
+      expiresAt: teams.expiresAt,
+      size: productVariants.size,
+      sizes: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${teams.productId})`,
+    })
     .from(teams)
+    .leftJoin(productVariants, eq(productVariants.id, teams.variantId))
     .where(and(eq(teams.productId, productId), eq(teams.status, 'open'), gt(teams.expiresAt, now)))
     .orderBy(asc(teams.expiresAt))
     .limit(LISTED_TEAMS)
@@ -33,13 +41,8 @@ export function openTeamsOf(db: Queryable, productId: number, now: number, produ
     db,
     rows.map((row) => row.starterId),
   );
-  const sizes = rows.length === 0 ? [] : variantsOf(db, productId);
-  const sizeOf = (variantId: number | null) => {
-    const variant = sizes.find((one) => one.id === variantId);
-    return variant ? sizeLabelOf(productType, sizes.length, variant) : '';
-  };
   return rows.map((row) => {
-    const sizeLabel = sizeOf(row.variantId);
+    const sizeLabel = row.size === null ? '' : sizeLabelOf(productType, Number(row.sizes), { size: row.size });
     // Said only for a product sold by size: a one-size product's teams carry nothing new.
     return { code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt, ...(sizeLabel ? { sizeLabel } : {}) };
   });
