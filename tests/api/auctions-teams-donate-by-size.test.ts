@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { auctions, emailOutbox, notifications, orderItems, stockReservations } from '../../src/db/schema.ts';
 import { closeDueAuctions } from '../../src/domain/auctions/close.ts';
+import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
 import { variantStockOf } from '../../src/domain/inventory/stock.ts';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -182,6 +183,19 @@ describe('a team buy for one size', () => {
     const orders = teamOrders(ctx);
     expect(orders).toHaveLength(2);
     for (const { item } of orders) expect(item).toMatchObject({ variantId: M, sizeLabel: 'M' });
+  });
+
+  test('a team for M that nobody joins: at expiry its M unit is back on the M shelf, the starter told of M', async () => {
+    const ctx = await seededApp();
+    const { productId, M } = sizedTeamProduct(ctx);
+    const alice = quickShopper(ctx, 'alice');
+    expect((await startTeam(alice.client, productId, { variantId: M })).status).toBe(201);
+    expect(available(ctx, M)).toMatchObject({ available: 2, held: 1 });
+    ctx.clock.advance(24 * HOUR);
+    expect(await runTeamJobs({ db: ctx.db, clock: ctx.clock, gateway: ctx.gateway })).toMatchObject({ expired: 1 });
+    expect(available(ctx, M)).toMatchObject({ available: 3, held: 0, sold: 0 });
+    const told = ctx.db.select().from(notifications).where(eq(notifications.userId, alice.id)).all();
+    expect(told.some((note) => note.message.includes('in size M within 24 hours'))).toBe(true);
   });
 
   test('a multi-size product without variantId: 400 naming the sizes, nothing held', async () => {
