@@ -4,13 +4,16 @@ import type { ProductView } from '../domain/catalog/catalog.ts';
  * 'Donate this' on the product page of a donateEnabled product (issue 29): the single-product
  * checkout in donation mode, where no address is asked and the product goes to the shop's
  * charity partner. Nothing shows for other products, sold-out ones, or a store without a partner.
+ * A donation is of one size (issue 38): the one chosen in the page's picker (`variantId`) goes on
+ * to the checkout, which asks for one when a product with several sizes arrives without it.
  */
-export function DonateThis({ product, charity }: { product: ProductView; charity: string | null }) {
+export function DonateThis({ product, charity, variantId }: { product: ProductView; charity: string | null; variantId?: number }) {
   if (!product.donateEnabled || !product.buyNowEnabled || product.quantity <= 0 || !charity) return null;
+  const size = variantId === undefined ? '' : `&variantId=${variantId}`;
   return (
     <div data-donate-this="" className="mt-3 rounded-xl border border-sea/40 bg-sea/5 p-3">
       <a
-        href={`/checkout?productId=${product.id}&donate=1`}
+        href={`/checkout?productId=${product.id}${size}&donate=1`}
         className="block rounded-xl border-2 border-sea-dark bg-white py-2.5 text-center font-bold text-sea-dark no-underline hover:bg-sea/10"
       >
         Donate this

@@ -228,6 +228,12 @@ export default function AuctionPanel({ productId, initial, buyNowPrice, pollMs =
   const historyId = `${id}-history`;
   return (
     <section id="bid" aria-label="Auction" data-auction-status={view.status} className="grid gap-4 rounded-2xl border-2 border-ink/10 bg-white p-4 sm:p-5">
+      {/* The one size this auction sells (issue 38): the product page's picker does not change it. */}
+      {view.size ? (
+        <p className="m-0 text-sm font-bold" data-auction-size="">
+          {`Size ${view.size}: this auction sells one in this size.`}
+        </p>
+      ) : null}
       {view.status === 'running' && <RunningSummary view={view} now={now} />}
       {view.status === 'scheduled' && <Scheduled view={view} now={now} />}
       {!open && <Outcome view={view} />}

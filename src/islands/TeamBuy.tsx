@@ -14,13 +14,17 @@ export interface TeamBuyProps {
    * starting a team is a sign-in link that comes back here.
    */
   signInHref?: string;
+  /** The size chosen on the product page (issue 38): the team is for it. Absent: the product's only size (or a 400 naming the sizes). */
+  variantId?: number;
+  /** That size's label ('M'), said on the Start button. */
+  sizeLabel?: string;
 }
 
 /**
  * The product page's 'Buy with a friend' section (issue 29 item 1): start a team, then share its
  * link; and the open teams to join, kept current by the live stream (event 'team').
  */
-export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyProps) {
+export default function TeamBuy({ view, productName, now, signInHref, variantId, sizeLabel }: TeamBuyProps) {
   const [teams, setTeams] = useState<OpenTeamView[]>(view.teams);
   const [mine, setMine] = useState<string | null>(null);
   const path = `/product/${view.productId}`;
@@ -38,6 +42,7 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
       toast({ title: 'You already have a team', description: 'Here is its link again: share it with a friend.' });
       return true;
     },
+    variantId === undefined ? undefined : { variantId },
   );
   // The page is one for every shopper: their own team comes from their own read.
   useEffect(() => {
@@ -92,7 +97,7 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
           disabled={start.busy}
           className="mt-3 w-full rounded-xl bg-coral-dark py-3 font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
         >
-          {start.busy ? 'Starting your team…' : 'Start a team'}
+          {start.busy ? 'Starting your team…' : sizeLabel ? `Start a team for size ${sizeLabel}` : 'Start a team'}
         </button>
       )}
       {others.length > 0 && (
@@ -102,7 +107,8 @@ export default function TeamBuy({ view, productName, now, signInHref }: TeamBuyP
             {others.map((team) => (
               <li key={team.code} className="flex items-center justify-between gap-3 border-t border-slate-100 py-2 text-sm">
                 <span>
-                  <span className="font-semibold">{team.starterName}</span> · <TimeLeft expiresAt={team.expiresAt} now={now} />
+                  <span className="font-semibold">{team.starterName}</span>
+                  {team.sizeLabel ? ` · Size ${team.sizeLabel}` : ''} · <TimeLeft expiresAt={team.expiresAt} now={now} />
                 </span>
                 <a href={`/team/${team.code}`} className="rounded-lg border border-ink px-3 py-1 font-bold text-ink no-underline hover:bg-slate-50">
                   Join for {dollarsText(view.pricePerMember)}

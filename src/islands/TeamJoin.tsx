@@ -39,11 +39,12 @@ function TeamAction({
     // The heading, the member list and the order link are the server's: the page is read again with the joiner in it.
     toastAfterNavigation(
       answer.status === 'filled'
-        ? { title: 'Your team is full!', description: `You paid ${dollarsText(team.totalPerMember)} for your own ${team.product.name}.` }
+        ? { title: 'Your team is full!', description: `You paid ${dollarsText(team.totalPerMember)} for your own ${own}.` }
         : { title: 'You joined the team', description: 'Your payment is being confirmed with the card processor; we will notify you as soon as it is.' },
     );
     window.location.assign(`/team/${team.code}`);
   });
+  const own = team.sizeLabel ? `${team.product.name} in size ${team.sizeLabel}` : team.product.name;
   const share = <ShareLink url={url} title={`Join my team: ${team.product.name} at half price`} />;
   if (joined) {
     return (
@@ -51,7 +52,7 @@ function TeamAction({
         <p className="m-0 font-bold">{joined.status === 'filled' ? 'Your team is full!' : 'You joined the team.'}</p>
         <p className="m-0 mt-1 text-sm">
           {joined.status === 'filled'
-            ? `You paid ${dollarsText(team.totalPerMember)} for your own ${team.product.name}.`
+            ? `You paid ${dollarsText(team.totalPerMember)} for your own ${own}.`
             : 'Your payment is being confirmed with the card processor; we will notify you as soon as it is.'}
         </p>
         {joined.orderId !== null && (
@@ -81,6 +82,7 @@ function TeamAction({
       <p className="m-0 text-sm text-slate-600">
         <TimeLeft expiresAt={team.expiresAt} now={now} /> · {dollarsText(team.totalPerMember)} with tax, free delivery in Laguna Beach (92651)
       </p>
+      {team.sizeLabel && <p className="m-0 mt-1 text-sm text-slate-600">{`This team is for size ${team.sizeLabel}: you get one in that size.`}</p>}
       <button
         type="button"
         onClick={join.run}

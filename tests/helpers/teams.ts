@@ -22,7 +22,9 @@ export function teamProduct(ctx: Store, quantity = 5, priceCents = 2499): number
 let keys = 0;
 const key = () => ({ 'idempotency-key': `team-test-${++keys}-${Math.random()}` });
 
-export const startTeam = (client: TestClient, productId: number | string) => client.post(`/api/products/${productId}/teams`, { headers: key() });
+/** `body`: the start request's JSON, such as `{ variantId }` for a product sold by size. */
+export const startTeam = (client: TestClient, productId: number | string, body?: unknown) =>
+  client.post(`/api/products/${productId}/teams`, { headers: key(), ...(body === undefined ? {} : { json: body }) });
 export const joinTeam = (client: TestClient, code: string) => client.post(`/api/teams/${code}/join`, { headers: key() });
 export const readTeam = (client: TestClient, code: string) => client.get(`/api/teams/${code}`);
 

@@ -67,6 +67,7 @@ function view(overrides: Partial<AuctionView> = {}): AuctionView {
     currentPrice: null,
     minimumBid: 10,
     bidCount: 0,
+    size: '',
     startsAt: new Date(NOW - 60 * MINUTE).toISOString(),
     endsAt: new Date(NOW + 90 * MINUTE).toISOString(),
     hasReserve: false,

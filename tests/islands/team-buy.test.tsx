@@ -34,6 +34,7 @@ const team: TeamView = {
   taxPerMember: 1,
   totalPerMember: 13.5,
   size: 2,
+  sizeLabel: '',
   starterName: 'j***3',
   members: [{ name: 'j***3', role: 'starter' }],
   viewerIsMember: false,
@@ -86,6 +87,16 @@ describe('TeamBuy', () => {
     const [url, init] = fetchMock.mock.calls[0] as unknown as FetchCall;
     expect(`${init.method} ${url}`).toBe('POST /api/products/7/teams');
     expect((init.headers as Record<string, string>)['Idempotency-Key']).toBeTruthy();
+  });
+
+  test('with a size chosen on the page (issue 38): Start a team for size M sends its variantId', async () => {
+    await mount(createElement(Island, { key: 'island', name: 'TeamBuy', props: { view, productName: 'Clifton 9', now: NOW, variantId: 42, sizeLabel: 'M' } }));
+    const fetchMock = answering(201, { code: 'mnpqrstuvw', expiresAt: new Date(NOW).toISOString() });
+    button(/^Start a team for size M$/)!.click();
+    await until(() => document.querySelector<HTMLInputElement>('[data-share-link]') !== null, 'the share link');
+    const [url, init] = fetchMock.mock.calls[0] as unknown as FetchCall;
+    expect(`${init.method} ${url}`).toBe('POST /api/products/7/teams');
+    expect(JSON.parse(String(init.body))).toEqual({ variantId: 42 });
   });
 
   test('already has a team for it (409 with its code): its link again', async () => {

@@ -17,7 +17,15 @@ describe('auction set-up (PUT /api/admin/products/{id}/auction, the admin form)'
   test('only a starting bid: the ladder decides the increment, no reserve, it runs from now for 7 days', () => {
     expect(checkAuctionSetup({ startingBid: 25 }, NOW)).toEqual({
       ok: true,
-      setup: { startingBidCents: 2500, incrementCents: null, reserveCents: null, startsAt: NOW, endsAt: NOW + DEFAULT_AUCTION_MS, keepBuyNow: false },
+      setup: {
+        startingBidCents: 2500,
+        incrementCents: null,
+        reserveCents: null,
+        startsAt: NOW,
+        endsAt: NOW + DEFAULT_AUCTION_MS,
+        keepBuyNow: false,
+        variantId: null,
+      },
     });
   });
 
@@ -37,6 +45,7 @@ describe('auction set-up (PUT /api/admin/products/{id}/auction, the admin form)'
       startsAt: Date.UTC(2026, 10, 27, 17, 0, 0),
       endsAt: Date.UTC(2026, 10, 30, 18, 0, 0),
       keepBuyNow: true,
+      variantId: null,
     });
   });
 

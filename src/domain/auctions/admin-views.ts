@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, bids, users } from '../../db/schema.ts';
 import { centsToDollars, formatUsd } from '../../shared/money.ts';
 import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
-import { currentAuctionOf } from './auction-rows.ts';
+import { auctionSizeOf, currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
 import { adminAuctions } from './lists.ts';
 import { adminAuctionView, type PublicAuctionStatus, publicStatus } from './views.ts';
@@ -56,6 +56,8 @@ export function adminAuctionDetail(db: Queryable, productId: number, now: number
   const price = auction.currentPriceCents;
   return {
     ...adminAuctionView(auction),
+    /** The size it sells ('M'), or '' when the product is not sold by size. */
+    size: auctionSizeOf(db, auction),
     /** What a shopper sees: the clock decides running or ended before the close job has run. */
     shownStatus: publicStatus(auction, now),
     /** Scheduled or running, and not past its end: the admin may still change, cancel or end it. */

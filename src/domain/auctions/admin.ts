@@ -4,16 +4,17 @@ import { type Auction, auctions, products } from '../../db/schema.ts';
 import { productLabel, requireStillSold } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { owners, reserve } from '../inventory/stock.ts';
-import { biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
+import { owners, release, reserve } from '../inventory/stock.ts';
+import { chooseVariant, sizeLabelFor } from '../inventory/variants.ts';
+import { auctionItemLabel, biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
 import { checkAuctionSetup } from './increments.ts';
 import { tellEndedByShop } from './messages.ts';
-import { chooseVariant } from '../inventory/variants.ts';
 
 /*
  * The admin's side of an auction (issue 28, item 1): set it up (or change it before its first
  * bid), cancel it while nobody has bid, or end it early with a reason the bidders are told.
- * The product's one unit is held back from the shelf from set-up until the auction is over.
+ * The auction sells one unit of one size (issue 38): the admin names the size when the product
+ * has several, and that size's unit is held back from the shelf from set-up until it is over.
  */
 
 export interface AuctionDeps {
@@ -59,19 +60,36 @@ export function setUpAuction(deps: AuctionDeps, productId: number, input: unknow
       .from(auctions)
       .where(and(eq(auctions.productId, productId), sql`${auctions.status} in ('scheduled', 'running', 'awaiting_payment', 'second_chance')`))
       .get();
+    if (open && (open.bidCount > 0 || open.status === 'awaiting_payment' || open.status === 'second_chance')) throw new DomainError(409, HAS_BIDS_NO_CHANGE);
+    // Changing an auction keeps its size unless another is named; a new one must name it when there are several.
+    const variant = chooseVariant(tx, productId, setup.variantId ?? open?.variantId, 'variantId');
+    const holdSize = (auctionId: number) => {
+      // A refusal undoes the whole transaction: the insert, or the old size's release.
+      if (reserve(tx, { productId, variantId: variant.id, quantity: 1, reason: 'auction', owner: owners.auction(auctionId), now })) return;
+      const size = sizeLabelFor(tx, product.productType, variant.id);
+      const message = `${productLabel(product)}${size ? ` in size ${size}` : ''} is sold out: an auction needs one in stock.`;
+      throw new DomainError(409, message, size ? { variantId: message } : undefined);
+    };
     if (open) {
-      if (open.bidCount > 0 || open.status === 'awaiting_payment' || open.status === 'second_chance') throw new DomainError(409, HAS_BIDS_NO_CHANGE);
-      return tx.update(auctions).set(terms).where(eq(auctions.id, open.id)).returning().get();
+      if (open.variantId !== variant.id && open.stockReserved) {
+        // Nobody has bid: the hold moves to the new size (the old unit back on its shelf first).
+        release(tx, owners.auction(open.id), now);
+        holdSize(open.id);
+      }
+      return tx
+        .update(auctions)
+        .set({ ...terms, variantId: variant.id })
+        .where(eq(auctions.id, open.id))
+        .returning()
+        .get();
     }
     const created = tx
       .insert(auctions)
-      .values({ productId, variantId: chooseVariant(tx, productId, undefined).id, ...terms, stockReserved: true, createdAt: now })
+      .values({ productId, variantId: variant.id, ...terms, stockReserved: true, createdAt: now })
       .returning()
       .get();
-    // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice (a refusal undoes the insert).
-    if (!reserve(tx, { productId, variantId: created.variantId!, quantity: 1, reason: 'auction', owner: owners.auction(created.id), now })) {
-      throw new DomainError(409, `${productLabel(product)} is sold out: an auction needs one in stock.`);
-    }
+    // The unit the auction sells leaves the shelf now, so Buy Now cannot sell it twice.
+    holdSize(created.id);
     return created;
   });
 }
@@ -123,7 +141,7 @@ export function endAuctionEarly(deps: AuctionDeps, productId: number, reason: st
       .returning()
       .get();
     const product = auctionProduct(db, productId);
-    tellEndedByShop(tx, clock, biddersOf(tx, open.id), open, productLabel(product), reason);
+    tellEndedByShop(tx, clock, biddersOf(tx, open.id), open, auctionItemLabel(tx, product, open.variantId), reason);
     return ended;
   });
 }

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { preparedPerDb, type Queryable } from '../../db/client.ts';
-import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES } from '../../db/schema.ts';
+import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES, products, productVariants } from '../../db/schema.ts';
+import { productLabel } from '../catalog/catalog.ts';
 import { owners, release } from '../inventory/stock.ts';
+import { sizeLabelFor, sizeLabelOf, variantsByProduct } from '../inventory/variants.ts';
 import { type AuctionRules, type Maximum, type Standing, standingFrom, standingOf } from './proxy.ts';
 
 /*
@@ -88,4 +90,47 @@ export function releaseStock(tx: Queryable, auction: Auction, now: number): void
     .get();
   if (!released) return;
   release(tx, owners.auction(auction.id), now);
+}
+
+/** The size an auction sells ('M'), or '' when its product is not sold by size: one statement, as a product page reads it. */
+export function auctionSizeOf(db: Queryable, auction: Pick<Auction, 'productId' | 'variantId'>): string {
+  if (auction.variantId === null) return '';
+  const row = db
+    .select({
+      productType: products.productType,
+      size: productVariants.size,
+      sizes: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${products.id})`,
+    })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.id, auction.variantId))
+    .get();
+  return row ? sizeLabelOf(row.productType, Number(row.sizes), row) : '';
+}
+
+/**
+ * The auction's item as its notices, e-mails and pages name it: the product, and its size when
+ * the product is sold by size ('Classic Tee in size M', issue 38).
+ */
+export function auctionItemLabel(db: Queryable, product: Parameters<typeof productLabel>[0], variantId: number | null): string {
+  const size = sizeLabelFor(db, product.productType, variantId);
+  return size ? `${productLabel(product)} in size ${size}` : productLabel(product);
+}
+
+type Labelled = Parameters<typeof productLabel>[0] & { id: number };
+
+/** Many auctions' item labels, by auction id, from one read of their products' sizes (the lists). */
+export function auctionItemLabels(db: Queryable, rows: readonly { auction: Pick<Auction, 'id' | 'variantId'>; product: Labelled }[]): Map<number, string> {
+  const sizes = variantsByProduct(
+    db,
+    rows.map((row) => row.product.id),
+  );
+  return new Map(
+    rows.map(({ auction, product }) => {
+      const variants = sizes.get(product.id) ?? [];
+      const variant = variants.find((one) => one.id === auction.variantId);
+      const size = variant ? sizeLabelOf(product.productType, variants.length, variant) : '';
+      return [auction.id, size ? `${productLabel(product)} in size ${size}` : productLabel(product)] as const;
+    }),
+  );
 }

@@ -2,14 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
-import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { PAYMENT_METHOD_REQUIRED } from '../games/entry.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import { LOCAL_ZIP } from '../../shared/schemas/profile.ts';
-import { openAuctionOf, rulesOf, standingNow } from './auction-rows.ts';
+import { auctionItemLabel, openAuctionOf, rulesOf, standingNow } from './auction-rows.ts';
 import { NO_OPEN_AUCTION } from './admin.ts';
 import { tellOutbid } from './messages.ts';
 import { checkBidInput, decideBid, softCloseEnd } from './proxy.ts';
@@ -110,7 +109,7 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
 
     const overtaken = auction.leaderId;
     if (decision.leaderChanged && overtaken !== null && overtaken !== decision.leaderId) {
-      tellOutbid(tx, clock, overtaken, auction, productLabel(product), decision.priceCents, lastBidId);
+      tellOutbid(tx, clock, overtaken, auction, auctionItemLabel(tx, product, auction.variantId), decision.priceCents, lastBidId);
     }
     return {
       auctionId: auction.id,

@@ -2,11 +2,10 @@ import { and, asc, eq, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
 import { yieldToRequests } from '../operations/slices.ts';
 import type { OrderDeps } from '../orders/orders.ts';
-import { biddersOf, maximumsOf, OPEN_STATUSES, releaseStock } from './auction-rows.ts';
+import { auctionItemLabel, biddersOf, maximumsOf, OPEN_STATUSES, releaseStock } from './auction-rows.ts';
 import { tellAddressNeeded, tellNoSecondChance, tellPaymentNeeded, tellSecondChance, tellSold, tellUnsold } from './messages.ts';
 import { buyerOrders, buyerOutsideArea, chargeBuyer, OWING_STATUSES, owedPriceCents } from './payment.ts';
 import { rankMaximums } from './proxy.ts';
@@ -36,7 +35,7 @@ export interface CloseReport {
 
 const labelOf = (deps: OrderDeps, auction: Auction) => {
   const product = deps.db.select().from(products).where(eq(products.id, auction.productId)).get();
-  return product ? productLabel(product) : 'the item';
+  return product ? auctionItemLabel(deps.db, product, auction.variantId) : 'the item';
 };
 
 const dueText = (at: number) => formatStoreDateTime(at);

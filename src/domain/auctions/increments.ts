@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { fieldErrorsOf } from '../../shared/schemas/field-errors.ts';
+import { CHOOSE_SIZE_ID, idOrText } from '../../shared/schemas/fields.ts';
 
 /*
  * The money rules of an auction before any bid: the bid increment ladder and the admin's
@@ -52,6 +53,8 @@ const setupInput = z.object({
   startsAt: z.optional(z.nullable(time('The start'))),
   endsAt: z.optional(z.nullable(time('The end'))),
   keepBuyNow: z.optional(z.boolean({ error: 'Keep Buy Now must be true or false' })),
+  // The size it sells (issue 38): required by the domain when the product has several (auctions/admin.ts).
+  variantId: z.optional(z.nullable(idOrText(CHOOSE_SIZE_ID))),
 });
 
 export type AuctionSetupInput = z.input<typeof setupInput>;
@@ -64,6 +67,8 @@ export interface AuctionSetup {
   startsAt: number;
   endsAt: number;
   keepBuyNow: boolean;
+  /** The size named, or null: the only one, or (changing an auction) the one it already sells. */
+  variantId: number | null;
 }
 
 const toCents = (value: number) => Math.round(value * 100);
@@ -85,6 +90,7 @@ export function auctionSetupSchema(now: number) {
           startsAt,
           endsAt: input.endsAt ? Date.parse(input.endsAt) : startsAt + DEFAULT_AUCTION_MS,
           keepBuyNow: input.keepBuyNow ?? false,
+          variantId: input.variantId ?? null,
         };
       }),
     )

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { preparedPerDb, type Queryable } from '../../db/client.ts';
 import { type Auction, auctionMaximums, auctions, products, users } from '../../db/schema.ts';
-import { productLabel, resolveImageUrl } from '../catalog/catalog.ts';
+import { resolveImageUrl } from '../catalog/catalog.ts';
 import { winners } from '../games/views.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { AdminAuctionFilter } from '../../shared/schemas/auctions.ts';
-import { LIVE_STATUSES, OPEN_STATUSES } from './auction-rows.ts';
+import { auctionItemLabels, LIVE_STATUSES, OPEN_STATUSES } from './auction-rows.ts';
 import { OWING_STATUSES } from './payment.ts';
 import { incrementAt } from './increments.ts';
 import { maskBidderName } from './proxy.ts';
@@ -18,11 +18,11 @@ import { adminAuctionView, publicStatus } from './views.ts';
 
 const LIST_LIMIT = 100;
 
-function line(auction: Auction, product: typeof products.$inferSelect) {
+function line(auction: Auction, product: typeof products.$inferSelect, name: string) {
   const price = auction.currentPriceCents;
   return {
     productId: product.id,
-    name: productLabel(product),
+    name,
     productType: product.productType,
     imageUrl: resolveImageUrl(product.imageUrl, product.productType),
     currentPrice: price === null ? null : centsToDollars(price),
@@ -34,15 +34,16 @@ function line(auction: Auction, product: typeof products.$inferSelect) {
 
 /** GET /api/auctions: every auction taking bids now, the one ending soonest first. */
 export function runningAuctions(db: Queryable, now: number) {
-  return db
+  const rows = db
     .select({ auction: auctions, product: products })
     .from(auctions)
     .innerJoin(products, eq(products.id, auctions.productId))
     .where(and(inArray(auctions.status, OPEN_STATUSES), lte(auctions.startsAt, now), gt(auctions.endsAt, now)))
     .orderBy(asc(auctions.endsAt))
     .limit(LIST_LIMIT)
-    .all()
-    .map(({ auction, product }) => line(auction, product));
+    .all();
+  const names = auctionItemLabels(db, rows);
+  return rows.map(({ auction, product }) => line(auction, product, names.get(auction.id)!));
 }
 
 /** GET /api/user/bids: the auctions a shopper bid in: still open (leading or not), won, lost. */
@@ -65,8 +66,9 @@ export function userBids(db: Queryable, userId: number, now: number) {
           .all();
   type Entry = ReturnType<typeof bidEntry>;
   const result = { active: [] as Entry[], won: [] as Entry[], lost: [] as Entry[] };
+  const names = auctionItemLabels(db, rows);
   for (const { auction, product } of rows) {
-    const entry = bidEntry(auction, product, userId, now);
+    const entry = bidEntry(auction, product, names.get(auction.id)!, userId, now);
     if (entry.status === 'running' || entry.status === 'scheduled') result.active.push(entry);
     else if (auction.winnerId === userId && (auction.status === 'ended' || entry.awaitingPayment)) result.won.push(entry);
     else result.lost.push(entry);
@@ -75,10 +77,10 @@ export function userBids(db: Queryable, userId: number, now: number) {
 }
 
 /** One auction as its bidder's list shows it: won ones with their order once paid, or what is due and by when. */
-function bidEntry(auction: Auction, product: typeof products.$inferSelect, userId: number, now: number) {
+function bidEntry(auction: Auction, product: typeof products.$inferSelect, name: string, userId: number, now: number) {
   const mine = auction.winnerId === userId;
   return {
-    ...line(auction, product),
+    ...line(auction, product, name),
     auctionId: auction.id,
     leading: auction.leaderId === userId,
     status: publicStatus(auction, now),
@@ -99,7 +101,7 @@ const filterStatuses: Record<AdminAuctionFilter, Auction['status'][]> = {
 
 /** GET /api/admin/auctions?status=: the admin's tab, newest first, with the leader's or buyer's name. */
 export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
-  return db
+  const rows = db
     .select({ auction: auctions, product: products, leader: users.username })
     .from(auctions)
     .innerJoin(products, eq(products.id, auctions.productId))
@@ -107,8 +109,9 @@ export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
     .where(inArray(auctions.status, filterStatuses[filter]))
     .orderBy(desc(auctions.id))
     .limit(LIST_LIMIT)
-    .all()
-    .map(({ auction, product, leader }) => ({ ...adminAuctionView(auction), name: productLabel(product), bidder: leader }));
+    .all();
+  const names = auctionItemLabels(db, rows);
+  return rows.map(({ auction, leader }) => ({ ...adminAuctionView(auction), name: names.get(auction.id)!, bidder: leader }));
 }
 
 // Every grid asks, for a different list of products each time: one statement prepared once, its
@@ -198,7 +201,7 @@ export function liveAuctionMoments(db: Queryable): number[] {
 
 /** The auctions won and paid for, newest first: the scoreboard's Winners list them beside the games. */
 export function auctionWinners(db: Queryable, limit = 30) {
-  return db
+  const rows = db
     .select({ auction: auctions, product: products, username: users.username })
     .from(auctions)
     .innerJoin(products, eq(products.id, auctions.productId))
@@ -206,19 +209,20 @@ export function auctionWinners(db: Queryable, limit = 30) {
     .where(and(eq(auctions.status, 'ended'), isNotNull(auctions.winnerOrderId)))
     .orderBy(desc(auctions.endsAt))
     .limit(limit)
-    .all()
-    .map(({ auction, product, username }) => ({
-      kind: 'auction' as const,
-      auctionId: auction.id,
-      productId: product.id,
-      // Public: masked as the bid history masks the same bidder (issue 37 item 9).
-      username: maskBidderName(username),
-      productName: productLabel(product),
-      productType: product.productType,
-      imageUrl: resolveImageUrl(product.imageUrl, product.productType),
-      price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
-      date: auction.endsAt,
-    }));
+    .all();
+  const names = auctionItemLabels(db, rows);
+  return rows.map(({ auction, product, username }) => ({
+    kind: 'auction' as const,
+    auctionId: auction.id,
+    productId: product.id,
+    // Public: masked as the bid history masks the same bidder (issue 37 item 9).
+    username: maskBidderName(username),
+    productName: names.get(auction.id)!,
+    productType: product.productType,
+    imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+    price: centsToDollars(auction.currentPriceCents ?? auction.startingBidCents),
+    date: auction.endsAt,
+  }));
 }
 
 /** GET /api/games/winners and the scoreboard's Winners: settled games and won auctions, newest first. */

@@ -1,8 +1,7 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { auctionMaximums, auctions, products } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
-import { LIVE_STATUSES } from './auction-rows.ts';
+import { auctionItemLabel, LIVE_STATUSES } from './auction-rows.ts';
 
 /*
  * The auctions not over in which a shopper has bid (issue 34): an account with any of them is
@@ -28,7 +27,7 @@ export function openBidsOf(db: Queryable, userId: number): OpenBid[] {
     .all()
     .map(({ auction, product }) => ({
       auctionId: auction.id,
-      label: productLabel(product),
+      label: auctionItemLabel(db, product, auction.variantId),
       leading: auction.status === 'running' || auction.status === 'scheduled' ? auction.leaderId === userId : auction.winnerId === userId,
     }));
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.ts';
 import { type Auction, auctionStrikes, auctions, products, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import { productLabel } from '../catalog/catalog.ts';
+import { auctionItemLabel } from './auction-rows.ts';
 import { tell } from './messages.ts';
 
 /*
@@ -111,7 +111,7 @@ export function strikesForAdmin(db: Queryable, now: number, only: { userId?: num
     username,
     auctionId: auction.id,
     productId: auction.productId,
-    label: productLabel(product),
+    label: auctionItemLabel(db, product, auction.variantId),
     createdAt: strike.createdAt,
     liftedAt: strike.liftedAt,
     liftedBy: strike.liftedBy === null ? null : (lifters.get(strike.liftedBy) ?? null),

@@ -4,7 +4,7 @@ import { type Auction, auctionMaximums, users } from '../../db/schema.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { totalsFor } from '../../shared/pricing.ts';
 import type { AuctionPayment, AuctionView, PublicAuctionStatus } from '../../shared/views/auctions.ts';
-import { bidRowsOf, currentAuctionOf } from './auction-rows.ts';
+import { auctionSizeOf, bidRowsOf, currentAuctionOf } from './auction-rows.ts';
 import { incrementAt } from './increments.ts';
 import { buyerOrders, owedPriceCents } from './payment.ts';
 import { maskBidderName } from './proxy.ts';
@@ -56,6 +56,7 @@ export function auctionView(db: Queryable, productId: number, viewerId: number |
     currentPrice: price === null ? null : centsToDollars(price),
     minimumBid: centsToDollars(price === null ? auction.startingBidCents : price + incrementAt(auction.incrementCents, price)),
     bidCount: auction.bidCount,
+    size: auctionSizeOf(db, auction),
     startsAt: new Date(auction.startsAt).toISOString(),
     endsAt: new Date(auction.endsAt).toISOString(),
     hasReserve: auction.reserveCents !== null,
@@ -106,6 +107,7 @@ export function adminAuctionView(auction: Auction) {
   return {
     id: auction.id,
     productId: auction.productId,
+    variantId: auction.variantId,
     status: auction.status,
     startingBid: centsToDollars(auction.startingBidCents),
     increment: auction.incrementCents === null ? null : centsToDollars(auction.incrementCents),

@@ -47,7 +47,7 @@ function purchaseDonations(db: Queryable, limit: number): DonationRow[] {
     .all();
   if (rows.length === 0) return [];
   const items = db
-    .select({ orderId: orderItems.orderId, label: orderItems.productLabel, quantity: orderItems.quantity })
+    .select({ orderId: orderItems.orderId, label: orderItems.productLabel, sizeLabel: orderItems.sizeLabel, quantity: orderItems.quantity })
     .from(orderItems)
     .where(
       inArray(
@@ -59,7 +59,9 @@ function purchaseDonations(db: Queryable, limit: number): DonationRow[] {
   const labels = new Map<number, string[]>();
   for (const item of items) {
     const list = labels.get(item.orderId) ?? [];
-    list.push(item.quantity > 1 ? `${item.quantity} x ${item.label}` : item.label);
+    // The size donated (issue 38), as the order line kept it at the time of sale.
+    const label = item.sizeLabel ? `${item.label} in size ${item.sizeLabel}` : item.label;
+    list.push(item.quantity > 1 ? `${item.quantity} x ${label}` : label);
     labels.set(item.orderId, list);
   }
   return rows.map(({ order, username }) => ({

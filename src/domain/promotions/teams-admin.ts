@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, teamMembers, teams, users, type TeamStatus } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
+import { teamItemLabel } from './teams-rules.ts';
 import { csvCell } from '../orders/admin-orders.ts';
 
 /*
@@ -65,7 +65,7 @@ export function listTeamsForAdmin(db: Queryable, filter: TeamFilter, limit = ADM
   return rows.map(({ team, product }) => ({
     code: team.code,
     status: team.status,
-    product: productLabel(product),
+    product: teamItemLabel(db, product, team.variantId),
     productId: product.id,
     members: members
       .filter((row) => row.member.teamId === team.id)

@@ -1,13 +1,12 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { payments, products, teamMembers, teams } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
 import { markHolds } from '../payments/engine.ts';
 import { moveHolds } from '../payments/holds.ts';
 import { owners, release } from '../inventory/stock.ts';
 import { yieldToRequests } from '../operations/slices.ts';
 import { captureTeam } from './teams-fill.ts';
 import { tellTeamExpired } from './teams-messages.ts';
-import type { TeamDeps } from './teams-rules.ts';
+import { type TeamDeps, teamItemLabel } from './teams-rules.ts';
 
 /*
  * The teams job (under the jobs lease, every minute): open teams past their 24 hours expire (the
@@ -66,20 +65,20 @@ function expireSlice(deps: TeamDeps, ids: number[], now: number): { expired: num
     for (const member of released) release(tx, owners.teamMember(member.id), now);
     const voiding = released.flatMap((member) => (member.paymentId === null ? [] : [member.paymentId]));
     markHolds(tx, { clock }, voiding, 'voiding');
-    const labels = new Map(
+    const productsById = new Map(
       tx
         .select()
         .from(products)
         .where(inArray(products.id, [...new Set(productOf.values())]))
         .all()
-        .map((product) => [product.id, productLabel(product)] as const),
+        .map((product) => [product.id, product] as const),
     );
     for (const team of ended) {
       const told = {
         teamId: team.id,
         code: team.code,
         productId: team.productId,
-        label: labels.get(team.productId) ?? 'your product',
+        label: productsById.has(team.productId) ? teamItemLabel(tx, productsById.get(team.productId)!, team.variantId) : 'your product',
         holdCents: team.holdCents,
       };
       tellTeamExpired(tx, clock, team.starterId, told);

@@ -1,14 +1,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, teamMembers, teams, type Team, type TeamMember } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { owners, release, reserve } from '../inventory/stock.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { createPayment, markHolds } from '../payments/engine.ts';
-import type { TeamDeps } from './teams-rules.ts';
-import { heldVariant } from '../inventory/variants.ts';
+import { type TeamDeps, teamItemLabel } from './teams-rules.ts';
+import { heldVariant, sizeLabelFor } from '../inventory/variants.ts';
 
 /*
  * A member's place in a team and the unit it reserves. A place is claimed in one transaction:
@@ -27,7 +26,10 @@ export interface ClaimedPlace {
 
 function takeUnit(tx: Queryable, productId: number, variantId: number, memberId: number, now: number): void {
   const taken = reserve(tx, { productId, variantId, quantity: 1, reason: 'team_place', owner: owners.teamMember(memberId), now });
-  if (!taken) throw new DomainError(409, 'This product just sold out.');
+  if (taken) return;
+  const product = tx.select({ productType: products.productType }).from(products).where(eq(products.id, productId)).get();
+  const size = sizeLabelFor(tx, product?.productType ?? '', variantId);
+  throw new DomainError(409, size ? `This product just sold out in size ${size}.` : 'This product just sold out.');
 }
 
 /** Takes the unit and writes the member and its 'authorizing' hold. Runs in the caller's transaction. */
@@ -76,7 +78,8 @@ export function teamById(db: Queryable, teamId: number): Team | undefined {
 /** What the messages name: the team, its link and the product's label. */
 export function toldOf(db: Queryable, team: Team) {
   const product = db.select().from(products).where(eq(products.id, team.productId)).get();
-  return { teamId: team.id, code: team.code, productId: team.productId, label: product ? productLabel(product) : 'your product', holdCents: team.holdCents };
+  const label = product ? teamItemLabel(db, product, team.variantId) : 'your product';
+  return { teamId: team.id, code: team.code, productId: team.productId, label, holdCents: team.holdCents };
 }
 
 /** Moves a team from one state to another, once: false when it had already moved on. */

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { products, type Product, type userProfiles } from '../../db/schema.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
-import { requireStillSold } from '../catalog/catalog.ts';
+import { productLabel, requireStillSold } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
+import { sizeLabelFor } from '../inventory/variants.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { prizeDeliveryFor } from '../../shared/prize-delivery.ts';
 import { TAX_RATE } from '../../shared/pricing.ts';
@@ -88,4 +89,10 @@ export function requireTeamBuyer(deps: { db: Db; clock: Clock }, userId: number)
     throw new DomainError(422, OUTSIDE_AREA, undefined, { code: 'OUTSIDE_LOCAL_DELIVERY' });
   }
   return profile;
+}
+
+/** The team's item as messages name it: the product, and the team's size when it is sold by size ('Classic Tee in size M'). */
+export function teamItemLabel(db: Queryable, product: Product, variantId: number | null): string {
+  const size = sizeLabelFor(db, product.productType, variantId);
+  return size ? `${productLabel(product)} in size ${size}` : productLabel(product);
 }

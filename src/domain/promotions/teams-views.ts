@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { products, teamMembers, teams, type Product } from '../../db/schema.ts';
+import { products, productVariants, teamMembers, teams, type Product } from '../../db/schema.ts';
 import { usernamesOf } from '../accounts/accounts.ts';
 import { maskBidderName } from '../auctions/proxy.ts';
 import { productLabel } from '../catalog/catalog.ts';
+import { sizeLabelFor, sizeLabelOf } from '../inventory/variants.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import type { OpenTeamView, ProductTeamsView, TeamView } from '../../shared/views/teams.ts';
 import { isTeamCode, teamShare } from './teams-rules.ts';
@@ -20,10 +21,18 @@ function usernames(db: Queryable, ids: number[]): Map<number, string> {
   return new Map([...usernamesOf(db, ids)].map(([id, username]) => [id, maskBidderName(username)] as const));
 }
 
-export function openTeamsOf(db: Queryable, productId: number, now: number): OpenTeamView[] {
+export function openTeamsOf(db: Queryable, productId: number, now: number, productType = ''): OpenTeamView[] {
+  // The team's size and the product's count of sizes come in the same statement: a product page's budget has no room for another.
   const rows = db
-    .select({ code: teams.code, starterId: teams.starterId, expiresAt: teams.expiresAt })
+    .select({
+      code: teams.code,
+      starterId: teams.starterId,
+      expiresAt: teams.expiresAt,
+      size: productVariants.size,
+      sizes: sql<number>`(select count(*) from ${productVariants} where ${productVariants.productId} = ${teams.productId})`,
+    })
     .from(teams)
+    .leftJoin(productVariants, eq(productVariants.id, teams.variantId))
     .where(and(eq(teams.productId, productId), eq(teams.status, 'open'), gt(teams.expiresAt, now)))
     .orderBy(asc(teams.expiresAt))
     .limit(LISTED_TEAMS)
@@ -32,7 +41,11 @@ export function openTeamsOf(db: Queryable, productId: number, now: number): Open
     db,
     rows.map((row) => row.starterId),
   );
-  return rows.map((row) => ({ code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt }));
+  return rows.map((row) => {
+    const sizeLabel = row.size === null ? '' : sizeLabelOf(productType, Number(row.sizes), { size: row.size });
+    // Said only for a product sold by size: a one-size product's teams carry nothing new.
+    return { code: row.code, starterName: names.get(row.starterId) ?? '***', expiresAt: row.expiresAt, ...(sizeLabel ? { sizeLabel } : {}) };
+  });
 }
 
 /** The viewer's own team on this product while it waits for a friend (a shopper has one at a time), or null. */
@@ -53,7 +66,7 @@ function ownOpenTeamCode(db: Queryable, productId: number, userId: number): stri
  */
 export function productTeamsView(
   db: Queryable,
-  product: Pick<Product, 'id' | 'priceCents' | 'halfPriceEnabled'>,
+  product: Pick<Product, 'id' | 'priceCents' | 'halfPriceEnabled'> & Partial<Pick<Product, 'productType'>>,
   now: number,
   viewerId: number | null = null,
 ): ProductTeamsView | null {
@@ -63,7 +76,7 @@ export function productTeamsView(
     productId: product.id,
     pricePerMember: centsToDollars(share.priceCents),
     totalPerMember: centsToDollars(share.holdCents),
-    teams: openTeamsOf(db, product.id, now),
+    teams: openTeamsOf(db, product.id, now, product.productType),
     ...(viewerId === null ? {} : { yourTeamCode: ownOpenTeamCode(db, product.id, viewerId) }),
   };
 }
@@ -90,6 +103,7 @@ export function teamView(db: Queryable, code: string, viewerId: number | null): 
     taxPerMember: centsToDollars(team.taxCents),
     totalPerMember: centsToDollars(team.holdCents),
     size: team.size,
+    sizeLabel: sizeLabelFor(db, product.productType, team.variantId),
     starterName: names.get(team.starterId) ?? '***',
     members: members.map((member) => ({ name: names.get(member.userId) ?? '***', role: member.role, you: member.userId === viewerId })),
     viewerIsMember: own !== undefined,

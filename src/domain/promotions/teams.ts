@@ -1,12 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { teamMembers, teams, type Team } from '../../db/schema.ts';
-import { findProduct, productLabel } from '../catalog/catalog.ts';
+import { findProduct } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
+import { chooseVariant } from '../inventory/variants.ts';
 import { withCardAttempt } from '../payments/card-attempts.ts';
 import type { PaymentFailure } from '../payments/gateway.ts';
 import { type HoldEnd, holdPlace, teamStatusOf } from './teams-holds.ts';
 import { claimPlace } from './teams-places.ts';
-import { chooseVariant } from '../inventory/variants.ts';
 import {
   ALREADY_IN_TEAM,
   HOLD_UNCONFIRMED,
@@ -23,12 +23,14 @@ import {
   TEAM_STARTING,
   type TeamDeps,
   teamProduct,
+  teamItemLabel,
   teamShare,
 } from './teams-rules.ts';
 
 /*
  * Half price with a friend (issue 29 item 1): POST /api/products/{id}/teams starts a team, POST
- * /api/teams/{code}/join takes its second place. Each checks everything it can before a card
+ * /api/teams/{code}/join takes its second place. A team is for one size, the starter's choice
+ * (issue 38): the joiner takes that size, and each place holds a unit of it. Each checks everything it can before a card
  * slot is taken, then claims the place in one transaction (the unit, the member, the hold's row),
  * then asks for the hold (teams-holds.ts). A refusal at any step leaves nothing written.
  */
@@ -68,9 +70,17 @@ function answerAfter(end: HoldEnd, failure: PaymentFailure | null): void {
 }
 
 /** Starts a team: the starter's card is held for their share; answers the share code and when it ends. */
-export async function startTeam(deps: TeamDeps, userId: number, productId: number, clientAddress: string): Promise<{ code: string; expiresAt: number }> {
+export async function startTeam(
+  deps: TeamDeps,
+  userId: number,
+  productId: number,
+  clientAddress: string,
+  variantId?: number | null,
+): Promise<{ code: string; expiresAt: number }> {
   const { db, clock } = deps;
   teamProduct(db, productId);
+  // The size first (issue 38): a product with several and none named is a 400 naming them, before any card is asked.
+  const size = chooseVariant(db, productId, variantId).id;
   const profile = requireTeamBuyer(deps, userId);
   return withCardAttempt(deps, { userId, address: clientAddress }, async (gate) => {
     let claimed: ReturnType<typeof claimPlace> & { team: Team };
@@ -83,7 +93,7 @@ export async function startTeam(deps: TeamDeps, userId: number, productId: numbe
           .values({
             code: newTeamCode(),
             productId,
-            variantId: chooseVariant(tx, productId, undefined).id,
+            variantId: size,
             starterId: userId,
             status: 'starting',
             ...teamShare(product.priceCents),
@@ -102,7 +112,7 @@ export async function startTeam(deps: TeamDeps, userId: number, productId: numbe
     const { team } = claimed;
     const product = findProduct(db, productId)!;
     const source = { sourceId: profile.gatewayCardId!, customerId: profile.gatewayCustomerId };
-    const { end, failure } = await holdPlace(deps, claimed, source, `CSA team ${team.code}: ${productLabel(product)} (half price)`, gate);
+    const { end, failure } = await holdPlace(deps, claimed, source, `CSA team ${team.code}: ${teamItemLabel(db, product, team.variantId)} (half price)`, gate);
     answerAfter(end, failure);
     return { code: team.code, expiresAt: team.expiresAt };
   });
@@ -167,7 +177,13 @@ export async function joinTeam(
     });
     const product = findProduct(db, claimed.team.productId)!;
     const source = { sourceId: profile.gatewayCardId!, customerId: profile.gatewayCustomerId };
-    const { end, failure } = await holdPlace(deps, claimed, source, `CSA team ${claimed.team.code}: ${productLabel(product)} (half price)`, gate);
+    const { end, failure } = await holdPlace(
+      deps,
+      claimed,
+      source,
+      `CSA team ${claimed.team.code}: ${teamItemLabel(db, product, claimed.team.variantId)} (half price)`,
+      gate,
+    );
     answerAfter(end, failure);
     const orderId = db.select({ orderId: teamMembers.orderId }).from(teamMembers).where(eq(teamMembers.id, claimed.memberId)).get()?.orderId ?? null;
     return { code: claimed.team.code, status: teamStatusOf(deps, claimed.team.id) ?? 'capturing', orderId };

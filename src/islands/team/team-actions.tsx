@@ -32,7 +32,14 @@ function detourFor(error: ApiError, path: string): Detour | null {
 }
 
 /** Posts a team action once per attempt; a signed-out visitor goes to sign in and comes back. */
-export function useTeamAction<T>(path: string, backTo: string, onDone: (answer: T) => void, onRefused?: (error: ApiError) => boolean) {
+export function useTeamAction<T>(
+  path: string,
+  backTo: string,
+  onDone: (answer: T) => void,
+  onRefused?: (error: ApiError) => boolean,
+  /** The request's JSON body (a start's `{ variantId }`); none when undefined. */
+  body?: unknown,
+) {
   const key = useRef<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [detour, setDetour] = useState<Detour | null>(null);
@@ -45,7 +52,7 @@ export function useTeamAction<T>(path: string, backTo: string, onDone: (answer: 
     setBusy(true);
     key.current ??= newKey();
     try {
-      const answer = await apiRequest<T>('POST', path, undefined, { idempotencyKey: key.current });
+      const answer = await apiRequest<T>('POST', path, body, { idempotencyKey: key.current });
       key.current = null;
       onDone(answer);
     } catch (error) {

@@ -1,24 +1,44 @@
 import { Hono } from 'hono';
 import { findProduct } from '../../domain/catalog/catalog.ts';
-import { DomainError } from '../../domain/errors.ts';
+import { DomainError, validationError } from '../../domain/errors.ts';
 import { joinTeam, startTeam } from '../../domain/promotions/teams.ts';
 import { TEAM_NOT_FOUND } from '../../domain/promotions/teams-rules.ts';
 import { productTeamsView, teamView } from '../../domain/promotions/teams-views.ts';
-import type { AppEnv } from '../../http/context.ts';
+import type { AppContext, AppEnv } from '../../http/context.ts';
 import { clientIp } from '../../http/client-address.ts';
 import { gameDeps } from '../../http/domain-deps.ts';
 import { requireUserApi } from '../../http/guards.ts';
 import { idempotent } from '../../http/idempotency.ts';
 import { idFrom, pathId } from '../../http/request.ts';
+import { type TeamStartBody, teamStartBody } from '../../shared/schemas/teams.ts';
 
 /*
- * Half price with a friend (issue 29 item 1): POST /api/products/{id}/teams starts a team (201
+ * Half price with a friend (issue 29 item 1): POST /api/products/{id}/teams starts a team for a
+ * size (`{ variantId }`, issue 38; required when the product has several) (201
  * { code, expiresAt }), GET /api/teams/{code} shows one, POST /api/teams/{code}/join takes its
  * free place (both under Idempotency-Key); GET /api/products/{id}/teams lists the open ones.
  */
+/** The start's body: today's clients send none (a product with one size needs none); one sent is a JSON object. */
+async function startBodyOf<E extends AppEnv>(c: AppContext<E>): Promise<TeamStartBody> {
+  const text = await c.req.text();
+  if (text.trim() === '') return {};
+  if (!/^application\/([\w.-]+\+)?json$/i.test((c.req.header('content-type') ?? '').split(';')[0]!.trim()))
+    throw new DomainError(415, 'Send the request body as JSON (Content-Type: application/json).');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new DomainError(400, 'The request body is not valid JSON.');
+  }
+  const result = teamStartBody.safeParse(body);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}
+
 export const teamsApi = new Hono<AppEnv>()
   .post('/products/:id/teams', requireUserApi, idFrom('Product'), idempotent, async (c) => {
-    const started = await startTeam(gameDeps(c), c.get('user').id, pathId(c), clientIp(c));
+    const { variantId } = await startBodyOf(c);
+    const started = await startTeam(gameDeps(c), c.get('user').id, pathId(c), clientIp(c), variantId);
     return c.json({ code: started.code, expiresAt: new Date(started.expiresAt).toISOString() }, 201);
   })
   .get('/products/:id/teams', idFrom('Product'), (c) => {

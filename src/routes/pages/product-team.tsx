@@ -14,16 +14,22 @@ export function ProductTeamSection({
   productName,
   now,
   signedIn,
+  variantId,
+  sizeLabel,
 }: {
   view: ProductTeamsView | null;
   productName: string;
   now: number;
   signedIn: boolean;
+  /** The size chosen in the product page's picker (issue 38): a team started here is for it. */
+  variantId?: number;
+  /** That size's label ('M'), said on the Start button. */
+  sizeLabel?: string;
 }) {
   if (!view) return null;
   if (!signedIn) {
     const signInHref = `/auth?next=${encodeURIComponent(`/product/${view.productId}`)}`;
     return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref }} />;
   }
-  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now }} />;
+  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now, variantId, sizeLabel }} />;
 }

@@ -55,6 +55,12 @@ export const teamPages = new Hono<AppEnv>().get('/team/:code', (c) => {
           </a>{' '}
           <span className="text-slate-600 line-through">{dollarsText(team.product.price)}</span>
         </p>
+        {/* The team's one size (issue 38): the starter chose it, a joiner gets the same. */}
+        {team.sizeLabel && (
+          <p className="m-0 mt-1 text-base font-bold" data-team-size="">
+            {`Size ${team.sizeLabel}`}
+          </p>
+        )}
         {over && !team.viewerIsMember && (
           <p className="m-0 mt-2 text-sm font-semibold" role="status">
             {teamStateLine(team.status, team.expiresAt, now)}

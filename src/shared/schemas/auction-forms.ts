@@ -16,6 +16,8 @@ export const auctionSetupForm = z.object({
   startsAt: formText(40),
   endsAt: formText(40),
   keepBuyNow: formText(5),
+  /** The Size select (issue 38): a variant's id, shown only for a product with several sizes. */
+  variantId: formText(20),
 });
 
 export type AuctionSetupFormPost = z.output<typeof auctionSetupForm>;
@@ -60,6 +62,8 @@ export function auctionSetupInput(post: AuctionSetupFormPost): { input: Record<s
     startsAt: time('startsAt'),
     endsAt: time('endsAt'),
     keepBuyNow: post.keepBuyNow === 'on' || post.keepBuyNow === 'true',
+    // Passed as chosen: the domain says which sizes there are when none (or another product's) is.
+    variantId: (post.variantId ?? '').trim() || null,
   };
   return { input, errors };
 }

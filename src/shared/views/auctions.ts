@@ -21,6 +21,8 @@ export interface AuctionView {
   /** The least the next bid may be. */
   minimumBid: number;
   bidCount: number;
+  /** The size it sells ('M'), or '' when the product is not sold by size (issue 38). */
+  size: string;
   startsAt: string;
   endsAt: string;
   hasReserve: boolean;

@@ -10,6 +10,8 @@ export interface OpenTeamView {
   code: string;
   starterName: string;
   expiresAt: number;
+  /** The size the team is for ('M'), or '' when the product is not sold by size (issue 38). */
+  sizeLabel?: string;
 }
 
 /** GET /api/teams/{code}. */
@@ -23,6 +25,8 @@ export interface TeamView {
   taxPerMember: number;
   totalPerMember: number;
   size: number;
+  /** The size the team is for ('M'): the joiner takes this size. '' when the product is not sold by size (issue 38). */
+  sizeLabel: string;
   starterName: string;
   /** `you`: this member is the viewer (said so on the page, where a masked name would not tell them). */
   members: { name: string; role: 'starter' | 'joiner'; you?: boolean }[];

@@ -4,7 +4,7 @@ import type { AdminAuctionDetail } from '../../../domain/auctions/admin-views.ts
 import { formatDollars } from '../../../shared/money.ts';
 import { BackIcon } from '../../../shared/ui/icons.tsx';
 import { AuctionStatusBadge, BidHistory } from './auction-parts.tsx';
-import { Field, type FormValues, TextField } from './product-form.tsx';
+import { Field, type FormValues, inputClass, TextField } from './product-form.tsx';
 
 /*
  * /admin/products/{id}/auction (issue 28, item 1): one product's auction, on its own page so the
@@ -19,11 +19,19 @@ export interface AuctionPageProps {
   formHref: string;
   bidEnabled: boolean;
   auction: AdminAuctionDetail | undefined;
+  /** The product's sizes with their available counts: a Size select shows when there are several. */
+  sizes: AuctionSize[];
   /** The set-up form's values (typed ones after a refusal). */
   values: FormValues;
   errors: Record<string, string>;
   /** The End early form's typed reason after a refusal. */
   reason?: string;
+}
+
+export interface AuctionSize {
+  id: number;
+  size: string;
+  available: number;
 }
 
 const LIVE: AdminAuctionDetail['status'][] = ['scheduled', 'running', 'awaiting_payment', 'second_chance'];
@@ -47,6 +55,7 @@ function State({ auction }: { auction: AdminAuctionDetail }) {
   const rows: [string, string][] = [
     ['Current price', auction.currentPrice === null ? `No bids yet (starting bid ${formatDollars(auction.startingBid)})` : formatDollars(auction.currentPrice)],
     ['Bids', String(auction.bidCount)],
+    ...(auction.size ? [['Size', auction.size] as [string, string]] : []),
     [auction.winner ? 'Buyer' : 'Highest bidder', auction.winner ?? auction.leader ?? '—'],
     ['Starts', formatDateTime(auction.startsAtMs)],
     [auction.open ? 'Ends' : 'Ended', formatDateTime(auction.endsAtMs)],
@@ -81,9 +90,54 @@ function State({ auction }: { auction: AdminAuctionDetail }) {
   );
 }
 
-function SetupForm({ productId, values, errors, changing }: { productId: number; values: FormValues; errors: Record<string, string>; changing: boolean }) {
+/** 'M · 3 available': the auction's own size counts the unit it already holds apart. */
+function sizeOption(size: AuctionSize, heldId: number | null): string {
+  if (size.id === heldId) return `${size.size} · held, ${size.available} more available`;
+  return size.available > 0 ? `${size.size} · ${size.available} available` : `${size.size} · sold out`;
+}
+
+/** The size the auction sells (issue 38), for a product with several: none is chosen for the admin. */
+function SizeSelect({ sizes, values, errors, heldId }: { sizes: AuctionSize[]; values: FormValues; errors: Record<string, string>; heldId: number | null }) {
+  const chosen = typeof values.variantId === 'string' ? values.variantId : '';
+  return (
+    <Field
+      name="variantId"
+      label="Size"
+      hint="The auction sells one unit of this size; it is held back from the shelf until the auction is over."
+      errors={errors}
+    >
+      {(a11y) => (
+        <select {...a11y} name="variantId" defaultValue={chosen} className={inputClass(errors.variantId)}>
+          <option value="">Choose a size</option>
+          {sizes.map((size) => (
+            <option key={size.id} value={String(size.id)}>
+              {sizeOption(size, heldId)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+function SetupForm({
+  productId,
+  values,
+  errors,
+  changing,
+  sizes,
+  heldId,
+}: {
+  productId: number;
+  values: FormValues;
+  errors: Record<string, string>;
+  changing: boolean;
+  sizes: AuctionSize[];
+  heldId: number | null;
+}) {
   return (
     <form method="post" action={`/admin/products/${productId}/auction`} noValidate className="flex flex-col gap-5">
+      {sizes.length > 1 && <SizeSelect sizes={sizes} values={values} errors={errors} heldId={heldId} />}
       <div className="grid grid-cols-[minmax(0,1fr)] gap-5 sm:grid-cols-2">
         <TextField name="startingBid" label="Starting bid ($)" values={values} errors={errors} {...DOLLARS} />
         <TextField
@@ -159,7 +213,7 @@ function EndEarly({ productId, bidCount, errors, reason }: { productId: number; 
 }
 
 /** The product's auction: what it is now, what the admin may do with it, and its bids. */
-export function AuctionPage({ productId, productName, formHref, bidEnabled, auction, values, errors, reason }: AuctionPageProps) {
+export function AuctionPage({ productId, productName, formHref, bidEnabled, auction, sizes, values, errors, reason }: AuctionPageProps) {
   const open = auction?.open === true;
   // Not over yet: taking bids, closing (past its end, the close job not there yet) or owed its price.
   const live = auction !== undefined && LIVE.includes(auction.status);
@@ -209,7 +263,7 @@ export function AuctionPage({ productId, productName, formHref, bidEnabled, auct
       )}
       {canSetUp && (
         <Section title={live ? 'Change the auction (before the first bid)' : 'Set up an auction'} id="auction-setup">
-          <SetupForm productId={productId} values={values} errors={errors} changing={live} />
+          <SetupForm productId={productId} values={values} errors={errors} changing={live} sizes={sizes} heldId={live ? (auction?.variantId ?? null) : null} />
         </Section>
       )}
       {open && auction && (

@@ -3,6 +3,7 @@ import { cancelAuction, endAuctionEarly, setUpAuction } from '../../../domain/au
 import { adminAuctionDetail, type AdminAuctionDetail } from '../../../domain/auctions/admin-views.ts';
 import { checkAuctionSetup, DEFAULT_AUCTION_MS } from '../../../domain/auctions/increments.ts';
 import { findProduct, productLabel } from '../../../domain/catalog/catalog.ts';
+import { variantsOf } from '../../../domain/inventory/variants.ts';
 import { DomainError, validationError } from '../../../domain/errors.ts';
 import type { AppContext, AppEnv } from '../../../http/context.ts';
 import { setFlash } from '../../../http/flash.ts';
@@ -42,8 +43,17 @@ function valuesFor(auction: AdminAuctionDetail | undefined, now: number): FormVa
       startsAt: toStoreInput(auction.startsAtMs),
       endsAt: toStoreInput(auction.endsAtMs),
       keepBuyNow: auction.keepBuyNow,
+      variantId: auction.variantId === null ? '' : String(auction.variantId),
     };
-  return { startingBid: '', increment: '', reservePrice: '', startsAt: toStoreInput(now), endsAt: toStoreInput(now + DEFAULT_AUCTION_MS), keepBuyNow: false };
+  return {
+    startingBid: '',
+    increment: '',
+    reservePrice: '',
+    startsAt: toStoreInput(now),
+    endsAt: toStoreInput(now + DEFAULT_AUCTION_MS),
+    keepBuyNow: false,
+    variantId: '',
+  };
 }
 
 interface Shown {
@@ -71,6 +81,7 @@ function show<E extends AppEnv>(c: AppContext<E>, productId: number, shown: Show
       formHref={formHref}
       bidEnabled={product.bidEnabled}
       auction={auction}
+      sizes={variantsOf(db, product.id).map((variant) => ({ id: variant.id, size: variant.size, available: variant.quantity }))}
       values={shown.values ?? valuesFor(auction, now)}
       errors={shown.errors ?? {}}
       reason={shown.reason}
@@ -81,7 +92,7 @@ function show<E extends AppEnv>(c: AppContext<E>, productId: number, shown: Show
 
 const pageStatus = (error: DomainError): PageStatus => (error.status === 404 ? 404 : error.status === 409 ? 409 : 400);
 
-const FORM_FIELDS = ['startingBid', 'increment', 'reservePrice', 'startsAt', 'endsAt', 'keepBuyNow', 'reason'];
+const FORM_FIELDS = ['startingBid', 'increment', 'reservePrice', 'startsAt', 'endsAt', 'keepBuyNow', 'variantId', 'reason'];
 
 /** The messages by their fields; one no field shows (Bid off, already ended) goes above the forms. */
 function fieldsShown(error: DomainError): Record<string, string> {
