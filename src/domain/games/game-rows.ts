@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { plays, products, type Product } from '../../db/schema.ts';
+import { plays, products, type Game, type Product } from '../../db/schema.ts';
+import { variantById, variantsOf } from '../inventory/variants.ts';
 import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../accounts/notifications.ts';
 
@@ -35,3 +36,17 @@ export function tellPlayers(
     notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
   }
 }
+
+/**
+ * The size a game is for, as its texts name it (issue 38): only for a product sold in several
+ * sizes ('M'); '' otherwise, so a one-size product's messages read as before.
+ */
+export function gameSizeOf(db: Queryable, game: Pick<Game, 'productId' | 'variantId'>): string {
+  if (game.variantId === null) return '';
+  const variant = variantById(db, game.variantId);
+  if (!variant || variantsOf(db, game.productId).length < 2) return '';
+  return variant.size;
+}
+
+/** ' in size M' after a product's name in a game's messages; '' for a product with one size. */
+export const inSize = (size: string) => (size ? ` in size ${size}` : '');
