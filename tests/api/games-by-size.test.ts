@@ -64,7 +64,14 @@ describe('games by size', () => {
     expect(prize.variantId).toBe(variants.M!);
     expect(notesOf(ctx, winnerId, 'game_won')[0]!.message).toContain('in size M');
 
-    const cart = (await (await winner.client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: string; size: string }[];
+    const cart = (await (await winner.client.get('/api/cart')).json()) as {
+      id: number;
+      productId: number;
+      quantity: number;
+      price: number;
+      type: string;
+      size: string;
+    }[];
     expect(cart[0]).toMatchObject({ size: 'M', type: 'play' });
     const bought = await winner.client.post('/api/checkout', {
       json: {
@@ -73,12 +80,24 @@ describe('games by size', () => {
         items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
         shipping: { method: 'standard', cost: 0 },
         summary: { subtotal: 1, shipping: 0, tax: 0.08, total: 1.08 },
-        customer: { fullName: 'Win Ner', email: 'win@example.com', phone: '949-555-0100', address: '1 Prize Way', city: 'Laguna Beach', state: 'CA', zipCode: '92651' },
+        customer: {
+          fullName: 'Win Ner',
+          email: 'win@example.com',
+          phone: '949-555-0100',
+          address: '1 Prize Way',
+          city: 'Laguna Beach',
+          state: 'CA',
+          zipCode: '92651',
+        },
       },
     });
     expect(bought.status).toBe(201);
     const { orderId } = (await bought.json()) as { orderId: number };
-    expect(ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({ variantId: variants.M!, sizeLabel: 'M', purchaseType: 'play' });
+    expect(ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).get()).toMatchObject({
+      variantId: variants.M!,
+      sizeLabel: 'M',
+      purchaseType: 'play',
+    });
   });
 
   test('a size with one unit has at most one waiting game; the next player of that size is refused naming the size', async () => {

@@ -1,5 +1,5 @@
 import { and, asc, sql } from 'drizzle-orm';
-import { preparedPerDb, type Queryable } from '../../db/client.ts';
+import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
 import { products, type Product } from '../../db/schema.ts';
 
 /*
@@ -62,4 +62,35 @@ export function productsWithOpenGames(db: Queryable, exceptId: number, limit = 4
     .orderBy(asc(products.priceCents), asc(products.id))
     .limit(limit)
     .all();
+}
+
+export interface SizeToPlay {
+  variantId: number;
+  size: string;
+  /** No unit of this size is left. */
+  soldOut: boolean;
+  /** Why no game of this size can be joined now, naming the size; null when one can. */
+  closed: string | null;
+}
+
+/**
+ * A product's sizes as the play page offers them (issue 38: a game is for one size): each with
+ * why its game cannot be joined, if so; the same per-size rule as entry.ts gameWithRoom.
+ */
+export function sizesToPlay(db: Db, productId: number): SizeToPlay[] {
+  return db.$client
+    .query<{ variantId: number; size: string; quantity: number; waiting: number; room: number }, [number]>(
+      `select v.id as variantId, v.size, v.quantity,
+         (select count(*) from games g where g.variant_id = v.id and g.status = 'waiting') as waiting,
+         exists (select 1 from games g where g.variant_id = v.id and g.status = 'waiting'
+           and (select count(*) from plays p where p.game_id = g.id and p.status = 'entered') < g.required_participants) as room
+       from product_variants v where v.product_id = ?1 order by v.position, v.id`,
+    )
+    .all(productId)
+    .map((row) => ({
+      variantId: row.variantId,
+      size: row.size,
+      soldOut: row.quantity <= 0,
+      closed: row.quantity <= 0 ? sizeSoldOut(row.size) : row.room || row.quantity > row.waiting ? null : everySizeUnitPromised(row.size),
+    }));
 }

@@ -170,9 +170,9 @@ export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metr
   return { metricsSource: game.metricsSource, seedHash: game.seedHash, seed: over ? revealedSeed(game.seed) : null };
 }
 
-/** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
+/** The game the next entrant joins when the shown one is full or live: the waiting game with room of the same size. */
 function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
-  const next = firstWaitingWithRoom(db, shown.productId, shown.id);
+  const next = firstWaitingWithRoom(db, shown.productId, shown.id, shown.variantId);
   return next ? { id: next.id, participants: next.entries, requiredParticipants: next.requiredParticipants } : null;
 }
 
