@@ -69,7 +69,7 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   const image = imageFor(product);
   // A game is for one size (issue 38): a product sold in several offers them, `?size=M` names the chosen one.
   const sizes = sizesToPlay(db, product.id);
-  const chosen = sizes.length > 1 ? sizes.find((size) => size.size === c.req.query('size')) : sizes[0];
+  const chosen = sizes.length > 1 ? sizes.find((size) => size.size === c.req.query('size')) : undefined;
 
   // A play joins the oldest waiting game with room (of the chosen size); a full one, a live one or none: the next one opens.
   const current = currentGame(db, product.id);
