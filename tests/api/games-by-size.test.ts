@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
-import { cartItems, games, orderItems, plays } from '../../src/db/schema.ts';
+import { cartItems, emailOutbox, games, orderItems, plays } from '../../src/db/schema.ts';
 import { variantStockOf } from '../../src/domain/inventory/stock.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
-import { END, START, gameRow, gameStore, holdsOf, notesOf, type GameStore, picks, player, postPayment, postPlay } from '../helpers/games.ts';
+import { END, START, competition, gameRow, gameStore, holdsOf, notesOf, type GameStore, picks, player, postPayment, postPlay } from '../helpers/games.ts';
 import { sizedProduct } from '../helpers/variants.ts';
+import { textOf } from '../helpers/html.ts';
 
 /*
  * Issue 38: a game is for one size. The player picks the size before paying, the entry joins
@@ -49,6 +50,15 @@ describe('games by size', () => {
     expect(variantStockOf(ctx.db, variants.M!)).toMatchObject({ available: 1, held: 1 });
     expect(variantStockOf(ctx.db, variants.L!)).toMatchObject({ available: 3, held: 0 });
     expect(gameRow(ctx, c.gameId).status).toBe('waiting');
+    // The scoreboard and the competition name each game's size.
+    const active = (await (await ctx.client().get('/api/games/active')).json()) as { id: number; size?: string }[];
+    expect(active.filter((g) => g.id === a.gameId || g.id === c.gameId).map((g) => [g.id, g.size])).toEqual([
+      [a.gameId, 'M'],
+      [c.gameId, 'L'],
+    ]);
+    expect(await competition(ctx, productId)).toMatchObject({ gameId: a.gameId, size: 'M' });
+    expect(textOf(await (await ctx.client().get('/scoreboard')).text())).toContain('Size M');
+    expect(notesOf(ctx, alice.id, 'game_started')[0]!.message).toContain('in size M');
 
     ctx.clock.set(END);
     await runGameJobs(ctx.deps);
@@ -63,6 +73,12 @@ describe('games by size', () => {
       .get()!;
     expect(prize.variantId).toBe(variants.M!);
     expect(notesOf(ctx, winnerId, 'game_won')[0]!.message).toContain('in size M');
+    expect(ctx.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'game_won')).get()!.subject).toBe('You won Size Tee in size M!');
+    // The record keeps the size, and its page and the winners list say it.
+    expect(((await (await ctx.client().get(`/api/games/${a.gameId}`)).json()) as { product: { size?: string } }).product.size).toBe('M');
+    expect(textOf(await (await ctx.client().get(`/games/${a.gameId}`)).text())).toContain('Size M');
+    const winnersList = (await (await ctx.client().get('/api/games/winners')).json()) as { gameId: number; size?: string }[];
+    expect(winnersList.find((w) => w.gameId === a.gameId)?.size).toBe('M');
 
     const cart = (await (await winner.client.get('/api/cart')).json()) as {
       id: number;

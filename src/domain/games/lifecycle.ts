@@ -180,7 +180,8 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const now = clock.now();
   const winnerName = winner?.username ?? '';
   // The prize is the game's size (issue 38): the win says which.
-  const sized = inSize(gameSizeOf(db, game));
+  const size = gameSizeOf(db, game);
+  const sized = inSize(size);
   // The result, the record, the prize, every notification and the holds to capture: all or nothing.
   const settled = db.transaction((tx) => {
     // Scores and winner were computed from entries read before this transaction: settled only if they are still the game's.
@@ -200,7 +201,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
       .returning()
       .get();
     if (!claimed || !isStarted(claimed)) return false;
-    saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
+    saveRecord(tx, buildRecord(claimed, { ...product, size }, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner && !winner.donateIfWon) {
       tx.insert(cartItems)

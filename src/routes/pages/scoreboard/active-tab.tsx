@@ -3,7 +3,7 @@ import type { ProductType } from '../../../domain/catalog/catalog.ts';
 import { nextTopOfHour } from '../../../domain/games/schedule.ts';
 import type { ActiveGameView, activeGamesPage } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
-import { competitionHref, EmptyCard, GameRecordLink, PlayNowLink, productLines, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, GameSize, PlayNowLink, productLines, Thumb } from './parts.tsx';
 
 export type ActiveGame = ActiveGameView;
 const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants - game.participants);
@@ -25,7 +25,10 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
         <div className="min-w-0 flex-1">
           <a href={competitionHref(game.productId)} className="block font-bold leading-snug text-white no-underline hover:underline">
             <span className="block truncate">{title}</span>
-            <span className="block truncate text-sm font-normal text-white/80">{subtitle}</span>
+            <span className="block truncate text-sm font-normal text-white/80">
+              {subtitle}
+              <GameSize size={game.size} />
+            </span>
           </a>
           <p className="m-0 mt-0.5 text-sm text-white/80">{`${game.participants}/${game.requiredParticipants} players joined`}</p>
           <div className="mt-2 text-sm text-white/80">
@@ -68,7 +71,10 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
           <div className="flex items-start justify-between gap-2">
             <a href={competitionHref(game.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
               <span className="block truncate">{title}</span>
-              <span className="block truncate text-sm font-normal text-slate-600">{subtitle}</span>
+              <span className="block truncate text-sm font-normal text-slate-600">
+                {subtitle}
+                <GameSize size={game.size} />
+              </span>
             </a>
             {live ? (
               <span className="inline-flex shrink-0 items-center gap-1.5 rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">

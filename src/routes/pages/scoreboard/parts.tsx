@@ -21,6 +21,11 @@ export function Thumb({
   );
 }
 
+/** The size a game is for, after the product's name (issue 38: only products sold in several sizes have one). */
+export function GameSize({ size }: { size?: string | undefined }) {
+  return size ? <span data-game-size="">{` · Size ${size}`}</span> : null;
+}
+
 export const competitionHref = (productId: number) => `/product/${productId}?tab=competition`;
 
 /** The game's public record: entries, picks, scores and its seed for checking (/games/{id}). */
