@@ -37,6 +37,10 @@ describe('games by size', () => {
 
     const a = await enterIn(ctx, alice, productId, variants.M!, 0);
     const c = await enterIn(ctx, carol, productId, variants.L!, 10);
+    // Each game needs one more: the scoreboard's Play Now goes to that game's size.
+    const board = await (await ctx.client().get('/scoreboard')).text();
+    expect(board).toContain(`href="/play/${productId}?size=M"`);
+    expect(board).toContain(`href="/play/${productId}?size=L"`);
     ctx.clock.advance(1_000);
     const b = await enterIn(ctx, bob, productId, variants.M!, 5);
     expect(a.variantId).toBe(variants.M!);

@@ -42,7 +42,7 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <PlayNowLink productId={game.productId} name={name} className="px-6 py-2.5" />
+        <PlayNowLink productId={game.productId} name={name} size={game.size} className="px-6 py-2.5" />
         {others > 0 && (
           <span className="text-sm text-white/80">{`+${others} more game${others === 1 ? '' : 's'} need${others === 1 ? 's' : ''} 1 player`}</span>
         )}
@@ -121,7 +121,7 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
                   <div className="h-1.5 rounded-full bg-coral-dark" style={{ width: `${percent}%` }} />
                 </div>
               </div>
-              {remaining === 1 && <PlayNowLink productId={game.productId} name={name} />}
+              {remaining === 1 && <PlayNowLink productId={game.productId} name={name} size={game.size} />}
             </div>
           )}
         </div>

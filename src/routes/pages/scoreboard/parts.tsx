@@ -37,13 +37,14 @@ export function GameRecordLink({ gameId }: { gameId: number }) {
   );
 }
 
-export function PlayNowLink({ productId, name, className = '' }: { productId: number; name: string; className?: string }) {
+/** Play Now for a game: for the game's size when it has one (issue 38), so the entry joins that game. */
+export function PlayNowLink({ productId, name, size, className = '' }: { productId: number; name: string; size?: string | undefined; className?: string }) {
   return (
     <a
-      href={`/play/${productId}`}
+      href={`/play/${productId}${size ? `?size=${encodeURIComponent(size)}` : ''}`}
       className={`inline-block rounded-full bg-coral-dark px-4 py-2 text-center text-sm font-extrabold tracking-wide text-white no-underline hover:bg-coral ${className}`}
     >
-      PLAY NOW<span className="sr-only"> for {name}</span>
+      PLAY NOW<span className="sr-only">{` for ${name}${size ? ` in size ${size}` : ''}`}</span>
     </a>
   );
 }
