@@ -145,7 +145,7 @@ export default function PlayGame({
     const input = { title: 'Authentication required', description: 'Please login or register to place a play.' };
     toast({ ...input, variant: 'destructive' });
     toastAfterNavigation(input);
-    window.location.assign(`/auth?next=${encodeURIComponent(playPath(product.id, size?.size))}`);
+    window.location.assign(`/auth?next=${playPath(product.id, size?.size)}`);
   }
 
   async function join(free = useFree.current) {

@@ -64,6 +64,16 @@ export function productsWithOpenGames(db: Queryable, exceptId: number, limit = 4
     .all();
 }
 
+/**
+ * whyNoGameToJoin from a product's sizesToPlay (the play page has them already: one statement
+ * fewer a visit). A product has a game to join when one of its sizes does.
+ */
+export function whyNoGameOfSizes(product: Pick<Product, 'playEnabled' | 'quantity'>, sizes: readonly SizeToPlay[]): string | null {
+  if (!product.playEnabled) return GAMES_NOT_OPEN;
+  if (product.quantity <= 0) return NO_GAME_SOLD_OUT;
+  return sizes.some((size) => size.closed === null) ? null : EVERY_UNIT_PROMISED;
+}
+
 export interface SizeToPlay {
   variantId: number;
   size: string;

@@ -16,7 +16,7 @@ import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { GamesToJoin, PlayClosed } from './play-closed.tsx';
-import { sizesToPlay, whyNoGameToJoin } from '../../domain/games/openness.ts';
+import { sizesToPlay, whyNoGameOfSizes } from '../../domain/games/openness.ts';
 import { chooseASize } from '../../domain/inventory/variants.ts';
 import { freeEntriesToUse } from '../../domain/games/free-entries.ts';
 
@@ -57,7 +57,9 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
   const product = productView(stored);
   const { name, subtitle } = productTitle(product);
-  const noGame = whyNoGameToJoin(db, stored);
+  // A game is for one size (issue 38): a product sold in several offers them, `?size=M` names the chosen one.
+  const sizes = sizesToPlay(db, product.id);
+  const noGame = whyNoGameOfSizes(stored, sizes);
   if (noGame !== null) {
     return renderPage(
       c,
@@ -67,8 +69,6 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     );
   }
   const image = imageFor(product);
-  // A game is for one size (issue 38): a product sold in several offers them, `?size=M` names the chosen one.
-  const sizes = sizesToPlay(db, product.id);
   const chosen = sizes.length > 1 ? sizes.find((size) => size.size === c.req.query('size')) : undefined;
 
   // A play joins the oldest waiting game with room (of the chosen size); a full one, a live one or none: the next one opens.
