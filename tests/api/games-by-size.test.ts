@@ -48,6 +48,7 @@ describe('games by size', () => {
     expect(c.gameId).not.toBe(a.gameId);
     expect(gameRow(ctx, a.gameId).variantId).toBe(variants.M!);
     expect(gameRow(ctx, c.gameId).variantId).toBe(variants.L!);
+    expect(notesOf(ctx, alice.id, 'game_ready').at(-1)!.message).toBe('The game for Size Tee in size M is full and starts at the top of the hour.');
 
     ctx.clock.set(START);
     expect((await runGameJobs(ctx.deps)).started).toEqual([a.gameId]);
@@ -77,6 +78,8 @@ describe('games by size', () => {
       .get()!;
     expect(prize.variantId).toBe(variants.M!);
     expect(notesOf(ctx, winnerId, 'game_won')[0]!.message).toContain('in size M');
+    const loserId = winnerId === alice.id ? bob.id : alice.id;
+    expect(notesOf(ctx, loserId, 'game_lost')[0]!.actionUrl).toBe(`/play/${productId}?size=M`);
     expect(ctx.db.select().from(emailOutbox).where(eq(emailOutbox.kind, 'game_won')).get()!.subject).toBe('You won Size Tee in size M!');
     // The record keeps the size, and its page and the winners list say it.
     expect(((await (await ctx.client().get(`/api/games/${a.gameId}`)).json()) as { product: { size?: string } }).product.size).toBe('M');

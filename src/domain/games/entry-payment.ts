@@ -14,6 +14,7 @@ import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull
 import { requireMayPlay } from '../accounts/responsible-play.ts';
 import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
 import { entryAnswer } from './entry-answer.ts';
+import { gameSizeOf, inSize } from './game-rows.ts';
 
 /*
  * Paying for an entry (POST /api/payments), as named steps: claim the play (claimEntryPayment),
@@ -160,6 +161,8 @@ export function announceReadiness(tx: Queryable, clock: Clock, gameId: number, p
   const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
   const full = entries === required;
+  const game = tx.select({ productId: games.productId, variantId: games.variantId }).from(games).where(eq(games.id, gameId)).get();
+  const name = `${product.brand}${game ? inSize(gameSizeOf(tx, game)) : ''}`;
   const players = tx
     .select({ userId: plays.userId })
     .from(plays)
@@ -170,9 +173,7 @@ export function announceReadiness(tx: Queryable, clock: Clock, gameId: number, p
       type: 'game_ready',
       eventKey: `game:${gameId}:${full ? 'full' : 'almost'}`,
       title: full ? 'Game ready' : 'Almost ready',
-      message: full
-        ? `The game for ${product.brand} is full and starts at the top of the hour.`
-        : `Only needed 1 more player for the game for ${product.brand} to start.`,
+      message: full ? `The game for ${name} is full and starts at the top of the hour.` : `Only needed 1 more player for the game for ${name} to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

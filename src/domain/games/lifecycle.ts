@@ -259,7 +259,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
               eventKey: `game:${gameId}:result`,
               title: 'Game over',
               message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`,
-              actionUrl: `/play/${product.id}`,
+              actionUrl: `/play/${product.id}${size ? `?size=${encodeURIComponent(size)}` : ''}`,
               actionText: 'Play Again',
             },
       );
