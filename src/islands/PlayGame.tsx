@@ -14,6 +14,7 @@ import {
   PAYMENT_METHOD_REQUIRED,
   PICKS,
   PLAY_CONSENT_REQUIRED,
+  playPath,
   post,
   PROFILE_INCOMPLETE,
   savePicks,
@@ -24,6 +25,7 @@ import {
 import { cardDetour, type Detour, DetourDialog, backToPlay } from './play/DetourDialog.tsx';
 import { PrizeDeliveryChoice } from './play/PrizeDeliveryChoice.tsx';
 import { ProductSummary } from './play/ProductSummary.tsx';
+import { SizeChoice } from './play/SizeChoice.tsx';
 import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE } from '../shared/prize-delivery.ts';
 
 /* The island entry: props, picks state and the join flow. The page's pieces live in ./play/. */
@@ -44,8 +46,17 @@ export default function PlayGame({
   prizeDelivery = 'unknown',
   play = { consented: true, blocked: null },
   freeEntries,
+  variantId,
+  sizes,
+  chooseSizeMessage,
 }: PlayGameProps) {
   const id = useId();
+  /** Issue 38: a product sold in several sizes plays for one, chosen before anything is posted. */
+  const bySize = (sizes?.length ?? 0) > 1;
+  const size = sizes?.find((each) => each.variantId === variantId);
+  const sizeHeading = useRef<HTMLHeadingElement>(null);
+  /** What the play and its payment send: the size, when one is chosen. */
+  const sizeField = variantId === undefined ? {} : { variantId };
   const detailDialog = useRef<HTMLDialogElement>(null);
   const detourDialog = useRef<HTMLDialogElement>(null);
   /** The detour shown, numbered so that the same detour twice opens the dialog twice. */
@@ -74,7 +85,7 @@ export default function PlayGame({
   /** A free join is an attempt of its own (its own key): a lost answer is asked about again, never taken for a refusal. */
   const [freeJoin] = useState(() => new MoneyAttempt());
 
-  const open = product.playEnabled && product.quantity > 0;
+  const open = product.playEnabled && product.quantity > 0 && !size?.closed;
   const detail = detailId === null ? undefined : influencers.find((person) => person.id === detailId);
 
   // Picks made before signing in or adding a card come back with the visitor (once per product and list).
@@ -126,7 +137,7 @@ export default function PlayGame({
   }
 
   function askForCard() {
-    detourTo(cardDetour(product.id));
+    detourTo(cardDetour(product.id, size?.size));
   }
 
   function goSignIn() {
@@ -134,7 +145,7 @@ export default function PlayGame({
     const input = { title: 'Authentication required', description: 'Please login or register to place a play.' };
     toast({ ...input, variant: 'destructive' });
     toastAfterNavigation(input);
-    window.location.assign(`/auth?next=/play/${product.id}`);
+    window.location.assign(`/auth?next=${playPath(product.id, size?.size)}`);
   }
 
   async function join(free = useFree.current) {
@@ -142,6 +153,12 @@ export default function PlayGame({
     useFree.current = free;
     // An entry payment whose answer was lost is asked about again before anything else.
     if (entry.unresolved || freeJoin.unresolved) return pay();
+    if (bySize && !size) {
+      // Nothing is posted without the size: the prize is that size.
+      toast({ title: 'Choose a size', description: chooseSizeMessage ?? 'Choose a size.', variant: 'destructive' });
+      sizeHeading.current?.focus();
+      return;
+    }
     const chosen = picksRef.current;
     if (chosen.length !== PICKS) {
       toast({ title: 'Selection incomplete', description: 'Please select exactly 5 influencers.', variant: 'destructive' });
@@ -154,7 +171,7 @@ export default function PlayGame({
     joining.current = true;
     setBusy(true);
     try {
-      await post('/api/plays', { productId: product.id, influencerIds: chosen.map(String), donateIfWon: donate });
+      await post('/api/plays', { productId: product.id, ...sizeField, influencerIds: chosen.map(String), donateIfWon: donate });
     } catch (error) {
       return refused(error, false);
     }
@@ -168,13 +185,13 @@ export default function PlayGame({
     // An attempt whose answer was lost is finished first, whichever button is pressed.
     const free = freeJoin.unresolved || (useFree.current && !entry.unresolved);
     try {
-      if (free) await freeJoin.send('POST', '/api/payments', { productId: product.id, type: 'play', useFreeEntry: true, donateIfWon: donate });
-      else await entry.send('POST', '/api/payments', { productId: product.id, amount: 1, type: 'play', donateIfWon: donate });
+      if (free) await freeJoin.send('POST', '/api/payments', { productId: product.id, ...sizeField, type: 'play', useFreeEntry: true, donateIfWon: donate });
+      else await entry.send('POST', '/api/payments', { productId: product.id, ...sizeField, amount: 1, type: 'play', donateIfWon: donate });
       toastAfterNavigation({
         title: "You're in!",
         description: free ? 'You joined with a free entry: nothing was held on your card.' : 'Your $1 entry is held on your card until the game ends.',
       });
-      window.location.assign(`/product/${product.id}?tab=competition`);
+      window.location.assign(`/product/${product.id}?tab=competition${bySize && size ? `&size=${encodeURIComponent(size.size)}` : ''}`);
     } catch (error) {
       refused(error, true);
     }
@@ -202,7 +219,7 @@ export default function PlayGame({
       return detourTo({
         title: 'Card declined',
         text: error.message,
-        href: typeof error.data.actionUrl === 'string' ? error.data.actionUrl : cardDetour(product.id).href,
+        href: typeof error.data.actionUrl === 'string' ? error.data.actionUrl : cardDetour(product.id, size?.size).href,
         actionText: 'Update payment card',
       });
     }
@@ -214,7 +231,7 @@ export default function PlayGame({
         title: 'Complete your profile',
         text: missing.length ? 'To enter a game, your profile still needs:' : error.message,
         missing,
-        href: onlyCard ? cardDetour(product.id).href : `/profile?${backToPlay(product.id)}`,
+        href: onlyCard ? cardDetour(product.id, size?.size).href : `/profile?${backToPlay(product.id, size?.size)}`,
         actionText: 'Complete my profile',
       });
     }
@@ -256,6 +273,7 @@ export default function PlayGame({
     <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8">
       <div className="grid grid-cols-[minmax(0,1fr)] gap-5 lg:sticky lg:top-16">
         <ProductSummary id={id} product={product} game={game} open={open} />
+        {bySize && sizes && <SizeChoice id={id} productId={product.id} sizes={sizes} chosen={size?.variantId} headingRef={sizeHeading} onLeave={keepPicks} />}
         {open && (
           <PrizeDeliveryChoice
             id={id}
@@ -272,9 +290,19 @@ export default function PlayGame({
         <HowItWorks id={id} requiredParticipants={game.requiredParticipants} />
       </div>
       <InfluencerList id={id} influencers={influencers} open={open} picks={picks} onDetails={setDetailId} onToggle={toggle} />
-      <JoinBar id={id} product={product} open={open} blocked={blocked} count={picks.length} busy={busy} freeEntries={freeLeft} onJoin={join} />
+      <JoinBar
+        id={id}
+        product={product}
+        open={open}
+        closed={size?.closed ?? null}
+        blocked={blocked}
+        count={picks.length}
+        busy={busy}
+        freeEntries={freeLeft}
+        onJoin={join}
+      />
       <InfluencerDialog id={id} dialogRef={detailDialog} detail={detail} open={open} picks={picks} onToggle={toggle} onClose={() => setDetailId(null)} />
-      <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? cardDetour(product.id)} />
+      <DetourDialog id={id} dialogRef={detourDialog} detour={detour?.to ?? cardDetour(product.id, size?.size)} />
       <ConsentDialog id={id} dialogRef={consentDialog} busy={busy} error={consentError} onConfirm={confirmConsent} />
     </div>
   );

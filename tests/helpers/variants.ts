@@ -197,3 +197,47 @@ export function sellInSizes(db: Queryable, productId: number, sizes: readonly { 
     .run();
   return ids;
 }
+
+/**
+ * A new tee sold in these sizes (position in the order given), each with its own shelf; the
+ * product's quantity is their sum and its size the sizes joined, as the ledger and the admin keep
+ * them. `fields` overrides the product's columns (price, flags). Returns the product id and the
+ * variant id of each size.
+ */
+export function sizedProduct(
+  db: Queryable,
+  sizes: Record<string, number>,
+  fields: Partial<typeof products.$inferInsert> = {},
+): { productId: number; variants: Record<string, number> } {
+  const entries = Object.entries(sizes);
+  const [first, ...rest] = entries;
+  if (!first) throw new Error('sizedProduct needs at least one size');
+  const total = entries.reduce((sum, [, quantity]) => sum + quantity, 0);
+  const product = db
+    .insert(products)
+    .values({
+      productType: 'tshirt',
+      brand: 'Sized',
+      model: `SIZED-${Math.random().toString(36).slice(2, 8)}`,
+      size: first[0],
+      quantity: first[1],
+      priceCents: 200,
+      createdAt: 0,
+      ...fields,
+    })
+    .returning()
+    .get();
+  const variants: Record<string, number> = { [first[0]]: soleVariantId(db, product.id) };
+  rest.forEach(([size, quantity], index) => {
+    variants[size] = db
+      .insert(productVariants)
+      .values({ productId: product.id, sku: `${product.model}-${size}`, size, quantity, stocked: quantity, position: index + 1, createdAt: 0 })
+      .returning({ id: productVariants.id })
+      .get().id;
+  });
+  db.update(products)
+    .set({ quantity: total, size: entries.map(([size]) => size).join(', ') })
+    .where(eq(products.id, product.id))
+    .run();
+  return { productId: product.id, variants };
+}

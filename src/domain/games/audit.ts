@@ -9,6 +9,7 @@ import { calibrationOf, gamePoints, playScore, rank } from './scoring.ts';
 import { seedHashOf, simulatedPoints } from './simulation.ts';
 import { fairness, picksArePublic, shownPicks } from './views.ts';
 import { timesOf } from './schedule.ts';
+import { gameSizeOf } from './game-rows.ts';
 
 /*
  * A game's public record (GET /api/games/{id}, the /games/{id} page) and its verification
@@ -19,7 +20,7 @@ import { timesOf } from './schedule.ts';
 export interface PublicGame {
   id: number;
   /** `exists`: still in the shop, so the record may link to it (an archived product is not). */
-  product: { id: number; name: string | null; productType: string; brand: string; model: string; imageUrl: string | null; exists: boolean };
+  product: { id: number; name: string | null; productType: string; brand: string; model: string; imageUrl: string | null; exists: boolean; size?: string };
   status: 'waiting' | 'active' | 'completed' | 'canceled';
   createdAt: number | null;
   startTime: number | null;
@@ -59,6 +60,7 @@ function fromRecord(record: GameRecord, product: typeof products.$inferSelect | 
       model: record.product.model,
       imageUrl: product ? resolveImageUrl(product.imageUrl, product.productType) : null,
       exists: !!product && product.archivedAt === null,
+      ...(record.product.size ? { size: record.product.size } : {}),
     },
     status: 'completed',
     createdAt: null,
@@ -115,6 +117,7 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
   const points = game.status === 'active' ? gamePoints(db, game, clock.now(), calibration).points : new Map<number, number>();
   const scored = rank(rows.map(({ play, username }) => ({ ...play, username, score: playScore(play.influencerIds, points) })));
   const live = game.status === 'active';
+  const size = gameSizeOf(db, game);
   return {
     id: game.id,
     product: {
@@ -125,6 +128,7 @@ export function publicGame(db: Queryable, clock: Clock, gameId: number): PublicG
       model: product.model,
       imageUrl: resolveImageUrl(product.imageUrl, product.productType),
       exists: product.archivedAt === null,
+      ...(size ? { size } : {}),
     },
     status: game.status,
     ...timesOf(game),

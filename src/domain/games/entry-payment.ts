@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, type Game, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
@@ -14,6 +14,7 @@ import { ENTRY_FEE_CENTS, ENTRY_IN_PROGRESS, enteredCount, type GameDeps, isFull
 import { requireMayPlay } from '../accounts/responsible-play.ts';
 import { gameStart, PENDING_PLAY_MS } from './schedule.ts';
 import { entryAnswer } from './entry-answer.ts';
+import { gameSizeOf, inSize } from './game-rows.ts';
 
 /*
  * Paying for an entry (POST /api/payments), as named steps: claim the play (claimEntryPayment),
@@ -36,7 +37,7 @@ export async function payForPlay(deps: GameDeps, userId: number, input: EntryPay
   const profile = requireCardOnFile(db, userId);
   requireCompleteProfile(db, clock, userId);
   // Refused before a card slot is taken: no hold is asked for a prize that could not be received.
-  const pending = waitingPlayOf(db, userId, productId, clock.now());
+  const pending = waitingPlayOf(db, userId, productId, clock.now(), input.variantId);
   if (pending) requirePrizeCanGo(profile, input.donateIfWon ?? pending.donateIfWon);
   // The card slot comes before the claim: a 429 leaves the play pending and writes no payment row.
   return withCardAttempt(deps, { userId, address: clientAddress }, (gate) => holdEntry(deps, userId, input, profile, gate));
@@ -71,15 +72,17 @@ async function holdEntry(deps: GameDeps, userId: number, input: EntryPaymentBody
   return entryAnswer(deps, play.id, paymentRowId, null);
 }
 
-/** The player's pick for the product still waiting for its $1 (or being paid), if any. */
-export function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number) {
+/** The player's pick for the product (in that size, when named) still waiting for its $1 (or being paid), if any. */
+export function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number, variantId?: number) {
   if (!Number.isSafeInteger(productId)) return undefined;
+  const ofSize = variantId === undefined ? undefined : sql`${plays.gameId} in (select id from games where variant_id = ${variantId})`;
   return db
     .select()
     .from(plays)
     .where(
       and(
         eq(plays.productId, productId),
+        ofSize,
         eq(plays.userId, userId),
         inArray(plays.status, ['pending', 'authorizing']),
         gte(plays.createdAt, now - PENDING_PLAY_MS),
@@ -117,7 +120,7 @@ function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBo
   return db.transaction((tx) => {
     // Inside the claim: another process's claim commits before this one begins, so its entry is counted here.
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
-    const play = waitingPlayOf(tx, userId, input.productId, now);
+    const play = waitingPlayOf(tx, userId, input.productId, now, input.variantId);
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     if (!gameTakingPlay(deps, tx, play, now)) return { tooLate: true as const };
@@ -158,6 +161,8 @@ export function announceReadiness(tx: Queryable, clock: Clock, gameId: number, p
   const entries = enteredCount(tx, gameId);
   if (entries !== required - 1 && entries !== required) return;
   const full = entries === required;
+  const game = tx.select({ productId: games.productId, variantId: games.variantId }).from(games).where(eq(games.id, gameId)).get();
+  const name = `${product.brand}${game ? inSize(gameSizeOf(tx, game)) : ''}`;
   const players = tx
     .select({ userId: plays.userId })
     .from(plays)
@@ -168,9 +173,7 @@ export function announceReadiness(tx: Queryable, clock: Clock, gameId: number, p
       type: 'game_ready',
       eventKey: `game:${gameId}:${full ? 'full' : 'almost'}`,
       title: full ? 'Game ready' : 'Almost ready',
-      message: full
-        ? `The game for ${product.brand} is full and starts at the top of the hour.`
-        : `Only needed 1 more player for the game for ${product.brand} to start.`,
+      message: full ? `The game for ${name} is full and starts at the top of the hour.` : `Only needed 1 more player for the game for ${name} to start.`,
       actionUrl: '/scoreboard?tab=active',
       actionText: 'View Game',
       productId: product.id,

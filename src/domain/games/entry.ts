@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, influencers, plays, products, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
+import { games, influencers, plays, products, productVariants, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { requireStillSold } from '../catalog/catalog.ts';
 import { DomainError } from '../errors.ts';
@@ -12,13 +12,13 @@ import { newGameSeed } from './seeds.ts';
 import { INFLUENCERS_PER_PLAY } from '../../shared/schemas/games.ts';
 import type { PlayBody } from '../../shared/schemas/games.ts';
 import { gameStart } from './schedule.ts';
-import { EVERY_UNIT_PROMISED, GAMES_NOT_OPEN, NO_GAME_SOLD_OUT } from './openness.ts';
+import { EVERY_UNIT_PROMISED, everySizeUnitPromised, GAMES_NOT_OPEN, NO_GAME_SOLD_OUT, sizeSoldOut } from './openness.ts';
 import { OUTSIDE_DELIVERY_MESSAGE, PRIZE_NOT_DELIVERABLE, prizeDeliveryFor } from '../../shared/prize-delivery.ts';
-import { chooseVariant } from '../inventory/variants.ts';
+import { chooseVariant, sizeLabelOf, variantById, variantsOf, type Variant } from '../inventory/variants.ts';
 
 /*
- * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the product's
- * waiting game (opening one when there is none, here), then POST /api/payments authorizes $1 on
+ * Entering a game (DESIGN section 4): POST /api/plays picks five influencers for the waiting game
+ * of the product in the chosen size (opening one when there is none, here), then POST /api/payments authorizes $1 on
  * the card on file (entry-payment.ts). Only then does the play count as an entry.
  */
 
@@ -83,11 +83,11 @@ function checkInfluencers(db: Queryable, numeric: number[]): string[] {
 }
 
 /**
- * The product's waiting game that still has room, opened when there is none. A game takes
- * exactly `requiredParticipants` entries; a full game waits for its hour while the next
- * entrants fill the next one. Runs inside the caller's transaction.
+ * The size's waiting game that still has room, opened when there is none (issue 38: a game is
+ * for one size). A game takes exactly `requiredParticipants` entries; a full game waits for its
+ * hour while the next entrants fill the next one. Runs inside the caller's transaction.
  */
-function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSource: MetricsSourceName) {
+function gameWithRoom(tx: Queryable, product: Product, variant: Variant, now: number, metricsSource: MetricsSourceName) {
   // One statement however many full games wait for their hour (the soak's 900 waiting games
   // cost 900 statements an entry when each was counted from here).
   const open = tx
@@ -95,7 +95,7 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
     .from(games)
     .where(
       and(
-        eq(games.productId, product.id),
+        eq(games.variantId, variant.id),
         eq(games.status, 'waiting'),
         sql`(select count(*) from plays p where p.game_id = ${games.id} and p.status = 'entered') < ${games.requiredParticipants}`,
       ),
@@ -108,16 +108,18 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
     tx
       .select({ n: count() })
       .from(games)
-      .where(and(eq(games.productId, product.id), eq(games.status, 'waiting')))
+      .where(and(eq(games.variantId, variant.id), eq(games.status, 'waiting')))
       .get()?.n ?? 0;
-  // Each full game takes one unit when it starts: a new game opens only while a unit is left for it.
-  const stock = tx.select({ quantity: products.quantity }).from(products).where(eq(products.id, product.id)).get()?.quantity ?? 0;
-  if (stock <= waiting) throw new DomainError(409, EVERY_UNIT_PROMISED);
+  // Each full game takes one unit of its size when it starts: a new game opens only while a unit of that size is left for it.
+  const stock = tx.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, variant.id)).get()?.quantity ?? 0;
+  const bySize = variantsOf(tx, product.id).length > 1;
+  if (stock <= 0 && bySize) throw new DomainError(409, sizeSoldOut(variant.size), { variantId: sizeSoldOut(variant.size) });
+  if (stock <= waiting) throw new DomainError(409, bySize ? everySizeUnitPromised(variant.size) : EVERY_UNIT_PROMISED);
   return tx
     .insert(games)
     .values({
       productId: product.id,
-      variantId: chooseVariant(tx, product.id, undefined).id,
+      variantId: variant.id,
       status: 'waiting',
       requiredParticipants: requiredParticipantsFor(product.priceCents),
       metricsSource,
@@ -134,10 +136,13 @@ function gameWithRoom(tx: Queryable, product: Product, now: number, metricsSourc
  */
 export function moveToGameWithRoom(deps: GameDeps, tx: Queryable, play: Play, now: number): Game | null {
   const product = tx.select().from(products).where(eq(products.id, play.productId)).get();
-  if (!product) return null;
+  const variantId = tx.select({ variantId: games.variantId }).from(games).where(eq(games.id, play.gameId)).get()?.variantId;
+  const variant = variantId ? variantById(tx, variantId) : undefined;
+  if (!product || !variant) return null;
   let game: Game;
   try {
-    game = gameWithRoom(tx, product, now, deps.metrics.name);
+    // The next game of the same size: the player chose it before paying.
+    game = gameWithRoom(tx, product, variant, now, deps.metrics.name);
   } catch {
     return null;
   }
@@ -160,6 +165,9 @@ export interface PlayView {
   playId: number;
   gameId: number;
   productId: number;
+  /** The size the game is for (issue 38), and its label ('' for a product without sizes to tell apart). */
+  variantId: number;
+  size: string;
   influencerIds: string[];
   status: string;
   donateIfWon: boolean;
@@ -170,6 +178,8 @@ export interface PlayView {
 export function createPlay(deps: GameDeps, userId: number, input: PlayBody): PlayView {
   const { db, clock } = deps;
   const product = playableProduct(db, input.productId);
+  // The size first: a product with several refuses a play that names none (400, nothing written).
+  const variant = chooseVariant(db, product.id, input.variantId);
   const influencerIds = checkInfluencers(db, input.influencerIds);
   requireCardOnFile(db, userId);
   const profile = requireCompleteProfile(db, clock, userId);
@@ -178,7 +188,7 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
   const now = clock.now();
   const play = db.transaction((tx) => {
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
-    const game = gameWithRoom(tx, product, now, deps.metrics.name);
+    const game = gameWithRoom(tx, product, variant, now, deps.metrics.name);
     const startsAt = gameStart(tx, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
     const mine = tx
@@ -204,6 +214,8 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
     playId: play.id,
     gameId: play.gameId,
     productId: play.productId,
+    variantId: variant.id,
+    size: sizeLabelOf(product.productType, variantsOf(db, product.id).length, variant),
     influencerIds: play.influencerIds,
     status: play.status,
     donateIfWon: play.donateIfWon,

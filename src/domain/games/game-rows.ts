@@ -1,6 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { plays, products, type Product } from '../../db/schema.ts';
+import { plays, products, productVariants, type Game, type Product } from '../../db/schema.ts';
+import { variantById, variantsOf } from '../inventory/variants.ts';
 import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../accounts/notifications.ts';
 
@@ -35,3 +36,40 @@ export function tellPlayers(
     notify(tx, clock, play.userId, { ...message, eventKey: `game:${gameId}:${event}`, productId, gameId });
   }
 }
+
+/**
+ * The size a game is for, as its texts name it (issue 38): only for a product sold in several
+ * sizes ('M'); '' otherwise, so a one-size product's messages read as before.
+ */
+export function gameSizeOf(db: Queryable, game: Pick<Game, 'productId' | 'variantId'>): string {
+  if (game.variantId === null) return '';
+  const variant = variantById(db, game.variantId);
+  if (!variant || variantsOf(db, game.productId).length < 2) return '';
+  return variant.size;
+}
+
+/**
+ * gameSizeOf for many games in one statement (the scoreboard, winners, My Games): game id -> size,
+ * only for games of products sold in several sizes.
+ */
+export function gameSizes(db: Queryable, list: readonly Pick<Game, 'id' | 'variantId'>[]): Map<number, string> {
+  const variantIds = [...new Set(list.map((game) => game.variantId).filter((id): id is number => id !== null))];
+  if (variantIds.length === 0) return new Map();
+  const sized = new Map(
+    db
+      .select({ id: productVariants.id, size: productVariants.size })
+      .from(productVariants)
+      .where(and(inArray(productVariants.id, variantIds), sql`(select count(*) from product_variants w where w.product_id = ${productVariants.productId}) > 1`))
+      .all()
+      .map((row) => [row.id, row.size]),
+  );
+  const sizes = new Map<number, string>();
+  for (const game of list) {
+    const size = game.variantId === null ? undefined : sized.get(game.variantId);
+    if (size) sizes.set(game.id, size);
+  }
+  return sizes;
+}
+
+/** ' in size M' after a product's name in a game's messages; '' for a product with one size. */
+export const inSize = (size: string) => (size ? ` in size ${size}` : '');

@@ -9,7 +9,7 @@ import { PRIZE_PRICE_CENTS } from './prizes.ts';
 import { notify } from '../accounts/notifications.ts';
 import { slicer } from '../operations/slices.ts';
 import { cancelGame, expireStaleGames } from './cancel.ts';
-import { enteredPlays, GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
+import { enteredPlays, GAMES_PER_SLICE, gameSizeOf, inSize, productOf, tellPlayers } from './game-rows.ts';
 import type { GameDeps } from './entry.ts';
 import { holdsToMove, markGameHolds } from './holds.ts';
 import { moveHolds } from '../payments/holds.ts';
@@ -119,7 +119,7 @@ export async function startDueGames(deps: GameDeps, now: number): Promise<number
       tellPlayers(tx, clock, game.id, game.productId, 'started', {
         type: 'game_started',
         title: 'Game started',
-        message: `Your game for ${product.brand} is live! It ends at ${formatStoreClock(startTime + GAME_LENGTH_MS)}.`,
+        message: `Your game for ${product.brand}${inSize(gameSizeOf(tx, game))} is live! It ends at ${formatStoreClock(startTime + GAME_LENGTH_MS)}.`,
         actionUrl: `/product/${product.id}?tab=competition`,
         actionText: 'Watch Live',
       });
@@ -179,6 +179,9 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
   const product = productOf(db, game.productId);
   const now = clock.now();
   const winnerName = winner?.username ?? '';
+  // The prize is the game's size (issue 38): the win says which.
+  const size = gameSizeOf(db, game);
+  const sized = inSize(size);
   // The result, the record, the prize, every notification and the holds to capture: all or nothing.
   const settled = db.transaction((tx) => {
     // Scores and winner were computed from entries read before this transaction: settled only if they are still the game's.
@@ -198,7 +201,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
       .returning()
       .get();
     if (!claimed || !isStarted(claimed)) return false;
-    saveRecord(tx, buildRecord(claimed, product, calibration, points, ranked, now));
+    saveRecord(tx, buildRecord(claimed, { ...product, size }, calibration, points, ranked, now));
     for (const play of ranked) tx.update(plays).set({ score: play.score }).where(eq(plays.id, play.id)).run();
     if (winner && !winner.donateIfWon) {
       tx.insert(cartItems)
@@ -240,12 +243,12 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
               title: 'You won!',
               ...(play.donateIfWon
                 ? {
-                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. As you chose before playing, the prize goes to charity.`,
+                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}${sized}. As you chose before playing, the prize goes to charity.`,
                     actionUrl: '/scoreboard?tab=my-games',
                     actionText: 'My Games',
                   }
                 : {
-                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}. Claim your prize for $1.`,
+                    message: `Your influencers scored ${play.score.toFixed(1)} points and won ${product.brand}${sized}. Claim your prize for $1.`,
                     actionUrl: '/cart',
                     actionText: 'Claim Prize',
                   }),
@@ -256,7 +259,7 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
               eventKey: `game:${gameId}:result`,
               title: 'Game over',
               message: `${winnerName} won the game for ${product.brand}. Your score: ${play.score.toFixed(1)}.`,
-              actionUrl: `/play/${product.id}`,
+              actionUrl: `/play/${product.id}${size ? `?size=${encodeURIComponent(size)}` : ''}`,
               actionText: 'Play Again',
             },
       );
@@ -266,11 +269,11 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
         userId: winner.userId,
         kind: 'game_won',
         eventKey: `game:${gameId}:won`,
-        subject: `You won ${product.brand}!`,
+        subject: `You won ${product.brand}${sized}!`,
         body: composeEmail({
           heading: 'You won!',
           paragraphs: [
-            `Your influencers scored ${winner.score.toFixed(1)} points and won the game for ${productLabel(product)}.`,
+            `Your influencers scored ${winner.score.toFixed(1)} points and won the game for ${productLabel(product)}${sized}.`,
             'Your prize is in your cart: buy it for $1 plus tax with free delivery within 2-3 hours (Laguna Beach, 92651), or donate it to charity from My Games.',
             `It is kept for you for ${PRIZE_KEEP_MS / 86_400_000} days; after that it goes back to stock.`,
           ],

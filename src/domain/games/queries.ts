@@ -91,36 +91,42 @@ export function hasEntryInShownGames(db: Db, productId: number, userId: number):
 }
 
 /**
- * The game the next entry joins: the product's oldest waiting game with room (a full one waits
- * for its hour and takes nobody). `afterFull` when a full game comes before it; null when a new
- * game would open.
+ * The game the next entry joins: the product's (or, named, the size's) oldest waiting game with
+ * room (a full one waits for its hour and takes nobody). `afterFull` when a full game comes
+ * before it; null when a new game would open.
  */
-export function gameTakingEntries(db: Db, productId: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
-  const open = firstWaitingWithRoom(db, productId);
+export function gameTakingEntries(db: Db, productId: number, variantId?: number): { entries: number; requiredParticipants: number; afterFull: boolean } | null {
+  const open = firstWaitingWithRoom(db, productId, 0, variantId);
   if (open) return { entries: open.entries, requiredParticipants: open.requiredParticipants, afterFull: open.fullBefore > 0 };
   const waiting = db.$client
-    .query<{ found: number }, [number]>("select 1 as found from games where product_id = ? and status = 'waiting' limit 1")
-    .get(productId);
+    .query<{ found: number }, [number, number | null]>(
+      "select 1 as found from games where product_id = ?1 and status = 'waiting' and (?2 is null or variant_id = ?2) limit 1",
+    )
+    .get(productId, variantId ?? null);
   return waiting ? { entries: 0, requiredParticipants: 0, afterFull: true } : null;
 }
 
 const ENTERED = "(select count(*) from plays p where p.game_id = g.id and p.status = 'entered')";
 
 /**
- * The product's oldest waiting game with room (other than `except`), its entries, and how many
- * waiting games come before it: one statement however many full games wait for their hour.
+ * The product's oldest waiting game with room (other than `except`; of one size when `variantId`
+ * is given, as a game is for one size), its entries, and how many waiting games of that size come
+ * before it: one statement however many full games wait for their hour.
  */
 export function firstWaitingWithRoom(
   db: Db,
   productId: number,
   except = 0,
+  variantId?: number | null,
 ): { id: number; entries: number; requiredParticipants: number; fullBefore: number } | null {
   return db.$client
-    .query<{ id: number; entries: number; requiredParticipants: number; fullBefore: number }, [number, number]>(
+    .query<{ id: number; entries: number; requiredParticipants: number; fullBefore: number }, [number, number, number | null]>(
       `select g.id, ${ENTERED} as entries, g.required_participants as requiredParticipants,
-         (select count(*) from games b where b.product_id = g.product_id and b.status = 'waiting' and b.id < g.id) as fullBefore
-       from games g where g.product_id = ?1 and g.status = 'waiting' and g.id != ?2 and ${ENTERED} < g.required_participants
+         (select count(*) from games b where b.product_id = g.product_id and b.status = 'waiting' and b.id < g.id
+           and (?3 is null or b.variant_id = ?3)) as fullBefore
+       from games g where g.product_id = ?1 and g.status = 'waiting' and g.id != ?2 and (?3 is null or g.variant_id = ?3)
+         and ${ENTERED} < g.required_participants
        order by g.id limit 1`,
     )
-    .get(productId, except);
+    .get(productId, except, variantId ?? null);
 }

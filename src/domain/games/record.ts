@@ -28,7 +28,8 @@ export interface RecordedPlay {
 export interface GameRecord {
   version: 1;
   gameId: number;
-  product: { id: number; brand: string; model: string; productType: string };
+  /** `size`: the size the game was for, for a product sold in several (issue 38; absent before). */
+  product: { id: number; brand: string; model: string; productType: string; size?: string };
   metricsSource: MetricsSourceName;
   seedHash: string | null;
   seed: string | null;
@@ -44,7 +45,7 @@ export interface GameRecord {
 
 export function buildRecord(
   game: Started<Game>,
-  product: Pick<Product, 'id' | 'brand' | 'model' | 'productType'>,
+  product: Pick<Product, 'id' | 'brand' | 'model' | 'productType'> & { size?: string },
   calibration: Record<string, InfluencerCalibration>,
   points: Map<number, number>,
   ranked: { id: number; userId: number; username: string; influencerIds: string[]; enteredAt: number | null; score: number }[],
@@ -54,7 +55,13 @@ export function buildRecord(
   return {
     version: 1,
     gameId: game.id,
-    product: { id: product.id, brand: product.brand, model: product.model, productType: product.productType },
+    product: {
+      id: product.id,
+      brand: product.brand,
+      model: product.model,
+      productType: product.productType,
+      ...(product.size ? { size: product.size } : {}),
+    },
     metricsSource: game.metricsSource,
     seedHash: game.seedHash,
     seed: game.seed,

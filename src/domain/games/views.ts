@@ -14,6 +14,7 @@ import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom } from
 import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
+import { gameSizeOf, gameSizes } from './game-rows.ts';
 import { revealedSeed } from '../operations/sealed-seeds.ts';
 
 /*
@@ -126,9 +127,12 @@ export function competitionView(deps: GameDeps, productId: number) {
     db,
     ranked.map((play) => play.userId),
   );
+  const size = gameSizeOf(db, game);
   return {
     canJoin,
     gameId: game.id,
+    // The size this game is for (issue 38), for a product sold in several.
+    ...(size ? { size } : {}),
     ...fairness(game),
     nextGame: game.status === 'waiting' && ranked.length < game.requiredParticipants ? null : nextGameOf(db, game),
     gameStatus: game.status === 'canceled' ? ('waiting' as const) : game.status,
@@ -170,9 +174,9 @@ export function fairness(game: Pick<Game, 'status' | 'seed' | 'seedHash' | 'metr
   return { metricsSource: game.metricsSource, seedHash: game.seedHash, seed: over ? revealedSeed(game.seed) : null };
 }
 
-/** The game the next entrant joins when the shown one is full or live: the product's waiting game with room. */
+/** The game the next entrant joins when the shown one is full or live: the waiting game with room of the same size. */
 function nextGameOf(db: Db, shown: Game): { id: number; participants: number; requiredParticipants: number } | null {
-  const next = firstWaitingWithRoom(db, shown.productId, shown.id);
+  const next = firstWaitingWithRoom(db, shown.productId, shown.id, shown.variantId);
   return next ? { id: next.id, participants: next.entries, requiredParticipants: next.requiredParticipants } : null;
 }
 
@@ -244,11 +248,18 @@ function openGameViews(deps: GameDeps, ids: number[]) {
     db,
     [...leaders.values()].map((l) => l.userId),
   );
+  const sizes = gameSizes(
+    db,
+    rows.map((row) => row.game),
+  );
   return rows.map(({ game, product }) => {
     const leader = leaders.get(game.id);
+    const size = sizes.get(game.id);
     return {
       id: game.id,
       productId: product.id,
+      /** The size the game is for, for a product sold in several (issue 38). */
+      ...(size ? { size } : {}),
       product: {
         id: product.id,
         name: product.name,
@@ -271,31 +282,34 @@ function openGameViews(deps: GameDeps, ids: number[]) {
 
 /** GET /api/games/winners: the latest settled games and who won them. */
 export function winners(db: Queryable, limit = 30) {
-  return (
-    db
-      .select({ game: games, product: products, play: plays, username: users.username })
-      .from(games)
-      .innerJoin(products, eq(games.productId, products.id))
-      .innerJoin(plays, eq(games.winnerPlayId, plays.id))
-      .innerJoin(users, eq(plays.userId, users.id))
-      // '+' keeps SQLite off the status index: the settled index read backwards finds the latest at once (a year holds thousands).
-      .where(sql`+${games.status} = 'completed'`)
-      .orderBy(desc(games.settledAt))
-      .limit(limit)
-      .all()
-      .map(({ game, product, play, username }) => ({
-        gameId: game.id,
-        playId: play.id,
-        productId: product.id,
-        username,
-        productName: productLabel(product),
-        productType: product.productType,
-        imageUrl: resolveImageUrl(product.imageUrl, product.productType),
-        score: Math.round((play.score ?? 0) * 10) / 10,
-        date: game.settledAt ?? game.endTime,
-        donated: game.prizeOutcome === 'donated',
-      }))
+  const rows = db
+    .select({ game: games, product: products, play: plays, username: users.username })
+    .from(games)
+    .innerJoin(products, eq(games.productId, products.id))
+    .innerJoin(plays, eq(games.winnerPlayId, plays.id))
+    .innerJoin(users, eq(plays.userId, users.id))
+    // '+' keeps SQLite off the status index: the settled index read backwards finds the latest at once (a year holds thousands).
+    .where(sql`+${games.status} = 'completed'`)
+    .orderBy(desc(games.settledAt))
+    .limit(limit)
+    .all();
+  const sizes = gameSizes(
+    db,
+    rows.map((row) => row.game),
   );
+  return rows.map(({ game, product, play, username }) => ({
+    gameId: game.id,
+    playId: play.id,
+    productId: product.id,
+    username,
+    productName: productLabel(product),
+    ...(sizes.has(game.id) ? { size: sizes.get(game.id)! } : {}),
+    productType: product.productType,
+    imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+    score: Math.round((play.score ?? 0) * 10) / 10,
+    date: game.settledAt ?? game.endTime,
+    donated: game.prizeOutcome === 'donated',
+  }));
 }
 
 /** GET /api/user/plays (the latest 100) and My Games (`limit` from `offset`): the user's entries, newest first, with the game's state and their place. */
@@ -313,6 +327,10 @@ export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 
     .all();
   const scores = scoredEntriesOf(
     deps,
+    rows.map((row) => row.game),
+  );
+  const sizes = gameSizes(
+    db,
     rows.map((row) => row.game),
   );
   return rows.map(({ play, game, product }) => {
@@ -344,6 +362,7 @@ export function userPlays(deps: GameDeps, userId: number, { offset = 0, limit = 
         model: product.model,
         productType: product.productType,
         imageUrl: resolveImageUrl(product.imageUrl, product.productType),
+        ...(sizes.has(game.id) ? { size: sizes.get(game.id)! } : {}),
       },
     };
   });

@@ -27,7 +27,7 @@ export function enterWithFreeEntry(deps: GameDeps, userId: number, input: EntryP
   const now = clock.now();
   const outcome = db.transaction((tx) => {
     requireMayPlay(tx, clock, userId, deps.dailyEntryLimit);
-    const play = waitingPlayOf(tx, userId, input.productId, now);
+    const play = waitingPlayOf(tx, userId, input.productId, now, input.variantId);
     if (!play) throw new DomainError(404, 'There is no play waiting for payment on this product. Pick your 5 influencers first.');
     if (play.status === 'authorizing') throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     const game = gameTakingPlay(deps, tx, play, now);

@@ -1,5 +1,6 @@
 import type { RefObject } from 'react';
 import { ConfirmDialog } from '../lib/ConfirmDialog.tsx';
+import { playPath } from './join.ts';
 
 /** Where a join had to stop, and the one place that fixes it (the picks are kept for the way back). */
 export interface Detour {
@@ -11,15 +12,15 @@ export interface Detour {
   actionText: string;
 }
 
-/** The link back to this game once the detour is done. */
-export const backToPlay = (productId: number) => `next=${encodeURIComponent(`/play/${productId}`)}`;
+/** The link back to this game (of the chosen size) once the detour is done. */
+export const backToPlay = (productId: number, size?: string) => `next=${encodeURIComponent(playPath(productId, size))}`;
 
 /** A card is needed: before the server is asked (no card on file) or after it said 402. */
-export function cardDetour(productId: number): Detour {
+export function cardDetour(productId: number, size?: string): Detour {
   return {
     title: 'Payment method required',
     text: 'Add a payment card to your profile to enter games. Your $1 entry is only held on the card until the game ends.',
-    href: `/profile?tab=payment&${backToPlay(productId)}`,
+    href: `/profile?tab=payment&${backToPlay(productId, size)}`,
     actionText: 'Add Payment Method',
   };
 }

@@ -14,6 +14,7 @@ export function JoinBar({
   id,
   product,
   open,
+  closed = null,
   blocked,
   count,
   busy,
@@ -23,6 +24,8 @@ export function JoinBar({
   id: string;
   product: PlayGameProps['product'];
   open: boolean;
+  /** Why the chosen size has no game to join (issue 38), when that is why the bar is closed. */
+  closed?: string | null;
   /** Why this player may not enter now (self-excluded, daily limit); null when they may. */
   blocked: string | null;
   count: number;
@@ -44,11 +47,13 @@ export function JoinBar({
       {label}
     </button>
   );
-  const closedMessage = !product.playEnabled
-    ? 'Games are not open for this product.'
-    : product.quantity <= 0
-      ? 'This product is out of stock, so no game can be played for it right now.'
-      : null;
+  const closedMessage = closed
+    ? closed
+    : !product.playEnabled
+      ? 'Games are not open for this product.'
+      : product.quantity <= 0
+        ? 'This product is out of stock, so no game can be played for it right now.'
+        : null;
 
   return (
     <>

@@ -20,6 +20,9 @@ export const PROFILE_INCOMPLETE = 'PROFILE_INCOMPLETE';
 /** Placing a play or its payment: the refusal's `code` comes back on the ApiError. */
 export const post = <T>(path: string, body: unknown): Promise<T> => apiRequest<T>('POST', path, body);
 
+/** The play page, for one size when named: the chosen size travels in the URL (`?size=M`), as on the product page. */
+export const playPath = (productId: number, size?: string) => `/play/${productId}${size ? `?size=${encodeURIComponent(size)}` : ''}`;
+
 const picksKey = (productId: number) => `csa:play-picks:${productId}`;
 
 /** Keeps the picks for when the visitor comes back from signing in or adding a card. */

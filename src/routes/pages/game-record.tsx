@@ -47,6 +47,11 @@ function GameRecordPage({ game }: { game: PublicGame }) {
         )}
       </h1>
       <dl className="m-0 mt-4 grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
+        {game.product.size && (
+          <Fact label="Size">
+            <span data-game-size="">{game.product.size}</span>
+          </Fact>
+        )}
         <Fact label="Status">
           <span data-status={game.status}>{statusLabel[game.status]}</span>
           {game.cancelReason ? ` (${game.cancelReason})` : ''}
@@ -147,7 +152,7 @@ export const gameRecordPages = new Hono<AppEnv>().get('/games/:id', (c) => {
   return renderPage(
     c,
     {
-      title: `Game #${game.id}: ${game.product.brand}`,
+      title: `Game #${game.id}: ${game.product.brand}${game.product.size ? ` in size ${game.product.size}` : ''}`,
       path: `/games/${game.id}`,
       description: `The public record of game #${game.id} for ${productLabel(game.product)}: entries, scores, winner and its seed for checking the result.`,
     },

@@ -16,7 +16,8 @@ import { renderPage } from '../../http/render.tsx';
 import type { PlayGameProps } from '../../shared/views/games.ts';
 import { productNoLongerSold, productNotFound } from './not-found.tsx';
 import { GamesToJoin, PlayClosed } from './play-closed.tsx';
-import { whyNoGameToJoin } from '../../domain/games/openness.ts';
+import { sizesToPlay, whyNoGameOfSizes } from '../../domain/games/openness.ts';
+import { chooseASize } from '../../domain/inventory/variants.ts';
 import { freeEntriesToUse } from '../../domain/games/free-entries.ts';
 
 /** The image as ProductImage shows it: local images fall back on the server, others in the browser. */
@@ -56,7 +57,9 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
   if (stored.archivedAt !== null) return productNoLongerSold(c, productLabel(stored));
   const product = productView(stored);
   const { name, subtitle } = productTitle(product);
-  const noGame = whyNoGameToJoin(db, stored);
+  // A game is for one size (issue 38): a product sold in several offers them, `?size=M` names the chosen one.
+  const sizes = sizesToPlay(db, product.id);
+  const noGame = whyNoGameOfSizes(stored, sizes);
   if (noGame !== null) {
     return renderPage(
       c,
@@ -66,10 +69,11 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     );
   }
   const image = imageFor(product);
+  const chosen = sizes.length > 1 ? sizes.find((size) => size.size === c.req.query('size')) : undefined;
 
-  // A play joins the oldest waiting game with room; a full one, a live one or none: the next one opens.
+  // A play joins the oldest waiting game with room (of the chosen size); a full one, a live one or none: the next one opens.
   const current = currentGame(db, product.id);
-  const taking = gameTakingEntries(db, product.id);
+  const taking = gameTakingEntries(db, product.id, chosen?.variantId);
   const game = {
     entries: taking?.entries ?? 0,
     requiredParticipants: taking?.requiredParticipants || requiredParticipantsFor(stored.priceCents),
@@ -95,6 +99,8 @@ function playPage<E extends AppEnv>(c: AppContext<E>) {
     prizeDelivery: prizeDeliveryFor(profile?.address?.postalCode),
     play: user ? playStanding(c, user.id) : { consented: false, blocked: null },
     ...(user ? { freeEntries: freeEntriesToUse(db, user.id, clock.now()) } : {}),
+    ...(chosen ? { variantId: chosen.variantId } : {}),
+    ...(sizes.length > 1 ? { sizes, chooseSizeMessage: chooseASize(sizes) } : {}),
   };
   return renderPage(
     c,

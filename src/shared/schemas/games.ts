@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CHOOSE_PRODUCT, DECIMAL_ID, formInt, idOrText } from './fields.ts';
+import { CHOOSE_PRODUCT, CHOOSE_SIZE_ID, DECIMAL_ID, formInt, idOrText } from './fields.ts';
 
 /*
  * Request bodies of the game calls (POST /api/plays, /api/payments) and of responsible play
@@ -16,9 +16,16 @@ export const EXCLUSION_PERIODS = ['30d', '6m', 'permanent'] as const;
 /** Sent with the play and its payment: whether a win goes to charity (required outside 92651, shared/prize-delivery.ts). */
 const donateIfWon = z.optional(z.boolean({ error: 'donateIfWon must be true or false.' }));
 
+/**
+ * The size the game is for (issue 38): required by the domain when the product has several
+ * (inventory/variants.ts chooseVariant), optional otherwise.
+ */
+const variantId = z.optional(idOrText(CHOOSE_SIZE_ID));
+
 /** POST /api/plays: the spec sends the ids as strings; numbers are read too. */
 export const playBody = z.object({
   productId: idOrText(CHOOSE_PRODUCT),
+  variantId,
   // Any wrong id, count or repeat is the one message the Play page shows next to the picks.
   influencerIds: z
     .pipe(
@@ -43,6 +50,8 @@ const ENTRY_COSTS = 'A game entry costs $1.';
 export const entryPaymentBody = z
   .object({
     productId: idOrText(CHOOSE_PRODUCT),
+    /** Which size's pending play is paid for, when the player picked for several; else the latest pick. */
+    variantId,
     amount: z.optional(z.literal(1, { error: ENTRY_COSTS })),
     type: z.literal('play', { error: "Only game entries are paid here (type 'play')." }),
     useFreeEntry: z.optional(z.boolean({ error: 'useFreeEntry must be true or false.' })),

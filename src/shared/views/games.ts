@@ -89,4 +89,10 @@ export interface PlayGameProps {
   play?: { consented: boolean; blocked: string | null };
   /** Buy one, play free: how many free entries the player may use now, and when the first of them expires. */
   freeEntries?: { count: number; expiresAt: number | null };
+  /** The size the game is for (issue 38), when chosen (the product page's picker, or `?size=M`). */
+  variantId?: number;
+  /** A product sold in several sizes: each with why its game is closed, if so; absent for one size. */
+  sizes?: { variantId: number; size: string; soldOut: boolean; closed: string | null }[];
+  /** The server's words for a join without a size ('Choose a size: S, M or L.'), beside `sizes`. */
+  chooseSizeMessage?: string;
 }

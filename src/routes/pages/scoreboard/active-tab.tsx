@@ -3,7 +3,7 @@ import type { ProductType } from '../../../domain/catalog/catalog.ts';
 import { nextTopOfHour } from '../../../domain/games/schedule.ts';
 import type { ActiveGameView, activeGamesPage } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
-import { competitionHref, EmptyCard, GameRecordLink, PlayNowLink, productLines, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, GameSize, PlayNowLink, productLines, Thumb } from './parts.tsx';
 
 export type ActiveGame = ActiveGameView;
 const remainingOf = (game: ActiveGame) => Math.max(0, game.requiredParticipants - game.participants);
@@ -25,7 +25,10 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
         <div className="min-w-0 flex-1">
           <a href={competitionHref(game.productId)} className="block font-bold leading-snug text-white no-underline hover:underline">
             <span className="block truncate">{title}</span>
-            <span className="block truncate text-sm font-normal text-white/80">{subtitle}</span>
+            <span className="block truncate text-sm font-normal text-white/80">
+              {subtitle}
+              <GameSize size={game.size} />
+            </span>
           </a>
           <p className="m-0 mt-0.5 text-sm text-white/80">{`${game.participants}/${game.requiredParticipants} players joined`}</p>
           <div className="mt-2 text-sm text-white/80">
@@ -39,7 +42,7 @@ function NextGameCard({ game, others, type, now }: { game: ActiveGame; others: n
         </div>
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
-        <PlayNowLink productId={game.productId} name={name} className="px-6 py-2.5" />
+        <PlayNowLink productId={game.productId} name={name} size={game.size} className="px-6 py-2.5" />
         {others > 0 && (
           <span className="text-sm text-white/80">{`+${others} more game${others === 1 ? '' : 's'} need${others === 1 ? 's' : ''} 1 player`}</span>
         )}
@@ -68,7 +71,10 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
           <div className="flex items-start justify-between gap-2">
             <a href={competitionHref(game.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
               <span className="block truncate">{title}</span>
-              <span className="block truncate text-sm font-normal text-slate-600">{subtitle}</span>
+              <span className="block truncate text-sm font-normal text-slate-600">
+                {subtitle}
+                <GameSize size={game.size} />
+              </span>
             </a>
             {live ? (
               <span className="inline-flex shrink-0 items-center gap-1.5 rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">
@@ -115,7 +121,7 @@ function GameRow({ game, type, now }: { game: ActiveGame; type: ProductType; now
                   <div className="h-1.5 rounded-full bg-coral-dark" style={{ width: `${percent}%` }} />
                 </div>
               </div>
-              {remaining === 1 && <PlayNowLink productId={game.productId} name={name} />}
+              {remaining === 1 && <PlayNowLink productId={game.productId} name={name} size={game.size} />}
             </div>
           )}
         </div>

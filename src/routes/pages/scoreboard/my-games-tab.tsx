@@ -2,7 +2,7 @@ import { Island } from '../../../components/Island.tsx';
 import { formatDateTime } from '../../../components/format.ts';
 import type { userPlays } from '../../../domain/games/views.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
-import { competitionHref, EmptyCard, GameRecordLink, productLines, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, GameSize, productLines, Thumb } from './parts.tsx';
 
 type UserPlay = ReturnType<typeof userPlays>[number];
 
@@ -60,7 +60,10 @@ export function MyGamesTab({ plays, signedIn, charity = null }: { plays: UserPla
                 <div className="flex items-start justify-between gap-2">
                   <a href={competitionHref(play.productId)} className="min-w-0 font-bold leading-snug text-ink no-underline hover:underline">
                     <span className="block truncate">{title}</span>
-                    <span className="block truncate text-sm font-normal text-slate-600">{subtitle}</span>
+                    <span className="block truncate text-sm font-normal text-slate-600">
+                      {subtitle}
+                      <GameSize size={play.product.size} />
+                    </span>
                   </a>
                   <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-bold ${status.className}`}>{status.label}</span>
                 </div>

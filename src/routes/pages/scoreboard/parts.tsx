@@ -21,6 +21,11 @@ export function Thumb({
   );
 }
 
+/** The size a game is for, after the product's name (issue 38: only products sold in several sizes have one). */
+export function GameSize({ size }: { size?: string | undefined }) {
+  return size ? <span data-game-size="">{` · Size ${size}`}</span> : null;
+}
+
 export const competitionHref = (productId: number) => `/product/${productId}?tab=competition`;
 
 /** The game's public record: entries, picks, scores and its seed for checking (/games/{id}). */
@@ -32,13 +37,14 @@ export function GameRecordLink({ gameId }: { gameId: number }) {
   );
 }
 
-export function PlayNowLink({ productId, name, className = '' }: { productId: number; name: string; className?: string }) {
+/** Play Now for a game: for the game's size when it has one (issue 38), so the entry joins that game. */
+export function PlayNowLink({ productId, name, size, className = '' }: { productId: number; name: string; size?: string | undefined; className?: string }) {
   return (
     <a
-      href={`/play/${productId}`}
+      href={`/play/${productId}${size ? `?size=${encodeURIComponent(size)}` : ''}`}
       className={`inline-block rounded-full bg-coral-dark px-4 py-2 text-center text-sm font-extrabold tracking-wide text-white no-underline hover:bg-coral ${className}`}
     >
-      PLAY NOW<span className="sr-only"> for {name}</span>
+      PLAY NOW<span className="sr-only">{` for ${name}${size ? ` in size ${size}` : ''}`}</span>
     </a>
   );
 }

@@ -4,7 +4,7 @@ import type { winners } from '../../../domain/games/views.ts';
 import type { WinnerEntry } from '../../../domain/auctions/lists.ts';
 import { formatCompactScore } from '../../../shared/format.ts';
 import { formatDollars } from '../../../shared/money.ts';
-import { competitionHref, EmptyCard, GameRecordLink, Thumb } from './parts.tsx';
+import { competitionHref, EmptyCard, GameRecordLink, GameSize, Thumb } from './parts.tsx';
 
 type Winner = ReturnType<typeof winners>[number];
 type AuctionWinner = Extract<WinnerEntry, { kind: 'auction' }>;
@@ -23,6 +23,7 @@ function WinnerCard({ data, winner, href, children }: { data: Record<string, num
         </p>
         <a href={href} className="block truncate text-sm text-slate-700 no-underline hover:underline">
           {winner.productName}
+          <GameSize size={'size' in winner ? winner.size : undefined} />
         </a>
         <p className="m-0 mt-1 flex flex-wrap gap-x-3 text-xs text-slate-600">{children}</p>
       </div>
