@@ -5,7 +5,15 @@ import type { ProductView } from '../domain/catalog/catalog.ts';
  * checkout in donation mode, where no address is asked and the product goes to the shop's
  * charity partner. Nothing shows for other products, sold-out ones, or a store without a partner.
  */
-export function DonateThis({ product, charity }: { product: ProductView; charity: string | null }) {
+export function DonateThis({
+  product,
+  charity,
+}: {
+  product: ProductView;
+  charity: string | null;
+  /** The size chosen on the product page (issue 38); undefined when the product has one. */
+  variantId?: number;
+}) {
   if (!product.donateEnabled || !product.buyNowEnabled || product.quantity <= 0 || !charity) return null;
   return (
     <div data-donate-this="" className="mt-3 rounded-xl border border-sea/40 bg-sea/5 p-3">

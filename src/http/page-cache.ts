@@ -76,6 +76,9 @@ const CACHEABLE_VALUES: Record<string, readonly string[] | RegExp> = {
   sort: GALLERY_SORTS,
   way: LISTED_WAYS,
   tab: ['competition', 'details', 'active', 'winners'],
+  // The gallery by size (issue 38): the usual sizes as the store writes them (S-XXXL, shoe sizes),
+  // so the keys stay finite; any other spelling ('m', 'One size') is rendered, not kept.
+  size: /^(?:XXS|XS|S|M|L|XL|XXL|XXXL|\d{1,2}(?:\.5)?)$/,
   // A list's pages (the scoreboard's): at most 999 of them, so the keys stay finite.
   page: /^[1-9]\d{0,2}$/,
 };

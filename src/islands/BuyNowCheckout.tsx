@@ -12,7 +12,8 @@ import { type CharityView, DonationFields } from './lib/DonationFields.tsx';
 import { toast, toastAfterNavigation } from './lib/toast.ts';
 
 export interface BuyNowCheckoutProps {
-  product: { id: number; priceCents: number };
+  /** `variantId`: the size chosen on the product page (`/checkout?productId=&size=M`), sent with the order. */
+  product: { id: number; priceCents: number; variantId?: number };
   customer: { name: string; email: string; phone: string; line1: string; line2?: string; city: string; state: string; postalCode: string };
   config: CardConfig;
   savedCard: string | null;
@@ -90,7 +91,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
   async function shipFromCart() {
     setMoving(true);
     try {
-      await apiRequest('POST', '/api/cart', { productId: product.id });
+      await apiRequest('POST', '/api/cart', { productId: product.id, variantId: product.variantId });
     } catch (error) {
       // Already in the cart as many times as there is stock: the cart is still where it ships from.
       if (!(error instanceof ApiError && error.status === 409)) {
@@ -147,6 +148,7 @@ export default function BuyNowCheckout({ product, customer, config, savedCard, b
     try {
       const result = await attempt.send<{ id: number }>('POST', '/api/orders', {
         productId: product.id,
+        variantId: product.variantId,
         quantity: 1,
         shipping: 0,
         tax: totals.taxCents / 100,

@@ -14,6 +14,8 @@ export interface TeamBuyProps {
    * starting a team is a sign-in link that comes back here.
    */
   signInHref?: string;
+  /** The size chosen on the product page (issue 38); undefined when none is (or the product has one). */
+  variantId?: number;
 }
 
 /**

@@ -14,8 +14,11 @@ export function ProductTeamSection({
   productName,
   now,
   signedIn,
+  variantId,
 }: {
   view: ProductTeamsView | null;
+  /** The size the page has chosen (issue 38): a team is for one size. */
+  variantId?: number;
   productName: string;
   now: number;
   signedIn: boolean;
@@ -23,7 +26,7 @@ export function ProductTeamSection({
   if (!view) return null;
   if (!signedIn) {
     const signInHref = `/auth?next=${encodeURIComponent(`/product/${view.productId}`)}`;
-    return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref }} />;
+    return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref, variantId }} />;
   }
-  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now }} />;
+  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now, variantId }} />;
 }
