@@ -146,7 +146,7 @@ describe('the size picker', () => {
     expect(added.status).toBe(303);
     expect(added.headers.get('location')).toBe(`/product/${tee.id}?size=L`);
     const lines = ctx.db.select().from(cartItems).where(eq(cartItems.productId, tee.id)).all();
-    expect(lines.map((line) => line.variantId)).toEqual([sizes.L]);
+    expect(lines.map((line) => line.variantId)).toEqual([sizes.L!]);
   });
 
   test('a sold-out size chosen by URL says so and offers no buying', async () => {
