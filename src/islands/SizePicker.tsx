@@ -37,13 +37,14 @@ export default function SizePicker({ productId, sizes, chosen, tab }: SizePicker
                 value={size}
                 defaultChecked={size === chosen}
                 disabled={soldOut}
+                // Named in full: text split across the chip and a hidden span is read with a gap ('XL , sold out').
+                aria-label={soldOut ? `${size}, sold out` : undefined}
                 onChange={(event) => event.currentTarget.form?.requestSubmit()}
                 className="peer sr-only"
               />
               <span className="inline-flex h-11 min-w-11 items-center justify-center rounded-lg border-2 border-slate-300 bg-white px-3 font-bold text-ink peer-checked:border-ink peer-checked:bg-ink peer-checked:text-white peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-sea-dark peer-disabled:border-dashed peer-disabled:bg-slate-100 peer-disabled:text-slate-500 peer-disabled:line-through">
                 {size}
               </span>
-              {soldOut && <span className="sr-only">, sold out</span>}
             </label>
           ))}
         </div>
