@@ -110,6 +110,8 @@ const CACHED: Record<string, { visitor: number; signedIn: number }> = {
   // The ways to buy that start on a product (issue 37): the same listing, filtered as read.
   '/products?way=team': { visitor: 4, signedIn: 10 },
   '/products?way=donate': { visitor: 4, signedIn: 10 },
+  // The gallery by size (issue 38): the listing filtered in its own statement, with its sizes read in one more for the whole page.
+  '/products?size=M': { visitor: 4, signedIn: 10 },
   // The first fill also remembers, once per storefront version, what the page key reads (its games,
   // half-price flag, auction and teams' moments): two statements more than before the key was SQL-free.
   '/product/:id': { visitor: 11, signedIn: 12 },

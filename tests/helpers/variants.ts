@@ -25,38 +25,46 @@ export function setShelf(db: Queryable, productId: number, quantity: number): vo
   db.update(products).set({ quantity }).where(eq(products.id, productId)).run();
 }
 
-/** One size of a product made by `sizeThePicker`: its own price in cents, or the product's. */
-export interface PickerSize {
-  size: string;
+export interface SizeStock<S extends string = string> {
+  size: S;
   quantity: number;
-  priceCents?: number;
+  /** Null or absent: the product's price. */
+  priceCents?: number | null;
+  colour?: string | null;
 }
 
 /**
- * Gives a one-variant product the sizes listed, in that order (its variant becomes the first):
- * the stocked counts as the available ones, the product's quantity their sum and its size the
- * sizes joined, as the admin's variant edits keep them. Answers the variant ids by size.
+ * Gives a one-variant product these sizes, in this order (the picker's): its variant becomes the
+ * first, the others are added, each stocked with what is available. The product's quantity becomes
+ * their sum and its size the sizes joined, as the admin's variant edits keep them. Returns each
+ * size's variant id.
  */
-export function sizeThePicker(db: Queryable, productId: number, sizes: readonly PickerSize[]): Record<string, number> {
+export function withSizes<S extends string>(db: Queryable, productId: number, sizes: readonly SizeStock<S>[]): Record<S, number> {
   const first = soleVariantId(db, productId);
-  const ids: Record<string, number> = {};
-  for (const [position, { size, quantity, priceCents = null }] of sizes.entries()) {
-    const row = { size, quantity, stocked: quantity, priceCents, position };
-    if (position === 0) {
-      db.update(productVariants).set(row).where(eq(productVariants.id, first)).run();
-      ids[size] = first;
-    } else {
-      const sku = `P${productId}-${size}`;
-      ids[size] = db
-        .insert(productVariants)
-        .values({ ...row, productId, sku, createdAt: Date.now() })
-        .returning({ id: productVariants.id })
-        .get().id;
-    }
-  }
-  const total = sizes.reduce((sum, { quantity }) => sum + quantity, 0);
+  const product = db.select().from(products).where(eq(products.id, productId)).get()!;
+  const ids = {} as Record<S, number>;
+  sizes.forEach((entry, position) => {
+    const values = {
+      sku: `${product.model}-${entry.size}`,
+      size: entry.size,
+      colour: entry.colour ?? null,
+      priceCents: entry.priceCents ?? null,
+      quantity: entry.quantity,
+      stocked: entry.quantity,
+      position,
+    };
+    if (position === 0) db.update(productVariants).set(values).where(eq(productVariants.id, first)).run();
+    ids[entry.size] =
+      position === 0
+        ? first
+        : db
+            .insert(productVariants)
+            .values({ productId, createdAt: product.createdAt, ...values })
+            .returning({ id: productVariants.id })
+            .get().id;
+  });
   db.update(products)
-    .set({ quantity: total, size: sizes.map(({ size }) => size).join(', ') })
+    .set({ quantity: sizes.reduce((sum, entry) => sum + entry.quantity, 0), size: [...new Set(sizes.map((entry) => entry.size))].join(', ') })
     .where(eq(products.id, productId))
     .run();
   return ids;

@@ -1,11 +1,12 @@
-import { and, asc, count, countDistinct, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../../shared/schemas/catalog.ts';
 import { preparedPerDb, type Db, type Queryable } from '../../db/client.ts';
-import { games, orderItems, products, productTypes, type Product, type ProductType } from '../../db/schema.ts';
+import { games, orderItems, products, productTypes, productVariants, type Product, type ProductType } from '../../db/schema.ts';
 import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
 import { centsToDollars } from '../../shared/money.ts';
 import { parseDescription } from '../../shared/schemas/product.ts';
 import { DomainError } from '../errors.ts';
+import { joinedSizes, variantsByProduct, variantsOf, type Variant } from '../inventory/variants.ts';
 
 export { productTypes, parseDescription, type ProductType };
 
@@ -68,6 +69,50 @@ export function productView(product: Product) {
 }
 
 export type ProductView = ReturnType<typeof productView>;
+
+/** A variant as the API shows it (issue 38): its own price in dollars, else the product's. */
+export function variantView(variant: Variant, productPriceCents: number) {
+  return {
+    id: variant.id,
+    sku: variant.sku,
+    size: variant.size,
+    colour: variant.colour ?? null,
+    price: centsToDollars(variant.priceCents ?? productPriceCents),
+    quantity: variant.quantity,
+  };
+}
+export type VariantView = ReturnType<typeof variantView>;
+
+/**
+ * A product with its sizes, as GET /api/products shows it: `variants` in the picker's order, and
+ * today's `size` and `quantity` kept for today's clients (the sizes joined and their sum). A
+ * product with one variant shows exactly the `size` it always had (a book's page count too).
+ */
+export function productWithVariants(product: Product, variants: readonly Variant[]) {
+  const view = productView(product);
+  if (variants.length === 0) return { ...view, variants: [] as VariantView[] };
+  return {
+    ...view,
+    size: variants.length > 1 ? joinedSizes(variants) : view.size,
+    quantity: variants.reduce((sum, variant) => sum + variant.quantity, 0),
+    variants: variants.map((variant) => variantView(variant, product.priceCents)),
+  };
+}
+export type ListedProduct = ReturnType<typeof productWithVariants>;
+
+/** One product with its variants (GET /api/products/{id}, the admin API's answers). */
+export function productWithVariantsOf(db: Queryable, product: Product): ListedProduct {
+  return productWithVariants(product, variantsOf(db, product.id));
+}
+
+/** Products with their variants, read for the whole page in one statement (never one per product). */
+function withVariants(db: Queryable, rows: Product[]): ListedProduct[] {
+  const byProduct = variantsByProduct(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => productWithVariants(row, byProduct.get(row.id) ?? []));
+}
 
 type Titled = Pick<ProductView, 'productType' | 'brand' | 'model' | 'description'> & { name?: string | null };
 type Labelled = { productType: string; brand: string; model: string; name?: string | null };
@@ -149,44 +194,62 @@ export interface ProductQuery {
   type?: ProductType;
   q?: string;
   sort?: GallerySort;
+  /** Only products with a unit left in this size (case-insensitive). */
+  size?: string;
 }
 
-const listingQuery = (db: Queryable, sort: GallerySort, typed: boolean) =>
+/** Has a variant of that size (any case) with a unit available. */
+const hasSizeLeft = (size: Placeholder | string) =>
+  sql`exists (select 1 from ${productVariants} where ${productVariants.productId} = ${products.id} and ${productVariants.quantity} > 0 and ${productVariants.size} = ${size} collate nocase)`;
+
+const listingQuery = (db: Queryable, sort: GallerySort, typed: boolean, sized: boolean) =>
   db
     .select()
     .from(products)
-    .where(and(isNull(products.archivedAt), typed ? eq(products.productType, sql.placeholder('type')) : undefined))
+    .where(
+      and(
+        isNull(products.archivedAt),
+        typed ? eq(products.productType, sql.placeholder('type')) : undefined,
+        sized ? hasSizeLeft(sql.placeholder('size')) : undefined,
+      ),
+    )
     .orderBy(...orderFor(sort))
     .prepare();
 type Listing = ReturnType<typeof listingQuery>;
 const preparedListings = preparedPerDb((_db: Queryable) => new Map<string, Listing>());
 
-/** The shop's products: an archived one is no longer sold, so no list or search shows it. */
-export function listProducts(db: Queryable, query: ProductQuery = {}): ProductView[] {
-  // Without a search (every page's listing): a statement prepared once per type filter and sort.
+/**
+ * The shop's products with their variants: an archived one is no longer sold, so no list or
+ * search shows it. Two statements, whatever the page's length: the products, then their variants.
+ */
+export function listProducts(db: Queryable, query: ProductQuery = {}): ListedProduct[] {
+  // Without a search (every page's listing): a statement prepared once per type filter, size filter and sort.
   if (!query.q) {
     const sort = query.sort ?? 'featured';
     const listings = preparedListings(db);
-    const key = `${sort}:${query.type ? 'typed' : 'all'}`;
+    const key = `${sort}:${query.type ? 'typed' : 'all'}:${query.size ? 'sized' : 'any'}`;
     let listing = listings.get(key);
     if (listing === undefined) {
-      listing = listingQuery(db, sort, Boolean(query.type));
+      listing = listingQuery(db, sort, Boolean(query.type), Boolean(query.size));
       listings.set(key, listing);
     }
-    return listing.all({ type: query.type }).map(productView);
+    return withVariants(db, listing.all({ type: query.type, size: query.size }));
   }
   const conditions = [
     isNull(products.archivedAt),
     query.type ? eq(products.productType, query.type) : undefined,
-    query.q ? searchCondition(query.q) : undefined,
+    query.size ? hasSizeLeft(query.size) : undefined,
+    searchCondition(query.q),
   ];
-  return db
-    .select()
-    .from(products)
-    .where(and(...conditions))
-    .orderBy(...orderFor(query.sort ?? 'featured'))
-    .all()
-    .map(productView);
+  return withVariants(
+    db,
+    db
+      .select()
+      .from(products)
+      .where(and(...conditions))
+      .orderBy(...orderFor(query.sort ?? 'featured'))
+      .all(),
+  );
 }
 
 export type AdminProductView = ProductView & ProductHistoryCounts;

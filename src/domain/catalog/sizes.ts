@@ -9,6 +9,13 @@ import { sizeLabelOf, variantsByProduct, type Variant } from '../inventory/varia
 
 type Sized = Pick<Variant, 'size' | 'quantity'>;
 
+/** A card's product; a listing's rows carry their variants already. */
+export interface CardSized {
+  id: number;
+  productType: string;
+  variants?: readonly Sized[];
+}
+
 /**
  * The card's size line: 'S–XL' (the first to the last size with a unit left, in the picker's
  * order), 'Only L left' when one size of several is left, the size alone for a one-size tee,
@@ -23,15 +30,16 @@ export function cardSizeText(productType: string, variants: readonly Sized[]): s
   return `${left[0]!.size}–${left.at(-1)!.size}`;
 }
 
-/** The size lines of a gallery's cards, by product id: one statement for the whole gallery. */
-export function cardSizesOf(db: Queryable, products: readonly { id: number; productType: string }[]): Map<number, string> {
-  const byProduct = variantsByProduct(
-    db,
-    products.map((product) => product.id),
-  );
+/**
+ * The size lines of a gallery's cards, by product id: from the variants a listing already holds
+ * (listProducts), else read for the whole gallery in one statement.
+ */
+export function cardSizesOf(db: Queryable, products: readonly CardSized[]): Map<number, string> {
+  const unread = products.filter((product) => product.variants === undefined).map((product) => product.id);
+  const read = unread.length > 0 ? variantsByProduct(db, unread) : new Map<number, Sized[]>();
   const sizes = new Map<number, string>();
   for (const product of products) {
-    const text = cardSizeText(product.productType, byProduct.get(product.id) ?? []);
+    const text = cardSizeText(product.productType, product.variants ?? read.get(product.id) ?? []);
     if (text !== null) sizes.set(product.id, text);
   }
   return sizes;

@@ -158,9 +158,13 @@ function ownLine(db: Queryable, userId: number, id: number) {
 export function setCartQuantity(db: Queryable, userId: number, id: number, quantity: number): void {
   const line = ownLine(db, userId, id);
   if (line.type === 'play' && quantity !== 1) throw new DomainError(409, 'A prize is one item.', { quantity: 'A prize is one item.' });
-  const product = db.select().from(products).where(eq(products.id, line.productId)).get()!;
-  if (line.type === 'regular' && quantity > product.quantity) {
-    throw new DomainError(409, stockMessage(product.quantity), { quantity: stockMessage(product.quantity) });
+  // The line's size has its own stock: the product's sum would let M be set past what M has.
+  const available =
+    line.variantId === null
+      ? 0
+      : (db.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, line.variantId)).get()?.quantity ?? 0);
+  if (line.type === 'regular' && quantity > available) {
+    throw new DomainError(409, stockMessage(available), { quantity: stockMessage(available) });
   }
   db.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id)).run();
 }

@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { chooseVariant } from '../../domain/inventory/variants.ts';
 import { buyNow } from '../../flows/buy-now.ts';
 import { donateNow } from '../../flows/donate.ts';
 import { findOwnOrder, userOrders } from '../../domain/orders/order-views.ts';
@@ -9,9 +10,19 @@ import { requireUserApi } from '../../http/guards.ts';
 import { idempotentAsGuest, purchaseOnce } from '../../http/idempotency.ts';
 import { idFrom, jsonBody, pathId } from '../../http/request.ts';
 import { cartOwnerOf } from '../../http/visitor-cart.ts';
-import { buyNowBody } from '../../shared/schemas/cart.ts';
+import { buyNowBody, type BuyNowBody } from '../../shared/schemas/cart.ts';
 
 const notFound = { message: 'Order not found' };
+
+/**
+ * The size is checked before a visitor gets a guest account (idempotentAsGuest makes one): a
+ * product with several sizes and none named, or a size of another product, makes nothing.
+ */
+const sizeNamed: MiddlewareHandler<AppEnv, string, { out: { json: BuyNowBody } }> = async (c, next) => {
+  const { productId, variantId } = c.req.valid('json');
+  chooseVariant(c.env.deps.db, productId, variantId);
+  await next();
+};
 
 /**
  * /api/orders and /api/user/orders (spec section 7): buy now (the /checkout page, signed in or as
@@ -21,7 +32,7 @@ const notFound = { message: 'Order not found' };
 export const ordersApi = new Hono<AppEnv>()
   .use('/user/orders', requireUserApi)
   .get('/user/orders', (c) => c.json(userOrders(c.env.deps.db, c.get('user')!.id, c.env.deps.clock.now())))
-  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), idempotentAsGuest, async (c) => {
+  .post('/orders', jsonBody(buyNowBody, { formAt: 'customerInfo' }), sizeNamed, idempotentAsGuest, async (c) => {
     const body = c.req.valid('json');
     const buyer = cartOwnerOf(c)!;
     const id = await purchaseOnce(c, buyer, body.paymentToken, async () =>

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type * as z from 'zod/mini';
 import { createProduct, restoreProduct, updateProduct } from '../../domain/catalog/catalog-admin.ts';
 import { removeProduct } from '../../flows/end-product.ts';
-import { findProduct, listProducts, productIdOf, productView } from '../../domain/catalog/catalog.ts';
+import { findProduct, listProducts, productIdOf, productWithVariantsOf } from '../../domain/catalog/catalog.ts';
 import { DomainError, validationError } from '../../domain/errors.ts';
 import { catalogWriter, productRemovalDeps } from '../../http/domain-deps.ts';
 import type { AppContext, AppEnv } from '../../http/context.ts';
@@ -60,24 +60,24 @@ function idParam<E extends AppEnv>(c: AppContext<E>): number {
 /** Spec section 7: the products calls. Reads are public; writes need an admin who passed the PIN. */
 export const productsApi = new Hono<AppEnv>()
   .get('/products', queryOf(productListQuery), (c) => {
-    const { type, sort = 'newest', q } = c.req.valid('query');
-    return c.json(listProducts(c.env.deps.db, { type, sort, q }));
+    const { type, sort = 'newest', q, size } = c.req.valid('query');
+    return c.json(listProducts(c.env.deps.db, { type, sort, q, size }));
   })
   .get('/products/:id', (c) => {
     const product = findProduct(c.env.deps.db, idParam(c));
     if (!product) return c.json({ message: 'Product not found' }, 404);
-    return c.json(productView(product));
+    return c.json(productWithVariantsOf(c.env.deps.db, product));
   })
   .post('/products', requireAdminWithPinApi, async (c) => {
     const { data, image } = await productForm(c);
     const product = await createProduct(catalogWriter(c), data, { file: image, url: data.imageUrl });
-    return c.json(productView(product), 201);
+    return c.json(productWithVariantsOf(c.env.deps.db, product), 201);
   })
   .put('/products/:id', requireAdminWithPinApi, async (c) => {
     const id = idParam(c);
     const { data, image } = await productForm(c);
     const product = await updateProduct(catalogWriter(c), id, data, { file: image, url: data.imageUrl });
-    return c.json(productView(product));
+    return c.json(productWithVariantsOf(c.env.deps.db, product));
   })
   .delete('/products/:id', requireAdminWithPinApi, async (c) => {
     // What is open on it ends first (or a 409 names it); one with a history is archived instead.
@@ -92,5 +92,5 @@ export const productsApi = new Hono<AppEnv>()
   })
   .post('/products/:id/restore', requireAdminWithPinApi, (c) => {
     const product = restoreProduct(catalogWriter(c), idParam(c));
-    return c.json(productView(product));
+    return c.json(productWithVariantsOf(c.env.deps.db, product));
   });

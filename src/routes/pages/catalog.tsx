@@ -23,7 +23,7 @@ import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
 import { type CardAuction, cardAuctions, liveAuctionMoments, liveAuctionRows } from '../../domain/auctions/lists.ts';
 import { timeKey } from '../../http/page-cache-clock.ts';
-import { cardSizesOf } from '../../domain/catalog/sizes.ts';
+import { type CardSized, cardSizesOf } from '../../domain/catalog/sizes.ts';
 import type { AppContext } from '../../http/context.ts';
 
 /** What the product cards of a listing show besides the products: games to join and auctions (one statement each). */
@@ -42,7 +42,7 @@ interface CardExtras {
  * database nothing. The clock's part (an auction's time left) is applied per render. A search
  * is read each time: its rows are its own.
  */
-function cardExtras<E extends AppEnv>(c: AppContext<E>, products: readonly { id: number; productType: string }[]): CardExtras {
+function cardExtras<E extends AppEnv>(c: AppContext<E>, products: readonly CardSized[]): CardExtras {
   const { db, clock, pageCache } = c.env.deps;
   const now = clock.now();
   const ids = products.map((product) => product.id);
@@ -56,7 +56,7 @@ function cardExtras<E extends AppEnv>(c: AppContext<E>, products: readonly { id:
 const listing = <E extends AppEnv>(c: AppContext<E>, query: GalleryQuery) =>
   query.q
     ? listProducts(c.env.deps.db, query)
-    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}`, () => listProducts(c.env.deps.db, query));
+    : c.env.deps.pageCache.remember(`listing:${query.type ?? ''}:${query.sort}:${query.size ?? ''}`, () => listProducts(c.env.deps.db, query));
 
 /**
  * Listings are kept until the storefront moves (a bid or an auction's change moves it too), and
@@ -135,6 +135,8 @@ interface GalleryQuery {
   q: string;
   /** Only the products a way to buy starts from (team buys, donations). */
   way?: ListedWay;
+  /** Only the products with a unit left in this size (`?size=M`). */
+  size?: string;
 }
 
 function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string {
@@ -144,6 +146,7 @@ function galleryHref(query: GalleryQuery, change: Partial<GalleryQuery>): string
   if (next.q) params.set('q', next.q);
   if (next.sort !== 'featured') params.set('sort', next.sort);
   if (next.way) params.set('way', next.way);
+  if (next.size) params.set('size', next.size);
   const search = params.toString();
   return search ? `/products?${search}` : '/products';
 }
@@ -171,7 +174,7 @@ function Gallery(props: GalleryProps) {
   if (query.q) return <GalleryContent {...props} />;
   const grid = gridKey({ products, ...extras, eagerCount: 2, headingLevel: 2 });
   return (
-    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${query.way ?? ''}|${donations ? 1 : 0}|${grid}`}>
+    <Cached cacheKey={`gallery|${query.type ?? ''}|${query.sort}|${query.way ?? ''}|${query.size ?? ''}|${donations ? 1 : 0}|${grid}`}>
       <GalleryContent {...props} />
     </Cached>
   );
@@ -206,9 +209,10 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
         label="Search by brand, model or description"
         placeholder="Search brand, model or description"
         defaultValue={query.q}
-        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined, way: query.way }}
+        keep={{ type: query.type, sort: query.sort !== 'featured' ? query.sort : undefined, way: query.way, size: query.size }}
         look="gallery"
       />
+      {query.size && <SizeChip query={query} />}
       <div className="flex flex-wrap items-center justify-between gap-3 mb-5">
         <nav aria-label="Product type" className="flex gap-2 overflow-x-auto pb-1 -mx-1 px-1">
           <a href={galleryHref(query, { type: undefined })} className={pill(!query.type)} aria-current={!query.type ? 'page' : undefined}>
@@ -259,6 +263,8 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
             </>
           ) : query.way === 'donate' && !donations ? (
             <p className="m-0">Donations open once the store has a charity partner. Check back soon!</p>
+          ) : query.size ? (
+            <p className="m-0">{`Nothing left in size ${query.size}.`}</p>
           ) : way ? (
             <p className="m-0">{way.empty}</p>
           ) : (
@@ -272,6 +278,18 @@ function GalleryContent({ query, products, extras, donations }: GalleryProps) {
   );
 }
 
+/** The size the gallery is filtered to, with a link to show every size again. */
+function SizeChip({ query }: { query: GalleryQuery }) {
+  return (
+    <p className="m-0 mb-4 flex items-center gap-2 text-sm" data-size-filter={query.size}>
+      <span className="rounded-full bg-ink px-3 py-1 font-semibold text-white">{`Size ${query.size}`}</span>
+      <a href={galleryHref(query, { size: undefined })} className="font-semibold text-sea-dark">
+        Show all sizes
+      </a>
+    </p>
+  );
+}
+
 /** Home `/` and the gallery `/products?type=&sort=&q=` (works without JavaScript). */
 export const catalogPages = new Hono<AppEnv>()
   .get('/', cacheListings, (c) => {
@@ -280,24 +298,26 @@ export const catalogPages = new Hono<AppEnv>()
     return renderPage(c, { path: '/' }, <Home galleries={galleries} extras={extras} />);
   })
   .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
-    const { type, sort = 'featured', q = '', way } = c.req.valid('query');
-    const query: GalleryQuery = { type, sort, q, way };
+    const { type, sort = 'featured', q = '', way, size } = c.req.valid('query');
+    const query: GalleryQuery = { type, sort, q, way, size };
     const donations = c.env.deps.config.charity !== null;
     const listed = listing(c, query);
     const products = way ? (way === 'donate' && !donations ? [] : listed.filter((product) => offersWay(product, way))) : listed;
     const kind = query.type ? productTypeLabels[query.type].plural : 'Shop';
-    const title = query.q ? `Search: ${query.q}` : way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
+    const listTitle = way ? `${wayTitles[way].title}${query.type ? `: ${kind}` : ''}` : kind;
+    const title = query.q ? `Search: ${query.q}` : size ? `${listTitle} in size ${size}` : listTitle;
     return renderPage(
       c,
       {
         title,
-        path: galleryHref({ ...query, q: '', sort: 'featured' }, {}),
+        path: galleryHref({ ...query, q: '', sort: 'featured', size: undefined }, {}),
         description: way
           ? wayTitles[way].intro
           : query.type
             ? `Designer ${productTypeLabels[query.type].emptyName} in Laguna Beach: buy now with 2-3 hour delivery, or play for $1.`
             : undefined,
-        noindex: query.q !== '' || undefined,
+        // A size's gallery is the type's gallery filtered: search engines index the type's.
+        noindex: query.q !== '' || size !== undefined || undefined,
       },
       <Gallery query={query} donations={donations} products={products} extras={cardExtras(c, products)} />,
     );

@@ -14,10 +14,16 @@ export const LISTED_WAYS = ['team', 'donate'] as const;
 export type ListedWay = (typeof LISTED_WAYS)[number];
 export const waysHref = (way: ListedWay) => `/products?way=${way}`;
 
+/** A size as a filter names it: 'M', '10.5', 'One size' (letters, digits, spaces, '.', '/', '-', '+'). */
+export const SIZE_FILTER_MESSAGE = 'Use a size of at most 20 letters or digits, such as M or 10.5.';
+const sizeFilter = z.string().check(z.trim(), z.regex(/^[\p{L}\p{N}][\p{L}\p{N} ./+-]{0,19}$/u, SIZE_FILTER_MESSAGE));
+
 export const productListQuery = z.object({
   type: z.optional(z.enum(PRODUCT_TYPE_NAMES, { error: 'Use sunglasses, tshirt, shoe or book.' })),
   sort: z.optional(z.enum(GALLERY_SORTS, { error: 'Use featured, price-asc, price-desc or newest.' })),
   q: z.optional(z.string().check(z.trim(), z.maxLength(100, 'Search at most 100 characters.'))),
+  // Only products with a unit left in this size (issue 38), matched whatever its case.
+  size: z.optional(sizeFilter),
 });
 export type ProductListQuery = z.infer<typeof productListQuery>;
 
@@ -27,4 +33,5 @@ export const galleryPageQuery = z.object({
   sort: z.catch(productListQuery.shape.sort, undefined),
   q: z.catch(z.optional(z.string().check(z.trim(), z.maxLength(100))), undefined),
   way: z.catch(z.optional(z.enum(LISTED_WAYS)), undefined),
+  size: z.catch(productListQuery.shape.size, undefined),
 });
