@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { Database } from 'bun:sqlite';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { seriousViolations } from '../helpers/axe.ts';
 import { islandsReady, launchBrowser, shows, toastText, watchErrors } from '../helpers/browser.ts';
 import { type RunningServer, startServer } from '../helpers/server.ts';
 
@@ -66,7 +67,8 @@ const focusedSize = (page: Page) => page.evaluate(() => (document.activeElement 
 describe('a shopper picks a size with the keyboard and gets it', () => {
   test('arrow keys choose M then L, the URL follows, XL is sold out; Add to Cart and the order line are size L', async () => {
     const id = teeInSizes();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    // bypassCSP: axe is injected as an inline script (tests/helpers/axe.ts).
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, bypassCSP: true });
     const page = await context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${server.url}/product/${id}`);
@@ -76,6 +78,8 @@ describe('a shopper picks a size with the keyboard and gets it', () => {
     // With the picker's script, the change sends itself: no Choose button.
     expect(await page.getByRole('button', { name: 'Choose', exact: true }).isVisible()).toBe(false);
     expect(await page.getByText('Choose a size').count()).toBe(2);
+    // The picker and the waiting buy controls pass axe's serious and critical rules.
+    expect(await seriousViolations(page)).toEqual([]);
 
     await group.getByRole('radio', { name: 'S', exact: true }).focus();
     await page.keyboard.press('ArrowRight');
