@@ -60,8 +60,11 @@ export function ProductCard({
   playable,
   eager = false,
   headingLevel = 3,
+  sizes = null,
 }: {
   product: CardProduct;
+  /** The sizes left ('S–XL', 'Only L left': cardSizeText); null for a product without sizes. */
+  sizes?: string | null;
   /** The purchase badge (cardBadge); null for none. */
   offer: string | null;
   /** A game of this product can be joined now (domain/games/openness.ts). */
@@ -82,6 +85,12 @@ export function ProductCard({
         <div className="px-3 pt-3">
           <Heading className="m-0 text-sm font-bold leading-snug line-clamp-1">{name}</Heading>
           <p className="m-0 mt-0.5 text-xs text-slate-600 line-clamp-1">{subtitle}</p>
+          {sizes && (
+            <p className="m-0 mt-1 text-xs font-semibold text-slate-700" data-sizes="">
+              <span className="sr-only">Sizes: </span>
+              {sizes}
+            </p>
+          )}
           <div className="mt-2 flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
             <span className="text-base font-extrabold" data-price="">
               {formatDollars(product.price)}
@@ -108,7 +117,14 @@ export function ProductCard({
  * Everything a card's HTML depends on, as the key it is kept under: what the card shows, not
  * the whole row (a short key is hashed and compared on every page that shows the card).
  */
-export function cardKey(product: CardProduct, offer: string | null, eager: boolean, headingLevel: 2 | 3, playable: boolean): string {
+export function cardKey(
+  product: CardProduct,
+  offer: string | null,
+  eager: boolean,
+  headingLevel: 2 | 3,
+  playable: boolean,
+  sizes: string | null = null,
+): string {
   // The JSON array of what the card shows, with the product's part made once per product object
   // (a listing's rows are kept per storefront version, so a page rendered again reuses them).
   let shown = productShown.get(product);
@@ -118,7 +134,7 @@ export function cardKey(product: CardProduct, offer: string | null, eager: boole
     shown = JSON.stringify(fields).slice(0, -1);
     productShown.set(product, shown);
   }
-  return `card|${headingLevel}|${eager ? 'eager' : 'lazy'}|${shown},${playable},${JSON.stringify(offer)}]`;
+  return `card|${headingLevel}|${eager ? 'eager' : 'lazy'}|${shown},${playable},${JSON.stringify(offer)},${JSON.stringify(sizes)}]`;
 }
 
 const productShown = new WeakMap<CardProduct, string>();
@@ -134,17 +150,20 @@ export interface ProductGridProps {
   playable: ReadonlySet<number>;
   /** The listed products' auctions not over (liveAuctionsFor: one statement for the grid). */
   auctions: ReadonlyMap<number, CardAuction>;
+  /** The listed products' size lines (cardSizesOf: one statement for the grid); none without. */
+  sizes?: ReadonlyMap<number, string>;
   now: number;
   eagerCount?: number;
   headingLevel?: 2 | 3;
 }
 
-function gridCards({ products, playable, auctions, now, eagerCount = 0, headingLevel = 3 }: ProductGridProps) {
+function gridCards({ products, playable, auctions, sizes, now, eagerCount = 0, headingLevel = 3 }: ProductGridProps) {
   return products.map((product, index) => {
     const eager = index < eagerCount;
     const canPlay = playable.has(product.id);
     const offer = cardBadge(product, index, canPlay, auctions.get(product.id), now);
-    return { product, offer, eager, canPlay, key: cardKey(product, offer, eager, headingLevel, canPlay) };
+    const sized = sizes?.get(product.id) ?? null;
+    return { product, offer, eager, canPlay, sized, key: cardKey(product, offer, eager, headingLevel, canPlay, sized) };
   });
 }
 
@@ -160,9 +179,9 @@ export function ProductGrid(props: ProductGridProps) {
   return (
     <Cached cacheKey={gridKeyOf(cards)}>
       <div className="grid grid-cols-2 lg:grid-cols-4 gap-3 sm:gap-4">
-        {cards.map(({ product, offer, eager, canPlay, key }) => (
+        {cards.map(({ product, offer, eager, canPlay, sized, key }) => (
           <Cached key={product.id} cacheKey={key}>
-            <ProductCard product={product} offer={offer} playable={canPlay} eager={eager} headingLevel={headingLevel} />
+            <ProductCard product={product} offer={offer} playable={canPlay} eager={eager} headingLevel={headingLevel} sizes={sized} />
           </Cached>
         ))}
       </div>

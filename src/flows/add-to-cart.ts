@@ -14,7 +14,7 @@ function notAuctioned(db: Queryable, now: number) {
 }
 
 /** Checks the product alone, before a visitor gets a guest account: a refused add makes nothing. */
-export function checkCartProduct(db: Queryable, clock: Clock, input: { productId: number; quantity?: number }) {
+export function checkCartProduct(db: Queryable, clock: Clock, input: { productId: number; variantId?: number; quantity?: number }) {
   return productForCart(db, input, notAuctioned(db, clock.now()));
 }
 
@@ -23,6 +23,6 @@ export function checkCartProduct(db: Queryable, clock: Clock, input: { productId
  * already in the cart. The line is read and written in one IMMEDIATE transaction: two tabs adding
  * at once both count.
  */
-export function addToCart(db: Db, clock: Clock, userId: number, input: { productId: number; quantity?: number }) {
+export function addToCart(db: Db, clock: Clock, userId: number, input: { productId: number; variantId?: number; quantity?: number }) {
   return db.transaction((tx) => addCartLine(tx, clock, userId, input, notAuctioned(tx, clock.now())));
 }

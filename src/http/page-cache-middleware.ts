@@ -25,14 +25,17 @@ export const noteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** The cache key of a GET request for a finite view, or null when the URL is not one. */
-function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => PageKey): (PageKey & { url: string }) | null {
+function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?: (c: AppContext<E>) => PageKey | null): (PageKey & { url: string }) | null {
   const url = c.req.url;
   const start = url.indexOf('?');
   // Only the finite views are kept; a search, an unknown parameter or value is rendered, so
   // nobody can push pages out of the cache, or poison a key, with made-up URLs.
   const query = start < 0 ? '' : cacheableQuery(new URLSearchParams(url.slice(start + 1)));
   if (query === null) return null;
-  const { key, until } = fingerprint ? fingerprint(c) : timeless;
+  const found = fingerprint ? fingerprint(c) : timeless;
+  // The route knows values the query's rules cannot (a size the product does not have): not kept either.
+  if (found === null) return null;
+  const { key, until } = found;
   return { key: `${kind}:${c.req.path}?${query}#${key}`, until, url: `${c.req.path}?${query}` };
 }
 
@@ -42,9 +45,9 @@ function cacheKey<E extends AppEnv>(c: AppContext<E>, kind: string, fingerprint?
  * A cached route's page may show the viewer only in those parts, or through `fingerprint`,
  * which adds to the key what else the page shows (a product's game state; the shopper
  * when the page marks their own entry), so a change there makes a new entry, never a stale
- * or someone else's page.
+ * or someone else's page; null when this URL is not one of the route's finite views.
  */
-export function cachePages(fingerprint?: (c: AppContext) => PageKey): MiddlewareHandler<AppEnv> {
+export function cachePages(fingerprint?: (c: AppContext) => PageKey | null): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
     const found = cacheKey(c, 'page', fingerprint);

@@ -31,6 +31,8 @@ export interface AuctionPanelProps {
   initial: AuctionView;
   /** The Buy Now price, shown while the view offers Buy Now (the admin kept it and nobody has bid); absent: never offered. */
   buyNowPrice?: number;
+  /** The size chosen on the product page (issue 38); undefined when none is (or the product has one). */
+  variantId?: number;
   /** For tests; the page leaves it at POLL_MS. */
   pollMs?: number;
 }

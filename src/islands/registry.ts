@@ -17,6 +17,7 @@ import PrintButton from './PrintButton.tsx';
 import PrizeActions from './PrizeActions.tsx';
 import RedirectCountdown from './RedirectCountdown.tsx';
 import ShareButton from './ShareButton.tsx';
+import SizePicker from './SizePicker.tsx';
 import SubmitButton from './SubmitButton.tsx';
 import TeamBuy from './TeamBuy.tsx';
 import TeamJoin from './TeamJoin.tsx';
@@ -44,6 +45,7 @@ export const islands = {
   PrizeActions,
   RedirectCountdown,
   ShareButton,
+  SizePicker,
   SubmitButton,
   TeamBuy,
   TeamJoin,

@@ -2,7 +2,8 @@ import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { initWasm, Resvg } from '@resvg/resvg-wasm';
 import { projectFile } from '../../runtime-files.ts';
-import { defaultImageFor, productTitle, productTypeLabels } from './catalog.ts';
+import { defaultImageFor, productLabel, productTitle, productTypeLabels } from './catalog.ts';
+import { formatDollars } from '../../shared/money.ts';
 import { detectImageKind, type ImageStore } from './images.ts';
 import { imageSize, isDecodableSize } from './image-dimensions.ts';
 import type { ProductType } from '../../db/schema.ts';
@@ -55,6 +56,23 @@ export function shareCardImage(product: ShareCardProduct) {
     ...SHARE_CARD_SIZE,
     type: 'image/png' as const,
     alt: `${name} ${subtitle}, $${product.price.toFixed(2)}, at the Competitive Shopping Association`,
+  };
+}
+
+/**
+ * The title and description a shared link shows (og:title, og:description, the page's own
+ * title): with `?size=` the size the sharer chose, and its own price, is named in both, so a
+ * friend sees what they were sent (issue 38).
+ */
+export function sharePreview(product: ShareCardProduct, size?: { size: string; price: number }): { title: string; description: string } {
+  const { name, subtitle, text } = productTitle(product);
+  const label = product.productType === 'book' ? `${name} ${subtitle}` : productLabel(product);
+  const price = formatDollars(size?.price ?? product.price);
+  if (!size) return { title: label, description: text ? text.slice(0, 160) : `${label}, ${price} at the Competitive Shopping Association.` };
+  const lead = `Size ${size.size}, ${price}.`;
+  return {
+    title: `${label}, size ${size.size}`,
+    description: text ? `${lead} ${text}`.slice(0, 160) : `${label} in size ${size.size}, ${price} at the Competitive Shopping Association.`,
   };
 }
 

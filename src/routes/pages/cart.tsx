@@ -193,12 +193,12 @@ export const cartPages = new Hono<AppEnv>()
     return page;
   })
   .post('/cart/add', formBody(addToCartForm, refusedForm('Could not add to cart', '/products')), (c) => {
-    const { productId, next: wanted } = c.req.valid('form');
+    const { productId, variantId, next: wanted } = c.req.valid('form');
     const next = safeNextPath(wanted ?? `/product/${productId}`);
     try {
       // A visitor's first add makes their guest cart, once the product can go in one.
-      const owner = cartOwnerOf(c) ?? (productForCart(c.env.deps.db, { productId }) && ensureVisitorOf(c));
-      addToCart(c.env.deps.db, c.env.deps.clock, owner, { productId });
+      const owner = cartOwnerOf(c) ?? (productForCart(c.env.deps.db, { productId, variantId }) && ensureVisitorOf(c));
+      addToCart(c.env.deps.db, c.env.deps.clock, owner, { productId, variantId });
       setFlash(c, { title: 'Added to cart', description: 'The product is in your cart.' });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

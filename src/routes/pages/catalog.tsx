@@ -23,12 +23,15 @@ import { renderPage } from '../../http/render.tsx';
 import { SearchForm } from '../../components/SearchForm.tsx';
 import { type CardAuction, cardAuctions, liveAuctionMoments, liveAuctionRows } from '../../domain/auctions/lists.ts';
 import { timeKey } from '../../http/page-cache-clock.ts';
+import { type CardSized, cardSizesOf } from '../../domain/catalog/sizes.ts';
 import type { AppContext } from '../../http/context.ts';
 
 /** What the product cards of a listing show besides the products: games to join and auctions (one statement each). */
 interface CardExtras {
   playable: ReadonlySet<number>;
   auctions: ReadonlyMap<number, CardAuction>;
+  /** The cards' size lines ('S–XL', 'Only L left'). */
+  sizes: ReadonlyMap<number, string>;
   now: number;
 }
 
@@ -39,13 +42,15 @@ interface CardExtras {
  * database nothing. The clock's part (an auction's time left) is applied per render. A search
  * is read each time: its rows are its own.
  */
-function cardExtras<E extends AppEnv>(c: AppContext<E>, ids: number[]): CardExtras {
+function cardExtras<E extends AppEnv>(c: AppContext<E>, products: readonly CardSized[]): CardExtras {
   const { db, clock, pageCache } = c.env.deps;
   const now = clock.now();
+  const ids = products.map((product) => product.id);
   const list = ids.join(',');
   const playable = pageCache.remember(`cards:joinable:${list}`, () => joinableIds(db, ids));
   const auctions = pageCache.remember(`cards:auctions:${list}`, () => liveAuctionRows(db, ids));
-  return { playable, auctions: cardAuctions(auctions, now), now };
+  const sizes = pageCache.remember(`cards:sizes:${list}`, () => cardSizesOf(db, products));
+  return { playable, auctions: cardAuctions(auctions, now), sizes, now };
 }
 
 const listing = <E extends AppEnv>(c: AppContext<E>, query: GalleryQuery) =>
@@ -289,10 +294,7 @@ function SizeChip({ query }: { query: GalleryQuery }) {
 export const catalogPages = new Hono<AppEnv>()
   .get('/', cacheListings, (c) => {
     const galleries = c.env.deps.pageCache.remember('home:galleries', () => homeGalleries(c.env.deps.db));
-    const extras = cardExtras(
-      c,
-      Object.values(galleries).flatMap((items) => items.map((item) => item.id)),
-    );
+    const extras = cardExtras(c, Object.values(galleries).flat());
     return renderPage(c, { path: '/' }, <Home galleries={galleries} extras={extras} />);
   })
   .get('/products', cacheListings, queryOf(galleryPageQuery), (c) => {
@@ -317,14 +319,6 @@ export const catalogPages = new Hono<AppEnv>()
         // A size's gallery is the type's gallery filtered: search engines index the type's.
         noindex: query.q !== '' || size !== undefined || undefined,
       },
-      <Gallery
-        query={query}
-        donations={donations}
-        products={products}
-        extras={cardExtras(
-          c,
-          products.map((product) => product.id),
-        )}
-      />,
+      <Gallery query={query} donations={donations} products={products} extras={cardExtras(c, products)} />,
     );
   });

@@ -3,6 +3,7 @@ import { productView, type ProductView } from '../../domain/catalog/catalog.ts';
 import type { Queryable } from '../../db/client.ts';
 import { productsWithOpenGames } from '../../domain/games/openness.ts';
 import { liveAuctionsFor } from '../../domain/auctions/lists.ts';
+import { cardSizesOf } from '../../domain/catalog/sizes.ts';
 
 /**
  * /play/{id} for a product with no game to join (issue 27, item 1): said before any pick, with
@@ -42,7 +43,7 @@ export function PlayClosed({ db, now, product, name, reason }: { db: Queryable; 
           <h2 id="open-games-title" className="m-0 mb-3 text-xl font-extrabold">
             Products with a game to join
           </h2>
-          <ProductGrid products={others} playable={new Set(others.map((other) => other.id))} auctions={auctions} now={now} />
+          <ProductGrid products={others} playable={new Set(others.map((other) => other.id))} auctions={auctions} sizes={cardSizesOf(db, others)} now={now} />
         </section>
       )}
     </div>
@@ -81,7 +82,7 @@ export function GamesToJoin({ db, now }: { db: Queryable; now: number }) {
           </a>
         </div>
       ) : (
-        <ProductGrid products={open} playable={new Set(open.map((product) => product.id))} auctions={auctions} now={now} />
+        <ProductGrid products={open} playable={new Set(open.map((product) => product.id))} auctions={auctions} sizes={cardSizesOf(db, open)} now={now} />
       )}
     </div>
   );

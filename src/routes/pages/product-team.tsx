@@ -29,7 +29,7 @@ export function ProductTeamSection({
   if (!view) return null;
   if (!signedIn) {
     const signInHref = `/auth?next=${encodeURIComponent(`/product/${view.productId}`)}`;
-    return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref }} />;
+    return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref, variantId }} />;
   }
   return <Island name="TeamBuy" mode="visible" props={{ view, productName, now, variantId, sizeLabel }} />;
 }

@@ -1,6 +1,9 @@
 import { Hono } from 'hono';
 import type { Db } from '../../db/client.ts';
-import { shareCardImage, shareCardPath } from '../../domain/catalog/share-cards.ts';
+import { shareCardImage, sharePreview } from '../../domain/catalog/share-cards.ts';
+import { chosenVariant, isSizeOf, variantPrice } from '../../domain/catalog/sizes.ts';
+import { variantsOf, type Variant } from '../../domain/inventory/variants.ts';
+import { isOpen, productJsonLd } from './product-json-ld.ts';
 import { Island } from '../../components/Island.tsx';
 import { DonateThis } from '../../components/DonateThis.tsx';
 import { StockBadge } from '../../components/ProductCard.tsx';
@@ -37,50 +40,13 @@ import { BuyOnePlayFreeNote } from './free-entries.tsx';
 
 type Tab = 'details' | 'competition';
 
-/** Taking bids, or about to: the auction panel stands where Pay Now does. */
-const isOpen = (auction: AuctionView | undefined): auction is AuctionView => auction?.status === 'running' || auction?.status === 'scheduled';
-
-/** The Offer a search engine reads: an open auction's price is its current bid (or starting bid), from when bidding opens. */
-function offerOf(product: ProductView, base: string, auction: AuctionView | undefined) {
-  const offer = {
-    '@type': 'Offer',
-    url: `${base}/product/${product.id}`,
-    price: product.price.toFixed(2),
-    priceCurrency: 'USD',
-    availability: product.quantity > 0 ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
-    itemCondition: 'https://schema.org/NewCondition',
-  };
-  if (!isOpen(auction)) return offer;
-  return {
-    ...offer,
-    price: (auction.currentPrice ?? auction.minimumBid).toFixed(2),
-    availability: 'https://schema.org/InStock',
-    availabilityStarts: auction.startsAt,
-    availabilityEnds: auction.endsAt,
-  };
+/** The sizes on the page (issue 38): the product's variants in the picker's order, and the one `?size=` chose. */
+interface PageSizes {
+  variants: Variant[];
+  chosen: Variant | undefined;
 }
 
-function productJsonLd(product: ProductView, base: string, auction: AuctionView | undefined) {
-  const { name, author, text } = productTitle(product);
-  const isBook = product.productType === 'book';
-  const absolute = (url: string) => (url.startsWith('/') ? `${base}${url}` : url);
-  const pages = isBook && product.size ? Number.parseInt(product.size, 10) : Number.NaN;
-  return {
-    '@context': 'https://schema.org',
-    // A book is both: Product carries the offer, Book the author and pages.
-    '@type': isBook ? ['Product', 'Book'] : 'Product',
-    name: isBook ? name : productLabel(product),
-    image: [absolute(shareCardPath(product)), absolute(product.imageUrl)],
-    description: text || undefined,
-    sku: product.model,
-    brand: isBook ? undefined : { '@type': 'Brand', name: product.brand },
-    author: author ? { '@type': 'Person', name: author } : undefined,
-    numberOfPages: Number.isFinite(pages) && pages > 0 ? pages : undefined,
-    offers: offerOf(product, base, auction),
-  };
-}
-
-function Details({ product, bidding }: { product: ProductView; bidding: boolean }) {
+function Details({ product, bidding, left, size }: { product: ProductView; bidding: boolean; left: number; size: string | undefined }) {
   const { author, text } = productTitle(product);
   const isBook = product.productType === 'book';
   const rows: [string, string][] = [
@@ -92,7 +58,7 @@ function Details({ product, bidding }: { product: ProductView; bidding: boolean 
     [
       'Availability',
       // The auction's unit is held off the shelf: it is for sale, by bidding.
-      bidding ? 'Up for auction' : product.quantity > 0 ? `${stockLabel(product.quantity)} (${product.quantity} left)` : 'Out of Stock',
+      bidding ? 'Up for auction' : left > 0 ? `${stockLabel(left)} (${left} left${size ? ` in size ${size}` : ''})` : 'Out of Stock',
     ],
   ];
   return (
@@ -122,7 +88,9 @@ function ProductDetail({
   teams = null,
   signedIn = false,
   charity,
+  sizes,
 }: {
+  sizes: PageSizes;
   /** Half price with a friend (product-team.tsx); null when the product is not ticked for it. */
   teams?: ProductTeamsView | null;
   /** A shopper with a session (the team section is an island for them only). */
@@ -141,13 +109,23 @@ function ProductDetail({
   viewerId: number | null;
 }) {
   const { name, subtitle, badge, text } = productTitle(product);
-  const soldOut = product.quantity <= 0;
+  const sized = sizes.variants.length > 1;
+  // A size the page names as chosen: only where there is a choice (a one-size product's page is as it always was).
+  const chosen = sized ? sizes.chosen : undefined;
+  // The stock line and the price are the chosen size's, else the product's (its sizes summed).
+  const left = chosen ? chosen.quantity : product.quantity;
+  const price = chosen ? variantPrice(product, chosen) : product.price;
+  const soldOut = left <= 0;
+  // Several sizes, none chosen, some left: every buy control waits for a size rather than send a request that is refused.
+  const needsSize = sized && !chosen && !soldOut;
+  const variantId = chosen?.id;
+  const sizeQuery = chosen ? `size=${encodeURIComponent(chosen.size)}` : '';
   const bidding = isOpen(auction);
   // While an auction is open its unit is held: the panel offers Buy Now beside it while its view says so (gone live at the first bid).
   const payNow = !bidding;
   const tabs: { key: Tab; label: string; href: string }[] = [
-    { key: 'details', label: 'Product Details', href: `/product/${product.id}` },
-    { key: 'competition', label: 'Social Competition', href: `/product/${product.id}?tab=competition` },
+    { key: 'details', label: 'Product Details', href: `/product/${product.id}${sizeQuery ? `?${sizeQuery}` : ''}` },
+    { key: 'competition', label: 'Social Competition', href: `/product/${product.id}?tab=competition${sizeQuery ? `&${sizeQuery}` : ''}` },
   ];
   return (
     <div className="grid gap-6 md:grid-cols-2 md:gap-10">
@@ -162,50 +140,80 @@ function ProductDetail({
         {/* While bidding, the panel shows the price; the held unit is no 'Out of Stock'. */}
         {(!bidding || noGame === null) && (
           <div className="mt-4 flex flex-wrap items-center gap-3">
-            {!bidding && <span className="text-3xl font-extrabold">{formatDollars(product.price)}</span>}
+            {!bidding && <span className="text-3xl font-extrabold">{formatDollars(price)}</span>}
             {noGame === null && <span className="rounded-full bg-coral/10 px-3 py-1 text-sm font-bold text-coral-dark">Entry: $1</span>}
-            {!bidding && <StockBadge quantity={product.quantity} />}
+            {!bidding && <StockBadge quantity={left} />}
           </div>
+        )}
+        {sized && (
+          <Island
+            name="SizePicker"
+            props={{
+              productId: product.id,
+              sizes: sizes.variants.map((variant) => ({ size: variant.size, soldOut: variant.quantity <= 0 })),
+              chosen: chosen?.size ?? null,
+              ...(tab === 'competition' ? { tab } : {}),
+            }}
+          />
         )}
         {auction && (
           <div className="mt-6">
-            <Island name="AuctionPanel" props={{ productId: product.id, initial: auction, buyNowPrice: product.price }} />
+            <Island name="AuctionPanel" props={{ productId: product.id, initial: auction, buyNowPrice: product.price, variantId }} />
           </div>
         )}
         {(payNow || noGame === null) && (
           <div className={`mt-6 grid gap-3 ${noGame === null && payNow ? 'grid-cols-2' : 'grid-cols-1'}`}>
-            {!payNow ? null : soldOut ? (
+            {!payNow ? null : needsSize ? (
+              <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
+                Choose a size
+              </span>
+            ) : soldOut ? (
               <span aria-disabled="true" className="rounded-xl bg-slate-200 py-3 text-center font-bold text-slate-600">
                 Pay Now
               </span>
             ) : (
-              <a href={`/checkout?productId=${product.id}`} className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light">
+              <a
+                href={`/checkout?productId=${product.id}${sizeQuery ? `&${sizeQuery}` : ''}`}
+                className="rounded-xl bg-ink py-3 text-center font-bold text-white no-underline hover:bg-ink-light"
+              >
                 Pay Now
               </a>
             )}
             {noGame === null && (
-              <a href={`/social-play/${product.id}`} className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral">
+              <a
+                href={`/social-play/${product.id}${sizeQuery ? `?${sizeQuery}` : ''}`}
+                className="rounded-xl bg-coral-dark py-3 text-center font-bold text-white no-underline hover:bg-coral"
+              >
                 Play Now
               </a>
             )}
           </div>
         )}
-        {!soldOut && !bidding && (
+        {needsSize && !bidding && (
+          <button type="button" disabled className="mt-3 w-full rounded-xl border-2 border-slate-300 bg-white py-2.5 font-bold text-slate-600">
+            Choose a size
+          </button>
+        )}
+        {!soldOut && !needsSize && !bidding && (
           <form method="post" action="/cart/add" className="mt-3">
             <input type="hidden" name="productId" value={product.id} />
-            <input type="hidden" name="next" value={`/product/${product.id}`} />
+            {variantId !== undefined && <input type="hidden" name="variantId" value={variantId} />}
+            <input type="hidden" name="next" value={`/product/${product.id}${sizeQuery ? `?${sizeQuery}` : ''}`} />
             <button type="submit" className="w-full rounded-xl border-2 border-ink bg-white py-2.5 font-bold text-ink cursor-pointer hover:bg-slate-50">
               Add to Cart
             </button>
           </form>
         )}
-        <DonateThis product={product} charity={charity} />
+        {/* Without a size chosen, the checkout it leads to asks for one. */}
+        {!soldOut && <DonateThis product={product} charity={charity} variantId={variantId} />}
         <BuyOnePlayFreeNote product={product} />
         <p className="m-0 mt-3 text-sm text-slate-600">
           {bidding
             ? 'The winner gets free delivery in Laguna Beach (92651) within 2-3 hours.'
             : soldOut
-              ? 'Sold out for now. Check back soon!'
+              ? chosen
+                ? `Size ${chosen.size} is sold out. Choose another size, or check back soon!`
+                : 'Sold out for now. Check back soon!'
               : 'Free delivery in Laguna Beach (92651) within 2-3 hours.'}
         </p>
         <MysteryBoxLink product={product} />
@@ -215,7 +223,7 @@ function ProductDetail({
             {noGame}
           </p>
         )}
-        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} signedIn={signedIn} />}
+        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} signedIn={signedIn} variantId={variantId} sizeLabel={chosen?.size} />}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
@@ -238,7 +246,7 @@ function ProductDetail({
               </nav>
               <section aria-label={tab === 'details' ? 'Product Details' : 'Social Competition'} className="pt-5">
                 {tab === 'details' || !competition ? (
-                  <Details product={product} bidding={bidding} />
+                  <Details product={product} bidding={bidding} left={left} size={chosen?.size} />
                 ) : (
                   <Island name="CompetitionPanel" props={{ productId: product.id, initial: competition, now, viewerId }} />
                 )}
@@ -249,7 +257,7 @@ function ProductDetail({
               <h2 id="details-heading" className="m-0 mb-3 text-lg font-bold">
                 Product Details
               </h2>
-              <Details product={product} bidding={bidding} />
+              <Details product={product} bidding={bidding} left={left} size={chosen?.size} />
             </section>
           )}
         </div>
@@ -292,14 +300,22 @@ function productPageState(db: Db, id: number, now: number): ProductPageState {
   return { games, halfPrice: product?.halfPriceEnabled === true, moments, perMinute: games.endsWith(':live') || open || teams.length > 0 };
 }
 
+/** The product's sizes, read once per storefront version (a stock change moves it) for the key and the page alike. */
+const pageVariants = <E extends AppEnv>(c: AppContext<E>, id: number): Variant[] =>
+  c.env.deps.pageCache.remember(`product:${id}:variants`, () => variantsOf(c.env.deps.db, id));
+
 /**
  * What the product page shows besides the product, as its cache key: every write it shows moves
  * the storefront version (its games, auction, bids and teams by triggers), and the clock's part
- * comes from moments read once per version (page-cache-clock.ts). No query on a hit.
+ * comes from moments read once per version (page-cache-clock.ts). No query on a hit. Null (not
+ * kept) for a `?size=` the product does not have.
  */
-function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): PageKey {
+function productPageFingerprint<E extends AppEnv>(c: AppContext<E>): PageKey | null {
   const id = productIdOf(c.req.param('id') ?? '');
   if (id === null) return timeless;
+  // `?size=` is kept only for a size the product has: the keys of a page stay as many as its sizes.
+  const size = c.req.query('size');
+  if (size !== undefined && !isSizeOf(pageVariants(c, id), size)) return null;
   const { db, pageCache, clock } = c.env.deps;
   const state = pageCache.remember(`product:${id}`, () => productPageState(db, id, clock.now()));
   const viewer = markedViewer(c, id);
@@ -318,19 +334,22 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
   const product = productView(stored);
   const tab: Tab = product.playEnabled && c.req.query('tab') === 'competition' ? 'competition' : 'details';
   const base = c.env.deps.config.publicUrl;
-  const { name, subtitle, text } = productTitle(product);
-  const label = product.productType === 'book' ? `${name} ${subtitle}` : productLabel(product);
   const auction = auctionView(c.env.deps.db, product.id, null, c.env.deps.clock.now());
+  const variants = pageVariants(c, product.id);
+  // An unknown `?size=` shows the page with no size chosen.
+  const chosen = chosenVariant(variants, c.req.query('size'));
+  const shared = variants.length > 1 && chosen ? { size: chosen.size, price: variantPrice(product, chosen) } : undefined;
+  const { title, description } = sharePreview(product, shared);
   return renderPage(
     c,
     {
-      title: label,
-      description: text ? text.slice(0, 160) : `${label}, ${formatDollars(product.price)} at the Competitive Shopping Association.`,
+      title,
+      description,
       image: shareCardImage(product),
-      price: product.price,
+      price: shared?.price ?? product.price,
       type: 'product',
       path: `/product/${product.id}`,
-      jsonLd: productJsonLd(product, base, auction),
+      jsonLd: productJsonLd(product, variants, base, auction),
     },
     <ProductDetail
       product={product}
@@ -339,11 +358,12 @@ export const productPages = new Hono<AppEnv>().get('/product/:id', cachePages(pr
       tab={tab}
       competition={tab === 'competition' ? competitionView(c.env.deps, product.id) : null}
       now={c.env.deps.clock.now()}
-      url={`${base}/product/${product.id}`}
+      url={`${base}/product/${product.id}${shared ? `?size=${encodeURIComponent(shared.size)}` : ''}`}
       viewerId={tab === 'competition' ? markedViewer(c, product.id) : null}
       teams={productTeamsView(c.env.deps.db, stored, c.env.deps.clock.now())}
       signedIn={!!c.get('user')}
       charity={c.env.deps.config.charity?.name ?? null}
+      sizes={{ variants, chosen }}
     />,
     { backHref: `/products?type=${product.productType}` },
   );
