@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { fieldErrorsOf } from './field-errors.ts';
-import { numberOf, QUANTITY_SEEN_INVALID } from './product.ts';
+import { numberOf, QUANTITY_SEEN_INVALID, type VariantRaw } from './product.ts';
 
 /*
  * A product's sizes as the admin sends them (issue 38): the API's `variants` list, or the
@@ -8,8 +8,6 @@ import { numberOf, QUANTITY_SEEN_INVALID } from './product.ts';
  * product's whole set of sizes: a size left out (or a row ticked Remove) is removed. Errors
  * are keyed by the row as sent ('variants.1.quantity'), so each shows under its own field.
  */
-
-export type VariantRaw = Record<string, string | number | boolean | null | undefined>;
 
 /** One size to keep or add, checked; `index` is its row as sent. */
 export interface VariantInput {

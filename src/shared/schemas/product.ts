@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { formFile, formText } from './fields.ts';
 import { fieldErrorsOf } from './field-errors.ts';
-import type { VariantRaw } from './product-variants.ts';
 
 /*
  * Product rules of spec section 5, per type, shared by the products API and the admin forms.
@@ -103,6 +102,9 @@ export const productData = z.object({
       .check(z.maxLength(MAX_VARIANTS, `A product has at most ${MAX_VARIANTS} sizes.`)),
   ),
 }) as z.ZodMiniType<ProductData>;
+
+/** One size as sent (product-variants.ts checks it). */
+export type VariantRaw = Record<string, string | number | boolean | null | undefined>;
 
 /** A product's fields as the API sends them; `variants` its sizes (product-variants.ts). */
 export type ProductData = Record<string, string | number | boolean | null | undefined | VariantRaw[]>;
