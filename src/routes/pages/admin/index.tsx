@@ -29,6 +29,7 @@ import { adminPageQuery, adminPinForm, orderStatusForm, paymentResolveForm } fro
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { adminNotFound, productRemoval } from './product-removal.tsx';
+import { catalogueExport } from './catalogue-export.ts';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/games/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
@@ -101,6 +102,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', catalogueExport)
   .route('/', adminAuctionPages)
   .route('/', adminStrikePages)
   .route('/', adminPromotionRoutes)
