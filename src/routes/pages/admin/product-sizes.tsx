@@ -64,11 +64,14 @@ function Cell({
   label,
   values,
   errors,
+  row,
   ...input
 }: {
   index: number;
   field: string;
   label: string;
+  /** Which row, for a screen reader ('size M', 'new size'): every row has the same visible labels. */
+  row: string;
   values: Values;
   errors: Record<string, string>;
   type?: string;
@@ -84,6 +87,7 @@ function Cell({
     <div className="min-w-0">
       <label htmlFor={id} className="text-xs font-medium text-slate-700">
         {label}
+        <span className="sr-only">{`, ${row}`}</span>
       </label>
       <input
         {...input}
@@ -107,17 +111,19 @@ function SizeRow({ index, values, errors, adding }: { index: number; values: Val
   const id = textOf(values, rowKey(index, 'id'));
   const removeError = errors[rowKey(index, 'remove')] ?? errors[rowKey(index, 'id')];
   const removeId = `field-variants-${index}-remove`;
+  const row = adding ? 'new size' : `size ${textOf(values, rowKey(index, 'size')) || index + 1}`;
   return (
     <div className={`rounded-lg p-3 ${adding ? 'border border-dashed border-slate-300' : 'bg-slate-50'}`}>
       {adding && <p className="m-0 mb-1 text-sm font-semibold">Add a size</p>}
       {id && <input type="hidden" name={rowKey(index, 'id')} value={id} />}
       {id && <input type="hidden" name={rowKey(index, 'quantitySeen')} value={textOf(values, rowKey(index, 'quantitySeen'))} />}
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <Cell index={index} field="size" label="Size" values={values} errors={errors} maxLength={40} />
-        <Cell index={index} field="sku" label="SKU" values={values} errors={errors} maxLength={64} />
-        <Cell index={index} field="quantity" label="Stock" values={values} errors={errors} type="number" min="0" step="1" inputMode="numeric" />
+        <Cell index={index} row={row} field="size" label="Size" values={values} errors={errors} maxLength={40} />
+        <Cell index={index} row={row} field="sku" label="SKU" values={values} errors={errors} maxLength={64} />
+        <Cell index={index} row={row} field="quantity" label="Stock" values={values} errors={errors} type="number" min="0" step="1" inputMode="numeric" />
         <Cell
           index={index}
+          row={row}
           field="price"
           label="Price ($, optional)"
           values={values}
@@ -138,7 +144,7 @@ function SizeRow({ index, values, errors, adding }: { index: number; values: Val
             aria-describedby={removeError ? `${removeId}-error` : undefined}
             className="h-4 w-4"
           />
-          Remove this size
+          Remove this size<span className="sr-only">{` (${row})`}</span>
         </label>
       )}
       {removeError && (
