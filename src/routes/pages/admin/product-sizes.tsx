@@ -117,7 +117,7 @@ function SizeRow({ index, values, errors, adding }: { index: number; values: Val
       {adding && <p className="m-0 mb-1 text-sm font-semibold">Add a size</p>}
       {id && <input type="hidden" name={rowKey(index, 'id')} value={id} />}
       {id && <input type="hidden" name={rowKey(index, 'quantitySeen')} value={textOf(values, rowKey(index, 'quantitySeen'))} />}
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,5rem)_minmax(0,1fr)_minmax(0,6rem)_minmax(0,8rem)]">
         <Cell index={index} row={row} field="size" label="Size" values={values} errors={errors} maxLength={40} />
         <Cell index={index} row={row} field="sku" label="SKU" values={values} errors={errors} maxLength={64} />
         <Cell index={index} row={row} field="quantity" label="Stock" values={values} errors={errors} type="number" min="0" step="1" inputMode="numeric" />
