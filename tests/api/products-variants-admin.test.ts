@@ -164,5 +164,16 @@ describe('admin create and update with variants', () => {
     expect(await (await put(ctx, id, { size: 'M' })).json()).toMatchObject({ fields: { size: 'This product has sizes: rename each size in its Sizes list.' } });
     expect((await put(ctx, id, { price: 31 })).status).toBe(200);
     expect(byId(ctx, id)).toMatchObject({ size: 'S, M, L, XL', quantity: 8, priceCents: 3100 });
+    // Many sizes joined are longer than one size may be; an update that does not touch them still saves.
+    const many = ['7', '7.5', '8', '8.5', '9', '9.5', '10', '10.5', '11', '11.5', '12', '13'];
+    const shoe = await createProduct(ctx.admin, {
+      ...tee,
+      productType: 'shoe',
+      sku: 'MANY',
+      variants: many.map((size) => ({ sku: `MANY-${size}`, size, quantity: 1 })),
+    });
+    expect(shoe.size).toBe(many.join(', '));
+    expect((await put(ctx, shoe.id, { price: 99 })).status).toBe(200);
+    expect(byId(ctx, shoe.id)).toMatchObject({ size: many.join(', '), quantity: 12, priceCents: 9900 });
   });
 });

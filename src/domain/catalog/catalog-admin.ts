@@ -162,7 +162,9 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
     failWith({ productType: "A product's type cannot be changed" });
   }
-  const sent = sizesSent(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
+  // Several sizes joined may be longer than one size may be: the stored text is not checked again.
+  const joined = variantsOf(writer.db, id).length > 1 ? { size: '' } : {};
+  const sent = sizesSent(existing.productType, { ...asInput(existing), ...joined, ...keptBadge(existing, raw), ...raw });
   const checked = checkProductInput(existing.productType, sent.raw);
   if (!checked.ok || Object.keys(sent.errors).length) failWith({ ...(checked.ok ? {} : checked.errors), ...sent.errors });
   const seen = sent.sizes ? ({ ok: true, seen: undefined } as const) : checkQuantitySeen(raw.quantitySeen);
@@ -191,11 +193,11 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
       const variants = variantsOf(tx, id);
       if (variants.length === 1) setAvailable(tx, variants[0]!.id, { quantity, seen: seen.seen ?? existing.quantity, now: writer.clock.now() });
       else if (quantity !== (seen.seen ?? existing.quantity)) failWith({ quantity: SET_EACH_SIZE });
-      if (variants.length > 1 && size !== existing.size) failWith({ size: RENAME_EACH_SIZE });
+      if (variants.length > 1 && raw.size !== undefined && size !== existing.size) failWith({ size: RENAME_EACH_SIZE });
       followSingleFields(tx, id, { model: fields.model, size }, existing);
       return tx
         .update(products)
-        .set({ ...fields, size, imageUrl })
+        .set({ ...fields, ...(variants.length > 1 ? {} : { size }), imageUrl })
         .where(eq(products.id, id))
         .returning()
         .get();
