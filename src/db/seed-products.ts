@@ -191,7 +191,8 @@ export const seedProducts: SeedProduct[] = [
     brand: 'Lululemon',
     name: 'Metal Vent Tech 2.0',
     model: 'LM3DWPS-HRD',
-    size: 'M',
+    // Sold by size: each size's stock is in seed-variants.ts; these are their names and sum.
+    size: 'S, M, L, XL',
     quantity: 6,
     price: 78.0,
     imageUrl: '/static/images/products/lululemon-metal-vent-tech.svg',
@@ -304,7 +305,8 @@ export const seedProducts: SeedProduct[] = [
     brand: 'On',
     name: 'Cloud 5',
     model: '59.98904',
-    size: '9',
+    // Sold by size: each size's stock is in seed-variants.ts; these are their names and sum.
+    size: '8, 9, 10, 11',
     quantity: 6,
     price: 150.0,
     imageUrl: '/static/images/products/on-cloud-5.svg',

@@ -5,6 +5,7 @@ import type { Db } from './client.ts';
 import { influencers, products } from './schema.ts';
 import { seedInfluencers } from './seed-influencers.ts';
 import { seedProducts } from './seed-products.ts';
+import { seedVariants } from './seed-variants.ts';
 import { mysteryDemoModels, seedMysteryBoxes } from './seed-mystery.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -23,7 +24,8 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
     const existingInfluencers = tx.select({ n: count() }).from(influencers).get()?.n ?? 0;
     if (existing > 0 || existingInfluencers > 0) return { seeded: false };
     for (const p of demoProducts ? seedProducts : []) {
-      tx.insert(products)
+      const { id } = tx
+        .insert(products)
         .values({
           productType: p.productType,
           brand: p.brand,
@@ -42,7 +44,9 @@ export function seedIfEmpty(db: Db, clock: Clock, options: { demoProducts?: bool
           buyOnePlayFreeEnabled: p.buyOnePlayFreeEnabled ?? false,
           createdAt: now - p.createdDaysAgo * DAY,
         })
-        .run();
+        .returning({ id: products.id })
+        .get();
+      seedVariants(tx, id, p.model, now);
     }
     if (demoProducts) seedMysteryBoxes(tx, now);
     for (const i of seedInfluencers) {

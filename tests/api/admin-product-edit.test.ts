@@ -102,7 +102,7 @@ describe('editing products through the forms', () => {
     const admin = await adminWithPin(ctx);
     const product = seeded(ctx, '38504-WHI');
     const fields = formFieldsOf(await (await admin.get(`/admin/tshirt/${product.id}`)).text());
-    const response = await admin.post(`/admin/shoe/${product.id}`, { body: multipart({ ...fields, quantity: '3' }) });
+    const response = await admin.post(`/admin/shoe/${product.id}`, { body: multipart({ ...fields, 'variants.0.quantity': '3' }) });
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/admin?tab=tshirt');
     expect(byId(ctx, product.id)).toEqual({ ...product, quantity: 3 });

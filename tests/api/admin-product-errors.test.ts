@@ -12,11 +12,12 @@ import {
   newForm,
   productStore,
   ROUTE,
+  stockName,
   type Kind,
 } from '../helpers/admin-products.ts';
 import { allProducts, byId, IMAGES, seeded, uploads } from '../helpers/products.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { attribute, attributes, headingOf, inputValue, isChecked, mainOf, selectedValue, textareaValue, toastOf } from '../helpers/html.ts';
+import { attribute, attributes, headingOf, inputValue, isChecked, mainOf, textareaValue, toastOf } from '../helpers/html.ts';
 
 /*
  * A product form the server refuses (spec section 5's product rules; section 8, the failure
@@ -40,7 +41,7 @@ describe('a refused form is shown again', () => {
   test.each([
     ['tshirt', 'price 0', 'price', 'Price must be greater than 0', { price: '0' }],
     ['tshirt', 'no price', 'price', 'Price must be greater than 0', { price: '' }],
-    ['tshirt', 'quantity -1', 'quantity', 'Quantity cannot be negative', { quantity: '-1' }],
+    ['tshirt', 'quantity -1', 'variants-0-quantity', 'Quantity cannot be negative', { 'variants.0.quantity': '-1' }],
     ['tshirt', 'no brand', 'brand', 'Brand is required', { brand: '' }],
     ['shoe', 'price -5', 'price', 'Price must be greater than 0', { price: '-5' }],
     ['sunglasses', 'a badge with ;', 'badge', 'Badge cannot contain ;', { badge: 'Hot;;Deal' }],
@@ -57,13 +58,14 @@ describe('a refused form is shown again', () => {
       const main = mainOf(html);
       expect(headingOf(html)).toBe(`Add ${LABEL[type]}`);
       expect(allFieldErrors(main)).toEqual([`${field}: ${message}`]);
-      expect(attribute(main, `${field === 'size' ? 'select' : 'input'}[name="${field}"]`, 'aria-invalid')).toBe('true');
+      // A Sizes row's field 'variants.0.quantity' has the id 'field-variants-0-quantity'.
+      expect(attribute(main, `input[name="${field.replaceAll('-', '.')}"]`, 'aria-invalid')).toBe('true');
       expect(toastOf(html)).toEqual({ title: 'Creation failed', description: message, variant: 'destructive' });
       // What was typed is still there (the file input cannot be refilled).
       const typed = { ...NEW_FIELDS[type], ...changes };
       expect(inputValue(main, 'sku')).toBe(typed.sku!);
       expect(inputValue(main, 'price')).toBe(typed.price!);
-      expect(inputValue(main, 'quantity')).toBe(typed.quantity!);
+      expect(inputValue(main, stockName(type))).toBe(typed[stockName(type)]!);
       if (type === 'book') {
         expect(inputValue(main, 'name')).toBe(typed.name!);
         expect(inputValue(main, 'author')).toBe(typed.author ?? '');
@@ -83,7 +85,7 @@ describe('a refused form is shown again', () => {
     expect(headingOf(html)).toBe('Add T-Shirt');
     expect(toastOf(html)).toEqual({ title: 'Creation failed', description: 'SKU is required', variant: 'destructive' });
     expect(inputValue(mainOf(html), 'brand')).toBe('Form Tees');
-    expect(selectedValue(mainOf(html), 'size')).toBe('L');
+    expect(inputValue(mainOf(html), 'variants.0.size')).toBe('L');
   });
 
   // BUG (src/routes/pages/admin/index.tsx, the POST form handler's catch): the schema reports the

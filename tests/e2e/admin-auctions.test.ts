@@ -36,6 +36,11 @@ async function signInAdmin(page: Page) {
 async function bidOnShoe(page: Page, row: number): Promise<number> {
   // Shoes without an auction of their own (the demo store opens one on each shoe marked for bidding).
   const running = new Set(((await (await fetch(`${store.server.url}/api/auctions`)).json()) as { productId: number }[]).map((a) => a.productId));
+  // ...and sold in one size (the demo's On Cloud 5 comes in four: the auction form's size choice is another part's).
+  const sized = ((await (await fetch(`${store.server.url}/api/products?type=shoe`)).json()) as { id: number; size: string }[])
+    .filter((p) => p.size.includes(','))
+    .map((p) => p.id);
+  for (const id of sized) running.add(id);
   await page.goto(`${store.server.url}/admin?tab=shoe`);
   const hrefs = await page
     .locator('main li')
@@ -44,7 +49,11 @@ async function bidOnShoe(page: Page, row: number): Promise<number> {
   const editHref = hrefs.filter((href) => !running.has(Number(href.split('/').pop())))[row]!;
   await page.goto(`${store.server.url}${editHref}`);
   await islandsReady(page);
-  await page.getByLabel('Quantity').fill('3');
+  // Shoes are edited by size (issue 38): the one size's stock.
+  await page
+    .getByLabel(/^Stock, size /)
+    .first()
+    .fill('3');
   await page.getByLabel('Bid (auction)').check();
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await page.waitForURL(`${store.server.url}/admin?tab=shoe`);

@@ -43,9 +43,11 @@ describe('an admin runs the catalogue from the browser', () => {
     await islandsReady(page);
     await page.getByLabel('Brand', { exact: true }).fill('Laguna Test Tee');
     await page.getByLabel('SKU (model)').fill('LTT-E2E-01');
-    await page.getByLabel('Size').selectOption('L');
     await page.getByLabel('Price ($)').fill('24.50');
-    await page.getByLabel('Quantity').fill('7');
+    // Sold by size (issue 38): the first size goes in the 'Add a size' row.
+    await page.getByLabel('Size, new size').fill('L');
+    await page.getByLabel('SKU, new size').fill('LTT-E2E-01-L');
+    await page.getByLabel('Stock, new size').fill('7');
     await page.getByLabel('Description', { exact: true }).fill('A soft cotton tee printed for the end-to-end test.');
     await page.locator('input[name="image"]').setInputFiles(join(projectRoot, 'static/images/og-default.png'));
     await page.getByLabel('Play: $1 social game').check();

@@ -84,9 +84,11 @@ export const NEW_FIELDS: Record<Kind, Record<string, string>> = {
     productType: 'tshirt',
     brand: 'Form Tees',
     sku: 'FT-200',
-    size: 'L',
+    // Tees and shoes are edited by size (issue 38): the form's first Sizes row.
+    'variants.0.size': 'L',
+    'variants.0.sku': 'FT-200-L',
+    'variants.0.quantity': '10',
     price: '29.99',
-    quantity: '10',
     description: 'Organic cotton.',
     buyNowEnabled: 'on',
   },
@@ -94,9 +96,10 @@ export const NEW_FIELDS: Record<Kind, Record<string, string>> = {
     productType: 'shoe',
     brand: 'Form Kicks',
     sku: 'FK-300',
-    size: '10.5',
+    'variants.0.size': '10.5',
+    'variants.0.sku': 'FK-300-105',
+    'variants.0.quantity': '0',
     price: '120',
-    quantity: '0',
     description: 'Trail runner.',
     bidEnabled: 'on',
     halfPriceEnabled: 'on',
@@ -114,6 +117,9 @@ export const NEW_FIELDS: Record<Kind, Record<string, string>> = {
     buyOnePlayFreeEnabled: 'on',
   },
 };
+
+/** The stock field of a type's form: tees and shoes set it per size (the first Sizes row). */
+export const stockName = (type: Kind) => (type === 'tshirt' || type === 'shoe' ? 'variants.0.quantity' : 'quantity');
 
 /** The fields a browser would submit from the page's product form, unchanged. */
 export function formFieldsOf(html: Html): Record<string, string> {

@@ -19,6 +19,8 @@ import {
   type ProductKind,
 } from '../../shared/schemas/product.ts';
 import { variantsOf } from '../inventory/variants.ts';
+import { checkVariantsInput, type VariantsCheck } from '../../shared/schemas/product-variants.ts';
+import { applyVariants, followSingleFields } from './variant-edits.ts';
 
 /*
  * Admin writes to the catalogue, shared by the products API and the server-rendered admin forms.
@@ -68,22 +70,49 @@ function typeOf(value: unknown): ProductKind {
   return value;
 }
 
+export const BOOK_HAS_NO_SIZES = 'A book has no sizes: send its quantity.';
+
+/**
+ * The sizes sent (`variants`), checked; undefined when none were (today's single size and
+ * quantity). With sizes, the product's own size and quantity come from them, so the product's
+ * check is given stand-ins it cannot fail on.
+ */
+function sizesSent(
+  type: ProductKind,
+  raw: Record<string, unknown>,
+): { sizes?: Extract<VariantsCheck, { ok: true }>; errors: Record<string, string>; raw: Record<string, unknown> } {
+  const sizes = checkVariantsInput(raw);
+  if (!sizes) return { errors: {}, raw };
+  if (type === 'book') return { errors: { variants: BOOK_HAS_NO_SIZES }, raw };
+  const standIns = { ...raw, size: '', quantity: 0 };
+  return sizes.ok ? { sizes, errors: {}, raw: standIns } : { errors: sizes.errors, raw: standIns };
+}
+
 export async function createProduct(writer: CatalogWriter, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
   const type = typeOf(raw.productType);
-  const checked = checkProductInput(type, raw);
+  const sent = sizesSent(type, raw);
+  const checked = checkProductInput(type, sent.raw);
   const url = imageUrlFrom(image.url);
-  const errors = checked.ok ? {} : { ...checked.errors };
+  const errors = { ...(checked.ok ? {} : checked.errors), ...sent.errors };
   if (!hasFile(image.file) && !url) errors.image = imageRequiredMessage[type];
   if (!checked.ok || Object.keys(errors).length) failWith(errors);
 
   const imageUrl = hasFile(image.file) ? await writer.images.save(image.file) : url!;
   try {
-    const created = writer.db
-      .insert(products)
-      .values({ ...checked.fields, imageUrl, createdAt: writer.clock.now() })
-      .returning()
-      .get();
-    return created;
+    return writer.db.transaction((tx) => {
+      const now = writer.clock.now();
+      const created = tx
+        .insert(products)
+        .values({ ...checked.fields, imageUrl, createdAt: now })
+        .returning()
+        .get();
+      if (!sent.sizes) return created;
+      // The product's first variant (made with it, empty) becomes the first size sent.
+      const [first, ...rest] = sent.sizes.variants;
+      const made = variantsOf(tx, created.id)[0]!;
+      applyVariants(tx, created.id, { variants: [{ ...first!, id: made.id, seen: 0 }, ...rest], removed: [] }, now);
+      return tx.select().from(products).where(eq(products.id, created.id)).get()!;
+    });
   } catch (error) {
     writer.images.remove(imageUrl);
     throw error;
@@ -112,6 +141,9 @@ function keptBadge(existing: Product, raw: Record<string, unknown>): Record<stri
   return { badge };
 }
 
+export const SET_EACH_SIZE = 'This product has sizes: set the stock of each size.';
+export const RENAME_EACH_SIZE = 'This product has sizes: rename each size in its Sizes list.';
+
 export const BID_OFF_WHILE_LIVE = 'This product has an auction in progress: cancel it or end it before turning Bid off.';
 
 /** Bid stays on while the product's auction is not over: its bidders and its held unit depend on it. */
@@ -130,11 +162,14 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
     failWith({ productType: "A product's type cannot be changed" });
   }
-  const checked = checkProductInput(existing.productType, { ...asInput(existing), ...keptBadge(existing, raw), ...raw });
-  if (!checked.ok) failWith(checked.errors);
-  const seen = checkQuantitySeen(raw.quantitySeen);
+  // Several sizes joined may be longer than one size may be: the stored text is not checked again.
+  const joined = variantsOf(writer.db, id).length > 1 ? { size: '' } : {};
+  const sent = sizesSent(existing.productType, { ...asInput(existing), ...joined, ...keptBadge(existing, raw), ...raw });
+  const checked = checkProductInput(existing.productType, sent.raw);
+  if (!checked.ok || Object.keys(sent.errors).length) failWith({ ...(checked.ok ? {} : checked.errors), ...sent.errors });
+  const seen = sent.sizes ? ({ ok: true, seen: undefined } as const) : checkQuantitySeen(raw.quantitySeen);
   if (!seen.ok) failWith(seen.errors);
-  const { quantity, ...fields } = checked.fields;
+  const { quantity, size, ...fields } = checked.fields;
 
   // No new file keeps the current image: an omitted field never loses one; a wrong URL is refused.
   const url = imageUrlFrom(image.url);
@@ -145,14 +180,24 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
   try {
     const updated = writer.db.transaction((tx) => {
       if (fields.bidEnabled === false) requireNoLiveAuction(tx, id);
+      if (sent.sizes) {
+        tx.update(products)
+          .set({ ...fields, imageUrl })
+          .where(eq(products.id, id))
+          .run();
+        applyVariants(tx, id, sent.sizes, writer.clock.now());
+        return tx.select().from(products).where(eq(products.id, id)).get()!;
+      }
       // Never an absolute write: the admin's difference from what they saw (without a seen value,
       // from the count read above), refused when the count moved meanwhile; held units stay held.
       const variants = variantsOf(tx, id);
       if (variants.length === 1) setAvailable(tx, variants[0]!.id, { quantity, seen: seen.seen ?? existing.quantity, now: writer.clock.now() });
-      else if (quantity !== (seen.seen ?? existing.quantity)) failWith({ quantity: 'This product has sizes: set the stock of each size.' });
+      else if (quantity !== (seen.seen ?? existing.quantity)) failWith({ quantity: SET_EACH_SIZE });
+      if (variants.length > 1 && raw.size !== undefined && size !== existing.size) failWith({ size: RENAME_EACH_SIZE });
+      followSingleFields(tx, id, { model: fields.model, size }, existing);
       return tx
         .update(products)
-        .set({ ...fields, imageUrl })
+        .set({ ...fields, ...(variants.length > 1 ? {} : { size }), imageUrl })
         .where(eq(products.id, id))
         .returning()
         .get();

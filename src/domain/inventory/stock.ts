@@ -278,3 +278,21 @@ export function stockOf(db: Queryable, productId: number): StockCount | undefine
     .get();
   return countOf(db, eq(stockReservations.productId, productId), { stocked: Number(level?.stocked ?? 0), available: product.available });
 }
+
+/** Every variant's held and sold units in one read (the admin's catalogue export); a variant with none is absent. */
+export function heldAndSoldByVariant(db: Queryable): Map<number, { held: number; sold: number }> {
+  const rows = db
+    .select({ variantId: stockReservations.variantId, state: stockReservations.state, units: sql<number>`sum(${stockReservations.quantity})` })
+    .from(stockReservations)
+    .where(inArray(stockReservations.state, ['held', 'sold']))
+    .groupBy(stockReservations.variantId, stockReservations.state)
+    .all();
+  const byVariant = new Map<number, { held: number; sold: number }>();
+  for (const row of rows) {
+    if (row.variantId === null) continue;
+    const counts = byVariant.get(row.variantId) ?? { held: 0, sold: 0 };
+    counts[row.state as 'held' | 'sold'] = Number(row.units);
+    byVariant.set(row.variantId, counts);
+  }
+  return byVariant;
+}

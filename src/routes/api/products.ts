@@ -9,9 +9,7 @@ import type { AppContext, AppEnv } from '../../http/context.ts';
 import { requireAdminWithPinApi } from '../../http/guards.ts';
 import { queryOf } from '../../http/request.ts';
 import { productListQuery } from '../../shared/schemas/catalog.ts';
-import { productData, productMultipart } from '../../shared/schemas/product.ts';
-
-type ProductData = Record<string, string | number | boolean | null | undefined>;
+import { type ProductData, productData, productMultipart } from '../../shared/schemas/product.ts';
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   const result = schema.safeParse(value);

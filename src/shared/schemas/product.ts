@@ -83,6 +83,8 @@ const FIELD_NAMES = [
 ] as const;
 
 const SCALAR = 'Send each product field as text, a number or true/false.';
+const VARIANT_SHAPE = 'Send `variants` as a list of objects: {id?, sku, size, colour?, price?, quantity, quantitySeen?}.';
+export const MAX_VARIANTS = 40;
 const scalar = z.optional(z.union([z.string().check(z.maxLength(5000, 'At most 5000 characters.')), z.number(), z.boolean(), z.null()], { error: SCALAR }));
 
 /**
@@ -94,7 +96,18 @@ export const productData = z.object({
   ...Object.fromEntries(FIELD_NAMES.map((name) => [name, scalar])),
   ...Object.fromEntries([...PRODUCT_FLAGS, 'betEnabled'].map((flag) => [flag, scalar])),
   imageUrl: scalar,
-}) as z.ZodMiniType<Record<string, string | number | boolean | null | undefined>>;
+  variants: z.optional(
+    z
+      .array(z.record(z.string(), scalar, { error: VARIANT_SHAPE }), { error: VARIANT_SHAPE })
+      .check(z.maxLength(MAX_VARIANTS, `A product has at most ${MAX_VARIANTS} sizes.`)),
+  ),
+}) as z.ZodMiniType<ProductData>;
+
+/** One size as sent (product-variants.ts checks it). */
+export type VariantRaw = Record<string, string | number | boolean | null | undefined>;
+
+/** A product's fields as the API sends them; `variants` its sizes (product-variants.ts). */
+export type ProductData = Record<string, string | number | boolean | null | undefined | VariantRaw[]>;
 
 /** The multipart body of the products API (spec section 7): `data` (JSON text of productData), an `image` file, `keepExistingImage`. */
 export const productMultipart = z.object({
@@ -104,11 +117,15 @@ export const productMultipart = z.object({
 });
 
 /** POST /admin/{product|tshirt|shoe|book}/{new|id}: the admin's product form as posted (ticked flags send 'on'). */
-export const productFormPost = z.object({
-  ...Object.fromEntries(FIELD_NAMES.filter((name) => name !== 'productType').map((name) => [name, formText(5000)])),
-  ...Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, formText(5)])),
-  image: formFile,
-}) as z.ZodMiniType<Record<string, string | File | undefined>>;
+export const productFormPost = z.catchall(
+  z.object({
+    ...Object.fromEntries(FIELD_NAMES.filter((name) => name !== 'productType').map((name) => [name, formText(5000)])),
+    ...Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, formText(5)])),
+    image: formFile,
+  }),
+  // The Sizes rows ('variants.0.size', ...): text, read by checkVariantsInput.
+  formText(200),
+) as z.ZodMiniType<Record<string, string | File | undefined>>;
 
 /** A product ready to store: money in cents, markers folded into the description. */
 export interface ProductFields {
@@ -139,7 +156,7 @@ const text = (value: unknown): string => (typeof value === 'string' ? value.trim
  * optional '$', thousands commas and cents. Hex ('0x10'), exponents, 'Infinity' and booleans
  * are not numbers here.
  */
-function numberOf(value: unknown): number {
+export function numberOf(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') return Number.NaN;
   const text = value.trim();

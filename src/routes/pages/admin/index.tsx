@@ -29,6 +29,7 @@ import { adminPageQuery, adminPinForm, orderStatusForm, paymentResolveForm } fro
 import { adminGate, showPinScreen } from './gate.tsx';
 import { adminGameTools } from './game-tools.tsx';
 import { adminNotFound, productRemoval } from './product-removal.tsx';
+import { catalogueExport } from './catalogue-export.ts';
 import { listGamesForAdmin } from '../../../domain/games/admin-games.ts';
 import { listInfluencersForAdmin } from '../../../domain/games/influencers-admin.ts';
 import type { AttentionRow } from './attention.tsx';
@@ -36,6 +37,8 @@ import { AdminPanel, formRoute } from './panel.tsx';
 import { openReturnRequests } from '../../../domain/orders/aftersale.ts';
 import { afterSaleForms } from './aftersale-forms.tsx';
 import { emptyValues, ProductForm, valuesOf, type FormValues } from './product-form.tsx';
+import { withCurrentCounts } from './product-sizes.tsx';
+import { variantsOf } from '../../../domain/inventory/variants.ts';
 import { requireUserPage } from '../../../http/guards.ts';
 import { adminAuctionRows, auctionNoteOf } from '../../../domain/auctions/admin-views.ts';
 import { ADMIN_AUCTION_FILTERS, type AdminAuctionFilter } from '../../../shared/schemas/auctions.ts';
@@ -99,6 +102,7 @@ export const adminPages = new Hono<AppEnv>()
   .route('/', adminGameTools)
   .route('/', afterSaleForms)
   .route('/', productRemoval)
+  .route('/', catalogueExport)
   .route('/', adminAuctionPages)
   .route('/', adminStrikePages)
   .route('/', adminPromotionRoutes)
@@ -241,7 +245,7 @@ export const adminPages = new Hono<AppEnv>()
     if (!target) return adminNotFound(c);
     // A product's form lives at its own type's route.
     if (target.product && !c.req.path.startsWith(`${formRoute[target.type]}/`)) return c.redirect(target.action, 302);
-    const values = target.product ? valuesOf(target.product) : emptyValues;
+    const values = target.product ? valuesOf(target.product, variantsOf(c.env.deps.db, target.product.id)) : emptyValues;
     const label = productTypeLabels[target.type].singular;
     return renderPage(
       c,
@@ -285,7 +289,8 @@ export const adminPages = new Hono<AppEnv>()
         const label = productTypeLabels[target.type].singular;
         // The stock moved since the form opened: the form is kept, and now carries the count its error names.
         const current = error.status === 409 && error.fields?.quantity && target.product ? findProduct(c.env.deps.db, target.product.id) : undefined;
-        const values = current ? { ...raw, quantitySeen: String(current.quantity) } : raw;
+        const moved = error.status === 409 && target.product ? withCurrentCounts(raw, variantsOf(c.env.deps.db, target.product.id)) : raw;
+        const values = current ? { ...moved, quantitySeen: String(current.quantity) } : moved;
         return renderPage(
           c,
           { title: creating ? `Add ${label}` : `Edit ${label}`, path: c.req.path, noindex: true },

@@ -173,6 +173,9 @@ export function AdminPanel({
             <a href={newProductHref(tab)} className="h-10 rounded-lg bg-ink px-4 text-sm font-bold leading-10 text-white no-underline hover:bg-ink-light">
               {`Add ${productTypeLabels[tab].singular}`}
             </a>
+            <a href={`/admin/products.csv?type=${tab}`} className="text-sm font-semibold text-sea-dark" download>
+              Export CSV<span className="sr-only">{` of the ${productTypeLabels[tab].plural.toLowerCase()}, one row per size`}</span>
+            </a>
           </div>
           {products.length === 0 ? (
             <p className="m-0 py-8 text-center text-slate-600">{q ? `No products match “${q}”.` : 'No products available. Add your first product.'}</p>

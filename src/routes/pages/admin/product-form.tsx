@@ -5,6 +5,8 @@ import { ProductImage } from '../../../components/ProductImage.tsx';
 import { parseDescription, productTypeLabels, productTypes, type ProductType, type ProductView } from '../../../domain/catalog/catalog.ts';
 import { PRODUCT_FLAGS, type ProductFlag } from '../../../shared/schemas/product.ts';
 import { formRoute, newProductHref } from './panel.tsx';
+import type { Variant } from '../../../domain/inventory/variants.ts';
+import { editsSizes, SizesFieldset, sizeValues } from './product-sizes.tsx';
 
 export type FormValues = Record<string, string | boolean>;
 
@@ -34,15 +36,18 @@ function sizeChoices(current: string): string[] {
   return current && !TSHIRT_SIZES.includes(current) ? [current, ...TSHIRT_SIZES] : TSHIRT_SIZES;
 }
 
-/** The form's values for a stored product, in the form's own field names. */
-export function valuesOf(product: ProductView): FormValues {
+/** The form's values for a stored product, in the form's own field names; a product edited by size carries its Sizes rows instead of one size and quantity. */
+export function valuesOf(product: ProductView, variants: readonly Variant[] = []): FormValues {
   const { author, badge, text } = parseDescription(product.description);
   const flags = Object.fromEntries(PRODUCT_FLAGS.map((flag) => [flag, product[flag]]));
+  const sizes = sizeValues(variants);
+  const bySize = product.productType !== 'book' && editsSizes(product.productType, sizes);
   // quantitySeen: the count this form was opened with, sent back so a save moves the stock by the admin's difference only.
-  const common = { sku: product.model, price: product.price.toFixed(2), quantity: String(product.quantity), quantitySeen: String(product.quantity), ...flags };
+  const stock = bySize ? sizes : { quantity: String(product.quantity), quantitySeen: String(product.quantity) };
+  const common = { sku: product.model, price: product.price.toFixed(2), ...stock, ...flags };
   return product.productType === 'book'
     ? { ...common, name: product.brand, author: author ?? '', pages: product.size, summary: text }
-    : { ...common, name: product.name ?? '', brand: product.brand, size: product.size, badge: badge ?? '', description: text };
+    : { ...common, name: product.name ?? '', brand: product.brand, ...(bySize ? {} : { size: product.size }), badge: badge ?? '', description: text };
 }
 
 /** A text field's value (flags are booleans and never shown as text). */
@@ -155,6 +160,7 @@ export interface ProductFormProps {
 export function ProductForm({ type, product, action, values, errors, auctionNote }: ProductFormProps) {
   const label = productTypeLabels[type].singular;
   const isBook = type === 'book';
+  const bySize = !isBook && editsSizes(type, values);
   const generalError = errors._ ?? errors.productType;
   return (
     <div className="mx-auto max-w-2xl">
@@ -220,7 +226,7 @@ export function ProductForm({ type, product, action, values, errors, auctionNote
             <TextField name="brand" label="Brand" values={values} errors={errors} maxLength={100} />
             <div className="grid gap-5 sm:grid-cols-2">
               <TextField name="sku" label="SKU (model)" values={values} errors={errors} maxLength={64} />
-              {type === 'tshirt' ? (
+              {bySize ? null : type === 'tshirt' ? (
                 <Field name="size" label="Size" errors={errors}>
                   {(a11y) => (
                     <select {...a11y} name="size" defaultValue={textOf(values, 'size') || 'M'} className={inputClass(errors.size)}>
@@ -257,8 +263,9 @@ export function ProductForm({ type, product, action, values, errors, auctionNote
         )}
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="price" label="Price ($)" values={values} errors={errors} type="number" min="0.01" step="0.01" inputMode="decimal" />
-          <TextField name="quantity" label="Quantity" values={values} errors={errors} type="number" min="0" step="1" inputMode="numeric" />
+          {!bySize && <TextField name="quantity" label="Quantity" values={values} errors={errors} type="number" min="0" step="1" inputMode="numeric" />}
         </div>
+        {bySize && <SizesFieldset values={values} errors={errors} shoe={type === 'shoe'} />}
         <Field name={isBook ? 'summary' : 'description'} label={isBook ? 'Summary' : 'Description'} errors={errors}>
           {(a11y) => (
             <textarea
@@ -287,7 +294,7 @@ export function ProductForm({ type, product, action, values, errors, auctionNote
           )}
         </Field>
         {product && <input type="hidden" name="keepExistingImage" value="true" />}
-        {product && <input type="hidden" name="quantitySeen" value={textOf(values, 'quantitySeen') || String(product.quantity)} />}
+        {product && !bySize && <input type="hidden" name="quantitySeen" value={textOf(values, 'quantitySeen') || String(product.quantity)} />}
         <fieldset className="m-0 rounded-xl border border-slate-200 p-4">
           <legend className="px-1 text-sm font-medium">Purchase options</legend>
           <div className="grid gap-2 sm:grid-cols-2">
