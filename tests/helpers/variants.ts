@@ -36,14 +36,20 @@ export interface SizeStock<S extends string = string> {
 }
 
 /**
- * Gives a one-variant product these sizes, in this order (the picker's): its variant becomes the
- * first, the others are added, each stocked with what is available. The product's quantity becomes
- * their sum and its size the sizes joined, as the admin's variant edits keep them. Returns each
- * size's variant id.
+ * Makes a product sell in these sizes, in this order (the picker's): its variants are renamed and
+ * restocked in place (ids kept; the stocked count moves with the available one), more are added
+ * as needed, each stocked with what is available. The product's quantity becomes their sum and
+ * its size the sizes joined, as the admin's variant edits keep them. Returns each size's variant id.
  */
 export function withSizes<S extends string>(db: Queryable, productId: number, sizes: readonly SizeStock<S>[]): Record<S, number> {
-  const first = soleVariantId(db, productId);
   const product = db.select().from(products).where(eq(products.id, productId)).get()!;
+  const existing = db
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.productId, productId))
+    .orderBy(productVariants.position, productVariants.id)
+    .all();
+  if (existing.length > sizes.length) throw new Error(`product ${productId} has ${existing.length} variants, more than the ${sizes.length} sizes asked`);
   const ids = {} as Record<S, number>;
   sizes.forEach((entry, position) => {
     const values = {
@@ -52,18 +58,21 @@ export function withSizes<S extends string>(db: Queryable, productId: number, si
       colour: entry.colour ?? null,
       priceCents: entry.priceCents ?? null,
       quantity: entry.quantity,
-      stocked: entry.quantity,
       position,
     };
-    if (position === 0) db.update(productVariants).set(values).where(eq(productVariants.id, first)).run();
-    ids[entry.size] =
-      position === 0
-        ? first
-        : db
-            .insert(productVariants)
-            .values({ productId, createdAt: product.createdAt, ...values })
-            .returning({ id: productVariants.id })
-            .get().id;
+    const kept = existing[position];
+    if (kept) {
+      db.update(productVariants)
+        .set({ ...values, stocked: sql`${productVariants.stocked} + ${entry.quantity} - ${productVariants.quantity}` })
+        .where(eq(productVariants.id, kept.id))
+        .run();
+      ids[entry.size] = kept.id;
+    } else
+      ids[entry.size] = db
+        .insert(productVariants)
+        .values({ productId, createdAt: product.createdAt, stocked: entry.quantity, ...values })
+        .returning({ id: productVariants.id })
+        .get().id;
   });
   db.update(products)
     .set({ quantity: sizes.reduce((sum, entry) => sum + entry.quantity, 0), size: [...new Set(sizes.map((entry) => entry.size))].join(', ') })
@@ -127,76 +136,18 @@ export function ledgerBySize(db: Queryable, productId: number): Record<string, S
   return Object.fromEntries(variantsOf(db, productId).map((v) => [v.size, variantStockOf(db, v.id)!]));
 }
 
-/**
- * Makes a one-variant product a product in several sizes (mystery boxes by size): its variant
- * becomes the first size and a variant is added for each other, each with its units, in the
- * order given; products.quantity is their sum and products.size the sizes joined, as the admin's
- * variant edits keep them. Returns each size's variant id.
- */
+/** withSizes with the sizes as [size, units] pairs (the mystery boxes' tests). */
 export function giveSizes(db: Queryable, productId: number, sizes: [size: string, units: number][]): Record<string, number> {
-  const first = soleVariantId(db, productId);
-  const product = db.select().from(products).where(eq(products.id, productId)).get()!;
-  const ids: Record<string, number> = {};
-  sizes.forEach(([size, units], position) => {
-    const values = { size, quantity: units, stocked: units, position, sku: `${product.model}-${size}` };
-    if (position === 0) {
-      db.update(productVariants).set(values).where(eq(productVariants.id, first)).run();
-      ids[size] = first;
-    } else
-      ids[size] = db
-        .insert(productVariants)
-        .values({ ...values, productId, createdAt: Date.now() })
-        .returning({ id: productVariants.id })
-        .get().id;
-  });
-  const total = sizes.reduce((sum, [, units]) => sum + units, 0);
-  db.update(products)
-    .set({ quantity: total, size: sizes.map(([size]) => size).join(', ') })
-    .where(eq(products.id, productId))
-    .run();
-  return ids;
+  return withSizes(
+    db,
+    productId,
+    sizes.map(([size, quantity]) => ({ size, quantity })),
+  );
 }
 
-/**
- * Makes a product sell in `sizes`, in that order, each with its available count: its variants
- * are renamed and stocked in place (ids kept), more are added as needed; `products.quantity`
- * becomes their sum and `products.size` the sizes joined, as the admin's variant edits keep
- * them. Returns the variant ids by size.
- */
-export function sellInSizes(db: Queryable, productId: number, sizes: readonly { size: string; quantity: number }[]): Record<string, number> {
-  const existing = db
-    .select()
-    .from(productVariants)
-    .where(eq(productVariants.productId, productId))
-    .orderBy(productVariants.position, productVariants.id)
-    .all();
-  if (existing.length > sizes.length) throw new Error(`product ${productId} has ${existing.length} variants, more than the ${sizes.length} sizes asked`);
-  const ids: Record<string, number> = {};
-  sizes.forEach(({ size, quantity }, position) => {
-    const kept = existing[position];
-    const sku = `${kept?.sku ?? existing[0]?.sku ?? `P${productId}`}-${size}`;
-    if (kept) {
-      db.update(productVariants)
-        .set({ size, sku, position, quantity, stocked: sql`${productVariants.stocked} + ${quantity} - ${productVariants.quantity}` })
-        .where(eq(productVariants.id, kept.id))
-        .run();
-      ids[size] = kept.id;
-    } else {
-      const made = db
-        .insert(productVariants)
-        .values({ productId, sku, size, position, quantity, stocked: quantity, createdAt: Date.now() })
-        .returning({ id: productVariants.id })
-        .get();
-      ids[size] = made.id;
-    }
-  });
-  const total = sizes.reduce((sum, { quantity }) => sum + quantity, 0);
-  db.update(products)
-    .set({ quantity: total, size: sizes.map(({ size }) => size).join(', ') })
-    .where(eq(products.id, productId))
-    .run();
-  return ids;
-}
+/** withSizes under the name the order lines' tests read it by. */
+export const sellInSizes = (db: Queryable, productId: number, sizes: readonly { size: string; quantity: number }[]): Record<string, number> =>
+  withSizes(db, productId, sizes);
 
 /**
  * A new tee sold in these sizes (position in the order given), each with its own shelf; the
@@ -210,9 +161,8 @@ export function sizedProduct(
   fields: Partial<typeof products.$inferInsert> = {},
 ): { productId: number; variants: Record<string, number> } {
   const entries = Object.entries(sizes);
-  const [first, ...rest] = entries;
+  const [first] = entries;
   if (!first) throw new Error('sizedProduct needs at least one size');
-  const total = entries.reduce((sum, [, quantity]) => sum + quantity, 0);
   const product = db
     .insert(products)
     .values({
@@ -227,17 +177,10 @@ export function sizedProduct(
     })
     .returning()
     .get();
-  const variants: Record<string, number> = { [first[0]]: soleVariantId(db, product.id) };
-  rest.forEach(([size, quantity], index) => {
-    variants[size] = db
-      .insert(productVariants)
-      .values({ productId: product.id, sku: `${product.model}-${size}`, size, quantity, stocked: quantity, position: index + 1, createdAt: 0 })
-      .returning({ id: productVariants.id })
-      .get().id;
-  });
-  db.update(products)
-    .set({ quantity: total, size: entries.map(([size]) => size).join(', ') })
-    .where(eq(products.id, product.id))
-    .run();
+  const variants = withSizes(
+    db,
+    product.id,
+    entries.map(([size, quantity]) => ({ size, quantity })),
+  );
   return { productId: product.id, variants };
 }
