@@ -18,13 +18,15 @@ export interface TeamBuyProps {
   variantId?: number;
   /** That size's label ('M'), said on the Start button. */
   sizeLabel?: string;
+  /** The product has several sizes and none is chosen yet: starting waits for one (the start would be refused). */
+  needsSize?: boolean;
 }
 
 /**
  * The product page's 'Buy with a friend' section (issue 29 item 1): start a team, then share its
  * link; and the open teams to join, kept current by the live stream (event 'team').
  */
-export default function TeamBuy({ view, productName, now, signInHref, variantId, sizeLabel }: TeamBuyProps) {
+export default function TeamBuy({ view, productName, now, signInHref, variantId, sizeLabel, needsSize = false }: TeamBuyProps) {
   const [teams, setTeams] = useState<OpenTeamView[]>(view.teams);
   const [mine, setMine] = useState<string | null>(null);
   const path = `/product/${view.productId}`;
@@ -94,10 +96,10 @@ export default function TeamBuy({ view, productName, now, signInHref, variantId,
         <button
           type="button"
           onClick={start.run}
-          disabled={start.busy}
+          disabled={start.busy || needsSize}
           className="mt-3 w-full rounded-xl bg-coral-dark py-3 font-bold text-white cursor-pointer hover:bg-coral disabled:opacity-60"
         >
-          {start.busy ? 'Starting your team…' : sizeLabel ? `Start a team for size ${sizeLabel}` : 'Start a team'}
+          {needsSize ? 'Choose a size' : start.busy ? 'Starting your team…' : sizeLabel ? `Start a team for size ${sizeLabel}` : 'Start a team'}
         </button>
       )}
       {others.length > 0 && (

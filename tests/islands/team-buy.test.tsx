@@ -99,6 +99,16 @@ describe('TeamBuy', () => {
     expect(JSON.parse(String(init.body))).toEqual({ variantId: 42 });
   });
 
+  test('several sizes and none chosen (issue 38): the button says Choose a size, is disabled and posts nothing', async () => {
+    await mount(createElement(Island, { key: 'island', name: 'TeamBuy', props: { view, productName: 'Clifton 9', now: NOW, needsSize: true } }));
+    const fetchMock = answering(201, { code: 'mnpqrstuvw', expiresAt: new Date(NOW).toISOString() });
+    const choose = button(/^Choose a size$/)!;
+    expect(choose.disabled).toBe(true);
+    choose.click();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchMock.mock.calls.filter((call) => (call as unknown as FetchCall)[1]?.method === 'POST')).toHaveLength(0);
+  });
+
   test('already has a team for it (409 with its code): its link again', async () => {
     await mount(teamBuy());
     answering(409, { message: 'You already have an open team for this product.', code: 'TEAM_ALREADY_OPEN', teamCode: 'zyxwvutsrq' });

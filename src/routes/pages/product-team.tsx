@@ -16,6 +16,7 @@ export function ProductTeamSection({
   signedIn,
   variantId,
   sizeLabel,
+  needsSize,
 }: {
   view: ProductTeamsView | null;
   productName: string;
@@ -25,11 +26,13 @@ export function ProductTeamSection({
   variantId?: number;
   /** That size's label ('M'), said on the Start button. */
   sizeLabel?: string;
+  /** Several sizes and none chosen: the Start button says 'Choose a size' and waits. */
+  needsSize?: boolean;
 }) {
   if (!view) return null;
   if (!signedIn) {
     const signInHref = `/auth?next=${encodeURIComponent(`/product/${view.productId}`)}`;
     return <Island name="TeamBuy" mode="never" props={{ view, productName, now, signInHref, variantId }} />;
   }
-  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now, variantId, sizeLabel }} />;
+  return <Island name="TeamBuy" mode="visible" props={{ view, productName, now, variantId, sizeLabel, needsSize }} />;
 }

@@ -223,7 +223,17 @@ function ProductDetail({
             {noGame}
           </p>
         )}
-        {!soldOut && <ProductTeamSection view={teams} productName={name} now={now} signedIn={signedIn} variantId={variantId} sizeLabel={chosen?.size} />}
+        {!soldOut && (
+          <ProductTeamSection
+            view={teams}
+            productName={name}
+            now={now}
+            signedIn={signedIn}
+            variantId={variantId}
+            sizeLabel={chosen?.size}
+            needsSize={needsSize}
+          />
+        )}
         <div className="mt-4">
           <Island name="ShareButton" mode="idle" props={{ title: `${name} ${subtitle}`, text: text.slice(0, 140), url }} />
         </div>
