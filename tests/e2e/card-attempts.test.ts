@@ -82,7 +82,12 @@ describe('card attempts over two processes', () => {
     const people = [];
     for (let i = 0; i < 4; i++) people.push(await shopper(`same-net-${i}`, address));
     const db = new Database(join(a.dataDir, 'data', 'store.db'), { readonly: true });
-    const goods = db.query('select id, price_cents as price from products where buy_now_enabled = 1 and quantity > 0 order by id').all() as {
+    const goods = db
+      .query(
+        // One-size products: a product sold in sizes needs its size named (issue 38), which is not what this test is about.
+        'select id, price_cents as price from products where buy_now_enabled = 1 and quantity > 0 and (select count(*) from product_variants v where v.product_id = products.id) = 1 order by id',
+      )
+      .all() as {
       id: number;
       price: number;
     }[];

@@ -21,6 +21,7 @@ import { buyNowOutlook } from '../../domain/auctions/buy-now.ts';
 import { OrderFreeEntries, orderFreeEntriesOf } from './free-entries.tsx';
 import { checkoutSize } from '../../domain/orders/line-size.ts';
 import { sizeText } from '../../shared/size-label.ts';
+import { variantsOf } from '../../domain/inventory/variants.ts';
 
 /** A product sold in several sizes reached without one: its sizes, each a link to this checkout in that size. */
 function ChooseSize({ productId, donate, choices }: { productId: number; donate: boolean; choices: { size: string; available: number }[] }) {
@@ -193,8 +194,9 @@ export const checkoutPages = new Hono<AppEnv>()
     // Reached only without JavaScript (or before the island loaded): card and Apple Pay need the payment form's script.
     const body = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
     const productId = productIdOf(typeof body.productId === 'string' ? body.productId : '');
-    // Back to the same checkout, in the size it was for.
-    const variantId = typeof body.variantId === 'string' && /^[0-9]{1,15}$/.test(body.variantId) ? `&variantId=${body.variantId}` : '';
+    // Back to the same checkout, in the size it was for (a one-size product's URL stays as it always was).
+    const sized = productId !== null && variantsOf(c.env.deps.db, productId).length > 1;
+    const variantId = sized && typeof body.variantId === 'string' && /^[0-9]{1,15}$/.test(body.variantId) ? `&variantId=${body.variantId}` : '';
     setFlash(c, { title: 'Payment Failed', description: CARD_NEEDS_JAVASCRIPT, variant: 'destructive' });
     return c.redirect(productId ? `/checkout?productId=${productId}${variantId}` : '/', 303);
   })
