@@ -1,16 +1,14 @@
 import { describe, expect, test } from 'bun:test';
-import { and, eq, inArray } from 'drizzle-orm';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Db, openDatabase } from '../../src/db/client.ts';
-import { orderItems, orders } from '../../src/db/schema.ts';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { kill9, storeOnFakeSquare } from '../helpers/crash.ts';
 import { type FakeSquare, startFakeSquare } from '../helpers/fake-square.ts';
 import { Client } from '../helpers/http-client.ts';
 import type { RunningServer } from '../helpers/server.ts';
-import { ledgerBySize, sizedTee } from '../helpers/variants.ts';
+import { ledgerBySize, paidUnitsOf, sizedTee } from '../helpers/variants.ts';
 
 /*
  * Issue 38: kill -9 of the real server in the middle of a buy now of size M (after the claim
@@ -42,16 +40,7 @@ async function shopper(): Promise<Client> {
   return client;
 }
 
-/** The M units the orders' own lines say were paid for. */
-function paidMs(variantId: number): number {
-  return db
-    .select({ quantity: orderItems.quantity })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(and(eq(orderItems.variantId, variantId), inArray(orders.status, ['processing', 'shipped', 'completed'])))
-    .all()
-    .reduce((n, line) => n + line.quantity, 0);
-}
+const paidMs = (variantId: number) => paidUnitsOf(db, variantId);
 
 type Scenario = { name: string; when: 'before' | 'after' | 'lost'; paid: boolean };
 const scenarios: Scenario[] = [

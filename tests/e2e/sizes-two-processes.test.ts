@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import { type Db, openDatabase } from '../../src/db/client.ts';
-import { orderItems, orders, products } from '../../src/db/schema.ts';
+import { products } from '../../src/db/schema.ts';
 import { type StockCount, stockOf, variantStockOf } from '../../src/domain/inventory/stock.ts';
 import { variantsOf } from '../../src/domain/inventory/variants.ts';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';
 import { type RunningServer, startServer } from '../helpers/server.ts';
-import { ledgerBySize, sizedTee } from '../helpers/variants.ts';
+import { ledgerBySize, paidUnitsOf, sizedTee } from '../helpers/variants.ts';
 
 /*
  * Issue 38: stock belongs to a size, and two real server processes on one DATA_DIR (the
@@ -57,16 +57,7 @@ async function buyAtOnce(productId: number, sizes: number[]): Promise<number[]> 
   return answers.map((answer) => answer.status);
 }
 
-/** The paid units of one size, from the orders' own lines. */
-function paidUnits(variantId: number): number {
-  return db
-    .select({ quantity: orderItems.quantity })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(and(eq(orderItems.variantId, variantId), inArray(orders.status, ['processing', 'shipped', 'completed'])))
-    .all()
-    .reduce((n, line) => n + line.quantity, 0);
-}
+const paidUnits = (variantId: number) => paidUnitsOf(db, variantId);
 
 function checkSums(productId: number): void {
   const sum: StockCount = { stocked: 0, available: 0, held: 0, sold: 0 };

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../src/db/client.ts';
-import { products, productVariants } from '../../src/db/schema.ts';
+import { orderItems, orders, products, productVariants } from '../../src/db/schema.ts';
 import { type StockCount, stockNewVariant, variantStockOf } from '../../src/domain/inventory/stock.ts';
 import { joinedSizes, variantsOf } from '../../src/domain/inventory/variants.ts';
 
@@ -183,4 +183,15 @@ export function sizedProduct(
     entries.map(([size, quantity]) => ({ size, quantity })),
   );
   return { productId: product.id, variants };
+}
+
+/** The units of one size the orders' own lines say were paid for (processing, shipped or completed). */
+export function paidUnitsOf(db: Queryable, variantId: number): number {
+  return db
+    .select({ quantity: orderItems.quantity })
+    .from(orderItems)
+    .innerJoin(orders, eq(orders.id, orderItems.orderId))
+    .where(and(eq(orderItems.variantId, variantId), inArray(orders.status, ['processing', 'shipped', 'completed'])))
+    .all()
+    .reduce((n, line) => n + line.quantity, 0);
 }

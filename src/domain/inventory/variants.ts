@@ -58,14 +58,16 @@ export const chooseASize = (variants: readonly Pick<Variant, 'size'>[]) => `Choo
  * product with several sizes and none named is a 400 naming the sizes, under `field`.
  */
 export function chooseVariant(db: Queryable, productId: number, variantId: number | null | undefined, field = 'variantId'): Variant {
-  const variants = variantsOf(db, productId);
+  return pickVariant(variantsOf(db, productId), variantId, field);
+}
+
+/** chooseVariant's rule over a product's variants already read. */
+function pickVariant(variants: readonly Variant[], variantId: number | null | undefined, field: string): Variant {
   if (variantId !== undefined && variantId !== null) {
     const named = variants.find((variant) => variant.id === variantId);
-    if (!named)
-      throw new DomainError(400, variants.length > 1 ? chooseASize(variants) : 'That size is not sold here.', {
-        [field]: variants.length > 1 ? chooseASize(variants) : 'That size is not sold here.',
-      });
-    return named;
+    if (named) return named;
+    const message = variants.length > 1 ? chooseASize(variants) : 'That size is not sold here.';
+    throw new DomainError(400, message, { [field]: message });
   }
   if (variants.length === 1) return variants[0]!;
   if (variants.length === 0) throw new DomainError(404, 'Product not found');
@@ -112,8 +114,9 @@ export function chooseSize(
   variantId: number | null | undefined,
   field = 'variantId',
 ): ChosenSize {
-  const variant = chooseVariant(db, product.id, variantId, field);
-  const count = variantsOf(db, product.id).length;
+  const variants = variantsOf(db, product.id);
+  const variant = pickVariant(variants, variantId, field);
+  const count = variants.length;
   return {
     variantId: variant.id,
     sizeLabel: sizeLabelOf(product.productType, count, variant),
