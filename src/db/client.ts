@@ -4,16 +4,19 @@ import type { BaseSQLiteDatabase } from 'drizzle-orm/sqlite-core';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { rmSync } from 'node:fs';
 import { migrationsFolder, isEmbedded } from '../runtime-files.ts';
-import * as schema from './schema.ts';
 import { cacheStatements } from './statement-cache.ts';
 
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+/*
+ * Without drizzle's relational schema: nothing here uses `db.query`, and building its relations
+ * config cost every new connection about as much as SQLite reading the schema (tests open hundreds).
+ */
+export type Db = BunSQLiteDatabase & { $client: Database };
 
 /**
  * The database or a transaction on it: what a read or write that may run inside a caller's
  * transaction takes. (A transaction has no `$client`: what needs the raw connection takes `Db`.)
  */
-export type Queryable = BaseSQLiteDatabase<'sync', void, typeof schema>;
+export type Queryable = BaseSQLiteDatabase<'sync', void>;
 
 /** How long a statement waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -35,7 +38,7 @@ function withPragmas(sqlite: Database): Db {
   sqlite.exec('PRAGMA journal_mode = WAL;');
   sqlite.exec('PRAGMA foreign_keys = ON;');
   sqlite.exec('PRAGMA synchronous = NORMAL;');
-  const db = drizzle({ client: cacheStatements(sqlite), schema });
+  const db = drizzle({ client: cacheStatements(sqlite) });
   const deferred = db.transaction.bind(db);
   db.transaction = (run, config) => deferred(run, { behavior: 'immediate', ...config });
   return db;

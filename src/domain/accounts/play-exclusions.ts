@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { appSettings, playerSettings, playExclusions, userProfiles, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 
@@ -28,8 +29,22 @@ export interface FollowedExclusion {
 
 const KEY_SETTING = 'play_exclusion_hash_key';
 
+/* Every entry into a game asks whether its player is excluded: these reads are built once (db/prepared.ts). */
+const keyQuery = preparedOnce((db) => db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, KEY_SETTING)).prepare());
+// The account id is bound as `cast(? as integer)`: compared bare in a join, each new value would
+// make SQLite compile the statement again (see accounts/sessions.ts).
+const identifiersQuery = preparedOnce((db) =>
+  db
+    .select({ email: users.email, phone: users.phoneNumber, profileEmail: userProfiles.email, profilePhone: userProfiles.phone, card: playerSettings.cardFingerprintHash })
+    .from(users)
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .leftJoin(playerSettings, eq(playerSettings.userId, users.id))
+    .where(eq(users.id, sql`cast(${sql.placeholder('userId')} as integer)`))
+    .prepare(),
+);
+
 function readKey(db: Queryable): string | undefined {
-  return db.select({ value: appSettings.value }).from(appSettings).where(eq(appSettings.key, KEY_SETTING)).get()?.value;
+  return keyQuery(db).get()?.value;
 }
 
 /** The store's key, made on first use; several processes may race: the first insert wins. */
@@ -64,17 +79,16 @@ export function cardFingerprintHash(db: Queryable, now: number, fingerprint: str
 
 /** The account's identifiers as hashes: every e-mail and phone it holds, and its card's fingerprint. */
 function identifiersOf(db: Queryable, key: string, userId: number): Identifier[] {
-  const user = db.select({ email: users.email, phone: users.phoneNumber }).from(users).where(eq(users.id, userId)).get();
-  const profile = db.select({ email: userProfiles.email, phone: userProfiles.phone }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
-  const card = db.select({ hash: playerSettings.cardFingerprintHash }).from(playerSettings).where(eq(playerSettings.userId, userId)).get()?.hash;
+  const row = identifiersQuery(db).get({ userId });
+  const card = row?.card;
   const found = new Map<string, Identifier>();
   const add = (kind: Kind, value: string | null) => {
     if (value) found.set(`${kind}:${value}`, { kind, hash: hashWith(key, kind, value) });
   };
-  add('email', normalizeEmail(user?.email));
-  add('email', normalizeEmail(profile?.email));
-  add('phone', normalizePhone(user?.phone));
-  add('phone', normalizePhone(profile?.phone));
+  add('email', normalizeEmail(row?.email));
+  add('email', normalizeEmail(row?.profileEmail));
+  add('phone', normalizePhone(row?.phone));
+  add('phone', normalizePhone(row?.profilePhone));
   if (card) found.set(`card:${card}`, { kind: 'card', hash: card });
   return [...found.values()];
 }

@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, notExists, notInArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { products, productVariants, stockReservations, type ReservationReason } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 
@@ -52,37 +53,71 @@ function checkCount(quantity: number, field: string): void {
 export function reserve(tx: Queryable, hold: Hold): boolean {
   // Every caller counts whole units of at least one: anything else would put units on the shelf or hold none.
   if (!Number.isInteger(hold.quantity) || hold.quantity < 1) throw new Error(`reserve: ${hold.quantity} is not a number of units to hold`);
-  const taken = tx
-    .update(productVariants)
-    .set({ quantity: sql`${productVariants.quantity} - ${hold.quantity}` })
-    .where(and(eq(productVariants.id, hold.variantId), eq(productVariants.productId, hold.productId), gte(productVariants.quantity, hold.quantity)))
-    .returning({ id: productVariants.id })
-    .all();
+  const taken = takeFromVariant(tx).all({ variantId: hold.variantId, productId: hold.productId, units: hold.quantity });
   if (taken.length === 0) return false;
   moveProductCount(tx, hold.productId, -hold.quantity);
-  tx.insert(stockReservations)
-    .values({
-      productId: hold.productId,
-      variantId: hold.variantId,
-      quantity: hold.quantity,
-      reason: hold.reason,
-      owner: hold.owner,
-      orderId: hold.orderId ?? null,
-      state: 'held',
-      createdAt: hold.now,
-      updatedAt: hold.now,
-    })
-    .run();
+  insertHold(tx).run({
+    productId: hold.productId,
+    variantId: hold.variantId,
+    quantity: hold.quantity,
+    reason: hold.reason,
+    owner: hold.owner,
+    orderId: hold.orderId ?? null,
+    now: hold.now,
+  });
   return true;
 }
+
+/* The ledger's steps every way to buy takes, built once (db/prepared.ts). */
+const takeFromVariant = preparedOnce((db) =>
+  db
+    .update(productVariants)
+    .set({ quantity: sql`${productVariants.quantity} - ${sql.placeholder('units')}` })
+    .where(
+      and(
+        eq(productVariants.id, sql.placeholder('variantId')),
+        eq(productVariants.productId, sql.placeholder('productId')),
+        gte(productVariants.quantity, sql.placeholder('units')),
+      ),
+    )
+    .returning({ id: productVariants.id })
+    .prepare(),
+);
+const insertHold = preparedOnce((db) =>
+  db
+    .insert(stockReservations)
+    .values({
+      productId: sql.placeholder('productId'),
+      variantId: sql.placeholder('variantId'),
+      quantity: sql.placeholder('quantity'),
+      reason: sql.placeholder('reason'),
+      owner: sql.placeholder('owner'),
+      orderId: sql.placeholder('orderId'),
+      state: 'held',
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .prepare(),
+);
+const addToProductCount = preparedOnce((db) =>
+  db
+    .update(products)
+    .set({ quantity: sql`${products.quantity} + ${sql.placeholder('delta')}` })
+    .where(eq(products.id, sql.placeholder('productId')))
+    .prepare(),
+);
+const addToVariantCount = preparedOnce((db) =>
+  db
+    .update(productVariants)
+    .set({ quantity: sql`${productVariants.quantity} + ${sql.placeholder('units')}` })
+    .where(eq(productVariants.id, sql.placeholder('variantId')))
+    .prepare(),
+);
 
 type Row = typeof stockReservations.$inferSelect;
 
 function moveProductCount(tx: Queryable, productId: number, delta: number): void {
-  tx.update(products)
-    .set({ quantity: sql`${products.quantity} + ${delta}` })
-    .where(eq(products.id, productId))
-    .run();
+  addToProductCount(tx).run({ delta, productId });
 }
 
 function putBack(tx: Queryable, rows: Pick<Row, 'productId' | 'variantId' | 'quantity'>[]): number {
@@ -90,10 +125,7 @@ function putBack(tx: Queryable, rows: Pick<Row, 'productId' | 'variantId' | 'qua
   for (const row of rows) {
     // A removed variant's units have no shelf to go back to (a variant is removed only when nothing is held or sold).
     if (row.variantId === null) continue;
-    tx.update(productVariants)
-      .set({ quantity: sql`${productVariants.quantity} + ${row.quantity}` })
-      .where(eq(productVariants.id, row.variantId))
-      .run();
+    addToVariantCount(tx).run({ units: row.quantity, variantId: row.variantId });
     moveProductCount(tx, row.productId, row.quantity);
     units += row.quantity;
   }
@@ -246,37 +278,51 @@ export interface StockCount {
   sold: number;
 }
 
-function countOf(db: Queryable, where: ReturnType<typeof eq>, level: { stocked: number; available: number }): StockCount {
-  const sums = db
-    .select({ state: stockReservations.state, units: sql<number>`sum(${stockReservations.quantity})` })
-    .from(stockReservations)
-    .where(and(where, inArray(stockReservations.state, ['held', 'sold'])))
-    .groupBy(stockReservations.state)
-    .all();
+/* held and sold units of a variant or a product, and their shelf: the invariant's reads, built once. */
+const heldAndSold = (by: typeof stockReservations.variantId | typeof stockReservations.productId) =>
+  preparedOnce((db) =>
+    db
+      .select({ state: stockReservations.state, units: sql<number>`sum(${stockReservations.quantity})` })
+      .from(stockReservations)
+      .where(and(eq(by, sql.placeholder('id')), inArray(stockReservations.state, ['held', 'sold'])))
+      .groupBy(stockReservations.state)
+      .prepare(),
+  );
+const variantHeldAndSold = heldAndSold(stockReservations.variantId);
+const productHeldAndSold = heldAndSold(stockReservations.productId);
+const variantLevel = preparedOnce((db) =>
+  db
+    .select({ stocked: productVariants.stocked, available: productVariants.quantity })
+    .from(productVariants)
+    .where(eq(productVariants.id, sql.placeholder('id')))
+    .prepare(),
+);
+const productAvailable = preparedOnce((db) => db.select({ available: products.quantity }).from(products).where(eq(products.id, sql.placeholder('id'))).prepare());
+const productStocked = preparedOnce((db) =>
+  db
+    .select({ stocked: sql<number>`coalesce(sum(${productVariants.stocked}), 0)` })
+    .from(productVariants)
+    .where(eq(productVariants.productId, sql.placeholder('id')))
+    .prepare(),
+);
+
+function countOf(sums: { state: string; units: number }[], level: { stocked: number; available: number }): StockCount {
   const of = (state: string) => Number(sums.find((row) => row.state === state)?.units ?? 0);
   return { stocked: level.stocked, available: level.available, held: of('held'), sold: of('sold') };
 }
 
 /** The ledger of one variant, read in one go (the property test's invariant, per size). */
 export function variantStockOf(db: Queryable, variantId: number): StockCount | undefined {
-  const level = db
-    .select({ stocked: productVariants.stocked, available: productVariants.quantity })
-    .from(productVariants)
-    .where(eq(productVariants.id, variantId))
-    .get();
-  return level ? countOf(db, eq(stockReservations.variantId, variantId), level) : undefined;
+  const level = variantLevel(db).get({ id: variantId });
+  return level ? countOf(variantHeldAndSold(db).all({ id: variantId }), level) : undefined;
 }
 
 /** The ledger of one product, all its variants together (the admin's view and the property test's invariant). */
 export function stockOf(db: Queryable, productId: number): StockCount | undefined {
-  const product = db.select({ available: products.quantity }).from(products).where(eq(products.id, productId)).get();
+  const product = productAvailable(db).get({ id: productId });
   if (!product) return undefined;
-  const level = db
-    .select({ stocked: sql<number>`coalesce(sum(${productVariants.stocked}), 0)` })
-    .from(productVariants)
-    .where(eq(productVariants.productId, productId))
-    .get();
-  return countOf(db, eq(stockReservations.productId, productId), { stocked: Number(level?.stocked ?? 0), available: product.available });
+  const level = productStocked(db).get({ id: productId });
+  return countOf(productHeldAndSold(db).all({ id: productId }), { stocked: Number(level?.stocked ?? 0), available: product.available });
 }
 
 /** Every variant's held and sold units in one read (the admin's catalogue export); a variant with none is absent. */

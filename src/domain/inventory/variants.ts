@@ -1,5 +1,6 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { productVariants } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 
@@ -14,13 +15,26 @@ export type Variant = typeof productVariants.$inferSelect;
 
 /** The product's variants in the picker's order. */
 export function variantsOf(db: Queryable, productId: number): Variant[] {
-  return db
+  return variantsOfProduct(db).all({ productId });
+}
+
+/* Every way to buy reads these: built once (db/prepared.ts). */
+const variantsOfProduct = preparedOnce((db) =>
+  db
     .select()
     .from(productVariants)
-    .where(eq(productVariants.productId, productId))
+    .where(eq(productVariants.productId, sql.placeholder('productId')))
     .orderBy(asc(productVariants.position), asc(productVariants.id))
-    .all();
-}
+    .prepare(),
+);
+const variantRow = preparedOnce((db) => db.select().from(productVariants).where(eq(productVariants.id, sql.placeholder('id'))).prepare());
+const variantCountOf = preparedOnce((db) =>
+  db
+    .select({ variants: count() })
+    .from(productVariants)
+    .where(eq(productVariants.productId, sql.placeholder('productId')))
+    .prepare(),
+);
 
 /** Many products' variants in one read, by product id (listings, the cart, the admin's table). */
 export function variantsByProduct(db: Queryable, productIds: readonly number[]): Map<number, Variant[]> {
@@ -41,7 +55,7 @@ export function variantsByProduct(db: Queryable, productIds: readonly number[]):
 }
 
 export function variantById(db: Queryable, variantId: number): Variant | undefined {
-  return db.select().from(productVariants).where(eq(productVariants.id, variantId)).get();
+  return variantRow(db).get({ id: variantId });
 }
 
 /** 'S, M, L or XL': the sizes as a sentence names them. */
@@ -138,5 +152,6 @@ export function sizeLabelFor(db: Queryable, productType: string, variantId: numb
   if (variantId === null) return '';
   const variant = variantById(db, variantId);
   if (!variant) return '';
-  return sizeLabelOf(productType, variantsOf(db, variant.productId).length, variant);
+  if (soldBySize(productType)) return variant.size;
+  return sizeLabelOf(productType, variantCountOf(db).get({ productId: variant.productId })?.variants ?? 0, variant);
 }

@@ -1,7 +1,33 @@
 import { and, count, desc, eq, gt, min, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { rateLimitEvents } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
+
+/* Every sign-in, registration and checkout asks these: built once (db/prepared.ts). */
+const inWindow = and(
+  eq(rateLimitEvents.bucket, sql.placeholder('bucket')),
+  eq(rateLimitEvents.key, sql.placeholder('key')),
+  gt(rateLimitEvents.at, sql.placeholder('since')),
+);
+const ofKey = and(eq(rateLimitEvents.bucket, sql.placeholder('bucket')), eq(rateLimitEvents.key, sql.placeholder('key')));
+const windowCount = preparedOnce((db) => db.select({ events: count(), oldest: min(rateLimitEvents.at) }).from(rateLimitEvents).where(inWindow).prepare());
+const nthNewest = preparedOnce((db) =>
+  db
+    .select({ at: rateLimitEvents.at })
+    .from(rateLimitEvents)
+    .where(inWindow)
+    .orderBy(desc(rateLimitEvents.at))
+    .limit(1)
+    .offset(sql.placeholder('skip'))
+    .prepare(),
+);
+const recordEvent = preparedOnce((db) =>
+  db.insert(rateLimitEvents).values({ bucket: sql.placeholder('bucket'), key: sql.placeholder('key'), at: sql.placeholder('at') }).prepare(),
+);
+const newestOfKey = preparedOnce((db) => db.select({ id: rateLimitEvents.id }).from(rateLimitEvents).where(ofKey).orderBy(desc(rateLimitEvents.id)).limit(1).prepare());
+const forgetEvent = preparedOnce((db) => db.delete(rateLimitEvents).where(eq(rateLimitEvents.id, sql.placeholder('id'))).prepare());
+const resetKey = preparedOnce((db) => db.delete(rateLimitEvents).where(ofKey).prepare());
 
 /**
  * Counts events per key in a sliding window, in the database, so every process on the file
@@ -23,27 +49,17 @@ export class RateLimiter {
   retryAfter(key: string): number {
     if (!this.enabled) return 0;
     const since = this.clock.now() - this.windowMs;
-    const row = this.db
-      .select({ events: count(), oldest: min(rateLimitEvents.at) })
-      .from(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key), gt(rateLimitEvents.at, since)))
-      .get();
+    const window = { bucket: this.bucket, key, since };
+    const row = windowCount(this.db).get(window);
     if (!row || row.events < this.limit) return 0;
     // Over the limit: the key may act again once enough of its events have left the window.
-    const blocking = this.db
-      .select({ at: rateLimitEvents.at })
-      .from(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key), gt(rateLimitEvents.at, since)))
-      .orderBy(desc(rateLimitEvents.at))
-      .limit(1)
-      .offset(this.limit - 1)
-      .get();
+    const blocking = nthNewest(this.db).get({ ...window, skip: this.limit - 1 });
     return Math.max(1, (blocking?.at ?? row.oldest ?? 0) + this.windowMs - this.clock.now());
   }
 
   record(key: string): void {
     if (!this.enabled) return;
-    this.db.insert(rateLimitEvents).values({ bucket: this.bucket, key, at: this.clock.now() }).run();
+    recordEvent(this.db).run({ bucket: this.bucket, key, at: this.clock.now() });
   }
 
   /** Checks and records in one step: 0 when the event was counted, or how long to wait. */
@@ -57,21 +73,12 @@ export class RateLimiter {
 
   /** Takes back the newest event of the key (an attempt counted in advance that turned out fine). */
   forgetLatest(key: string): void {
-    const newest = this.db
-      .select({ id: rateLimitEvents.id })
-      .from(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key)))
-      .orderBy(desc(rateLimitEvents.id))
-      .limit(1)
-      .get();
-    if (newest) this.db.delete(rateLimitEvents).where(eq(rateLimitEvents.id, newest.id)).run();
+    const newest = newestOfKey(this.db).get({ bucket: this.bucket, key });
+    if (newest) forgetEvent(this.db).run({ id: newest.id });
   }
 
   reset(key: string): void {
-    this.db
-      .delete(rateLimitEvents)
-      .where(and(eq(rateLimitEvents.bucket, this.bucket), eq(rateLimitEvents.key, key)))
-      .run();
+    resetKey(this.db).run({ bucket: this.bucket, key });
   }
 
   /** Forgets every key that starts with `prefix` (compared as text: no LIKE wildcards). */
