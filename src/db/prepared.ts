@@ -59,7 +59,9 @@ export function preparedOnce<Q extends object>(build: (db: Queryable) => Q): (db
  * A statement whose SQL Drizzle writes once per process (a query's `.toSQL().sql`), for reads
  * that take their rows as arrays: each call is the connection's kept statement for that text.
  */
-export function statementOnce<Params extends SQLQueryBindings[] = SQLQueryBindings[], Row = unknown[]>(build: (db: Queryable) => string): (db: Queryable) => Statement<Row, Params> {
+export function statementOnce<Params extends SQLQueryBindings[] = SQLQueryBindings[], Row = unknown[]>(
+  build: (db: Queryable) => string,
+): (db: Queryable) => Statement<Row, Params> {
   let text: string | undefined;
   return (db) => {
     text ??= build(db);

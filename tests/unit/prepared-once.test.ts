@@ -12,9 +12,18 @@ import { statementCounts } from '../../src/db/statement-count.ts';
  * connection fails these tests, not a shopper's request.
  */
 
-const userNamed = preparedOnce((db) => db.select().from(users).where(eq(users.username, sql.placeholder('username'))).prepare());
+const userNamed = preparedOnce((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.username, sql.placeholder('username')))
+    .prepare(),
+);
 const addUser = preparedOnce((db) =>
-  db.insert(users).values({ username: sql.placeholder('username'), passwordHash: 'x', isAdmin: sql.placeholder('isAdmin'), createdAt: sql.placeholder('at') }).prepare(),
+  db
+    .insert(users)
+    .values({ username: sql.placeholder('username'), passwordHash: 'x', isAdmin: sql.placeholder('isAdmin'), createdAt: sql.placeholder('at') })
+    .prepare(),
 );
 
 async function storeWith(...names: string[]): Promise<Db> {
@@ -81,7 +90,14 @@ describe('a query prepared once for every database', () => {
   });
 
   test('a statement whose SQL is written once gives each database its kept statement', async () => {
-    const names = statementOnce<[number]>((db) => db.select({ username: users.username }).from(users).where(eq(users.id, sql.placeholder('id'))).toSQL().sql);
+    const names = statementOnce<[number]>(
+      (db) =>
+        db
+          .select({ username: users.username })
+          .from(users)
+          .where(eq(users.id, sql.placeholder('id')))
+          .toSQL().sql,
+    );
     const first = await storeWith('ana');
     const second = await storeWith('ben');
     expect(names(first).values(1)).toEqual([['ana']]);

@@ -35,7 +35,13 @@ const keyQuery = preparedOnce((db) => db.select({ value: appSettings.value }).fr
 // make SQLite compile the statement again (see accounts/sessions.ts).
 const identifiersQuery = preparedOnce((db) =>
   db
-    .select({ email: users.email, phone: users.phoneNumber, profileEmail: userProfiles.email, profilePhone: userProfiles.phone, card: playerSettings.cardFingerprintHash })
+    .select({
+      email: users.email,
+      phone: users.phoneNumber,
+      profileEmail: userProfiles.email,
+      profilePhone: userProfiles.phone,
+      card: playerSettings.cardFingerprintHash,
+    })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
     .leftJoin(playerSettings, eq(playerSettings.userId, users.id))

@@ -297,7 +297,13 @@ const variantLevel = preparedOnce((db) =>
     .where(eq(productVariants.id, sql.placeholder('id')))
     .prepare(),
 );
-const productAvailable = preparedOnce((db) => db.select({ available: products.quantity }).from(products).where(eq(products.id, sql.placeholder('id'))).prepare());
+const productAvailable = preparedOnce((db) =>
+  db
+    .select({ available: products.quantity })
+    .from(products)
+    .where(eq(products.id, sql.placeholder('id')))
+    .prepare(),
+);
 const productStocked = preparedOnce((db) =>
   db
     .select({ stocked: sql<number>`coalesce(sum(${productVariants.stocked}), 0)` })

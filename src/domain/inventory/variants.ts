@@ -27,7 +27,13 @@ const variantsOfProduct = preparedOnce((db) =>
     .orderBy(asc(productVariants.position), asc(productVariants.id))
     .prepare(),
 );
-const variantRow = preparedOnce((db) => db.select().from(productVariants).where(eq(productVariants.id, sql.placeholder('id'))).prepare());
+const variantRow = preparedOnce((db) =>
+  db
+    .select()
+    .from(productVariants)
+    .where(eq(productVariants.id, sql.placeholder('id')))
+    .prepare(),
+);
 const variantCountOf = preparedOnce((db) =>
   db
     .select({ variants: count() })

@@ -11,7 +11,13 @@ const inWindow = and(
   gt(rateLimitEvents.at, sql.placeholder('since')),
 );
 const ofKey = and(eq(rateLimitEvents.bucket, sql.placeholder('bucket')), eq(rateLimitEvents.key, sql.placeholder('key')));
-const windowCount = preparedOnce((db) => db.select({ events: count(), oldest: min(rateLimitEvents.at) }).from(rateLimitEvents).where(inWindow).prepare());
+const windowCount = preparedOnce((db) =>
+  db
+    .select({ events: count(), oldest: min(rateLimitEvents.at) })
+    .from(rateLimitEvents)
+    .where(inWindow)
+    .prepare(),
+);
 const nthNewest = preparedOnce((db) =>
   db
     .select({ at: rateLimitEvents.at })
@@ -23,10 +29,20 @@ const nthNewest = preparedOnce((db) =>
     .prepare(),
 );
 const recordEvent = preparedOnce((db) =>
-  db.insert(rateLimitEvents).values({ bucket: sql.placeholder('bucket'), key: sql.placeholder('key'), at: sql.placeholder('at') }).prepare(),
+  db
+    .insert(rateLimitEvents)
+    .values({ bucket: sql.placeholder('bucket'), key: sql.placeholder('key'), at: sql.placeholder('at') })
+    .prepare(),
 );
-const newestOfKey = preparedOnce((db) => db.select({ id: rateLimitEvents.id }).from(rateLimitEvents).where(ofKey).orderBy(desc(rateLimitEvents.id)).limit(1).prepare());
-const forgetEvent = preparedOnce((db) => db.delete(rateLimitEvents).where(eq(rateLimitEvents.id, sql.placeholder('id'))).prepare());
+const newestOfKey = preparedOnce((db) =>
+  db.select({ id: rateLimitEvents.id }).from(rateLimitEvents).where(ofKey).orderBy(desc(rateLimitEvents.id)).limit(1).prepare(),
+);
+const forgetEvent = preparedOnce((db) =>
+  db
+    .delete(rateLimitEvents)
+    .where(eq(rateLimitEvents.id, sql.placeholder('id')))
+    .prepare(),
+);
 const resetKey = preparedOnce((db) => db.delete(rateLimitEvents).where(ofKey).prepare());
 
 /**
