@@ -1,5 +1,4 @@
-import { Hono } from 'hono';
-import { TrieRouter } from 'hono/router/trie-router';
+import { Hono, type MiddlewareHandler } from 'hono';
 // What each kind of payment row means, registered once with the money engine before anything runs.
 import './flows/payment-purposes.ts';
 import { bodyLimit } from 'hono/body-limit';
@@ -19,6 +18,7 @@ import { observeRequests } from './http/observe.ts';
 import { errorFields, log } from './log.ts';
 import { serverErrorPage } from './routes/pages/server-error.tsx';
 import { csrfProtection, personalJsonIsPrivate, securityHeaders } from './http/security.ts';
+import { SharedTrieRouter } from './http/shared-trie-router.ts';
 import { hostChecker } from './http/host-header.ts';
 import { getPath } from 'hono/utils/url';
 import { cacheRoutes } from './http/route-cache.ts';
@@ -93,13 +93,20 @@ const uploadTooLarge = bodyLimit({
   },
 });
 const takesUploads = (path: string) => path.startsWith('/api/products') || path.startsWith('/admin/');
+// A GET or HEAD has no body to limit.
+const limitBodies: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next);
 
 /** Builds the whole HTTP app from its dependencies; no I/O happens here. */
 export function createApp(deps: AppDeps): App {
   // The path comes with the request's env (observe.ts computes it once, with Hono's own getPath).
-  // The TrieRouter straight away: Hono's default SmartRouter would first build a RegExpRouter,
-  // which refuses this app's routes (route-cache.ts), on every app's first request (3 ms; tests build hundreds of apps).
-  const app = new Hono<AppEnv>({ router: new TrieRouter(), getPath: (request, options) => (options?.env as RequestEnv | undefined)?.path ?? getPath(request) });
+  // A TrieRouter straight away: Hono's default SmartRouter would first build a RegExpRouter,
+  // which refuses this app's routes (route-cache.ts), on every app's first request (3 ms; tests
+  // build hundreds of apps); and one trie for apps with the same routes (shared-trie-router.ts).
+  const app = new Hono<AppEnv>({
+    router: new SharedTrieRouter(),
+    getPath: (request, options) => (options?.env as RequestEnv | undefined)?.path ?? getPath(request),
+  });
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -128,14 +135,13 @@ export function createApp(deps: AppDeps): App {
   app.route('/', fileRoutes);
   app.route('/', healthRoutes);
 
-  app.use(csrfProtection(deps.config));
-  // A GET or HEAD has no body to limit.
-  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (takesUploads(c.req.path) ? uploadTooLarge : tooLarge)(c, next)));
+  app.use(csrfProtection);
+  app.use(limitBodies);
 
   // The catalogue's JSON for visitors comes from the page cache when it can (its pages too:
   // their routes say how, with cachePages).
   app.use(noteWrites);
-  app.use('/api/products', cacheJsonForVisitors());
+  app.use('/api/products', cacheJsonForVisitors);
   app.use(loadSession);
   app.use('/api/*', personalJsonIsPrivate);
 

@@ -72,27 +72,25 @@ export function cachePages(fingerprint?: (c: AppContext) => PageKey | null): Mid
  * Serves cached JSON to visitors without a session; stores successful answers. A signed-in
  * user's JSON may be personal, so it is always computed.
  */
-export function cacheJsonForVisitors(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
-    const found = cacheKey(c, 'json');
-    if (found === null) return next();
-    const cache = c.env.deps.pageCache;
-    const hit = cache.get(found.key);
-    if (hit?.kind === 'response') {
-      c.header('Cache-Control', 'no-cache');
-      c.header('Content-Type', hit.contentType);
-      c.header('Vary', 'Accept-Encoding');
-      const gzip = acceptsGzip(c.req.header('accept-encoding'));
-      if (gzip) c.header('Content-Encoding', 'gzip');
-      const answer = gzip ? c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200) : c.body(hit.body, 200);
-      await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until, false);
-      return answer;
-    }
-    await next();
-    const contentType = c.res.headers.get('content-type') ?? '';
-    if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /application\/json/.test(contentType)) {
-      cache.set(found.key, await c.res.clone().text(), contentType);
-    }
-  };
-}
+export const cacheJsonForVisitors: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method !== 'GET' || getCookie(c, 'csa_session')) return next();
+  const found = cacheKey(c, 'json');
+  if (found === null) return next();
+  const cache = c.env.deps.pageCache;
+  const hit = cache.get(found.key);
+  if (hit?.kind === 'response') {
+    c.header('Cache-Control', 'no-cache');
+    c.header('Content-Type', hit.contentType);
+    c.header('Vary', 'Accept-Encoding');
+    const gzip = acceptsGzip(c.req.header('accept-encoding'));
+    if (gzip) c.header('Content-Encoding', 'gzip');
+    const answer = gzip ? c.body(hit.gzip as Uint8Array<ArrayBuffer>, 200) : c.body(hit.body, 200);
+    await keepForVisitors(c, answer, visitorKey(found.url, c.req.header('accept-encoding')), found.until, false);
+    return answer;
+  }
+  await next();
+  const contentType = c.res.headers.get('content-type') ?? '';
+  if (c.res.status === 200 && !c.res.headers.has('set-cookie') && /application\/json/.test(contentType)) {
+    cache.set(found.key, await c.res.clone().text(), contentType);
+  }
+};

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from '../config.ts';
@@ -111,22 +111,33 @@ export const personalJsonIsPrivate: MiddlewareHandler<AppEnv> = async (c, next) 
   if (c.get('user') || PERSONAL_API.test(c.req.path)) c.header('Cache-Control', 'private, no-store');
 };
 
+/** The store's own origin, from its PUBLIC_URL, worked out once per configuration. */
+const publicOrigins = new WeakMap<Config, string>();
+function publicOriginOf(config: Config): string {
+  let origin = publicOrigins.get(config);
+  if (origin === undefined) {
+    origin = new URL(config.publicUrl).origin;
+    publicOrigins.set(config, origin);
+  }
+  return origin;
+}
+
+const allowedOrigin = (origin: string, c: Context<AppEnv>) => origin === publicOriginOf(c.env.deps.config) || origin === new URL(c.req.url).origin;
+const formCheck = csrf({ origin: (origin, c) => allowedOrigin(origin, c as Context<AppEnv>) });
+
 /**
  * CSRF: Hono's csrf() refuses cross-site form posts; on top of it, any state-changing
  * request that says it comes from another origin or site is refused, whatever its body type.
+ * One handler for every app (the configuration comes with the request), so apps share their
+ * routes (shared-trie-router.ts).
  */
-export function csrfProtection(config: Config): MiddlewareHandler<AppEnv> {
-  const publicOrigin = new URL(config.publicUrl).origin;
-  const allowed = (origin: string, requestUrl: string) => origin === publicOrigin || origin === new URL(requestUrl).origin;
-  const formCheck = csrf({ origin: (origin, c) => allowed(origin, c.req.url) });
-  return async (c, next) => {
-    // A safe method changes nothing: neither check has anything to refuse.
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
-    const origin = c.req.header('origin');
-    const site = c.req.header('sec-fetch-site');
-    if ((origin && origin !== 'null' && !allowed(origin, c.req.url)) || origin === 'null' || site === 'cross-site') {
-      return c.json({ message: 'Cross-site request refused.' }, 403);
-    }
-    return formCheck(c, next);
-  };
-}
+export const csrfProtection: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // A safe method changes nothing: neither check has anything to refuse.
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next();
+  const origin = c.req.header('origin');
+  const site = c.req.header('sec-fetch-site');
+  if ((origin && origin !== 'null' && !allowedOrigin(origin, c)) || origin === 'null' || site === 'cross-site') {
+    return c.json({ message: 'Cross-site request refused.' }, 403);
+  }
+  return formCheck(c, next);
+};

@@ -1,6 +1,6 @@
 import { createApp } from '../../src/app.ts';
 import { loadManifest, type AssetManifest } from '../../src/assets.ts';
-import { loadConfig } from '../../src/config.ts';
+import { type Config, loadConfig } from '../../src/config.ts';
 import { openMigratedDatabase } from '../../src/db/client.ts';
 import { createAccountLimits } from '../../src/domain/accounts/account-limits.ts';
 import { ManualClock } from '../../src/domain/clock.ts';
@@ -34,6 +34,21 @@ export function testManifest(): Promise<AssetManifest> {
 
 export const TEST_START = Date.UTC(2026, 10, 21, 18, 0, 0);
 
+/*
+ * The configuration of an environment, checked once per worker (zod's parse was a tenth of an
+ * app's set-up); each app gets its own copy, since a test may change a setting of its app.
+ */
+const configs = new Map<string, Config>();
+function testConfig(env: Record<string, string>): Config {
+  const key = JSON.stringify(env);
+  let config = configs.get(key);
+  if (config === undefined) {
+    config = loadConfig(env);
+    configs.set(key, config);
+  }
+  return { ...config };
+}
+
 /**
  * A fresh app on an in-memory database with a manual clock, and a cookie-keeping client.
  * With `seededAt`, the clock starts there and the store holds the seed catalogue seedIfEmpty
@@ -44,7 +59,7 @@ export async function testApp(env: Record<string, string> = {}, options: { seede
   const { seededAt } = options;
   const db = seededAt === undefined ? await openMigratedDatabase() : await openSeededDatabase(seededAt);
   const clock = new ManualClock(seededAt ?? TEST_START);
-  const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
+  const config = testConfig({ NODE_ENV: 'test', PUBLIC_URL: TEST_ORIGIN, ADMIN_PASSWORD: 'admin-secret', ADMIN_PIN: TEST_PIN, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), 'csa-uploads-'));
   const images = imageStore(uploadsDir);
   const pageCache = new PageCache(() => storefrontVersion(db), options.pageCache ?? { recheckMs: 0 });
