@@ -23,11 +23,11 @@ export function cacheStatements(sqlite: Database, size = STATEMENT_CACHE_SIZE): 
   const kept = new Map<string, Statement>();
   sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
     // bun's prepare(sql, params) binds: such a statement is the caller's, never shared.
-    if (rest.length > 0) return countRuns((prepare as (sql: string, ...r: unknown[]) => Statement)(sql, ...rest), count);
+    if (rest.length > 0) return countRuns((prepare as (sql: string, ...r: unknown[]) => Statement)(sql, ...rest), count, sql);
     let statement = kept.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);
-      if (!TRANSACTION_CONTROL.test(sql)) countRuns(statement, count);
+      if (!TRANSACTION_CONTROL.test(sql)) countRuns(statement, count, sql);
       if (kept.size >= size) kept.delete(kept.keys().next().value as string);
       kept.set(sql, statement);
     }

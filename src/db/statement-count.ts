@@ -21,6 +21,7 @@ export interface Tally {
 export class StatementCounts {
   private readonly byLabel = new Map<string, Tally>();
   readonly other: Tally = this.tally('other');
+  tracer: ((sql: string) => void) | undefined;
 
   tally(label: string): Tally {
     let one = this.byLabel.get(label);
@@ -57,24 +58,41 @@ export function countedAs<T>(sqlite: Database, label: string, run: () => T): T {
   return scope.run(statementCounts(sqlite).tally(label), run);
 }
 
-function counter(counts: StatementCounts): () => void {
-  return () => {
+/** A counted run: the statement's SQL goes to the connection's tracer, when a test set one. */
+type Count = (sql: string) => void;
+
+function counter(counts: StatementCounts): Count {
+  return (sql) => {
     const current = scope.getStore();
     // A scope for another connection (a test's second app) does not take this one's statements.
     (current !== undefined && current.owner === counts ? current : counts.other).n++;
+    counts.tracer?.(sql);
+  };
+}
+
+/**
+ * Hands the SQL of every statement the connection runs, in order, to `onRun` until the returned
+ * function is called (a test that compares what two requests ran; prepared statements are
+ * prepared once, so watching `prepare` would miss them).
+ */
+export function traceStatements(sqlite: Database, onRun: (sql: string) => void): () => void {
+  const counts = statementCounts(sqlite);
+  counts.tracer = onRun;
+  return () => {
+    counts.tracer = undefined;
   };
 }
 
 const RUNS = ['get', 'all', 'iterate', 'values', 'raw', 'run'] as const;
 
 /** Makes every run of `statement` count (its methods are its own, set when bun:sqlite made it). */
-export function countRuns(statement: Statement, count: () => void): Statement {
+export function countRuns(statement: Statement, count: Count, sql: string): Statement {
   const target = statement as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const name of RUNS) {
     const original = target[name];
     if (typeof original !== 'function') continue;
     target[name] = function (this: unknown) {
-      count();
+      count(sql);
       // biome-ignore lint/complexity/noArguments: the statement takes its parameters as given, with no array made for them
       return original.apply(statement, arguments as unknown as unknown[]);
     };
@@ -86,12 +104,12 @@ export function countRuns(statement: Statement, count: () => void): Statement {
  * Counts what the database runs without a statement of ours (`run`, `exec`), and returns the
  * increment statement-cache.ts applies to each statement it prepares.
  */
-export function countStatements(sqlite: Database): () => void {
+export function countStatements(sqlite: Database): Count {
   const count = counter(statementCounts(sqlite));
   for (const name of ['run', 'exec'] as const) {
     const original = sqlite[name].bind(sqlite) as (...args: unknown[]) => unknown;
     (sqlite as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      count();
+      count(String(args[0]));
       return original(...args);
     };
   }

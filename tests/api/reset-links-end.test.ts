@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { traceStatements } from '../../src/db/statement-count.ts';
 import { eq } from 'drizzle-orm';
 import { accountTokens, users } from '../../src/db/schema.ts';
 import { RESET_LINK_INVALID, RESET_REQUESTED, requestPasswordReset } from '../../src/domain/accounts/account-recovery.ts';
@@ -101,14 +102,9 @@ describe('a reset request answers before it looks for the account', () => {
     const lena = await shopper(ctx, 'lena_steps');
     ctx.db.update(users).set({ email: 'lena@example.com' }).where(eq(users.id, lena.id)).run();
     const deps = { db: ctx.db, clock: ctx.clock, limits: createAccountLimits(ctx.db, ctx.clock, true) };
-    // Every statement drizzle runs is prepared first: the SQL sent before the answer, in order.
-    const client = ctx.db.$client;
-    const prepare = client.prepare.bind(client);
+    // The SQL run before the answer, in order.
     let statements: string[] = [];
-    client.prepare = ((sql: string) => {
-      statements.push(sql);
-      return prepare(sql);
-    }) as typeof client.prepare;
+    const stopTracing = traceStatements(ctx.db.$client, (sql) => statements.push(sql));
     const stepsFor = (email: string) => {
       statements = [];
       const { done } = requestPasswordReset(deps, { email }, '192.0.2.7');
@@ -119,7 +115,7 @@ describe('a reset request answers before it looks for the account', () => {
     expect(known.before.length).toBeGreaterThan(0);
     expect(known.before).toEqual(unknown.before);
     await Promise.all([known.done, unknown.done]);
-    client.prepare = prepare;
+    stopTracing();
     expect(ctx.db.select().from(accountTokens).all()).toHaveLength(1);
   });
 });
