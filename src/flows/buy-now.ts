@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
-import { products } from '../db/schema.ts';
-import { productLabel, requireStillSold } from '../domain/catalog/catalog.ts';
+import type { products } from '../db/schema.ts';
+import { findProduct, productLabel, requireStillSold } from '../domain/catalog/catalog.ts';
 import { DomainError } from '../domain/errors.ts';
 import { paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from '../domain/orders/orders.ts';
 import { totalsChanged } from '../domain/orders/checkout.ts';
@@ -27,7 +26,7 @@ export type BuyNowRecipient = (product: typeof products.$inferSelect) => { addre
 /** POST /api/orders: one product, delivered free in Laguna Beach, or to the `recipient` when there is one. */
 export async function buyNow(deps: OrderDeps, userId: number, input: BuyNowBody, clientAddress: string, recipient?: BuyNowRecipient): Promise<{ id: number }> {
   const { productId } = input;
-  const product = deps.db.select().from(products).where(eq(products.id, productId)).get();
+  const product = findProduct(deps.db, productId);
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { auctions } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import { LIVE_STATUSES, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
@@ -23,17 +24,22 @@ export const AUCTION_HOLDS_UNIT = 'This product is being auctioned: place a bid,
  * shelf), 'auction' (the unit held for an auction nobody has bid in: buying ends it), or a 409.
  */
 export function buyNowStance(db: Queryable, productId: number, onShelf: number, now: number): 'shelf' | 'auction' {
-  const live = db
-    .select()
-    .from(auctions)
-    .where(and(eq(auctions.productId, productId), inArray(auctions.status, LIVE_STATUSES)))
-    .get();
+  const live = liveAuctionOf(db).get({ productId });
   if (!live) return 'shelf';
   const open = OPEN_STATUSES.includes(live.status) && now >= live.startsAt && now < live.endsAt;
   if (!open || !live.keepBuyNow) throw bidInstead(AUCTION_RUNNING);
   if (live.bidCount > 0) throw bidInstead(BUY_NOW_GONE);
   return onShelf > 0 ? 'shelf' : 'auction';
 }
+
+// Every Buy Now, add to cart and checkout asks: built once (db/prepared.ts).
+const liveAuctionOf = preparedOnce((db) =>
+  db
+    .select()
+    .from(auctions)
+    .where(and(eq(auctions.productId, sql.placeholder('productId')), inArray(auctions.status, LIVE_STATUSES)))
+    .prepare(),
+);
 
 /**
  * What the checkout page says before anyone presses Pay: whether Buy Now would sell the unit the

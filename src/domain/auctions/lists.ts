@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { preparedPerDb, type Queryable } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { type Auction, auctionMaximums, auctions, products, users } from '../../db/schema.ts';
 import { resolveImageUrl } from '../catalog/catalog.ts';
 import { winners } from '../games/views.ts';
@@ -114,9 +115,9 @@ export function adminAuctions(db: Queryable, filter: AdminAuctionFilter) {
   return rows.map(({ auction, leader }) => ({ ...adminAuctionView(auction), name: names.get(auction.id)!, bidder: leader }));
 }
 
-// Every grid asks, for a different list of products each time: one statement prepared once, its
-// ids bound as one JSON array (an IN list of `?` would be a new statement per length).
-const liveAuctionsOf = preparedPerDb((db: Queryable) =>
+// Every grid asks, for a different list of products each time: one statement built once
+// (db/prepared.ts), its ids bound as one JSON array (an IN list of `?` would be a new statement per length).
+const liveAuctionsOf = preparedOnce((db) =>
   db
     .select()
     .from(auctions)

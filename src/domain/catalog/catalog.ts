@@ -1,6 +1,7 @@
 import { and, asc, count, countDistinct, desc, eq, isNull, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { GallerySortName } from '../../shared/schemas/catalog.ts';
 import { preparedPerDb, type Db, type Queryable } from '../../db/client.ts';
+import { preparedOnce, statementOnce } from '../../db/prepared.ts';
 import { games, orderItems, products, productTypes, productVariants, type Product, type ProductType } from '../../db/schema.ts';
 import type { ProductHistoryCounts } from '../../shared/product-removal.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -302,7 +303,8 @@ export function findProduct(db: Queryable, id: number): Product | undefined {
   return productById(db).get({ id });
 }
 
-const productById = preparedPerDb((db: Queryable) =>
+// Every product page, add to cart and Buy Now reads it: built once (db/prepared.ts).
+const productById = preparedOnce((db) =>
   db
     .select()
     .from(products)
@@ -343,8 +345,8 @@ interface CardRow {
  * answers in half the time it takes with bound parameters, and plain rows skip Drizzle's
  * per-column mapping (83 µs to 24 µs for the demo store).
  */
-const newestOfEachType = preparedPerDb((db) =>
-  db.$client.prepare<CardRow, []>(
+const newestOfEachType = statementOnce<[], CardRow>(
+  () =>
     `select id, product_type as productType, name, brand, model, quantity, price_cents as priceCents, image_url as imageUrl, description,
        buy_now_enabled as buyNowEnabled
      from products
@@ -354,7 +356,6 @@ const newestOfEachType = preparedPerDb((db) =>
        )
        .join(' union all ')})
      order by created_at desc, id desc`,
-  ),
 );
 
 function cardProduct(row: CardRow): CardProduct {

@@ -1,5 +1,6 @@
 import { and, asc, sql } from 'drizzle-orm';
-import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { products, type Product } from '../../db/schema.ts';
 
 /*
@@ -37,8 +38,8 @@ export function whyNoGameToJoin(db: Queryable, product: Pick<Product, 'id' | 'pl
   return joinableIds(db, [product.id]).has(product.id) ? null : EVERY_UNIT_PROMISED;
 }
 
-// Every grid asks: prepared once, the ids bound as one JSON array (an IN list would be a new statement per length).
-const joinableOf = preparedPerDb((db: Queryable) =>
+// Every grid asks: built once (db/prepared.ts), the ids bound as one JSON array (an IN list would be a new statement per length).
+const joinableOf = preparedOnce((db) =>
   db
     .select({ id: products.id })
     .from(products)

@@ -1,7 +1,8 @@
-import { and, asc, eq, sum } from 'drizzle-orm';
+import { and, asc, eq, sql, sum } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { cartItems, type Product, products, productVariants } from '../../db/schema.ts';
-import { requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
+import { findProduct, requireStillSold, resolveImageUrl } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -40,15 +41,25 @@ export interface CartLine {
   product: { id: number; name: string | null; brand: string; model: string; imageUrl: string; productType: string; stock: number };
 }
 
-export function cartLines(db: Queryable, userId: number): CartLine[] {
-  return db
+/*
+ * The cart page, the cart API and every checkout read the lines: built once (db/prepared.ts).
+ * The user id is bound as `cast(? as integer)`: compared bare in a join, each new value would
+ * make SQLite compile the statement again (see accounts/sessions.ts).
+ */
+const linesOfUser = preparedOnce((db) =>
+  db
     .select({ item: cartItems, product: products, variant: productVariants })
     .from(cartItems)
     .innerJoin(products, eq(cartItems.productId, products.id))
     .innerJoin(productVariants, eq(cartItems.variantId, productVariants.id))
-    .where(eq(cartItems.userId, userId))
+    .where(eq(cartItems.userId, sql`cast(${sql.placeholder('userId')} as integer)`))
     .orderBy(asc(cartItems.addedAt), asc(cartItems.id))
-    .all()
+    .prepare(),
+);
+
+export function cartLines(db: Queryable, userId: number): CartLine[] {
+  return linesOfUser(db)
+    .all({ userId })
     .map(({ item, product, variant }) => ({
       id: item.id,
       productId: item.productId,
@@ -98,7 +109,7 @@ export type HeldBack = (product: Product) => void;
  * leave that to the add), and in stock for that many.
  */
 export function productForCart(db: Queryable, input: { productId: number; variantId?: number; quantity?: number }, heldBack?: HeldBack) {
-  const product = db.select().from(products).where(eq(products.id, input.productId)).get();
+  const product = findProduct(db, input.productId);
   if (!product) throw new DomainError(404, 'Product not found');
   requireStillSold(product);
   // Anyone may fill a cart (a visitor too): checkout asks for what the chosen payment needs.
@@ -119,11 +130,7 @@ export function addCartLine(
 ) {
   const { productId, quantity = 1 } = input;
   const { size } = productForCart(db, input, heldBack);
-  const existing = db
-    .select()
-    .from(cartItems)
-    .where(and(eq(cartItems.userId, userId), eq(cartItems.productId, productId), eq(cartItems.variantId, size.variantId), eq(cartItems.type, 'regular')))
-    .get();
+  const existing = regularLineOf(db).get({ userId, productId, variantId: size.variantId });
   const wanted = (existing?.quantity ?? 0) + quantity;
   if (wanted > size.available) {
     const message =
@@ -134,12 +141,39 @@ export function addCartLine(
     db.update(cartItems).set({ quantity: wanted, priceCents: size.priceCents }).where(eq(cartItems.id, existing.id)).run();
     return existing.id;
   }
-  return db
-    .insert(cartItems)
-    .values({ userId, productId, variantId: size.variantId, quantity, priceCents: size.priceCents, type: 'regular', addedAt: clock.now() })
-    .returning({ id: cartItems.id })
-    .get().id;
+  return insertRegularLine(db).get({ userId, productId, variantId: size.variantId, quantity, priceCents: size.priceCents, addedAt: clock.now() })!.id;
 }
+
+/* Every add to cart runs these: built once (db/prepared.ts). */
+const regularLineOf = preparedOnce((db) =>
+  db
+    .select()
+    .from(cartItems)
+    .where(
+      and(
+        eq(cartItems.userId, sql.placeholder('userId')),
+        eq(cartItems.productId, sql.placeholder('productId')),
+        eq(cartItems.variantId, sql.placeholder('variantId')),
+        eq(cartItems.type, 'regular'),
+      ),
+    )
+    .prepare(),
+);
+const insertRegularLine = preparedOnce((db) =>
+  db
+    .insert(cartItems)
+    .values({
+      userId: sql.placeholder('userId'),
+      productId: sql.placeholder('productId'),
+      variantId: sql.placeholder('variantId'),
+      quantity: sql.placeholder('quantity'),
+      priceCents: sql.placeholder('priceCents'),
+      type: 'regular',
+      addedAt: sql.placeholder('addedAt'),
+    })
+    .returning({ id: cartItems.id })
+    .prepare(),
+);
 
 function ownLine(db: Queryable, userId: number, id: number) {
   const line = Number.isSafeInteger(id)

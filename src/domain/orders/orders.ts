@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { cartItems, games, orderItems, orders, payments } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import type { CartLine } from './cart.ts';
@@ -183,27 +184,35 @@ export const FAILED_ORDER_WINDOW_MS = 15 * 60 * 1000;
 
 /** The same checkout's order that failed within the window, if any, and the number of this attempt on it. */
 function failedAttemptToRetry(tx: Queryable, order: PlaceOrder, now: number): { id: number; attempt: number } | undefined {
-  const failed = tx
+  const failed = recentFailedOrder(tx).get({ userId: order.userId, checkoutKey: order.checkoutKey, since: now - FAILED_ORDER_WINDOW_MS });
+  if (!failed) return undefined;
+  const charges = chargesOfOrder(tx).get({ orderId: failed.id });
+  return { id: failed.id, attempt: (charges?.n ?? 0) + 1 };
+}
+
+/* Every card checkout's claim runs these: built once (db/prepared.ts). */
+const recentFailedOrder = preparedOnce((db) =>
+  db
     .select({ id: orders.id })
     .from(orders)
     .where(
       and(
-        eq(orders.userId, order.userId),
-        eq(orders.checkoutKey, order.checkoutKey),
+        eq(orders.userId, sql.placeholder('userId')),
+        eq(orders.checkoutKey, sql.placeholder('checkoutKey')),
         eq(orders.status, 'failed'),
-        gte(orders.updatedAt, now - FAILED_ORDER_WINDOW_MS),
+        gte(orders.updatedAt, sql.placeholder('since')),
       ),
     )
     .orderBy(desc(orders.id))
-    .get();
-  if (!failed) return undefined;
-  const charges = tx
+    .prepare(),
+);
+const chargesOfOrder = preparedOnce((db) =>
+  db
     .select({ n: count() })
     .from(payments)
-    .where(and(eq(payments.orderId, failed.id), eq(payments.kind, 'order_charge')))
-    .get();
-  return { id: failed.id, attempt: (charges?.n ?? 0) + 1 };
-}
+    .where(and(eq(payments.orderId, sql.placeholder('orderId')), eq(payments.kind, 'order_charge')))
+    .prepare(),
+);
 
 /** Step 1: lock, stock, prize, order and payment row, in one transaction. */
 function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
@@ -235,13 +244,70 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
 
 /** One checkout at a time: a second click while the first is being charged is a 409 naming it. */
 function refuseWhileInProgress(tx: Queryable, order: PlaceOrder): void {
-  const busy = tx
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.checkoutKey, order.checkoutKey), eq(orders.status, 'pending')))
-    .get();
+  const busy = pendingOrderOfKey(tx).get({ checkoutKey: order.checkoutKey });
   if (busy) throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS', orderId: busy.id });
 }
+
+/* Every checkout's claim runs these: built once (db/prepared.ts). */
+const pendingOrderOfKey = preparedOnce((db) =>
+  db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.checkoutKey, sql.placeholder('checkoutKey')), eq(orders.status, 'pending')))
+    .prepare(),
+);
+const insertOrder = preparedOnce((db) =>
+  db
+    .insert(orders)
+    .values({
+      userId: sql.placeholder('userId'),
+      orderDate: sql.placeholder('orderDate'),
+      totalCents: sql.placeholder('totalCents'),
+      subtotalCents: sql.placeholder('subtotalCents'),
+      taxCents: sql.placeholder('taxCents'),
+      shippingCents: sql.placeholder('shippingCents'),
+      status: sql.placeholder('status'),
+      customerName: sql.placeholder('customerName'),
+      customerEmail: sql.placeholder('customerEmail'),
+      customerPhone: sql.placeholder('customerPhone'),
+      shippingAddress: sql.placeholder('shippingAddress'),
+      shippingCity: sql.placeholder('shippingCity'),
+      shippingState: sql.placeholder('shippingState'),
+      shippingZipCode: sql.placeholder('shippingZipCode'),
+      shippingCountry: sql.placeholder('shippingCountry'),
+      paymentMethod: sql.placeholder('paymentMethod'),
+      shippingMethod: sql.placeholder('shippingMethod'),
+      checkoutKey: sql.placeholder('checkoutKey'),
+      donationTo: sql.placeholder('donationTo'),
+      updatedAt: sql.placeholder('updatedAt'),
+    })
+    .returning({ id: orders.id })
+    .prepare(),
+);
+const insertOrderItem = preparedOnce((db) =>
+  db
+    .insert(orderItems)
+    .values({
+      orderId: sql.placeholder('orderId'),
+      productId: sql.placeholder('productId'),
+      variantId: sql.placeholder('variantId'),
+      sizeLabel: sql.placeholder('sizeLabel'),
+      quantity: sql.placeholder('quantity'),
+      priceCents: sql.placeholder('priceCents'),
+      purchaseType: sql.placeholder('purchaseType'),
+      productLabel: sql.placeholder('productLabel'),
+      cartItemId: sql.placeholder('cartItemId'),
+      gameId: sql.placeholder('gameId'),
+    })
+    .prepare(),
+);
+const orderStatusOf = preparedOnce((db) =>
+  db
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /**
  * The order row: new, or the failed order of a card refused again within the window (one
@@ -274,7 +340,7 @@ function writeOrder(deps: OrderDeps, tx: Queryable, order: PlaceOrder, now: numb
   };
   const retried = cashOnDelivery ? undefined : failedAttemptToRetry(tx, order, now);
   if (!retried) {
-    const created = tx.insert(orders).values(fields).returning({ id: orders.id }).get();
+    const created = insertOrder(tx).get(fields)!;
     return { orderId: created.id, key: gatewayKey(deps.db, 'charge', created.id) };
   }
   tx.update(orders)
@@ -292,20 +358,18 @@ function writeLines(tx: Queryable, orderId: number, order: PlaceOrder, now: numb
     if (!line.stockReserved) reserveStock(tx, line, orderId, now);
     else if (line.heldBy) attachOrder(tx, line.heldBy, orderId, now);
     if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
-    tx.insert(orderItems)
-      .values({
-        orderId,
-        productId: line.productId,
-        variantId: line.variantId,
-        sizeLabel: line.sizeLabel,
-        quantity: line.quantity,
-        priceCents: line.priceCents,
-        purchaseType: line.purchaseType,
-        productLabel: line.label,
-        cartItemId: line.cartItemId ?? null,
-        gameId: line.gameId ?? null,
-      })
-      .run();
+    insertOrderItem(tx).run({
+      orderId,
+      productId: line.productId,
+      variantId: line.variantId,
+      sizeLabel: line.sizeLabel,
+      quantity: line.quantity,
+      priceCents: line.priceCents,
+      purchaseType: line.purchaseType,
+      productLabel: line.label,
+      cartItemId: line.cartItemId ?? null,
+      gameId: line.gameId ?? null,
+    });
   }
 }
 
@@ -349,7 +413,7 @@ function declinedError(failure: PaymentFailure, orderId: number): DomainError {
 
 /** What the shopper is told once the order's charge has ended, whoever ended it. */
 export function answerFor(db: Queryable, orderId: number, failure: PaymentFailure | null): number {
-  const status = db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()?.status;
+  const status = orderStatusOf(db).get({ id: orderId })?.status;
   if (status === 'processing' || status === 'shipped' || status === 'completed') return orderId;
   if (status === 'failed' && failure) throw declinedError(failure, orderId);
   if (status === 'failed')

@@ -1,5 +1,6 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { GatewayPayment } from './gateway.ts';
@@ -23,7 +24,7 @@ import { moveHolds } from './holds.ts';
  * and goes to Needs attention (matching.ts).
  */
 
-export type NewPayment = Omit<typeof payments.$inferInsert, 'status' | 'attempts' | 'nextAttemptAt' | 'createdAt' | 'updatedAt' | 'gateway'> & {
+export type NewPayment = Pick<typeof payments.$inferInsert, 'userId' | 'kind' | 'amountCents' | 'orderId' | 'playId' | 'idempotencyKey'> & {
   status: 'charging' | 'authorizing';
 };
 
@@ -31,12 +32,41 @@ export type NewPayment = Omit<typeof payments.$inferInsert, 'status' | 'attempts
 export function createPayment(tx: Queryable, deps: PaymentDeps, values: NewPayment): PaymentRow {
   purposeOf(values.kind);
   const now = deps.clock.now();
-  return tx
-    .insert(payments)
-    .values({ ...values, gateway: deps.gateway.name, attempts: 1, nextAttemptAt: leaseUntil(deps.clock), createdAt: now, updatedAt: now })
-    .returning()
-    .get();
+  return insertAskedFor(tx).get({
+    userId: values.userId,
+    kind: values.kind,
+    status: values.status,
+    amountCents: values.amountCents,
+    orderId: values.orderId ?? null,
+    playId: values.playId ?? null,
+    gateway: deps.gateway.name,
+    idempotencyKey: values.idempotencyKey,
+    nextAttemptAt: leaseUntil(deps.clock),
+    now,
+  })!;
 }
+
+/* Every card checkout, entry and team place writes one: built once (db/prepared.ts). */
+const insertAskedFor = preparedOnce((db) =>
+  db
+    .insert(payments)
+    .values({
+      userId: sql.placeholder('userId'),
+      kind: sql.placeholder('kind'),
+      status: sql.placeholder('status'),
+      amountCents: sql.placeholder('amountCents'),
+      orderId: sql.placeholder('orderId'),
+      playId: sql.placeholder('playId'),
+      gateway: sql.placeholder('gateway'),
+      idempotencyKey: sql.placeholder('idempotencyKey'),
+      attempts: 1,
+      nextAttemptAt: sql.placeholder('nextAttemptAt'),
+      createdAt: sql.placeholder('now'),
+      updatedAt: sql.placeholder('now'),
+    })
+    .returning()
+    .prepare(),
+);
 
 /**
  * Writes a refund about to be sent ('refunding', under a lease), against the charge it refunds:
@@ -111,12 +141,37 @@ export async function afterCommit(deps: PaymentDeps, rowId: number, handled: Han
 
 /** The row while its charge or hold is still being asked for: what confirm and refuse claim. */
 function askedFor(tx: Queryable, rowId: number): PaymentRow | undefined {
-  return tx
+  return askedForRow(tx).get({ rowId });
+}
+
+/* Every confirm and refuse runs these: built once (db/prepared.ts). */
+const askedForRow = preparedOnce((db) =>
+  db
     .select()
     .from(payments)
-    .where(and(eq(payments.id, rowId), inArray(payments.status, ['charging', 'authorizing'])))
-    .get();
-}
+    .where(and(eq(payments.id, sql.placeholder('rowId')), inArray(payments.status, ['charging', 'authorizing'])))
+    .prepare(),
+);
+/** The confirm's write, with or without an admin's review (two shapes: the review's columns are set only with one). */
+const confirmWrite = (reviewed: boolean) =>
+  preparedOnce((db) =>
+    db
+      .update(payments)
+      .set({
+        status: sql`${sql.placeholder('status')}`,
+        gatewayPaymentId: sql`${sql.placeholder('gatewayPaymentId')}`,
+        errorCode: null,
+        errorDetail: null,
+        nextAttemptAt: null,
+        updatedAt: sql`${sql.placeholder('now')}`,
+        ...(reviewed ? { reviewNote: sql`${sql.placeholder('reviewNote')}`, reviewedAt: sql`${sql.placeholder('now')}` } : {}),
+      })
+      .where(and(eq(payments.id, sql.placeholder('rowId')), eq(payments.status, sql.placeholder('from'))))
+      .returning()
+      .prepare(),
+  );
+const confirmRow = confirmWrite(false);
+const confirmReviewedRow = confirmWrite(true);
 
 export interface ConfirmOptions {
   /** An admin's override: a payment under another reference may pay this row (amount, currency and uniqueness still hold). */
@@ -137,21 +192,16 @@ export async function confirmPayment(deps: PaymentDeps, rowId: number, payment: 
     const mismatch = mismatchOf(tx, current, payment, options);
     if (mismatch) return { end: 'mismatch' as const, current, mismatch };
     const now = clock.now();
-    const reviewed = options.reviewNote ? { reviewNote: options.reviewNote.slice(0, 1000), reviewedAt: now } : {};
-    const row = tx
-      .update(payments)
-      .set({
-        status: current.status === 'charging' ? 'captured' : 'authorized',
-        gatewayPaymentId: payment.id,
-        errorCode: null,
-        errorDetail: null,
-        nextAttemptAt: null,
-        updatedAt: now,
-        ...reviewed,
-      })
-      .where(and(eq(payments.id, rowId), eq(payments.status, current.status)))
-      .returning()
-      .get();
+    const confirmed = {
+      status: current.status === 'charging' ? 'captured' : 'authorized',
+      gatewayPaymentId: payment.id,
+      now,
+      rowId,
+      from: current.status,
+    };
+    const row = options.reviewNote
+      ? confirmReviewedRow(tx).get({ ...confirmed, reviewNote: options.reviewNote.slice(0, 1000) })
+      : confirmRow(tx).get(confirmed);
     if (!row) return { end: 'gone' as const };
     const handled = purpose.onConfirmed(tx, deps, row, payment);
     if (handled?.release) markHolds(tx, deps, [row.id], 'voiding');

@@ -1,5 +1,6 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { formatCents } from '../../shared/pricing.ts';
@@ -26,12 +27,17 @@ function money(cents: number, currency: string): string {
 
 /** The other row that already names this gateway payment, if any. */
 export function rowLinkedTo(db: Queryable, gatewayPaymentId: string, except: number): { id: number; orderId: number | null } | undefined {
-  return db
+  return linkedRow(db).get({ gatewayPaymentId, except });
+}
+
+// Every confirm asks (mismatchOf): built once (db/prepared.ts).
+const linkedRow = preparedOnce((db) =>
+  db
     .select({ id: payments.id, orderId: payments.orderId })
     .from(payments)
-    .where(and(eq(payments.gatewayPaymentId, gatewayPaymentId), ne(payments.id, except)))
-    .get();
-}
+    .where(and(eq(payments.gatewayPaymentId, sql.placeholder('gatewayPaymentId')), ne(payments.id, sql.placeholder('except'))))
+    .prepare(),
+);
 
 /**
  * Why `payment` is not this row's, in the admin's words; null when amount, currency and reference

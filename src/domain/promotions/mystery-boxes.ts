@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { type Db, preparedPerDb, type Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { statementOnce } from '../../db/prepared.ts';
 import { mysteryBoxes, mysterySeeds, products, productVariants, type ProductType } from '../../db/schema.ts';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { formatCents } from '../../shared/pricing.ts';
@@ -209,13 +210,12 @@ export function boxState(db: Queryable, type: ProductType): BoxState {
  * The list's read of every box's contents, prepared once: plain rows skip Drizzle's per-column
  * mapping, which cost ten times the query itself here (docs/decisions.md, "Mystery boxes").
  */
-const flaggedVariants = preparedPerDb((db) =>
-  db.$client.prepare<ContentRow, []>(
+const flaggedVariants = statementOnce<[], ContentRow>(
+  () =>
     `select v.id as variantId, p.id as productId, p.product_type as productType, p.brand, p.name, p.model,
        coalesce(v.price_cents, p.price_cents) as priceCents, v.size, v.quantity
      from product_variants v join products p on p.id = v.product_id
      where p.mystery_box_enabled = 1 and p.archived_at is null and p.quantity > 0 order by v.id`,
-  ),
 );
 
 /** Every type's box, in three reads whatever the number of types. */
