@@ -12,6 +12,11 @@ const SWIPE_THRESHOLD_PX = 50;
 export default function Toaster({ initial = null }: { initial?: ToastInput | null }) {
   useSignals();
   const [initialOpen, setInitialOpen] = useState(initial !== null);
+  // The shared toasts are this browser's: the server's render (and the first render here, which
+  // must match it) shows only what the server carried over. A test process that also runs islands
+  // holds their toasts in the same module, and they showed on pages it rendered as the server.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const regionRef = useRef<HTMLElement>(null);
 
   useEffect(() => {
@@ -25,7 +30,7 @@ export default function Toaster({ initial = null }: { initial?: ToastInput | nul
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const current = toasts.value[0];
+  const current = hydrated ? toasts.value[0] : undefined;
   const shown: (ToastInput & { id: number }) | undefined = current ?? (initialOpen && initial ? { ...initial, id: 0 } : undefined);
 
   return (
