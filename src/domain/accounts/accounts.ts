@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { users, type User } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -35,12 +36,17 @@ export function usernamesOf(db: Queryable, ids: number[]): Map<number, string> {
   return new Map(rows.map((user) => [user.id, user.username]));
 }
 
-export function findUserByUsername(db: Queryable, username: string): User | undefined {
-  return db
+/* Every sign-in and registration looks the name up: built once (db/prepared.ts). Compared in lower case, as the unique index is. */
+const userByLowerName = preparedOnce((db) =>
+  db
     .select()
     .from(users)
-    .where(eq(sql`lower(${users.username})`, username.toLowerCase()))
-    .get();
+    .where(eq(sql`lower(${users.username})`, sql.placeholder('name')))
+    .prepare(),
+);
+
+export function findUserByUsername(db: Queryable, username: string): User | undefined {
+  return userByLowerName(db).get({ name: username.toLowerCase() });
 }
 
 export async function register(deps: AccountDeps, input: RegisterInput, ip: string): Promise<User> {

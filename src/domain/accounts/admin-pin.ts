@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { sessions, type Session } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -26,11 +27,44 @@ export function sessionPassedPin(session: Session | null, clock: Clock): boolean
   return now - session.pinVerifiedAt < PIN_VALID_MS && now - lastUse < PIN_IDLE_MS;
 }
 
+/* Every admin request and PIN check reads or writes the session's row: built once (db/prepared.ts). */
+const bySessionId = eq(sessions.id, sql.placeholder('id'));
+const sessionById = preparedOnce((db) => db.select().from(sessions).where(bySessionId).prepare());
+const markPinUsed = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ pinUsedAt: sql`${sql.placeholder('now')}` })
+    .where(bySessionId)
+    .prepare(),
+);
+const countPinFailure = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ pinFailures: sql`${sessions.pinFailures} + 1` })
+    .where(bySessionId)
+    .returning({ failures: sessions.pinFailures })
+    .prepare(),
+);
+const lockPin = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ pinFailures: 0, pinLockedUntil: sql`${sql.placeholder('until')}` })
+    .where(bySessionId)
+    .prepare(),
+);
+const markPinVerified = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ pinVerifiedAt: sql`${sql.placeholder('now')}`, pinUsedAt: sql`${sql.placeholder('now')}`, pinFailures: 0, pinLockedUntil: null })
+    .where(bySessionId)
+    .prepare(),
+);
+
 /** An admin request of an unlocked session keeps the unlock alive (written at most once a minute). */
 export function touchPinUnlock(db: Queryable, session: Session, clock: Clock): void {
   const now = clock.now();
   if (now - (session.pinUsedAt ?? session.pinVerifiedAt ?? 0) < 60_000) return;
-  db.update(sessions).set({ pinUsedAt: now }).where(eq(sessions.id, session.id)).run();
+  markPinUsed(db).run({ id: session.id, now });
 }
 
 /**
@@ -50,27 +84,17 @@ export function verifyAdminPin(
   expected: string,
 ): void {
   const now = clock.now();
-  const current = db.select().from(sessions).where(eq(sessions.id, sessionId)).get();
+  const current = sessionById(db).get({ id: sessionId });
   if (!current) throw new DomainError(401, 'Please log in to continue.');
   const lockedFor = Math.max(current.pinLockedUntil && current.pinLockedUntil > now ? current.pinLockedUntil - now : 0, userFailures.retryAfter(userKey));
   if (lockedFor > 0) throw new DomainError(429, `Too many wrong PINs. Please try again in ${minutesText(lockedFor)}.`);
 
   if (typeof pin !== 'string' || pin.length === 0 || pin.length > 32 || !sameSecret(pin, expected)) {
     userFailures.record(userKey);
-    const counted = db
-      .update(sessions)
-      .set({ pinFailures: sql`${sessions.pinFailures} + 1` })
-      .where(eq(sessions.id, sessionId))
-      .returning({ failures: sessions.pinFailures })
-      .get();
-    if ((counted?.failures ?? 0) >= PIN_MAX_FAILURES) {
-      db.update(sessions)
-        .set({ pinFailures: 0, pinLockedUntil: now + PIN_LOCK_MS })
-        .where(eq(sessions.id, sessionId))
-        .run();
-    }
+    const counted = countPinFailure(db).get({ id: sessionId });
+    if ((counted?.failures ?? 0) >= PIN_MAX_FAILURES) lockPin(db).run({ id: sessionId, until: now + PIN_LOCK_MS });
     throw new DomainError(401, 'Invalid PIN. Please try again.', { pin: 'Invalid PIN. Please try again.' });
   }
   userFailures.reset(userKey);
-  db.update(sessions).set({ pinVerifiedAt: now, pinUsedAt: now, pinFailures: 0, pinLockedUntil: null }).where(eq(sessions.id, sessionId)).run();
+  markPinVerified(db).run({ id: sessionId, now });
 }

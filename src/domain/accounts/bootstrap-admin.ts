@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { appSettings, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { findUserByUsername } from './accounts.ts';
@@ -24,6 +25,25 @@ function randomPassword(): string {
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
 }
 
+/* Every new store runs these (each test opens one): built once (db/prepared.ts). */
+const insertAdmin = preparedOnce((db) =>
+  db
+    .insert(users)
+    .values({ username: sql.placeholder('username'), passwordHash: sql.placeholder('passwordHash'), isAdmin: true, createdAt: sql.placeholder('now') })
+    .onConflictDoNothing()
+    .returning({ id: users.id })
+    .prepare(),
+);
+const insertPin = preparedOnce((db) =>
+  db
+    .insert(appSettings)
+    .values({ key: 'admin_pin', value: sql.placeholder('pin'), updatedAt: sql.placeholder('now') })
+    .onConflictDoNothing()
+    .returning({ value: appSettings.value })
+    .prepare(),
+);
+const storedPin = preparedOnce((db) => db.select().from(appSettings).where(eq(appSettings.key, 'admin_pin')).prepare());
+
 /**
  * Creates the bootstrap admin once, and settles the admin PIN: ADMIN_PIN when set, otherwise
  * the PIN generated on the first start (kept in app_settings so it survives restarts).
@@ -45,26 +65,16 @@ export async function bootstrapAdmin(deps: {
   // PIN with it, so one process reports both.
   return db.transaction((tx) => {
     if (passwordHash !== null) {
-      const inserted = tx
-        .insert(users)
-        .values({ username: config.adminUsername, passwordHash, isAdmin: true, createdAt: clock.now() })
-        .onConflictDoNothing()
-        .returning({ id: users.id })
-        .all();
+      const inserted = insertAdmin(tx).all({ username: config.adminUsername, passwordHash, now: clock.now() });
       if (inserted.length > 0 && !config.adminPassword) {
         generated.adminUsername = config.adminUsername;
         generated.adminPassword = password;
       }
     }
     if (config.adminPin) return { adminPin: config.adminPin, generated };
-    const inserted = tx
-      .insert(appSettings)
-      .values({ key: 'admin_pin', value: randomDigits(6), updatedAt: clock.now() })
-      .onConflictDoNothing()
-      .returning({ value: appSettings.value })
-      .all();
+    const inserted = insertPin(tx).all({ pin: randomDigits(6), now: clock.now() });
     if (inserted[0]) generated.adminPin = inserted[0].value;
-    const stored = tx.select().from(appSettings).where(eq(appSettings.key, 'admin_pin')).get();
+    const stored = storedPin(tx).get();
     if (!stored) throw new Error('the admin PIN is missing right after it was written');
     return { adminPin: stored.value, generated };
   });

@@ -1,5 +1,6 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { notifications } from '../../db/schema.ts';
 import type { NotificationType, NotificationView } from '../../shared/views/notifications.ts';
 import type { Clock } from '../clock.ts';
@@ -35,14 +36,26 @@ export function notify(db: Queryable, clock: Clock, userId: number, notification
     .run();
 }
 
-export function latestNotifications(db: Queryable, userId: number) {
-  return db
+/* The bell of every signed-in page reads these: built once (db/prepared.ts). */
+const latestOf = preparedOnce((db) =>
+  db
     .select()
     .from(notifications)
-    .where(eq(notifications.userId, userId))
+    .where(eq(notifications.userId, sql.placeholder('userId')))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(NOTIFICATION_LIMIT)
-    .all();
+    .prepare(),
+);
+const unreadCountOf = preparedOnce((db) =>
+  db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, sql.placeholder('userId')), eq(notifications.read, false)))
+    .prepare(),
+);
+
+export function latestNotifications(db: Queryable, userId: number) {
+  return latestOf(db).all({ userId });
 }
 
 /** A notification as the API and the bell show it (spec section 3: timestamp, read). */
@@ -62,11 +75,7 @@ export function notificationView(n: typeof notifications.$inferSelect): Notifica
 }
 
 export function unreadNotificationCount(db: Queryable, userId: number): number {
-  const row = db
-    .select({ n: count() })
-    .from(notifications)
-    .where(and(eq(notifications.userId, userId), eq(notifications.read, false)))
-    .get();
+  const row = unreadCountOf(db).get({ userId });
   return row?.n ?? 0;
 }
 

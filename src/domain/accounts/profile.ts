@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { userProfiles, users, type ProfileAddress, type StoredPaymentMethod } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -74,8 +75,24 @@ export function profileTabFor(missing: readonly string[]): 'personal' | 'payment
   return missing.length > 0 && missing.every((field) => field === 'payment card') ? 'payment' : 'personal';
 }
 
+/* Every signed-in page asks whether the profile is complete, and every buy or play reads it: built once (db/prepared.ts). */
+const profileOf = preparedOnce((db) =>
+  db
+    .select()
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+const userNameOf = preparedOnce((db) =>
+  db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('userId')))
+    .prepare(),
+);
+
 export function findProfile(db: Queryable, userId: number): StoredProfile | undefined {
-  return db.select().from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  return profileOf(db).get({ userId });
 }
 
 export function profileView(profile: StoredProfile | undefined): ProfileView {
@@ -211,7 +228,7 @@ export async function updateProfile(deps: ProfileDeps, userId: number, patch: Pr
         .run();
     }
     followProfileIdentifiers(tx, deps.clock, userId, cardFingerprint);
-    const user = tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).get()!;
+    const user = userNameOf(tx).get({ userId })!;
     if (wantedEmail) requestEmailChange(tx, deps.clock, deps.limits, user, currentEmail, wantedEmail);
     // An address not confirmed yet gets its link; saved again (the same address) it gets a fresh
     // one unless a link is still open or the hourly limit is reached, quietly.

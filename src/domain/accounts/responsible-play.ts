@@ -1,5 +1,6 @@
 import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { playerSettings, plays } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -27,8 +28,30 @@ const FOREVER = 8_640_000_000_000_000;
 
 export type ExclusionPeriod = (typeof EXCLUSION_PERIODS)[number];
 
+/* Every entry into a game, and the rules and profile pages, read these: built once (db/prepared.ts). */
+const settingsQuery = preparedOnce((db) =>
+  db
+    .select()
+    .from(playerSettings)
+    .where(eq(playerSettings.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+const entriesSinceQuery = preparedOnce((db) =>
+  db
+    .select({ n: count() })
+    .from(plays)
+    .where(
+      and(
+        eq(plays.userId, sql.placeholder('userId')),
+        inArray(plays.status, ['entered', 'authorizing']),
+        gte(sql`coalesce(${plays.enteredAt}, ${plays.createdAt})`, sql.placeholder('since')),
+      ),
+    )
+    .prepare(),
+);
+
 function settingsOf(db: Queryable, userId: number) {
-  return db.select().from(playerSettings).where(eq(playerSettings.userId, userId)).get();
+  return settingsQuery(db).get({ userId });
 }
 
 function upsert(db: Queryable, clock: Clock, userId: number, values: Partial<typeof playerSettings.$inferInsert>): void {
@@ -40,19 +63,7 @@ function upsert(db: Queryable, clock: Clock, userId: number, values: Partial<typ
 
 /** Entries that count against the daily limit: paid or being paid, in the last 24 hours. */
 export function entriesInLastDay(db: Queryable, userId: number, now: number): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(plays)
-      .where(
-        and(
-          eq(plays.userId, userId),
-          inArray(plays.status, ['entered', 'authorizing']),
-          gte(sql`coalesce(${plays.enteredAt}, ${plays.createdAt})`, now - DAY_MS),
-        ),
-      )
-      .get()?.n ?? 0
-  );
+  return entriesSinceQuery(db).get({ userId, since: now - DAY_MS })?.n ?? 0;
 }
 
 export interface PlayerSettingsView {

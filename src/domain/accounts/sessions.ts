@@ -1,6 +1,7 @@
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { eq, getTableColumns, lt, sql, type Table } from 'drizzle-orm';
-import { preparedPerDb, type Db, type Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce, statementOnce } from '../../db/prepared.ts';
 import { sessions, users, viewerVersions, type Session, type User } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 
@@ -36,6 +37,36 @@ export function sessionIdFromToken(token: string): string {
   return Bun.SHA256.hash(token, 'hex');
 }
 
+/* Every sign-in writes a session, and a signed-in request may renew or remove one: built once (db/prepared.ts). */
+const insertSession = preparedOnce((db) =>
+  db
+    .insert(sessions)
+    .values({
+      id: sql.placeholder('id'),
+      userId: sql.placeholder('userId'),
+      expiresAt: sql.placeholder('expiresAt'),
+      createdAt: sql.placeholder('createdAt'),
+      pinVerifiedAt: null,
+      pinUsedAt: null,
+      pinFailures: 0,
+      pinLockedUntil: null,
+    })
+    .prepare(),
+);
+const deleteSession = preparedOnce((db) =>
+  db
+    .delete(sessions)
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare(),
+);
+const renewSession = preparedOnce((db) =>
+  db
+    .update(sessions)
+    .set({ expiresAt: sql`${sql.placeholder('expiresAt')}` })
+    .where(eq(sessions.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export function createSession(db: Db, clock: Clock, token: string, userId: number): Session {
   const now = clock.now();
   const session: Session = {
@@ -48,13 +79,13 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
     pinFailures: 0,
     pinLockedUntil: null,
   };
-  db.insert(sessions).values(session).run();
+  insertSession(db).run({ id: session.id, userId, expiresAt: session.expiresAt, createdAt: now });
   return session;
 }
 
 /**
- * Every request of a signed-in user runs this lookup: one statement, prepared once per database
- * (issue 35: a signed-in cache hit runs this and nothing else), the session, its user and the
+ * Every request of a signed-in user runs this lookup: one statement, its SQL written once per
+ * process and compiled once per database (db/prepared.ts; issue 35: a signed-in cache hit runs this and nothing else), the session, its user and the
  * viewer version by their primary keys. One statement reads one snapshot, so no transaction.
  * The SQL is Drizzle's, run as a plain statement returning an array per row, read into the
  * session and user by their columns (what Drizzle's row mapping did, at a fraction of its cost
@@ -64,16 +95,16 @@ export function createSession(db: Db, clock: Clock, token: string, userId: numbe
  * statement and it is compiled again on each run (about 150-200 us of this three-table select;
  * with the cast, about 10 us). Same plan, same index (bench/hit-costs.ts, docs/decisions.md).
  */
-const sessionLookup = preparedPerDb((db) => {
-  const query = db
-    .select({ session: sessions, user: users, viewerVersion: viewerVersions.version })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
-    .where(eq(sessions.id, sql`cast(${sql.placeholder('id')} as text)`))
-    .toSQL();
-  return db.$client.prepare<unknown[], [string]>(query.sql);
-});
+const sessionLookup = statementOnce<[string], unknown[]>(
+  (db) =>
+    db
+      .select({ session: sessions, user: users, viewerVersion: viewerVersions.version })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
+      .where(eq(sessions.id, sql`cast(${sql.placeholder('id')} as text)`))
+      .toSQL().sql,
+);
 
 /** Reads a table's columns, in the order Drizzle selects them, from a row of values starting at `from`. */
 function rowReader<T>(table: Table): (values: unknown[], from: number) => T {
@@ -104,13 +135,13 @@ export function validateSessionToken(db: Db, clock: Clock, token: string): Sessi
   const viewerVersion = (values[SESSION_COLUMNS + USER_COLUMNS] as number | null) ?? 0;
   const now = clock.now();
   if (now >= session.expiresAt) {
-    db.delete(sessions).where(eq(sessions.id, id)).run();
+    deleteSession(db).run({ id });
     return null;
   }
   const renewed = session.expiresAt - now < RENEW_WITHIN_MS;
   if (renewed) {
     session.expiresAt = now + SESSION_LIFETIME_MS;
-    db.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, id)).run();
+    renewSession(db).run({ id, expiresAt: session.expiresAt });
   }
   return { session, user, renewed, viewerVersion };
 }
@@ -132,16 +163,16 @@ export interface SessionGlance {
  * the reason given above.
  */
 type GlanceRow = [expiresAt: number, userId: number, isAdmin: number, username: string, viewerVersion: number | null];
-const sessionGlanceQuery = preparedPerDb((db) => {
-  const query = db
-    .select({ expiresAt: sessions.expiresAt, userId: users.id, isAdmin: users.isAdmin, username: users.username, viewerVersion: viewerVersions.version })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
-    .where(eq(sessions.id, sql`cast(${sql.placeholder('id')} as text)`))
-    .toSQL();
-  return db.$client.prepare<unknown, [string]>(query.sql);
-});
+const sessionGlanceQuery = statementOnce<[string]>(
+  (db) =>
+    db
+      .select({ expiresAt: sessions.expiresAt, userId: users.id, isAdmin: users.isAdmin, username: users.username, viewerVersion: viewerVersions.version })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(viewerVersions, eq(viewerVersions.userId, sessions.userId))
+      .where(eq(sessions.id, sql`cast(${sql.placeholder('id')} as text)`))
+      .toSQL().sql,
+);
 
 /**
  * The session named by the token, at a glance: one statement, nothing written. An expired

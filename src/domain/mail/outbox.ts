@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { type EmailKind, emailOutbox, userProfiles, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import type { EmailBody } from './compose.ts';
@@ -33,14 +34,48 @@ export interface NewEmail {
   linkExpiresAt?: number;
 }
 
-/** Where mail for an account goes: the profile's e-mail, else the account's; none for a deleted account. */
-export function emailAddressOf(db: Queryable, userId: number): string | null {
-  const row = db
+/* Every message queued reads these and writes one row: built once (db/prepared.ts). */
+// The account id is bound as `cast(? as integer)`: compared bare in a join, each new value would
+// make SQLite compile the statement again (see accounts/sessions.ts).
+const addressesQuery = preparedOnce((db) =>
+  db
     .select({ accountEmail: users.email, profileEmail: userProfiles.email, deletedAt: users.deletedAt })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(eq(users.id, userId))
-    .get();
+    .where(eq(users.id, sql`cast(${sql.placeholder('userId')} as integer)`))
+    .prepare(),
+);
+const preferenceQuery = preparedOnce((db) =>
+  db
+    .select({ on: userProfiles.emailNotifications })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+const insertEmail = preparedOnce((db) =>
+  db
+    .insert(emailOutbox)
+    .values({
+      userId: sql.placeholder('userId'),
+      toAddress: sql.placeholder('toAddress'),
+      kind: sql.placeholder('kind'),
+      eventKey: sql.placeholder('eventKey'),
+      subject: sql.placeholder('subject'),
+      textBody: sql.placeholder('textBody'),
+      htmlBody: sql.placeholder('htmlBody'),
+      status: sql.placeholder('status'),
+      nextAttemptAt: sql.placeholder('nextAttemptAt'),
+      createdAt: sql.placeholder('createdAt'),
+      linkExpiresAt: sql.placeholder('linkExpiresAt'),
+    })
+    .onConflictDoNothing()
+    .returning({ id: emailOutbox.id })
+    .prepare(),
+);
+
+/** Where mail for an account goes: the profile's e-mail, else the account's; none for a deleted account. */
+export function emailAddressOf(db: Queryable, userId: number): string | null {
+  const row = addressesQuery(db).get({ userId });
   if (!row || row.deletedAt !== null) return null;
   return row.profileEmail?.trim() || row.accountEmail?.trim() || null;
 }
@@ -57,7 +92,7 @@ export function confirmedEmailOf(db: Queryable, userId: number): string | null {
 
 /** Whether the account accepts messages that are not receipts or security messages. */
 export function wantsEmail(db: Queryable, userId: number): boolean {
-  const row = db.select({ on: userProfiles.emailNotifications }).from(userProfiles).where(eq(userProfiles.userId, userId)).get();
+  const row = preferenceQuery(db).get({ userId });
   return row?.on ?? true;
 }
 
@@ -68,25 +103,20 @@ export function queueEmail(db: Queryable, clock: Clock, email: NewEmail): QueueR
   if (!to) return 'no-address';
   const optedOut = !ESSENTIAL_EMAIL_KINDS.has(email.kind) && email.userId !== null && !wantsEmail(db, email.userId);
   const now = clock.now();
-  const inserted = db
-    .insert(emailOutbox)
-    .values({
-      userId: email.userId,
-      toAddress: to,
-      kind: email.kind,
-      eventKey: email.eventKey,
-      subject: email.subject,
-      textBody: email.body.text,
-      htmlBody: email.body.html,
-      // Kept as 'skipped' rather than dropped: the account page and support can see it was not sent, and why.
-      status: optedOut ? 'skipped' : 'pending',
-      nextAttemptAt: optedOut ? null : now,
-      createdAt: now,
-      linkExpiresAt: email.linkExpiresAt ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ id: emailOutbox.id })
-    .get();
+  const inserted = insertEmail(db).get({
+    userId: email.userId,
+    toAddress: to,
+    kind: email.kind,
+    eventKey: email.eventKey,
+    subject: email.subject,
+    textBody: email.body.text,
+    htmlBody: email.body.html,
+    // Kept as 'skipped' rather than dropped: the account page and support can see it was not sent, and why.
+    status: optedOut ? 'skipped' : 'pending',
+    nextAttemptAt: optedOut ? null : now,
+    createdAt: now,
+    linkExpiresAt: email.linkExpiresAt ?? null,
+  });
   if (!inserted) return 'duplicate';
   return optedOut ? 'skipped' : 'queued';
 }

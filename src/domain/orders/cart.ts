@@ -16,13 +16,18 @@ import { chooseSize, sizeLabelFor, variantById } from '../inventory/variants.ts'
 
 export { PRIZE_PRICE_CENTS } from '../games/prizes.ts';
 
-/** Number of units in the user's cart, for the header and bottom bar badges. */
-export function cartCount(db: Queryable, userId: number): number {
-  const row = db
+/* The badges of every signed-in page read it: built once (db/prepared.ts). */
+const unitsInCart = preparedOnce((db) =>
+  db
     .select({ n: sum(cartItems.quantity) })
     .from(cartItems)
-    .where(eq(cartItems.userId, userId))
-    .get();
+    .where(eq(cartItems.userId, sql.placeholder('userId')))
+    .prepare(),
+);
+
+/** Number of units in the user's cart, for the header and bottom bar badges. */
+export function cartCount(db: Queryable, userId: number): number {
+  const row = unitsInCart(db).get({ userId });
   return Number(row?.n ?? 0);
 }
 
