@@ -1,4 +1,5 @@
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
+import { toasts } from '../../src/islands/lib/toast.ts';
 import { parseHtml } from './html.ts';
 
 /*
@@ -19,6 +20,8 @@ const native = {
 export function registerDom(options: { url: string; width?: number; height?: number }): void {
   GlobalRegistrator.register(options);
   Object.assign(globalThis, native);
+  // The page's toasts are one module's signal for the whole worker: a file starts with none.
+  toasts.value = [];
 }
 
 /**
@@ -32,6 +35,8 @@ export async function unregisterDom(): Promise<void> {
   const { stopIslands } = await import('../../src/islands/lib/hydrate.ts');
   stopIslands();
   for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+  // An island's toast left in the shared signal showed in the next file's Toaster ('Payment Setup Error' in a sign-in test).
+  toasts.value = [];
   await GlobalRegistrator.unregister();
 }
 
