@@ -78,7 +78,10 @@ function upsert(db: Queryable, clock: Clock, userId: number, values: SettingsVal
   const columns = Object.keys(values).filter((column) => values[column as keyof SettingsValues] !== undefined);
   const shape = columns.join();
   let query = upserts.get(shape);
-  if (!query) upserts.set(shape, (query = upsertOf(columns)));
+  if (!query) {
+    query = upsertOf(columns);
+    upserts.set(shape, query);
+  }
   query(db).run({ ...values, userId, now: clock.now() });
 }
 
