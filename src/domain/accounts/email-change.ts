@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { accountTokens, userProfiles, users } from '../../db/schema.ts';
 import { endAccountLinks } from './account-recovery.ts';
 import { newAccountToken, tokenHash } from './account-tokens.ts';
@@ -32,21 +33,46 @@ const masked = (address: string) => address.replace(/^(.)[^@]*(@.*)$/, '$1••
 
 /** The address waiting for confirmation, if any. */
 export function pendingEmailOf(db: Queryable, clock: Clock, userId: number): string | null {
-  const row = db
+  return pendingEmailQuery(db).get({ userId, now: clock.now() })?.email ?? null;
+}
+
+/* The profile page and every profile save read and write these: built once (db/prepared.ts). */
+const pendingEmailQuery = preparedOnce((db) =>
+  db
     .select({ email: accountTokens.email })
     .from(accountTokens)
     .where(
       and(
-        eq(accountTokens.userId, userId),
+        eq(accountTokens.userId, sql.placeholder('userId')),
         inArray(accountTokens.purpose, EMAIL_PURPOSES),
         isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, clock.now()),
+        gt(accountTokens.expiresAt, sql.placeholder('now')),
         isNotNull(accountTokens.email),
       ),
     )
-    .get();
-  return row?.email ?? null;
-}
+    .prepare(),
+);
+const endOpenEmailLinks = preparedOnce((db) =>
+  db
+    .update(accountTokens)
+    .set({ usedAt: sql`${sql.placeholder('now')}` })
+    .where(and(eq(accountTokens.userId, sql.placeholder('userId')), inArray(accountTokens.purpose, EMAIL_PURPOSES), isNull(accountTokens.usedAt)))
+    .prepare(),
+);
+const insertEmailLink = preparedOnce((db) =>
+  db
+    .insert(accountTokens)
+    .values({
+      userId: sql.placeholder('userId'),
+      purpose: sql.placeholder('purpose'),
+      tokenHash: sql.placeholder('tokenHash'),
+      email: sql.placeholder('email'),
+      expiresAt: sql.placeholder('expiresAt'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning({ id: accountTokens.id })
+    .prepare(),
+);
 
 /**
  * Sends a confirmation link inside the caller's transaction: only the newest link works. For a
@@ -67,22 +93,15 @@ export function requestEmailChange(
   }
   const token = newAccountToken();
   const now = clock.now();
-  tx.update(accountTokens)
-    .set({ usedAt: now })
-    .where(and(eq(accountTokens.userId, user.id), inArray(accountTokens.purpose, EMAIL_PURPOSES), isNull(accountTokens.usedAt)))
-    .run();
-  const row = tx
-    .insert(accountTokens)
-    .values({
-      userId: user.id,
-      purpose: current ? 'email_change' : 'email_confirm',
-      tokenHash: tokenHash(token),
-      email: wanted,
-      expiresAt: now + EMAIL_CHANGE_TTL_MS,
-      createdAt: now,
-    })
-    .returning({ id: accountTokens.id })
-    .get();
+  endOpenEmailLinks(tx).run({ userId: user.id, now });
+  const row = insertEmailLink(tx).get({
+    userId: user.id,
+    purpose: current ? 'email_change' : 'email_confirm',
+    tokenHash: tokenHash(token),
+    email: wanted,
+    expiresAt: now + EMAIL_CHANGE_TTL_MS,
+    createdAt: now,
+  })!;
   queueEmail(tx, clock, {
     userId: user.id,
     to: wanted,

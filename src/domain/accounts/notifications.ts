@@ -30,11 +30,41 @@ export interface NewNotification {
  * transaction of the state change it reports (`tx`), so both are written or neither (an outbox).
  */
 export function notify(db: Queryable, clock: Clock, userId: number, notification: NewNotification): void {
-  db.insert(notifications)
-    .values({ userId, ...notification, read: false, createdAt: clock.now() })
-    .onConflictDoNothing()
-    .run();
+  // A part not given is written as null, as Drizzle wrote it (these columns have no default).
+  insertNotification(db).run({
+    userId,
+    type: notification.type,
+    eventKey: notification.eventKey ?? null,
+    title: notification.title,
+    message: notification.message,
+    actionUrl: notification.actionUrl ?? null,
+    actionText: notification.actionText ?? null,
+    productId: notification.productId ?? null,
+    gameId: notification.gameId ?? null,
+    createdAt: clock.now(),
+  });
 }
+
+/* Every flow that tells a user something writes through this: built once (db/prepared.ts). */
+const insertNotification = preparedOnce((db) =>
+  db
+    .insert(notifications)
+    .values({
+      userId: sql.placeholder('userId'),
+      type: sql.placeholder('type'),
+      eventKey: sql.placeholder('eventKey'),
+      title: sql.placeholder('title'),
+      message: sql.placeholder('message'),
+      actionUrl: sql.placeholder('actionUrl'),
+      actionText: sql.placeholder('actionText'),
+      productId: sql.placeholder('productId'),
+      gameId: sql.placeholder('gameId'),
+      read: false,
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .onConflictDoNothing()
+    .prepare(),
+);
 
 /* The bell of every signed-in page reads these: built once (db/prepared.ts). */
 const latestOf = preparedOnce((db) =>

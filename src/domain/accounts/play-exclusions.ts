@@ -105,16 +105,40 @@ export function followedExclusion(db: Queryable, now: number, userId: number): F
   if (!key) return null;
   const ids = identifiersOf(db, key, userId);
   if (ids.length === 0) return null;
-  const matches = or(...ids.map((id) => and(eq(playExclusions.kind, id.kind), eq(playExclusions.identifierHash, id.hash))));
-  const row = db
+  // identifiersOf gives at most five: one more would need the query below to ask for it.
+  if (ids.length > MAX_IDENTIFIERS) throw new Error(`followedExclusion: ${ids.length} identifiers, the query asks for ${MAX_IDENTIFIERS}`);
+  const params: Record<string, string | number | null> = { now };
+  for (let i = 0; i < MAX_IDENTIFIERS; i++) {
+    params[`kind${i}`] = ids[i]?.kind ?? null;
+    params[`hash${i}`] = ids[i]?.hash ?? null;
+  }
+  return exclusionQuery(db).get(params) ?? null;
+}
+
+/*
+ * An account has at most five identifiers (two e-mails, two phones, a card: identifiersOf), so
+ * the read asks for five (kind, hash) pairs, built once (db/prepared.ts); a pair not used is
+ * bound as NULL, and `kind = NULL` matches no row.
+ */
+const MAX_IDENTIFIERS = 5;
+const exclusionQuery = preparedOnce((db) =>
+  db
     .select({ excludedUntil: playExclusions.excludedUntil, exclusionPeriod: playExclusions.exclusionPeriod })
     .from(playExclusions)
-    .where(and(matches, gt(playExclusions.excludedUntil, now)))
+    .where(
+      and(
+        or(
+          ...Array.from({ length: MAX_IDENTIFIERS }, (_, i) =>
+            and(eq(playExclusions.kind, sql.placeholder(`kind${i}`)), eq(playExclusions.identifierHash, sql.placeholder(`hash${i}`))),
+          ),
+        ),
+        gt(playExclusions.excludedUntil, sql.placeholder('now')),
+      ),
+    )
     .orderBy(desc(playExclusions.excludedUntil))
     .limit(1)
-    .get();
-  return row ?? null;
-}
+    .prepare(),
+);
 
 /** Keeps the account's identifiers excluded until `until` (a later end already kept stays). */
 export function keepIdentifiersExcluded(db: Queryable, clock: Clock, userId: number, until: number, period: string): void {

@@ -54,11 +54,35 @@ function settingsOf(db: Queryable, userId: number) {
   return settingsQuery(db).get({ userId });
 }
 
-function upsert(db: Queryable, clock: Clock, userId: number, values: Partial<typeof playerSettings.$inferInsert>): void {
-  db.insert(playerSettings)
-    .values({ userId, ...values, updatedAt: clock.now() })
-    .onConflictDoUpdate({ target: playerSettings.userId, set: { ...values, updatedAt: clock.now() } })
-    .run();
+type SettingsValues = Partial<typeof playerSettings.$inferInsert>;
+
+/*
+ * The settings' writes, one statement per set of columns written (the consent, the limit, the
+ * exclusion, the card: a few fixed sets), each built once (db/prepared.ts). A column left out
+ * (undefined) is not written, as before.
+ */
+const upserts = new Map<string, ReturnType<typeof upsertOf>>();
+function upsertOf(columns: string[]) {
+  return preparedOnce((db) => {
+    const values = Object.fromEntries(columns.map((column) => [column, sql`${sql.placeholder(column)}`])) as SettingsValues;
+    const updatedAt = sql`${sql.placeholder('now')}`;
+    return db
+      .insert(playerSettings)
+      .values({ userId: sql.placeholder('userId'), ...values, updatedAt })
+      .onConflictDoUpdate({ target: playerSettings.userId, set: { ...values, updatedAt } })
+      .prepare();
+  });
+}
+
+function upsert(db: Queryable, clock: Clock, userId: number, values: SettingsValues): void {
+  const columns = Object.keys(values).filter((column) => values[column as keyof SettingsValues] !== undefined);
+  const shape = columns.join();
+  let query = upserts.get(shape);
+  if (!query) {
+    query = upsertOf(columns);
+    upserts.set(shape, query);
+  }
+  query(db).run({ ...values, userId, now: clock.now() });
 }
 
 /** Entries that count against the daily limit: paid or being paid, in the last 24 hours. */

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { auctionMaximums, auctions, bids, products } from '../../db/schema.ts';
 import { findProfile, requireCompleteProfile } from '../accounts/profile.ts';
 import type { Clock } from '../clock.ts';
@@ -50,6 +51,50 @@ function requireCardToBid(db: Db, userId: number): void {
   throw new DomainError(402, 'Add a payment card to your profile to bid.', undefined, { code: PAYMENT_METHOD_REQUIRED });
 }
 
+/* A bid's writes, built once (db/prepared.ts); reserveMet goes in with its column's encoding. */
+const insertMaximum = preparedOnce((db) =>
+  db
+    .insert(auctionMaximums)
+    .values({
+      auctionId: sql.placeholder('auctionId'),
+      userId: sql.placeholder('userId'),
+      maxCents: sql.placeholder('maxCents'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .prepare(),
+);
+const insertBid = preparedOnce((db) =>
+  db
+    .insert(bids)
+    .values({
+      productId: sql.placeholder('productId'),
+      auctionId: sql.placeholder('auctionId'),
+      userId: sql.placeholder('userId'),
+      amountCents: sql.placeholder('amountCents'),
+      proxy: sql.placeholder('proxy'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning({ id: bids.id })
+    .prepare(),
+);
+const updateStanding = preparedOnce((db) =>
+  db
+    .update(auctions)
+    .set({
+      status: 'running',
+      leaderId: sql`${sql.placeholder('leaderId')}`,
+      leaderMaxCents: sql`${sql.placeholder('leaderMaxCents')}`,
+      currentPriceCents: sql`${sql.placeholder('currentPriceCents')}`,
+      reserveMet: sql`${sql.placeholder('reserveMet')}`,
+      bidCount: sql`${auctions.bidCount} + ${sql.placeholder('newBids')}`,
+      endsAt: sql`${sql.placeholder('endsAt')}`,
+      updatedAt: sql`${sql.placeholder('now')}`,
+    })
+    .where(eq(auctions.id, sql.placeholder('id')))
+    .returning()
+    .prepare(),
+);
+
 export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount: unknown): BidResult {
   const { db, clock } = deps;
   const product = db.select().from(products).where(eq(products.id, productId)).get();
@@ -80,32 +125,30 @@ export function bid(deps: BidDeps, bidder: Bidder, productId: number, maxAmount:
       throw new DomainError(409, decision.message, decision.fields, { minimumBid: centsToDollars(decision.minimumCents) });
     }
 
-    tx.insert(auctionMaximums).values({ auctionId: auction.id, userId: bidder.id, maxCents: input.maxCents, createdAt: now }).run();
+    insertMaximum(tx).run({ auctionId: auction.id, userId: bidder.id, maxCents: input.maxCents, createdAt: now });
     let lastBidId = 0;
     for (const row of decision.rows) {
-      const written = tx
-        .insert(bids)
-        .values({ productId, auctionId: auction.id, userId: row.bidderId, amountCents: row.amountCents, proxy: row.proxy, createdAt: now })
-        .returning({ id: bids.id })
-        .get();
+      const written = insertBid(tx).get({
+        productId,
+        auctionId: auction.id,
+        userId: row.bidderId,
+        amountCents: row.amountCents,
+        proxy: row.proxy,
+        createdAt: now,
+      })!;
       lastBidId = written.id;
     }
     const endsAt = softCloseEnd(auction.endsAt, now, decision.priceChanged || decision.leaderChanged);
-    const updated = tx
-      .update(auctions)
-      .set({
-        status: 'running',
-        leaderId: decision.leaderId,
-        leaderMaxCents: decision.leaderMaxCents,
-        currentPriceCents: decision.priceCents,
-        reserveMet: decision.reserveMet,
-        bidCount: sql`${auctions.bidCount} + ${decision.rows.length}`,
-        endsAt,
-        updatedAt: now,
-      })
-      .where(eq(auctions.id, auction.id))
-      .returning()
-      .get();
+    const updated = updateStanding(tx).get({
+      id: auction.id,
+      leaderId: decision.leaderId,
+      leaderMaxCents: decision.leaderMaxCents,
+      currentPriceCents: decision.priceCents,
+      reserveMet: auctions.reserveMet.mapToDriverValue(decision.reserveMet),
+      newBids: decision.rows.length,
+      endsAt,
+      now,
+    })!;
 
     const overtaken = auction.leaderId;
     if (decision.leaderChanged && overtaken !== null && overtaken !== decision.leaderId) {

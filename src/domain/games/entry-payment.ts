@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { games, payments, plays, type Game, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
@@ -114,6 +115,30 @@ export function gameTakingPlay(deps: GameDeps, tx: Queryable, play: Play, now: n
   return game;
 }
 
+/* The claim's steps, built once (db/prepared.ts); donateIfWon goes in with its column's encoding. */
+const claimPlay = preparedOnce((db) =>
+  db
+    .update(plays)
+    .set({ status: 'authorizing', donateIfWon: sql`${sql.placeholder('donateIfWon')}` })
+    .where(and(eq(plays.id, sql.placeholder('id')), eq(plays.status, 'pending')))
+    .returning({ id: plays.id })
+    .prepare(),
+);
+const triesOfPlay = preparedOnce((db) =>
+  db
+    .select({ n: count() })
+    .from(payments)
+    .where(eq(payments.playId, sql.placeholder('playId')))
+    .prepare(),
+);
+const heldForPlay = preparedOnce((db) =>
+  db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.playId, sql.placeholder('playId')), inArray(payments.status, ['authorized', 'capturing', 'captured'])))
+    .prepare(),
+);
+
 function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBody, profile: ReturnType<typeof requireCardOnFile>) {
   const { db, clock } = deps;
   const now = clock.now();
@@ -126,23 +151,14 @@ function claimEntryPayment(deps: GameDeps, userId: number, input: EntryPaymentBo
     if (!gameTakingPlay(deps, tx, play, now)) return { tooLate: true as const };
     const donateIfWon = input.donateIfWon ?? play.donateIfWon;
     requirePrizeCanGo(profile, donateIfWon);
-    const moved = tx
-      .update(plays)
-      .set({ status: 'authorizing', donateIfWon })
-      .where(and(eq(plays.id, play.id), eq(plays.status, 'pending')))
-      .returning({ id: plays.id })
-      .all();
+    const moved = claimPlay(tx).all({ id: play.id, donateIfWon: plays.donateIfWon.mapToDriverValue(donateIfWon) });
     if (moved.length === 0) throw new DomainError(409, ENTRY_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     // Each try is its own hold: a declined one (its row 'failed') never blocks the next, even
     // when the re-pick fell in the same millisecond (a manual clock, a quick retry).
-    const tries = tx.select({ n: count() }).from(payments).where(eq(payments.playId, play.id)).get()?.n ?? 0;
+    const tries = triesOfPlay(tx).get({ playId: play.id })?.n ?? 0;
     // A first try keeps the key shape of every earlier version; later tries add their number.
     const key = gatewayKey(db, 'hold', play.id, play.createdAt.toString(36), ...(tries === 0 ? [] : [tries]));
-    const held = tx
-      .select({ id: payments.id })
-      .from(payments)
-      .where(and(eq(payments.playId, play.id), inArray(payments.status, ['authorized', 'capturing', 'captured'])))
-      .get();
+    const held = heldForPlay(tx).get({ playId: play.id });
     if (held) throw new DomainError(409, 'This entry was already paid for. Pick your influencers again to enter once more.');
     const row = createPayment(tx, deps, {
       userId,

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { games, influencers, plays, products, productVariants, type Game, type MetricsSourceName, type Play, type Product } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { requireStillSold } from '../catalog/catalog.ts';
@@ -90,45 +91,76 @@ function checkInfluencers(db: Queryable, numeric: number[]): string[] {
 function gameWithRoom(tx: Queryable, product: Product, variant: Variant, now: number, metricsSource: MetricsSourceName) {
   // One statement however many full games wait for their hour (the soak's 900 waiting games
   // cost 900 statements an entry when each was counted from here).
-  const open = tx
+  const open = openGameOfSize(tx).get({ variantId: variant.id });
+  if (open) return open;
+  const waiting = waitingGamesOfSize(tx).get({ variantId: variant.id })?.n ?? 0;
+  // Each full game takes one unit of its size when it starts: a new game opens only while a unit of that size is left for it.
+  const stock = variantQuantity(tx).get({ variantId: variant.id })?.quantity ?? 0;
+  const bySize = variantsOf(tx, product.id).length > 1;
+  if (stock <= 0 && bySize) throw new DomainError(409, sizeSoldOut(variant.size), { variantId: sizeSoldOut(variant.size) });
+  if (stock <= waiting) throw new DomainError(409, bySize ? everySizeUnitPromised(variant.size) : EVERY_UNIT_PROMISED);
+  const { seed, seedHash } = newGameSeed();
+  return insertGame(tx).get({
+    productId: product.id,
+    variantId: variant.id,
+    requiredParticipants: requiredParticipantsFor(product.priceCents),
+    metricsSource,
+    seed,
+    seedHash,
+    createdAt: now,
+  })!;
+}
+
+/*
+ * Every entry asks for its size's game with room: built once (db/prepared.ts). The size is bound
+ * as `cast(? as integer)` where the statement also has a subquery on the game's row: a bare `?`
+ * could make SQLite compile it again for each new value (see accounts/sessions.ts).
+ */
+const openGameOfSize = preparedOnce((db) =>
+  db
     .select()
     .from(games)
     .where(
       and(
-        eq(games.variantId, variant.id),
+        eq(games.variantId, sql`cast(${sql.placeholder('variantId')} as integer)`),
         eq(games.status, 'waiting'),
         sql`(select count(*) from plays p where p.game_id = ${games.id} and p.status = 'entered') < ${games.requiredParticipants}`,
       ),
     )
     .orderBy(games.id)
     .limit(1)
-    .get();
-  if (open) return open;
-  const waiting =
-    tx
-      .select({ n: count() })
-      .from(games)
-      .where(and(eq(games.variantId, variant.id), eq(games.status, 'waiting')))
-      .get()?.n ?? 0;
-  // Each full game takes one unit of its size when it starts: a new game opens only while a unit of that size is left for it.
-  const stock = tx.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, variant.id)).get()?.quantity ?? 0;
-  const bySize = variantsOf(tx, product.id).length > 1;
-  if (stock <= 0 && bySize) throw new DomainError(409, sizeSoldOut(variant.size), { variantId: sizeSoldOut(variant.size) });
-  if (stock <= waiting) throw new DomainError(409, bySize ? everySizeUnitPromised(variant.size) : EVERY_UNIT_PROMISED);
-  return tx
+    .prepare(),
+);
+const waitingGamesOfSize = preparedOnce((db) =>
+  db
+    .select({ n: count() })
+    .from(games)
+    .where(and(eq(games.variantId, sql.placeholder('variantId')), eq(games.status, 'waiting')))
+    .prepare(),
+);
+const variantQuantity = preparedOnce((db) =>
+  db
+    .select({ quantity: productVariants.quantity })
+    .from(productVariants)
+    .where(eq(productVariants.id, sql.placeholder('variantId')))
+    .prepare(),
+);
+const insertGame = preparedOnce((db) =>
+  db
     .insert(games)
     .values({
-      productId: product.id,
-      variantId: variant.id,
+      productId: sql.placeholder('productId'),
+      variantId: sql.placeholder('variantId'),
       status: 'waiting',
-      requiredParticipants: requiredParticipantsFor(product.priceCents),
-      metricsSource,
-      ...newGameSeed(),
-      createdAt: now,
+      requiredParticipants: sql.placeholder('requiredParticipants'),
+      metricsSource: sql.placeholder('metricsSource'),
+      seed: sql.placeholder('seed'),
+      seedHash: sql.placeholder('seedHash'),
+      createdAt: sql.placeholder('createdAt'),
     })
     .returning()
-    .get();
-}
+    .prepare(),
+);
 
 /**
  * A play whose game filled while it was being paid moves to the product's next game with room,
@@ -174,6 +206,46 @@ export interface PlayView {
   createdAt: number;
 }
 
+/*
+ * A play's own reads and writes, built once (db/prepared.ts). An update's values go in as they
+ * are (json and boolean columns take the column's own encoding at the call).
+ */
+const playInGame = preparedOnce((db) =>
+  db
+    .select()
+    .from(plays)
+    .where(and(eq(plays.gameId, sql.placeholder('gameId')), eq(plays.userId, sql.placeholder('userId'))))
+    .prepare(),
+);
+const repickPlay = preparedOnce((db) =>
+  db
+    .update(plays)
+    .set({
+      influencerIds: sql`${sql.placeholder('influencerIds')}`,
+      donateIfWon: sql`${sql.placeholder('donateIfWon')}`,
+      status: 'pending',
+      createdAt: sql`${sql.placeholder('createdAt')}`,
+    })
+    .where(eq(plays.id, sql.placeholder('id')))
+    .returning()
+    .prepare(),
+);
+const insertPlay = preparedOnce((db) =>
+  db
+    .insert(plays)
+    .values({
+      productId: sql.placeholder('productId'),
+      gameId: sql.placeholder('gameId'),
+      userId: sql.placeholder('userId'),
+      influencerIds: sql.placeholder('influencerIds'),
+      donateIfWon: sql.placeholder('donateIfWon'),
+      status: 'pending',
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning()
+    .prepare(),
+);
+
 /** POST /api/plays: five influencers for the product's waiting game; pending until paid. */
 export function createPlay(deps: GameDeps, userId: number, input: PlayBody): PlayView {
   const { db, clock } = deps;
@@ -191,23 +263,20 @@ export function createPlay(deps: GameDeps, userId: number, input: PlayBody): Pla
     const game = gameWithRoom(tx, product, variant, now, deps.metrics.name);
     const startsAt = gameStart(tx, game);
     if (startsAt !== null && startsAt <= now) throw new DomainError(409, 'This game is starting right now. Join the next one in a moment!');
-    const mine = tx
-      .select()
-      .from(plays)
-      .where(and(eq(plays.gameId, game.id), eq(plays.userId, userId)))
-      .get();
+    const mine = playInGame(tx).get({ gameId: game.id, userId });
     if (mine?.status === 'entered') throw new DomainError(409, 'You have already joined this game.');
     if (mine?.status === 'authorizing')
       throw new DomainError(409, `${ENTRY_IN_PROGRESS} Your picks can change once it is done.`, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
     if (mine) {
       // Not paid yet: the new picks replace the old ones and the 15 minutes start again.
-      return tx.update(plays).set({ influencerIds, donateIfWon, status: 'pending', createdAt: now }).where(eq(plays.id, mine.id)).returning().get();
+      return repickPlay(tx).get({
+        id: mine.id,
+        influencerIds: plays.influencerIds.mapToDriverValue(influencerIds),
+        donateIfWon: plays.donateIfWon.mapToDriverValue(donateIfWon),
+        createdAt: now,
+      })!;
     }
-    return tx
-      .insert(plays)
-      .values({ productId: product.id, gameId: game.id, userId, influencerIds, donateIfWon, status: 'pending', createdAt: now })
-      .returning()
-      .get();
+    return insertPlay(tx).get({ productId: product.id, gameId: game.id, userId, influencerIds, donateIfWon, createdAt: now })!;
   });
   return {
     id: play.id,

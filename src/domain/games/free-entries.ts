@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { freeEntries, orderItems, plays, products, type FreeEntry } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { notify } from '../accounts/notifications.ts';
@@ -30,35 +31,61 @@ export const FREE_ENTRY_VALID_MS = FREE_ENTRY_DAYS * 24 * 60 * 60 * 1000;
  */
 const GRANTING_LINES = ['buy_now', 'auction', 'team', 'mystery_box'];
 
+/*
+ * Every paid order asks for its granting lines: built once (db/prepared.ts). The order id is bound
+ * as `cast(? as integer)`: compared bare in a join, each new value would make SQLite compile the
+ * statement again (see accounts/sessions.ts).
+ */
+const grantingLines = preparedOnce((db) =>
+  db
+    .select({ id: orderItems.id, productId: orderItems.productId, quantity: orderItems.quantity })
+    .from(orderItems)
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .where(
+      and(
+        eq(orderItems.orderId, sql`cast(${sql.placeholder('orderId')} as integer)`),
+        inArray(orderItems.purchaseType, GRANTING_LINES),
+        eq(products.buyOnePlayFreeEnabled, true),
+      ),
+    )
+    .prepare(),
+);
+const insertFreeEntry = preparedOnce((db) =>
+  db
+    .insert(freeEntries)
+    .values({
+      userId: sql.placeholder('userId'),
+      productId: sql.placeholder('productId'),
+      orderId: sql.placeholder('orderId'),
+      orderItemId: sql.placeholder('orderItemId'),
+      unit: sql.placeholder('unit'),
+      status: 'available',
+      grantedAt: sql.placeholder('grantedAt'),
+      expiresAt: sql.placeholder('expiresAt'),
+    })
+    .onConflictDoNothing()
+    .returning({ id: freeEntries.id })
+    .prepare(),
+);
+
 /** Gives the order's free entries (one per unit of each flagged line), once; the number new. Runs in the caller's transaction. */
 export function grantFreeEntries(tx: Queryable, clock: Clock, order: { id: number; userId: number }): number {
   // A guest cannot sign in to play: a guest order gives none (the receipt then names none either).
   if (isGuestAccount(tx, order.userId)) return 0;
-  const lines = tx
-    .select({ id: orderItems.id, productId: orderItems.productId, quantity: orderItems.quantity })
-    .from(orderItems)
-    .innerJoin(products, eq(products.id, orderItems.productId))
-    .where(and(eq(orderItems.orderId, order.id), inArray(orderItems.purchaseType, GRANTING_LINES), eq(products.buyOnePlayFreeEnabled, true)))
-    .all();
+  const lines = grantingLines(tx).all({ orderId: order.id });
   const now = clock.now();
   let granted = 0;
   for (const line of lines) {
     for (let unit = 1; unit <= line.quantity; unit++) {
-      granted += tx
-        .insert(freeEntries)
-        .values({
-          userId: order.userId,
-          productId: line.productId,
-          orderId: order.id,
-          orderItemId: line.id,
-          unit,
-          status: 'available',
-          grantedAt: now,
-          expiresAt: now + FREE_ENTRY_VALID_MS,
-        })
-        .onConflictDoNothing()
-        .returning({ id: freeEntries.id })
-        .all().length;
+      granted += insertFreeEntry(tx).all({
+        userId: order.userId,
+        productId: line.productId,
+        orderId: order.id,
+        orderItemId: line.id,
+        unit,
+        grantedAt: now,
+        expiresAt: now + FREE_ENTRY_VALID_MS,
+      }).length;
     }
   }
   if (granted > 0) {

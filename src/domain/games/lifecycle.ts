@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { cartItems, games, payments, plays, type Game, type Play } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { markSold, owners, reserve } from '../inventory/stock.ts';
@@ -34,13 +35,18 @@ import { heldVariant } from '../inventory/variants.ts';
 
 /** Plays never paid within 15 minutes are void. */
 export function expirePendingPlays(deps: GameDeps, now: number): number {
-  return deps.db
+  return voidUnpaidPlays(deps.db).all({ before: now - PENDING_PLAY_MS }).length;
+}
+
+/* Every game tick runs it: built once (db/prepared.ts). */
+const voidUnpaidPlays = preparedOnce((db) =>
+  db
     .update(plays)
     .set({ status: 'void' })
-    .where(and(eq(plays.status, 'pending'), lt(plays.createdAt, now - PENDING_PLAY_MS)))
+    .where(and(eq(plays.status, 'pending'), lt(plays.createdAt, sql.placeholder('before'))))
     .returning({ id: plays.id })
-    .all().length;
-}
+    .prepare(),
+);
 
 /** Waiting games with enough entries start at the top of the hour after they filled. */
 export async function startDueGames(deps: GameDeps, now: number): Promise<number[]> {

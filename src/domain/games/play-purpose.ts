@@ -1,4 +1,5 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { preparedOnce } from '../../db/prepared.ts';
 import { games, plays, products } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { notify } from '../accounts/notifications.ts';
@@ -17,14 +18,51 @@ import { gameStart } from './schedule.ts';
  * nothing more follows from them here.
  */
 
+/* Every confirmed $1 hold runs these: built once (db/prepared.ts). */
+const playById = preparedOnce((db) =>
+  db
+    .select()
+    .from(plays)
+    .where(eq(plays.id, sql.placeholder('id')))
+    .prepare(),
+);
+const gameById = preparedOnce((db) =>
+  db
+    .select()
+    .from(games)
+    .where(eq(games.id, sql.placeholder('id')))
+    .prepare(),
+);
+const productById = preparedOnce((db) =>
+  db
+    .select()
+    .from(products)
+    .where(eq(products.id, sql.placeholder('id')))
+    .prepare(),
+);
+const voidOpenPlay = preparedOnce((db) =>
+  db
+    .update(plays)
+    .set({ status: 'void' })
+    .where(and(eq(plays.id, sql.placeholder('id')), inArray(plays.status, ['pending', 'authorizing'])))
+    .prepare(),
+);
+const enterPlay = preparedOnce((db) =>
+  db
+    .update(plays)
+    .set({ status: 'entered', enteredAt: sql`${sql.placeholder('now')}`, gameId: sql`${sql.placeholder('gameId')}` })
+    .where(eq(plays.id, sql.placeholder('id')))
+    .prepare(),
+);
+
 export const playPurpose: Purpose = {
   kind: 'play_authorization',
   onConfirmed(tx, deps, row) {
     const { clock } = deps;
     const now = clock.now();
     if (!row.playId) return { release: true };
-    const play = tx.select().from(plays).where(eq(plays.id, row.playId)).get();
-    let game = play ? tx.select().from(games).where(eq(games.id, play.gameId)).get() : undefined;
+    const play = playById(tx).get({ id: row.playId });
+    let game = play ? gameById(tx).get({ id: play.gameId }) : undefined;
     // Another entry took the last place while this hold was asked for: the next game takes this one.
     // The reconciler and the admin's actions are given the app's deps, which carry the metrics source.
     if (play?.status === 'authorizing' && game?.status === 'waiting' && isFull(tx, game))
@@ -32,15 +70,11 @@ export const playPurpose: Purpose = {
     const starts = game ? gameStart(tx, game) : null;
     const open = play?.status === 'authorizing' && game?.status === 'waiting' && !(starts !== null && starts <= now);
     if (!open || !play || !game) {
-      if (play)
-        tx.update(plays)
-          .set({ status: 'void' })
-          .where(and(eq(plays.id, play.id), inArray(plays.status, ['pending', 'authorizing'])))
-          .run();
+      if (play) voidOpenPlay(tx).run({ id: play.id });
       return { release: true };
     }
-    tx.update(plays).set({ status: 'entered', enteredAt: now, gameId: game.id }).where(eq(plays.id, play.id)).run();
-    const product = tx.select().from(products).where(eq(products.id, play.productId)).get()!;
+    enterPlay(tx).run({ id: play.id, now, gameId: game.id });
+    const product = productById(tx).get({ id: play.productId })!;
     notify(tx, clock, play.userId, {
       type: 'payment_success',
       eventKey: `payment:${row.id}:success`,

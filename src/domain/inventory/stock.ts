@@ -132,26 +132,50 @@ function putBack(tx: Queryable, rows: Pick<Row, 'productId' | 'variantId' | 'qua
   return units;
 }
 
+/* The ledger's moves of a checkout, a payment and a release, built once (db/prepared.ts); each keeps its conditional WHERE. */
+const heldOfOwner = and(eq(stockReservations.owner, sql.placeholder('owner')), eq(stockReservations.state, 'held'));
+const releaseOwner = preparedOnce((db) =>
+  db
+    .update(stockReservations)
+    .set({ state: 'released', updatedAt: sql`${sql.placeholder('now')}` })
+    .where(heldOfOwner)
+    .returning()
+    .prepare(),
+);
+const sellOwner = preparedOnce((db) =>
+  db
+    .update(stockReservations)
+    .set({ state: 'sold', updatedAt: sql`${sql.placeholder('now')}` })
+    .where(heldOfOwner)
+    .returning()
+    .prepare(),
+);
+const sellOwnerFor = preparedOnce((db) =>
+  db
+    .update(stockReservations)
+    .set({ state: 'sold', updatedAt: sql`${sql.placeholder('now')}`, orderId: sql`${sql.placeholder('orderId')}` })
+    .where(heldOfOwner)
+    .returning()
+    .prepare(),
+);
+const sellAttached = preparedOnce((db) =>
+  db
+    .update(stockReservations)
+    .set({ state: 'sold', updatedAt: sql`${sql.placeholder('now')}` })
+    .where(and(eq(stockReservations.orderId, sql.placeholder('orderId')), eq(stockReservations.state, 'held')))
+    .returning()
+    .prepare(),
+);
+
 /** The owner's held units go back on the shelf; answers how many (0 when it held none). */
 export function release(tx: Queryable, owner: string, now: number): number {
-  const released = tx
-    .update(stockReservations)
-    .set({ state: 'released', updatedAt: now })
-    .where(and(eq(stockReservations.owner, owner), eq(stockReservations.state, 'held')))
-    .returning()
-    .all();
-  return putBack(tx, released);
+  return putBack(tx, releaseOwner(tx).all({ owner, now }));
 }
 
 /** The owner's held units are paid for (or given away): they leave the store for good, with the order that bought them. */
 export function markSold(tx: Queryable, owner: string, now: number, orderId?: number): number {
-  return tx
-    .update(stockReservations)
-    .set({ state: 'sold', updatedAt: now, ...(orderId === undefined ? {} : { orderId }) })
-    .where(and(eq(stockReservations.owner, owner), eq(stockReservations.state, 'held')))
-    .returning()
-    .all()
-    .reduce((sum, row) => sum + row.quantity, 0);
+  const sold = orderId === undefined ? sellOwner(tx).all({ owner, now }) : sellOwnerFor(tx).all({ owner, now, orderId });
+  return sold.reduce((sum, row) => sum + row.quantity, 0);
 }
 
 /** An order will pay for a unit another owner holds (a prize, an auction): its sale and its return follow the order. */
@@ -165,12 +189,7 @@ export function attachOrder(tx: Queryable, owner: string, orderId: number, now: 
 /** Paid: every unit held for the order, its own and those attached to it, is sold. */
 export function sellOrder(tx: Queryable, orderId: number, now: number): number {
   const own = markSold(tx, orderOwner(orderId), now, orderId);
-  const attached = tx
-    .update(stockReservations)
-    .set({ state: 'sold', updatedAt: now })
-    .where(and(eq(stockReservations.orderId, orderId), eq(stockReservations.state, 'held')))
-    .returning()
-    .all();
+  const attached = sellAttached(tx).all({ orderId, now });
   return own + attached.reduce((sum, row) => sum + row.quantity, 0);
 }
 
@@ -202,6 +221,25 @@ export function returnOrder(tx: Queryable, orderId: number, now: number, keep: R
 
 export const stockChanged = (now: number) => `Stock changed since you opened this form: now ${now}`;
 
+/* The admin's count, built once (db/prepared.ts): the same conditional step, its values bound. */
+const countVariant = preparedOnce((db) =>
+  db
+    .update(productVariants)
+    .set({
+      quantity: sql`${productVariants.quantity} + ${sql.placeholder('delta')}`,
+      stocked: sql`${productVariants.stocked} + ${sql.placeholder('delta')}`,
+    })
+    .where(
+      and(
+        eq(productVariants.id, sql.placeholder('variantId')),
+        eq(productVariants.quantity, sql.placeholder('seen')),
+        gte(sql`${productVariants.quantity} + ${sql.placeholder('delta')}`, 0),
+      ),
+    )
+    .returning({ productId: productVariants.productId })
+    .prepare(),
+);
+
 /**
  * The admin's count: the variant should have `quantity` available, given that they saw `seen`.
  * The difference moves the stocked and the available counts alike, in one conditional step
@@ -213,12 +251,7 @@ export function setAvailable(tx: Queryable, variantId: number, change: { quantit
   checkCount(change.quantity, change.field ?? 'quantity');
   const delta = change.quantity - change.seen;
   if (delta === 0) return;
-  const moved = tx
-    .update(productVariants)
-    .set({ quantity: sql`${productVariants.quantity} + ${delta}`, stocked: sql`${productVariants.stocked} + ${delta}` })
-    .where(and(eq(productVariants.id, variantId), eq(productVariants.quantity, change.seen), gte(sql`${productVariants.quantity} + ${delta}`, 0)))
-    .returning({ productId: productVariants.productId })
-    .all();
+  const moved = countVariant(tx).all({ variantId, seen: change.seen, delta });
   if (moved.length === 0) {
     const now = tx.select({ quantity: productVariants.quantity }).from(productVariants).where(eq(productVariants.id, variantId)).get();
     if (!now) throw new DomainError(404, 'Size not found');
@@ -241,6 +274,29 @@ export function stockNewVariant(tx: Queryable, variantId: number, quantity: numb
   if (row) moveProductCount(tx, row.productId, quantity);
 }
 
+/*
+ * Built once (db/prepared.ts). The id is bound as `cast(? as integer)`: the subquery compares the
+ * outer row's id, and a bare `?` there could make SQLite compile the statement again for each new
+ * value (see accounts/sessions.ts).
+ */
+const removeFreeVariant = preparedOnce((db) =>
+  db
+    .delete(productVariants)
+    .where(
+      and(
+        eq(productVariants.id, sql`cast(${sql.placeholder('variantId')} as integer)`),
+        notExists(
+          db
+            .select({ id: stockReservations.id })
+            .from(stockReservations)
+            .where(and(eq(stockReservations.variantId, productVariants.id), inArray(stockReservations.state, ['held', 'sold']))),
+        ),
+      ),
+    )
+    .returning()
+    .prepare(),
+);
+
 /**
  * A variant leaves the product only when none of its units is held or sold; its available units
  * leave the product's count with it. False, and nothing written, when it may not go. A product's
@@ -252,21 +308,7 @@ export function stockNewVariant(tx: Queryable, variantId: number, quantity: numb
 export function removeVariant(tx: Queryable, variantId: number): boolean {
   // One statement: the check and the delete cannot be split by a reserve of another process,
   // even for a caller that forgot its transaction.
-  const gone = tx
-    .delete(productVariants)
-    .where(
-      and(
-        eq(productVariants.id, variantId),
-        notExists(
-          tx
-            .select({ id: stockReservations.id })
-            .from(stockReservations)
-            .where(and(eq(stockReservations.variantId, productVariants.id), inArray(stockReservations.state, ['held', 'sold']))),
-        ),
-      ),
-    )
-    .returning()
-    .get();
+  const gone = removeFreeVariant(tx).get({ variantId });
   if (gone) moveProductCount(tx, gone.productId, -gone.quantity);
   return gone !== undefined;
 }

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { cartItems, games, orderItems, orders } from '../../db/schema.ts';
 import { releaseOrder, returnOrder, sellOrder } from '../inventory/stock.ts';
 import { queueOrderConfirmation } from './order-emails.ts';
@@ -29,16 +30,33 @@ function settlePrizes(tx: Queryable, items: (typeof orderItems.$inferSelect)[], 
     .run();
 }
 
-/** The order leaves 'pending' once (undefined when it had already moved on, e.g. canceled meanwhile). */
-function moveOrder(tx: Queryable, orderId: number | null, set: Partial<typeof orders.$inferInsert>) {
-  if (orderId === null) return undefined;
-  return tx
+/*
+ * The order leaves 'pending' once (undefined when it had already moved on, e.g. canceled
+ * meanwhile): paid or failed, each move built once (db/prepared.ts).
+ */
+const pendingOrder = and(eq(orders.id, sql.placeholder('orderId')), eq(orders.status, 'pending'));
+const orderPaid = preparedOnce((db) =>
+  db
     .update(orders)
-    .set(set)
-    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
+    .set({
+      status: 'processing',
+      paymentId: sql`${sql.placeholder('paymentId')}`,
+      cardBrand: sql`${sql.placeholder('cardBrand')}`,
+      cardLast4: sql`${sql.placeholder('cardLast4')}`,
+      updatedAt: sql`${sql.placeholder('now')}`,
+    })
+    .where(pendingOrder)
     .returning()
-    .get();
-}
+    .prepare(),
+);
+const orderFailed = preparedOnce((db) =>
+  db
+    .update(orders)
+    .set({ status: 'failed', notes: sql`${sql.placeholder('notes')}`, updatedAt: sql`${sql.placeholder('now')}` })
+    .where(pendingOrder)
+    .returning()
+    .prepare(),
+);
 
 /**
  * A charge not taken: units the order took off the shelf (buy now, a mystery box's drawn one) go
@@ -59,13 +77,16 @@ export const orderChargePurpose: Purpose = {
   /** Paid: the order is processing, its cart lines are emptied, its prize is bought, the shopper is told. */
   onConfirmed(tx, { clock }, row, charged) {
     const now = clock.now();
-    const order = moveOrder(tx, row.orderId, {
-      status: 'processing',
-      paymentId: charged.id,
-      cardBrand: charged.card?.brand ?? null,
-      cardLast4: charged.card?.last4 ?? null,
-      updatedAt: now,
-    });
+    const order =
+      row.orderId === null
+        ? undefined
+        : orderPaid(tx).get({
+            orderId: row.orderId,
+            paymentId: charged.id,
+            cardBrand: charged.card?.brand ?? null,
+            cardLast4: charged.card?.last4 ?? null,
+            now,
+          });
     if (!order) return undefined;
     const items = itemsOf(tx, order.id);
     const lines = items.map((item) => item.cartItemId).filter((id): id is number => id !== null);
@@ -90,7 +111,7 @@ export const orderChargePurpose: Purpose = {
   },
   /** Not taken: the order failed, its stock is back, its prize waits in the cart again, the shopper is told. */
   onRefused(tx, { clock }, row, failure) {
-    const order = moveOrder(tx, row.orderId, { status: 'failed', notes: `Payment failed: ${failure.code}`, updatedAt: clock.now() });
+    const order = row.orderId === null ? undefined : orderFailed(tx).get({ orderId: row.orderId, notes: `Payment failed: ${failure.code}`, now: clock.now() });
     if (!order) return undefined;
     const items = itemsOf(tx, order.id);
     restoreBuyNowStock(tx, order.id, clock.now());

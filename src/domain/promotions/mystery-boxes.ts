@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { statementOnce } from '../../db/prepared.ts';
+import { preparedOnce, statementOnce } from '../../db/prepared.ts';
 import { mysteryBoxes, mysterySeeds, products, productVariants, type ProductType } from '../../db/schema.ts';
 import { PRODUCT_TYPE_NAMES } from '../../shared/schemas/catalog.ts';
 import { formatCents } from '../../shared/pricing.ts';
@@ -200,9 +200,18 @@ export function stateOf(
   };
 }
 
+/* Every box page and draw reads its box's price: built once (db/prepared.ts). */
+const boxOfType = preparedOnce((db) =>
+  db
+    .select()
+    .from(mysteryBoxes)
+    .where(eq(mysteryBoxes.productType, sql.placeholder('type')))
+    .prepare(),
+);
+
 /** One box as it stands, read in the caller's transaction (the draw's claim reads it this way). */
 export function boxState(db: Queryable, type: ProductType): BoxState {
-  const priceCents = db.select().from(mysteryBoxes).where(eq(mysteryBoxes.productType, type)).get()?.priceCents ?? null;
+  const priceCents = boxOfType(db).get({ type })?.priceCents ?? null;
   return stateOf(type, boxContents(db, type), priceCents, priceCents === null ? undefined : currentSeed(db, type));
 }
 
