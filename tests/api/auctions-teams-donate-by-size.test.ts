@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { auctions, emailOutbox, notifications, orderItems, stockReservations } from '../../src/db/schema.ts';
 import { closeDueAuctions } from '../../src/domain/auctions/close.ts';
 import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
-import { variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DonateThis } from '../../src/components/DonateThis.tsx';

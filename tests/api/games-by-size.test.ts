@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, emailOutbox, games, orderItems, plays } from '../../src/db/schema.ts';
-import { variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { runGameJobs } from '../../src/domain/games/lifecycle.ts';
 import { END, START, competition, gameRow, gameStore, holdsOf, notesOf, type GameStore, picks, player, postPayment, postPlay } from '../helpers/games.ts';
 import { sizedProduct } from '../helpers/variants.ts';

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { eq, sql } from 'drizzle-orm';
 import { productVariants, users } from '../../src/db/schema.ts';
-import { reserve, variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { reserve } from '../../src/domain/inventory/stock.ts';
+import { variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { variantsOf } from '../../src/domain/inventory/variants.ts';
 import { adminApp, byId, createProduct, expectRefusedWithoutChange, imageFile, productForm } from '../helpers/products.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { products, stockReservations } from '../../src/db/schema.ts';
-import { stockOf } from '../../src/domain/inventory/stock.ts';
+import { stockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { runTeamJobs } from '../../src/domain/promotions/teams-expiry.ts';
 import { adminWithPin, buyNowBody, quickShopper } from '../helpers/actors.ts';
 import { fieldError, formFieldsOf, multipart } from '../helpers/admin-products.ts';

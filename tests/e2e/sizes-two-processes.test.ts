@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import { type Db, openDatabase } from '../../src/db/client.ts';
 import { products } from '../../src/db/schema.ts';
-import { type StockCount, stockOf, variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { type StockCount, stockOf, variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { variantsOf } from '../../src/domain/inventory/variants.ts';
 import { buyNowBody, COMPLETE_PROFILE } from '../helpers/actors.ts';
 import { Client } from '../helpers/http-client.ts';

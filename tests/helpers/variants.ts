@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../src/db/client.ts';
 import { orderItems, orders, products, productVariants } from '../../src/db/schema.ts';
-import { type StockCount, stockNewVariant, variantStockOf } from '../../src/domain/inventory/stock.ts';
+import { stockNewVariant } from '../../src/domain/inventory/stock.ts';
+import { type StockCount, variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { joinedSizes, variantsOf } from '../../src/domain/inventory/variants.ts';
 
 /*

@@ -1,7 +1,8 @@
 import { expect, test } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { orders, products, stockReservations, teamMembers, users } from '../../src/db/schema.ts';
-import { releaseOrder, returnOrder, stockOf } from '../../src/domain/inventory/stock.ts';
+import { releaseOrder, returnOrder } from '../../src/domain/inventory/stock.ts';
+import { stockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { storeBeforeMigration } from '../helpers/migrations.ts';
 
 /*

@@ -13,9 +13,8 @@ import {
   sellOrder,
   setAvailable,
   stockNewVariant,
-  stockOf,
-  variantStockOf,
 } from '../../src/domain/inventory/stock.ts';
+import { stockOf, variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { variantsOf } from '../../src/domain/inventory/variants.ts';
 import { addSizes, ledgerBySize, sizedTee } from '../helpers/variants.ts';
 

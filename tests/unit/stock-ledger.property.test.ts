@@ -15,11 +15,9 @@ import {
   returnOrder,
   sellOrder,
   setAvailable,
-  type StockCount,
   stockNewVariant,
-  stockOf,
-  variantStockOf,
 } from '../../src/domain/inventory/stock.ts';
+import { type StockCount, stockOf, variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { propertyRuns } from '../helpers/property-runs.ts';
 import { soleVariantId } from '../helpers/variants.ts';
 

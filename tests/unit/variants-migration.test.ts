@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { stockOf } from '../../src/domain/inventory/stock.ts';
+import { stockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { storeBeforeMigration } from '../helpers/migrations.ts';
 
 /*
