@@ -1,4 +1,4 @@
-import { Window } from 'happy-dom';
+import { DOMParser as LinkedomParser } from 'linkedom';
 
 /*
  * Reading server-rendered HTML in API tests, through a real DOM parser (happy-dom) rather than
@@ -9,13 +9,38 @@ import { Window } from 'happy-dom';
 
 export type Html = string | ParentNode;
 
-/* One window serves every parse: a Window per page costs about twice the parse itself. */
-let parser: DOMParser | undefined;
+const parser = new LinkedomParser() as unknown as DOMParser;
+const UPPER = /[A-Z]/;
 
 /** A fresh Document of the page, for a test that wants the DOM API itself. */
 export function parseHtml(html: string): Document {
-  parser ??= new new Window({ url: 'http://localhost/' }).DOMParser() as unknown as DOMParser;
-  return parser.parseFromString(html, 'text/html');
+  const doc = parser.parseFromString(html, 'text/html');
+  /*
+   * An HTML parser reads attribute names without case: React writes encType, readOnly,
+   * fetchPriority and popoverTarget, and a browser (and a selector) sees enctype, readonly...
+   * linkedom keeps them as written, so they are lowered here; SVG's own (viewBox) keep theirs.
+   */
+  for (const element of Array.from(doc.querySelectorAll('*'))) {
+    if ((element as Element & { ownerSVGElement?: unknown }).ownerSVGElement || element.localName === 'svg') continue;
+    for (const name of element.getAttributeNames()) {
+      if (!UPPER.test(name)) continue;
+      const value = element.getAttribute(name)!;
+      element.removeAttribute(name);
+      element.setAttribute(name.toLowerCase(), value);
+    }
+  }
+  /*
+   * A textarea's content is text with character references (RCDATA): htmlparser2 hands it over
+   * raw, so "Paint &amp; prints" is decoded here, the way a browser shows it.
+   */
+  for (const textarea of Array.from(doc.querySelectorAll('textarea'))) {
+    const raw = textarea.textContent ?? '';
+    if (!raw.includes('&')) continue;
+    const scratch = doc.createElement('div');
+    scratch.innerHTML = raw;
+    textarea.textContent = scratch.textContent;
+  }
+  return doc;
 }
 
 /*
