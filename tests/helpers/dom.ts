@@ -1,6 +1,6 @@
 import { GlobalRegistrator } from '@happy-dom/global-registrator';
 import { toasts } from '../../src/islands/lib/toast.ts';
-import { parseHtml } from './html.ts';
+import { Window } from 'happy-dom';
 
 /*
  * happy-dom as the browser for island tests. React keeps the timer functions it finds when it
@@ -40,13 +40,22 @@ export async function unregisterDom(): Promise<void> {
   await GlobalRegistrator.unregister();
 }
 
+/*
+ * The page is parsed by happy-dom, the browser the islands hydrate in, not by tests/helpers/html.ts
+ * (linkedom, for reading pages): what comes back is serialised again and must be the markup as a
+ * browser keeps it (linkedom rewrites a class attribute from its token list: "m-0 " becomes "m-0",
+ * and React reports the difference as a hydration mismatch). One window serves every parse.
+ */
+let parser: DOMParser | undefined;
+const pageParser = () => (parser ??= new new Window({ url: 'http://localhost/' }).DOMParser() as unknown as DOMParser);
+
 /**
  * A server-rendered page's body, to put in `document.body` before a test starts the islands
  * itself: without the module scripts (the test hydrates) and the links (no stylesheet or
  * preload is fetched here).
  */
 export function serverBody(page: string): string {
-  const { body } = parseHtml(page);
+  const { body } = pageParser().parseFromString(page, 'text/html');
   for (const element of Array.from(body.querySelectorAll('script[type="module"], link'))) element.remove();
   return body.innerHTML;
 }
