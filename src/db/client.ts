@@ -95,6 +95,21 @@ export function readTogether<T>(db: Db, read: () => T): T {
   }
 }
 
+/*
+ * The migrations as read from their folder, kept per folder: reading and hashing every file cost
+ * each store opened from a file (tests open hundreds) more than applying none of them. The
+ * compiled binary writes them to a new folder each time, so its reads are never reused.
+ */
+const readMigrations = new Map<string, ReturnType<typeof readMigrationFiles>>();
+function migrationsIn(folder: string): ReturnType<typeof readMigrationFiles> {
+  let migrations = readMigrations.get(folder);
+  if (migrations === undefined) {
+    migrations = readMigrationFiles({ migrationsFolder: folder });
+    if (!isEmbedded()) readMigrations.set(folder, migrations);
+  }
+  return migrations;
+}
+
 /**
  * Applies the migrations not yet in `__drizzle_migrations` (drizzle's table and rule: a
  * migration runs when it is newer than the last one applied). drizzle's own `migrate()` reads
@@ -105,7 +120,7 @@ export function readTogether<T>(db: Db, read: () => T): T {
 export async function applyMigrations(db: Db): Promise<void> {
   const folder = await migrationsFolder();
   try {
-    const migrations = readMigrationFiles({ migrationsFolder: folder });
+    const migrations = migrationsIn(folder);
     const sqlite = db.$client;
     sqlite.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
     sqlite

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { auctions, orderItems, orders, payments, products, stockReservations, teamMembers, teams, userProfiles } from '../../src/db/schema.ts';
+import { preparedOnce } from '../../src/db/prepared.ts';
 import { setAvailable } from '../../src/domain/inventory/stock.ts';
 import { stockOf, variantStockOf } from '../../src/domain/inventory/stock-counts.ts';
 import { variantsOf } from '../../src/domain/inventory/variants.ts';
@@ -60,48 +61,68 @@ type Step = { kind: (typeof STEPS)[number]; who: number; pick: number; value: nu
 const stepArb: fc.Arbitrary<Step> = fc.record({ kind: fc.constantFrom(...STEPS), who: fc.nat(2), pick: fc.nat(20), value: fc.nat(5), stale: fc.boolean() });
 const TEE_CENTS = 1800;
 
+/*
+ * The invariant's reads run after every step of every run (thousands of times): built once
+ * (src/db/prepared.ts), as the ledger's own are.
+ */
+const byId = sql.placeholder('id');
+const orderRow = preparedOnce((db) => db.select().from(orders).where(eq(orders.id, byId)).prepare());
+const capturedCharge = preparedOnce((db) =>
+  db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.orderId, byId), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
+    .prepare(),
+);
+const reservationsOf = preparedOnce((db) => db.select().from(stockReservations).where(eq(stockReservations.productId, byId)).prepare());
+const memberRow = preparedOnce((db) => db.select().from(teamMembers).where(eq(teamMembers.id, byId)).prepare());
+const auctionRow = preparedOnce((db) => db.select().from(auctions).where(eq(auctions.id, byId)).prepare());
+const soldLinesBy = (column: typeof orderItems.productId | typeof orderItems.variantId) =>
+  preparedOnce((db) =>
+    db
+      .select({ quantity: orderItems.quantity, status: orders.status, orderId: orders.id })
+      .from(orderItems)
+      .innerJoin(orders, eq(orders.id, orderItems.orderId))
+      .where(and(eq(column, sql`cast(${byId} as integer)`), inArray(orders.status, ['processing', 'shipped', 'completed', 'canceled'])))
+      .prepare(),
+  );
+const soldLinesOfProduct = soldLinesBy(orderItems.productId);
+const soldLinesOfVariant = soldLinesBy(orderItems.variantId);
+const productQuantity = preparedOnce((db) => db.select({ quantity: products.quantity }).from(products).where(eq(products.id, byId)).prepare());
+
 /** What an order's units should be: held while it is being paid, sold once paid (and until its refund is through), else returned. */
 function paidState(ctx: TestApp, orderId: number): string {
-  const order = ctx.db.select().from(orders).where(eq(orders.id, orderId)).get()!;
+  const order = orderRow(ctx.db).get({ id: orderId })!;
   if (order.status === 'pending') return 'held';
   return PAID.includes(order.status) || (order.status === 'canceled' && refundDue(ctx, orderId)) ? 'sold' : 'returned';
 }
 
-const refundDue = (ctx: TestApp, orderId: number) =>
-  !!ctx.db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.orderId, orderId), eq(payments.kind, 'order_charge'), eq(payments.status, 'captured')))
-    .get();
+const refundDue = (ctx: TestApp, orderId: number) => !!capturedCharge(ctx.db).get({ id: orderId });
 
 /** Each reservation against its owner's rows. */
 function checkLedger(ctx: TestApp, productId: number) {
   const ledger = stockOf(ctx.db, productId)!;
   expect(ledger.stocked).toBe(ledger.available + ledger.held + ledger.sold);
   expect(ledger.available).toBeGreaterThanOrEqual(0);
-  for (const r of ctx.db.select().from(stockReservations).where(eq(stockReservations.productId, productId)).all()) {
+  for (const r of reservationsOf(ctx.db).all({ id: productId })) {
     const [kind, id] = [r.owner.split(':')[0], Number(r.owner.split(':')[1])];
     if (kind === 'order') {
       // A card refused again within the window retries the same order: its earlier attempts' units were released.
       if (r.state === 'released') continue;
       expect(`${r.owner} ${r.state}`).toBe(`${r.owner} ${paidState(ctx, id)}`);
     } else if (kind === 'team_member') {
-      const member = ctx.db.select().from(teamMembers).where(eq(teamMembers.id, id)).get()!;
+      const member = memberRow(ctx.db).get({ id })!;
       const expected = member.status === 'paid' ? paidState(ctx, member.orderId!) : member.status === 'released' ? 'released' : 'held';
       expect(`${r.owner} ${r.state}`).toBe(`${r.owner} ${expected}`);
     } else if (kind === 'auction') {
-      const auction = ctx.db.select().from(auctions).where(eq(auctions.id, id)).get()!;
+      const auction = auctionRow(ctx.db).get({ id })!;
       const live = ['scheduled', 'running', 'awaiting_payment', 'second_chance'].includes(auction.status);
       expect(`${r.owner} ${r.state}`).toBe(`${r.owner} ${live ? 'held' : 'released'}`);
     }
   }
   // Sold units are exactly the paid (or refund-pending) orders' units: none sold twice, none lost.
-  const soldLines = ctx.db
-    .select({ quantity: orderItems.quantity, status: orders.status, orderId: orders.id })
-    .from(orderItems)
-    .innerJoin(orders, eq(orders.id, orderItems.orderId))
-    .where(and(eq(orderItems.productId, productId), inArray(orders.status, ['processing', 'shipped', 'completed', 'canceled'])))
-    .all()
+  const soldLines = soldLinesOfProduct(ctx.db)
+    .all({ id: productId })
     .filter((line) => PAID.includes(line.status) || refundDue(ctx, line.orderId));
   expect(ledger.sold).toBe(soldLines.reduce((n, line) => n + line.quantity, 0));
   checkSizes(ctx, productId);
@@ -114,18 +135,14 @@ function checkSizes(ctx: TestApp, productId: number) {
     const ledger = variantStockOf(ctx.db, variant.id)!;
     expect(ledger.stocked).toBe(ledger.available + ledger.held + ledger.sold);
     expect(ledger.available).toBeGreaterThanOrEqual(0);
-    const sold = ctx.db
-      .select({ quantity: orderItems.quantity, status: orders.status, orderId: orders.id })
-      .from(orderItems)
-      .innerJoin(orders, eq(orders.id, orderItems.orderId))
-      .where(and(eq(orderItems.variantId, variant.id), inArray(orders.status, ['processing', 'shipped', 'completed', 'canceled'])))
-      .all()
+    const sold = soldLinesOfVariant(ctx.db)
+      .all({ id: variant.id })
       .filter((line) => PAID.includes(line.status) || refundDue(ctx, line.orderId));
     expect({ size: variant.size, sold: ledger.sold }).toEqual({ size: variant.size, sold: sold.reduce((n, line) => n + line.quantity, 0) });
     for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += ledger[key];
   }
   expect(stockOf(ctx.db, productId)).toEqual(sum);
-  expect(ctx.db.select().from(products).where(eq(products.id, productId)).get()!.quantity).toBe(sum.available);
+  expect(productQuantity(ctx.db).get({ id: productId })!.quantity).toBe(sum.available);
 }
 
 async function run(initial: number, teeSizes: number[], steps: Step[]) {
