@@ -1,7 +1,8 @@
 import { cartLines } from '../domain/orders/cart.ts';
 import { productLabel } from '../domain/catalog/catalog.ts';
 import { DomainError } from '../domain/errors.ts';
-import { linesFromCart, paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from '../domain/orders/orders.ts';
+import { linesFromCart } from '../domain/orders/order-lines.ts';
+import { paymentSourceFor, placeOrder, type OrderDeps, type OrderPayment, type ShippingAddress } from '../domain/orders/orders.ts';
 import { GUEST_EMAIL_NEEDED, invalidCheckout, totalsChanged } from '../domain/orders/checkout.ts';
 import { cartShippingCents, isLocalZip, LOCAL_DELIVERY, summaryMatches, totalsFor, totalsInDollars } from '../shared/pricing.ts';
 import { findProfile, profileShippingAddress, streetLine } from '../domain/accounts/profile.ts';

@@ -1,20 +1,18 @@
 import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
 import { preparedOnce } from '../../db/prepared.ts';
-import { cartItems, games, orderItems, orders, payments } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
-import type { CartLine } from './cart.ts';
+import { cartItems, orderItems, orders, payments } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { CHECKOUT_IN_PROGRESS, DomainError } from '../errors.ts';
 import { asPaymentFailure, paymentUnderKey, type PaymentFailure, type PaymentGateway } from '../payments/gateway.ts';
 import { type CardGate, withCardAttempt } from '../payments/card-attempts.ts';
 import { gatewayKey } from '../payments/keys.ts';
 import { queueOrderConfirmation } from './order-emails.ts';
+import { type OrderLine, writeLines } from './order-lines.ts';
 import { confirmPayment, createPayment, paymentRow, refusePayment, settleFromGateway } from '../payments/engine.ts';
 import type { ShippingMethod, Totals } from '../../shared/pricing.ts';
 import { findProfile } from '../accounts/profile.ts';
-import { attachOrder, owners, reserve, sellOrder } from '../inventory/stock.ts';
-import { variantById } from '../inventory/variants.ts';
+import { sellOrder } from '../inventory/stock.ts';
 import { openCashOrdersOfEmail } from './visitor-cart.ts';
 import { noteIdempotentOrder } from '../payments/idempotency.ts';
 
@@ -51,47 +49,10 @@ export interface ShippingAddress {
 
 export type OrderPayment = { method: 'cod' } | { method: 'square' | 'apple_pay'; sourceId: string; customerId?: string | null };
 
-export interface OrderLine {
-  productId: number;
-  /** The size bought (inventory/variants.ts chooses it); its units are the ones held. */
-  variantId: number;
-  /** The size as lines and receipts name it ('' for a product without sizes to tell apart). */
-  sizeLabel: string;
-  quantity: number;
-  priceCents: number;
-  /** auction: the unit was held for the auction since its set-up (stockReserved), and stays held if the charge fails. */
-  purchaseType: 'buy_now' | 'play' | 'auction' | 'mystery_box';
-  label: string;
-  /** The cart line this came from, emptied once the order goes through. */
-  cartItemId?: number;
-  /** The game a prize was won in. */
-  gameId?: number | null;
-  /** A prize's stock was reserved when its game started. */
-  stockReserved: boolean;
-  /** Who holds a reserved line's unit (inventory/stock.ts owners): the order pays for that hold. */
-  heldBy?: string;
-}
-
 /** Cash on delivery takes stock without payment: at most this many units per order... */
 export const MAX_COD_UNITS = 5;
 /** ...and one open (undelivered) cash order per account. */
 export const MAX_OPEN_COD_ORDERS = 1;
-
-export function linesFromCart(cart: CartLine[]): OrderLine[] {
-  return cart.map((line) => ({
-    productId: line.productId,
-    variantId: line.variantId,
-    sizeLabel: line.sizeLabel,
-    quantity: line.quantity,
-    priceCents: line.priceCents,
-    purchaseType: line.type === 'play' ? 'play' : 'buy_now',
-    label: productLabel(line.product),
-    cartItemId: line.id,
-    gameId: line.gameId,
-    stockReserved: line.type === 'play',
-    heldBy: line.type === 'play' && line.gameId ? owners.game(line.gameId) : undefined,
-  }));
-}
 
 /** The card to charge: a one-time token from the card form, else the card on file. */
 export function paymentSourceFor(db: Queryable, userId: number, token: unknown): { sourceId: string; customerId?: string | null } {
@@ -99,30 +60,6 @@ export function paymentSourceFor(db: Queryable, userId: number, token: unknown):
   const profile = findProfile(db, userId);
   if (profile?.gatewayCardId) return { sourceId: profile.gatewayCardId, customerId: profile.gatewayCustomerId };
   throw new DomainError(400, 'Add a payment card to your profile, or enter a card.', { paymentToken: 'Add a payment card to your profile, or enter a card.' });
-}
-
-function reserveStock(tx: Queryable, line: OrderLine, orderId: number, now: number): void {
-  const reason = line.purchaseType === 'mystery_box' ? 'box_draw' : 'order_line';
-  if (reserve(tx, { productId: line.productId, variantId: line.variantId, quantity: line.quantity, reason, owner: owners.order(orderId), orderId, now }))
-    return;
-  const left = variantById(tx, line.variantId)?.quantity ?? 0;
-  const named = line.sizeLabel ? `${line.label} in size ${line.sizeLabel}` : line.label;
-  const message = left <= 0 ? `${named} just sold out.` : `Only ${left} of ${named} left in stock.`;
-  throw new DomainError(409, message, { items: message });
-}
-
-/** A prize is bought or donated once: its game's prize moves from 'cart' to `to`, or the checkout is refused. */
-function claimPrize(tx: Queryable, gameId: number, to: 'buying' | 'bought'): void {
-  const claimed = tx
-    .update(games)
-    .set({ prizeOutcome: to })
-    .where(and(eq(games.id, gameId), eq(games.prizeOutcome, 'cart')))
-    .returning({ id: games.id })
-    .all();
-  if (claimed.length > 0) return;
-  const outcome = tx.select({ outcome: games.prizeOutcome }).from(games).where(eq(games.id, gameId)).get()?.outcome;
-  if (outcome === 'buying') throw new DomainError(409, CHECKOUT_IN_PROGRESS, undefined, { code: 'CHECKOUT_IN_PROGRESS' });
-  throw new DomainError(409, outcome === 'donated' ? 'This prize was donated.' : 'This prize was already bought.');
 }
 
 function checkCashOnDelivery(tx: Queryable, order: PlaceOrder): void {
@@ -228,7 +165,7 @@ function claimCheckout(deps: OrderDeps, order: PlaceOrder): Claimed {
       // The request's Idempotency-Key names its order with it: a retry after a crash finishes this one.
       noteIdempotentOrder(tx, orderId);
       order.inClaim?.(tx, orderId);
-      writeLines(tx, orderId, order, now);
+      writeLines(tx, orderId, order.lines, order.payment.method === 'cod', now);
       if (cashOnDelivery) {
         completeCashOnDelivery(tx, clock, order, orderId);
         return { orderId, paymentRowId: null, key, createdAt: now };
@@ -284,23 +221,6 @@ const insertOrder = preparedOnce((db) =>
     .returning({ id: orders.id })
     .prepare(),
 );
-const insertOrderItem = preparedOnce((db) =>
-  db
-    .insert(orderItems)
-    .values({
-      orderId: sql.placeholder('orderId'),
-      productId: sql.placeholder('productId'),
-      variantId: sql.placeholder('variantId'),
-      sizeLabel: sql.placeholder('sizeLabel'),
-      quantity: sql.placeholder('quantity'),
-      priceCents: sql.placeholder('priceCents'),
-      purchaseType: sql.placeholder('purchaseType'),
-      productLabel: sql.placeholder('productLabel'),
-      cartItemId: sql.placeholder('cartItemId'),
-      gameId: sql.placeholder('gameId'),
-    })
-    .prepare(),
-);
 const orderStatusOf = preparedOnce((db) =>
   db
     .select({ status: orders.status })
@@ -349,28 +269,6 @@ function writeOrder(deps: OrderDeps, tx: Queryable, order: PlaceOrder, now: numb
     .run();
   tx.delete(orderItems).where(eq(orderItems.orderId, retried.id)).run();
   return { orderId: retried.id, key: gatewayKey(deps.db, 'charge', retried.id, retried.attempt) };
-}
-
-/** The lines: stock reserved for the order, or a held unit attached to it (a failure gives back only its own: order-charge.ts), prizes claimed, items written. */
-function writeLines(tx: Queryable, orderId: number, order: PlaceOrder, now: number): void {
-  const cashOnDelivery = order.payment.method === 'cod';
-  for (const line of order.lines) {
-    if (!line.stockReserved) reserveStock(tx, line, orderId, now);
-    else if (line.heldBy) attachOrder(tx, line.heldBy, orderId, now);
-    if (line.purchaseType === 'play' && line.gameId) claimPrize(tx, line.gameId, cashOnDelivery ? 'bought' : 'buying');
-    insertOrderItem(tx).run({
-      orderId,
-      productId: line.productId,
-      variantId: line.variantId,
-      sizeLabel: line.sizeLabel,
-      quantity: line.quantity,
-      priceCents: line.priceCents,
-      purchaseType: line.purchaseType,
-      productLabel: line.label,
-      cartItemId: line.cartItemId ?? null,
-      gameId: line.gameId ?? null,
-    });
-  }
 }
 
 /** Cash on delivery is complete here: nothing to charge, the cart lines go, the confirmation is queued. */
