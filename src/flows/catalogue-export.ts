@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.ts';
 import { products, productVariants } from '../db/schema.ts';
 import { productLabel } from '../domain/catalog/catalog.ts';
 import { heldAndSoldByVariant } from '../domain/inventory/stock-counts.ts';
-import { csvCell } from '../domain/orders/admin-orders.ts';
+import { csvCell } from '../shared/csv.ts';
 import { centsToDollars } from '../shared/money.ts';
 
 /*

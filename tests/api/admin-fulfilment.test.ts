@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { orders, products } from '../../src/db/schema.ts';
-import { csvCell } from '../../src/domain/orders/admin-orders.ts';
+import { csvCell } from '../../src/shared/csv.ts';
 import { buyNowBody, COMPLETE_PROFILE, completeProfile } from '../helpers/actors.ts';
 import { type Store, postForm, seededStore, signedInAdmin, signedInUser } from '../helpers/admin-tools.ts';
 import { textOf } from '../helpers/html.ts';

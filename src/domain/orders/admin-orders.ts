@@ -12,7 +12,6 @@ import { startRefund } from './order-refund.ts';
 import { sendRefund } from '../payments/refunds.ts';
 import type { PaymentGateway } from '../payments/gateway.ts';
 import { grantFreeEntries, withdrawFreeEntries } from '../games/free-entries.ts';
-import { withSize } from '../../shared/size-label.ts';
 
 /** A payment row: here, a refund recorded as started, to send after its transaction commits. */
 type PaymentRow = typeof payments.$inferSelect;
@@ -195,65 +194,6 @@ function adminOrders(db: Queryable, where: SQL | undefined): AdminOrder[] {
       notes: order.notes,
     },
   }));
-}
-
-const CSV_COLUMNS = [
-  'Order',
-  'Placed',
-  'Status',
-  'Customer',
-  'E-mail',
-  'Phone',
-  'Address',
-  'Delivery',
-  'Items',
-  'Sizes',
-  'Subtotal',
-  'Shipping',
-  'Tax',
-  'Total',
-  'Payment',
-  'Refunded',
-  'Notes',
-];
-
-/**
- * One CSV cell. A cell a spreadsheet would run as a formula (= + - @, tab, return) gets a
- * leading apostrophe: a shopper's name or notes must never become a formula on the admin's machine.
- */
-export function csvCell(value: string | number | null): string {
-  let text = value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The Orders tab as CSV (the same filter), for the books and for delivery runs. */
-export function ordersCsv(list: AdminOrder[], formatTime: (ms: number) => string): string {
-  const rows = list.map((order) =>
-    [
-      order.id,
-      formatTime(order.orderDate),
-      order.status,
-      order.customer.name,
-      order.customer.email,
-      order.delivery.phone,
-      order.delivery.address,
-      order.delivery.methodLabel,
-      order.items.map((item) => `${item.quantity} x ${withSize(item.label, item.size)}${item.purchaseType === 'play' ? ' (prize)' : ''}`).join('; '),
-      // One entry per line, in the Items' order ('-' for a line without a size), for sorting and packing by size.
-      order.items.some((item) => item.size) ? order.items.map((item) => item.size || '-').join('; ') : '',
-      order.subtotal.toFixed(2),
-      order.shipping.toFixed(2),
-      order.tax.toFixed(2),
-      order.total.toFixed(2),
-      order.paymentLabel,
-      order.refunded.toFixed(2),
-      order.delivery.notes,
-    ]
-      .map(csvCell)
-      .join(','),
-  );
-  return `${[CSV_COLUMNS.join(','), ...rows].join('\r\n')}\r\n`;
 }
 
 const alreadyMoved: Record<string, (id: number) => string> = {

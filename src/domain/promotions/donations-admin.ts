@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { centsToDollars } from '../../shared/money.ts';
-import { csvCell } from '../orders/admin-orders.ts';
+import { csvCell } from '../../shared/csv.ts';
 
 /*
  * The admin's donation list (Promotions tab, Donations): every paid 'Buy to donate' order and

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { freeEntries, orderItems, plays, users, type FreeEntry } from '../../db/schema.ts';
-import { csvCell } from '../orders/admin-orders.ts';
+import { csvCell } from '../../shared/csv.ts';
 
 /*
  * Free entries as the shopper (GET /api/user/free-entries, the order page, the Play tab, the play

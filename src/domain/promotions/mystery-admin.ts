@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { mysteryDraws, mysterySeeds, orders, users } from '../../db/schema.ts';
-import { csvCell } from '../orders/admin-orders.ts';
+import { csvCell } from '../../shared/csv.ts';
 import { boxName } from './mystery-boxes.ts';
 
 /*

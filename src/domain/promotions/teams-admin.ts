@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { products, teamMembers, teams, users, type TeamStatus } from '../../db/schema.ts';
 import { teamItemLabel } from './teams-rules.ts';
-import { csvCell } from '../orders/admin-orders.ts';
+import { csvCell } from '../../shared/csv.ts';
 
 /*
  * The admin's view of team buys (Promotions tab): open teams (with those being joined or paid),
