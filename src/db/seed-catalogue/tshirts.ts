@@ -1,4 +1,4 @@
-import type { SeedProduct } from '../seed-products.ts';
+import type { SeedProduct } from './seed-product.ts';
 
 /** The demo store's t-shirts. */
 export const tshirts: SeedProduct[] = [
