@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { preparedOnce } from '../../db/prepared.ts';
 import { games, plays, products } from '../../db/schema.ts';
-import { productLabel } from '../catalog/catalog.ts';
+import { findProduct, productLabel } from '../catalog/catalog.ts';
 import { notify } from '../accounts/notifications.ts';
 import type { Purpose } from '../payments/purposes.ts';
 import { announceReadiness } from './entry-payment.ts';
@@ -31,13 +31,6 @@ const gameById = preparedOnce((db) =>
     .select()
     .from(games)
     .where(eq(games.id, sql.placeholder('id')))
-    .prepare(),
-);
-const productById = preparedOnce((db) =>
-  db
-    .select()
-    .from(products)
-    .where(eq(products.id, sql.placeholder('id')))
     .prepare(),
 );
 const voidOpenPlay = preparedOnce((db) =>
@@ -74,7 +67,7 @@ export const playPurpose: Purpose = {
       return { release: true };
     }
     enterPlay(tx).run({ id: play.id, now, gameId: game.id });
-    const product = productById(tx).get({ id: play.productId })!;
+    const product = findProduct(tx, play.productId)!;
     notify(tx, clock, play.userId, {
       type: 'payment_success',
       eventKey: `payment:${row.id}:success`,
