@@ -5,7 +5,9 @@
  * of settled games, 120 open games and 40 more live auctions, written while it runs), to show the
  * pages keep their share as live auctions and games grow. Rows are interleaved round by round
  * (bare first in each round) and the median share of the rounds is reported, because this
- * machine's speed drifts between minutes.
+ * machine's speed drifts between minutes. Beside requests/s, each row's server CPU per answer
+ * (from /proc, as bench/ping-cost.ts): the share of bare by CPU is bare's CPU per answer over the
+ * row's, which wrk sharing the two cores with the server disturbs far less than requests/s.
  * Usage: bun bench/page-shares.ts [seconds=3] [rounds=3]    Needs `apt-get install wrk`.
  */
 import { Database } from 'bun:sqlite';
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { openMigratedDatabase } from '../src/db/client.ts';
 import { Client, shopperWithCard } from '../tests/helpers/http-client.ts';
 import { buildYear } from './year-data.ts';
-import { bareServer, benchServer, median, requireWrk, type WrkRow, wrk } from './wrk.ts';
+import { bareServer, benchServer, cpuMicros, median, requireWrk, type WrkRow, wrk } from './wrk.ts';
 
 const seconds = Number(process.argv[2] ?? 3);
 const rounds = Number(process.argv[3] ?? 3);
@@ -22,17 +24,37 @@ requireWrk();
 interface Target {
   what: string;
   url: string;
+  pid: number;
   headers?: string[];
 }
 
-function measure(targets: Target[]): { target: Target; row: WrkRow; ofBare: number }[] {
+interface Measured {
+  target: Target;
+  row: WrkRow;
+  ofBare: number;
+  /** The server's CPU per answer, in µs. */
+  cpu: number;
+  /** Bare's CPU per answer over this row's, in the same round. */
+  ofBareByCpu: number;
+}
+
+function measure(targets: Target[]): Measured[] {
   for (const target of targets) wrk(target.url, 1, target.headers); // fill caches, warm the JIT
-  const runs = targets.map(() => [] as { row: WrkRow; ofBare: number }[]);
+  const runs = targets.map(() => [] as Measured[]);
   for (let round = 0; round < rounds; round++) {
-    const rows = targets.map((target) => wrk(target.url, seconds, target.headers));
-    for (const [index, row] of rows.entries()) runs[index]!.push({ row, ofBare: row.rps / rows[0]!.rps });
+    const rows = targets.map((target) => {
+      const before = cpuMicros(target.pid);
+      const row = wrk(target.url, seconds, target.headers);
+      return { row, cpu: (cpuMicros(target.pid) - before) / (row.rps * seconds) };
+    });
+    for (const [index, { row, cpu }] of rows.entries()) {
+      runs[index]!.push({ target: targets[index]!, row, cpu, ofBare: row.rps / rows[0]!.row.rps, ofBareByCpu: rows[0]!.cpu / cpu });
+    }
   }
-  return targets.map((target, index) => ({ target, ...median(runs[index]!, (run) => run.ofBare) }));
+  return targets.map((_, index) => {
+    const byRps = median(runs[index]!, (run) => run.ofBare);
+    return { ...byRps, ofBareByCpu: median(runs[index]!, (run) => run.ofBareByCpu).ofBareByCpu };
+  });
 }
 
 const server = await benchServer({ LOG_LEVEL: 'warn' });
@@ -43,15 +65,16 @@ try {
   file.close();
   const shopper = await shopperWithCard(server, 'pageshares');
   const signedIn = [`Cookie: ${shopper.cookie}`];
+  const pid = server.child.pid!;
   const targets: Target[] = [
-    { what: 'bare Bun.serve "ok"', url: bare.url },
-    { what: '/ping', url: `${server.url}/ping` },
-    { what: 'visitor /', url: `${server.url}/` },
-    { what: 'visitor /products', url: `${server.url}/products` },
-    { what: 'visitor product page', url: `${server.url}/product/${id}` },
-    { what: 'signed-in /', url: `${server.url}/`, headers: signedIn },
-    { what: 'signed-in product page', url: `${server.url}/product/${id}`, headers: signedIn },
-    { what: '/?r=1 (rendered each time)', url: `${server.url}/?r=1` },
+    { what: 'bare Bun.serve "ok"', url: bare.url, pid: bare.pid },
+    { what: '/ping', url: `${server.url}/ping`, pid },
+    { what: 'visitor /', url: `${server.url}/`, pid },
+    { what: 'visitor /products', url: `${server.url}/products`, pid },
+    { what: 'visitor product page', url: `${server.url}/product/${id}`, pid },
+    { what: 'signed-in /', url: `${server.url}/`, pid, headers: signedIn },
+    { what: 'signed-in product page', url: `${server.url}/product/${id}`, pid, headers: signedIn },
+    { what: '/?r=1 (rendered each time)', url: `${server.url}/?r=1`, pid },
   ];
   const demo = measure(targets);
 
@@ -82,6 +105,15 @@ try {
     const after = busy[index]!;
     console.log(
       `| ${row.target.what} | ${row.row.rps.toFixed(0)} | ${(row.ofBare * 100).toFixed(1)}% | ${after.row.rps.toFixed(0)} | ${(after.ofBare * 100).toFixed(1)}% | ${((after.ofBare / row.ofBare) * 100).toFixed(0)}% |`,
+    );
+  }
+  console.log("\nBy the server's CPU per answer (bare's over the row's, same round):\n");
+  console.log('| page | demo store: CPU per answer | share of bare | busy store: CPU per answer | share of bare | busy keeps |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const [index, row] of demo.entries()) {
+    const after = busy[index]!;
+    console.log(
+      `| ${row.target.what} | ${row.cpu.toFixed(1)} µs | ${(row.ofBareByCpu * 100).toFixed(1)}% | ${after.cpu.toFixed(1)} µs | ${(after.ofBareByCpu * 100).toFixed(1)}% | ${((after.ofBareByCpu / row.ofBareByCpu) * 100).toFixed(0)}% |`,
     );
   }
   const errors = [...demo, ...busy].filter((row) => row.row.errors !== '0');
