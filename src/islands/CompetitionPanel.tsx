@@ -5,6 +5,7 @@ import { type CompetitionData, type CompetitionPlay, DEFAULT_REQUIRED_PARTICIPAN
 import { apiRequest } from './lib/http.ts';
 import { onLiveFallback, subscribeLive } from './lib/live.ts';
 import { GAME_LENGTH_MS } from '../shared/game-time.ts';
+import { sizeText } from '../shared/size-label.ts';
 
 /*
  * The product page's Social Competition tab (spec sections 2, 4 and 9): the game's state, a
@@ -282,6 +283,12 @@ export default function CompetitionPanel({ productId, initial, now: serverNow, p
 
   return (
     <div data-game-status={data.gameStatus}>
+      {/* A game is for one size (issue 38): the shown game's, so nobody takes an M game for their L. */}
+      {data.size && (
+        <p data-game-size={data.size} className="m-0 mb-3 inline-block rounded-full bg-ink px-3 py-1 text-xs font-bold text-white">
+          {`${sizeText(data.size)} game`}
+        </p>
+      )}
       <Status data={data} now={now} viewerId={viewerId} />
       <Leaderboard data={data} viewerId={viewerId} />
       {data.gameId !== null && (

@@ -295,6 +295,20 @@ describe('CompetitionPanel island', () => {
     stop(visitor.root, visitor.container);
   });
 
+  test("a game of a sized product says its size ('Size M game') and follows the next read to another size's game; a one-size game names none", async () => {
+    const answers: Response[] = [jsonResponse({ ...waiting, gameId: 12, size: 'L' }), jsonResponse(waiting)];
+    globalThis.fetch = mock(async () => answers.shift() ?? jsonResponse(waiting)) as unknown as typeof fetch;
+    const { container, root } = await render({ productId: 31, initial: { ...waiting, size: 'M' }, now: Date.now(), pollIntervals: { active: 20, idle: 20 } });
+    const label = () => container.querySelector<HTMLElement>('[data-game-size]');
+    expect(label()!.textContent).toBe('Size M game');
+    // The label comes before the state it qualifies.
+    expect(container.textContent).toStartWith('Size M gameWaiting for 3 more participants.');
+    await until(() => label()?.textContent === 'Size L game', 'the L game', 1000);
+    await until(() => label() === null, 'a game without a size', 1000);
+    expect(container.textContent).toContain('Waiting for 3 more participants. (7/10 entries)');
+    stop(root, container);
+  });
+
   test('unmounting clears the poll timer', async () => {
     const fetchMock = mock(async () => jsonResponse(waiting));
     globalThis.fetch = fetchMock as unknown as typeof fetch;

@@ -2,7 +2,9 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
 import { games, payments, plays, products, type GameStatus } from '../../db/schema.ts';
 import { freeEntriesByGame } from './free-entries.ts';
+import { gameSizeColumn } from './queries.ts';
 import { timesOf } from './schedule.ts';
+import { withSize } from '../../shared/size-label.ts';
 
 /*
  * The admin's Games tab: every game by state with its entries, times and $1 holds. Open games
@@ -16,6 +18,7 @@ export const FINISHED_SHOWN = 50;
 export interface AdminGame {
   id: number;
   status: GameStatus;
+  /** `name` carries the size the game is for, for a product sold in several ('Classic Tee · Size M'). */
   product: { id: number; name: string };
   entries: number;
   requiredParticipants: number;
@@ -36,7 +39,7 @@ export const OPEN_SHOWN = 50;
 export function listGamesForAdmin(db: Queryable, page = 1): Record<GameStatus, AdminGame[]> & { openCounts: { active: number; waiting: number } } {
   const rows = (status: GameStatus, limit: number, offset = 0) =>
     db
-      .select({ game: games, brand: products.brand, model: products.model })
+      .select({ game: games, brand: products.brand, model: products.model, size: gameSizeColumn })
       .from(games)
       .innerJoin(products, eq(games.productId, products.id))
       // Completed games are most of the table: newest first along the primary key, not sorted from the status index.
@@ -81,10 +84,10 @@ export function listGamesForAdmin(db: Queryable, page = 1): Record<GameStatus, A
     // Buy one, play free: an entry on a free entry has no hold; the admin sees it counted beside the holds.
     for (const [gameId, n] of freeEntriesByGame(db, ids)) holds.set(gameId, { ...holds.get(gameId), 'free entry': n });
   }
-  const view = ({ game, brand, model }: (typeof chosen.waiting)[number]): AdminGame => ({
+  const view = ({ game, brand, model, size }: (typeof chosen.waiting)[number]): AdminGame => ({
     id: game.id,
     status: game.status,
-    product: { id: game.productId, name: `${brand} ${model}` },
+    product: { id: game.productId, name: withSize(`${brand} ${model}`, size) },
     entries: entries.get(game.id) ?? 0,
     requiredParticipants: game.requiredParticipants,
     ...timesOf(game),
@@ -99,14 +102,14 @@ export function listGamesForAdmin(db: Queryable, page = 1): Record<GameStatus, A
   };
 }
 
-/** The cancel page's game: its state and its product's name; null when there is no such game. */
+/** The cancel page's game: its state and its product's name (with the game's size, as on the tab); null when there is no such game. */
 export function gameForCancel(db: Queryable, id: number): { id: number; status: GameStatus; productName: string | null } | null {
   const row = db
-    .select({ id: games.id, status: games.status, brand: products.brand, model: products.model })
+    .select({ id: games.id, status: games.status, brand: products.brand, model: products.model, size: gameSizeColumn })
     .from(games)
     .leftJoin(products, eq(games.productId, products.id))
     .where(eq(games.id, id))
     .get();
   if (!row) return null;
-  return { id: row.id, status: row.status, productName: row.brand === null ? null : `${row.brand} ${row.model}` };
+  return { id: row.id, status: row.status, productName: row.brand === null ? null : withSize(`${row.brand} ${row.model}`, row.size) };
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
-import { plays, products, productVariants, type Game, type Product } from '../../db/schema.ts';
+import { games, plays, products, type Game, type Product } from '../../db/schema.ts';
+import { gameSizeColumn } from './queries.ts';
 import { variantById, variantsOf } from '../inventory/variants.ts';
 import type { Clock } from '../clock.ts';
 import { notify, type NewNotification } from '../accounts/notifications.ts';
@@ -53,21 +54,11 @@ export function gameSizeOf(db: Queryable, game: Pick<Game, 'productId' | 'varian
  * only for games of products sold in several sizes.
  */
 export function gameSizes(db: Queryable, list: readonly Pick<Game, 'id' | 'variantId'>[]): Map<number, string> {
-  const variantIds = [...new Set(list.map((game) => game.variantId).filter((id): id is number => id !== null))];
-  if (variantIds.length === 0) return new Map();
-  const sized = new Map(
-    db
-      .select({ id: productVariants.id, size: productVariants.size })
-      .from(productVariants)
-      .where(and(inArray(productVariants.id, variantIds), sql`(select count(*) from product_variants w where w.product_id = ${productVariants.productId}) > 1`))
-      .all()
-      .map((row) => [row.id, row.size]),
-  );
+  const ids = [...new Set(list.filter((game) => game.variantId !== null).map((game) => game.id))];
+  if (ids.length === 0) return new Map();
   const sizes = new Map<number, string>();
-  for (const game of list) {
-    const size = game.variantId === null ? undefined : sized.get(game.variantId);
-    if (size) sizes.set(game.id, size);
-  }
+  for (const row of db.select({ id: games.id, size: gameSizeColumn }).from(games).where(inArray(games.id, ids)).all())
+    if (row.size) sizes.set(row.id, row.size);
   return sizes;
 }
 

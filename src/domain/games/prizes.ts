@@ -9,6 +9,8 @@ import { composeEmail } from '../mail/compose.ts';
 import { queueEmail } from '../mail/outbox.ts';
 import { notify } from '../accounts/notifications.ts';
 import { PRIZE_KEEP_MS, PRIZE_REMINDER_BEFORE_MS } from './schedule.ts';
+import { gameSizes } from './game-rows.ts';
+import { withSize } from '../../shared/size-label.ts';
 
 /*
  * A won prize's life (games.prizeOutcome): settlement puts it in the winner's cart ('cart');
@@ -193,10 +195,12 @@ export function expireUnclaimedPrizes(deps: { db: Db; clock: Clock }, now: numbe
       ),
     )
     .all();
+  // The size the player won, for a product sold in several: one read for all the games.
+  const sizes = gameSizes(db, open);
   for (const game of open) {
     const deadline = (game.settledAt ?? 0) + PRIZE_KEEP_MS;
     const product = db.select().from(products).where(eq(products.id, game.productId)).get();
-    const name = product ? productLabel(product) : 'your prize';
+    const name = product ? withSize(productLabel(product), sizes.get(game.id)) : 'your prize';
     db.transaction((tx) => {
       const userId = winnerOf(tx, game);
       if (userId === null) return;

@@ -1,12 +1,24 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { games, plays } from '../../db/schema.ts';
+import { games, plays, type Game } from '../../db/schema.ts';
 import { DEFAULT_REQUIRED_PARTICIPANTS } from '../../shared/views/games.ts';
 
 export { DEFAULT_REQUIRED_PARTICIPANTS };
 
+/**
+ * The size a game is for, as a column of a query over games (issue 38): its variant's size only
+ * for a product sold in several sizes, else null, as gameSizeOf says it. A page reads it with the
+ * game it already reads, not in a statement of its own.
+ */
+export const gameSizeColumn = sql<string | null>`(select nullif(v.size, '') from product_variants v where v.id = ${games.variantId}
+  and (select count(*) from product_variants w where w.product_id = v.product_id) > 1)`;
+
 export interface GameSummary {
   id: number;
+  /** The game's row, so a view built on it reads it once. */
+  row: Game;
+  /** The size the game is for ('M'), or '' for a product with one size (gameSizeColumn). */
+  size: string;
   status: 'waiting' | 'active' | 'completed' | 'canceled';
   requiredParticipants: number;
   entries: number;
@@ -20,22 +32,23 @@ export interface GameSummary {
  */
 export function currentGame(db: Queryable, productId: number): GameSummary | null {
   // Two indexed lookups with LIMIT 1 (Drizzle's get() alone would read every game of the product).
-  const game =
+  const found =
     db
-      .select()
+      .select({ game: games, size: gameSizeColumn })
       .from(games)
       .where(and(eq(games.productId, productId), inArray(games.status, ['active', 'waiting'])))
       .orderBy(sql`case ${games.status} when 'active' then 0 else 1 end`, asc(games.id))
       .limit(1)
       .get() ??
     db
-      .select()
+      .select({ game: games, size: gameSizeColumn })
       .from(games)
       .where(and(eq(games.productId, productId), eq(games.status, 'completed')))
       .orderBy(desc(games.id))
       .limit(1)
       .get();
-  if (!game) return null;
+  if (!found) return null;
+  const { game } = found;
   const entries = db
     .select({ n: count() })
     .from(plays)
@@ -43,6 +56,8 @@ export function currentGame(db: Queryable, productId: number): GameSummary | nul
     .get();
   return {
     id: game.id,
+    row: game,
+    size: found.size ?? '',
     status: game.status,
     requiredParticipants: game.requiredParticipants || DEFAULT_REQUIRED_PARTICIPANTS,
     entries: entries?.n ?? 0,

@@ -14,7 +14,7 @@ import { currentGame, DEFAULT_REQUIRED_PARTICIPANTS, firstWaitingWithRoom } from
 import type { GameRecord } from './record.ts';
 import { gamePoints, playScore, rank } from './scoring.ts';
 import { isStarted } from './schedule.ts';
-import { gameSizeOf, gameSizes } from './game-rows.ts';
+import { gameSizes } from './game-rows.ts';
 import { revealedSeed } from '../operations/sealed-seeds.ts';
 
 /*
@@ -101,10 +101,9 @@ export function competitionView(deps: GameDeps, productId: number) {
   const product = db.select().from(products).where(eq(products.id, productId)).get();
   if (!product) return null;
   const summary = currentGame(db, productId);
-  const game = summary ? db.select().from(games).where(eq(games.id, summary.id)).get()! : null;
   // The panel offers Play Now only when a play would find a game (issue 27).
   const canJoin = whyNoGameToJoin(db, product) === null;
-  if (!game) {
+  if (!summary) {
     return {
       canJoin,
       gameId: null,
@@ -121,13 +120,14 @@ export function competitionView(deps: GameDeps, productId: number) {
       metrics: [],
     };
   }
+  // The game's row and its size come with currentGame's read, not in statements of their own (the live stream sends this view on every change).
+  const { row: game, size } = summary;
   const { ranked, points } = scoredEntries(deps, game);
   // Players by their username everywhere (the scoreboard, winners, the game record, e-mails); the viewer's own line says 'You'.
   const names = usernamesOf(
     db,
     ranked.map((play) => play.userId),
   );
-  const size = gameSizeOf(db, game);
   return {
     canJoin,
     gameId: game.id,

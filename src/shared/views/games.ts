@@ -47,6 +47,8 @@ export interface CompetitionData {
   /** A play would find a game of this product now (domain/games/openness.ts): the panel's Play Now. */
   canJoin?: boolean;
   gameId: number | null;
+  /** The size the shown game is for ('M'), for a product sold in several sizes (issue 38); absent otherwise. */
+  size?: string;
   gameStatus: 'waiting' | 'active' | 'completed';
   startTime: number | null;
   endTime: number | null;
