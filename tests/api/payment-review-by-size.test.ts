@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { desc } from 'drizzle-orm';
-import { orders } from '../../src/db/schema.ts';
+import { desc, eq } from 'drizzle-orm';
+import { games, influencers, orders, plays, products } from '../../src/db/schema.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { all, textOf } from '../helpers/html.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
@@ -16,7 +16,8 @@ import {
   sizesOfOrder,
   teeAndShopper,
 } from '../helpers/sized-square.ts';
-import { ledgerBySize } from '../helpers/variants.ts';
+import { joinTeam, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
+import { ledgerBySize, withSizes } from '../helpers/variants.ts';
 
 /*
  * Needs attention (issue 9) on a SIZED order (issue 38): every action the review offers for an
@@ -155,5 +156,111 @@ describe.concurrent('Needs attention on a sized order', () => {
     expect(orderStatus(s, orderId)).toBe('canceled');
     expect(ledgerBySize(s.db, tee.id)).toEqual(before);
     expectLedgerHolds(s, tee.id);
+  });
+});
+
+/** A half-price product in M (3) and L (2), on the fake Square. */
+function sizedTeamProduct(s: SquareStore) {
+  const productId = teamProduct(s, 5);
+  const sizes = withSizes(s.db, productId, [
+    { size: 'M', quantity: 3 },
+    { size: 'L', quantity: 2 },
+  ]);
+  return { productId, M: sizes.M!, before: ledgerBySize(s.db, productId) };
+}
+
+describe.concurrent('Needs attention on a team buy for one size', () => {
+  test("a team for M whose starter's hold Square never took: Mark failed gives the M place back and cancels the team", async () => {
+    const s = await open();
+    const { productId, M, before } = sizedTeamProduct(s);
+    const { client } = await s.shopper('starter');
+    s.fake.failNext({ status: 500 }, CHARGE);
+    s.fake.failNext({ status: 503 }, LIST);
+    expect((await startTeam(client, productId, { variantId: M })).status).toBe(502);
+    expect(movedBySize(s, productId, before)).toEqual({ M: { available: -1, held: 1 } });
+    s.clock.advance(3 * MINUTE);
+    const admin = s.admin();
+    const [item] = await attention(admin);
+    expect(item).toMatchObject({ problem: 'unconfirmed_hold', actions: ['check', 'mark_failed'] });
+    expect((await resolve(admin, item!.paymentId, { action: 'mark_failed' })).status).toBe(200);
+    expect(teamRows(s)[0]!.status).toBe('cancelled');
+    expect(ledgerBySize(s.db, productId)).toEqual(before);
+    expectLedgerHolds(s, productId);
+  });
+
+  test('a full team for M whose captures gave up: Retry sells one M with its order line in M; Mark failed on the other gives its M back', async () => {
+    const s = await open();
+    const { productId, M, before } = sizedTeamProduct(s);
+    const alice = await s.shopper('alice');
+    const bob = await s.shopper('bob');
+    const started = await startTeam(alice.client, productId, { variantId: M });
+    expect(started.status).toBe(201);
+    for (let i = 0; i < 20; i++) s.fake.failNext({ status: 400 }, { method: 'POST', path: /\/complete$/ });
+    expect((await joinTeam(bob.client, ((await started.json()) as { code: string }).code)).status).toBeLessThan(500);
+    for (let i = 0; i < 8; i++) {
+      s.clock.advance(30 * MINUTE);
+      await s.tick();
+    }
+    s.fake.reset();
+    expect(movedBySize(s, productId, before)).toEqual({ M: { available: -2, held: 2 } });
+    const admin = s.admin();
+    const items = await attention(admin);
+    expect(items.map((item) => [item.problem, item.actions])).toEqual([
+      ['capture_failed', ['retry', 'mark_failed']],
+      ['capture_failed', ['retry', 'mark_failed']],
+    ]);
+    expect((await resolve(admin, items[0]!.paymentId, { action: 'retry' })).status).toBe(200);
+    expect(movedBySize(s, productId, before)).toEqual({ M: { available: -2, held: 2 } });
+    expect((await resolve(admin, items[1]!.paymentId, { action: 'mark_failed' })).status).toBe(200);
+    await s.tick();
+    expect(teamRows(s)[0]!.status).toBe('filled');
+    expect(movedBySize(s, productId, before)).toEqual({ M: { available: -1, sold: 1 } });
+    expectLedgerHolds(s, productId);
+    const [order] = teamOrders(s);
+    expect(order!.item).toMatchObject({ variantId: M, sizeLabel: 'M' });
+    expect((await adminSeesSizes(admin, order!.order.id)).json).toEqual(['M']);
+  });
+});
+
+describe.concurrent('Needs attention on a $1 entry for one size', () => {
+  /** A $1 hold for a game of the tee in M whose answer Square lost, three minutes on. */
+  async function unsureEntry(taken: boolean) {
+    const s = await open();
+    const { tee, client, before } = await teeAndShopper(s);
+    s.db.update(products).set({ playEnabled: true }).where(eq(products.id, tee.id)).run();
+    const picks = s.db
+      .select({ id: influencers.id })
+      .from(influencers)
+      .limit(5)
+      .all()
+      .map((i) => String(i.id));
+    const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: picks } });
+    expect(picked.status).toBe(201);
+    const { gameId } = (await picked.json()) as { gameId: number };
+    s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
+    s.fake.failNext({ status: 503 }, LIST);
+    const paid = await client.post('/api/payments', { json: { productId: tee.id, variantId: tee.variant.M, amount: 1, type: 'play' } });
+    expect(paid.status).toBe(502);
+    s.clock.advance(3 * MINUTE);
+    return { s, tee, before, gameId, admin: s.admin() };
+  }
+  const playStatus = (s: SquareStore) => s.db.select({ status: plays.status, gameId: plays.gameId }).from(plays).get()!;
+
+  test('never taken: Mark failed voids the entry; no size moved', async () => {
+    const { s, tee, before, admin } = await unsureEntry(false);
+    const [item] = await attention(admin);
+    expect(item).toMatchObject({ problem: 'unconfirmed_hold', actions: ['check', 'mark_failed'] });
+    expect((await resolve(admin, item!.paymentId, { action: 'mark_failed' })).status).toBe(200);
+    expect(playStatus(s).status).toBe('void');
+    expect(ledgerBySize(s.db, tee.id)).toEqual(before);
+  });
+
+  test("taken: Check with Square enters the M game; the shelf waits for the game's start", async () => {
+    const { s, tee, before, gameId, admin } = await unsureEntry(true);
+    const [item] = await attention(admin);
+    expect((await resolve(admin, item!.paymentId, { action: 'check' })).status).toBe(200);
+    expect(playStatus(s)).toEqual({ status: 'entered', gameId });
+    expect(s.db.select({ variantId: games.variantId }).from(games).where(eq(games.id, gameId)).get()!.variantId).toBe(tee.variant.M!);
+    expect(ledgerBySize(s.db, tee.id)).toEqual(before);
   });
 });
