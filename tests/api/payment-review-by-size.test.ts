@@ -63,7 +63,9 @@ async function unsure(kind: 'buy-now' | 'cart', taken: boolean) {
   const orderId = lastOrderId(s);
   expect(orderStatus(s, orderId)).toBe('pending');
   s.clock.advance(3 * MINUTE);
-  const held = kind === 'cart' ? { M: { available: -1, held: 1 }, S: { available: -1, held: 1 } } : { M: { available: -1, held: 1 } };
+  const held: Record<string, Record<string, number>> = kind === 'cart'
+    ? { M: { available: -1, held: 1 }, S: { available: -1, held: 1 } }
+    : { M: { available: -1, held: 1 } };
   expect(movedBySize(s, tee.id, before)).toEqual(held);
   expectLedgerHolds(s, tee.id);
   return { s, tee, before, orderId, client, admin: s.admin() };

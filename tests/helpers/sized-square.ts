@@ -1,5 +1,6 @@
 import { expect } from 'bun:test';
 import { eq } from 'drizzle-orm';
+import type { Queryable } from '../../src/db/client.ts';
 import { orderItems, orders, products } from '../../src/db/schema.ts';
 import { cartShippingCents, totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
 import { buyNowBody } from './actors.ts';
@@ -63,7 +64,7 @@ export async function cartOfSizes(client: TestClient, tee: Tee, sizes: string[])
 }
 
 /** Each size's ledger holds (stocked = available + held + sold), and the product's count is their available sum. */
-export function expectLedgerHolds(s: SquareStore, productId: number): void {
+export function expectLedgerHolds(s: { db: Queryable }, productId: number): void {
   const bySize = ledgerBySize(s.db, productId);
   for (const [size, count] of Object.entries(bySize))
     expect({ size, stocked: count.available + count.held + count.sold }).toEqual({ size, stocked: count.stocked });
