@@ -2,6 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { desc, eq } from 'drizzle-orm';
 import { games, influencers, orders, plays, products } from '../../src/db/schema.ts';
 import type { TestClient } from '../helpers/app.ts';
+import { type BoxView, sizedBoxOf } from '../helpers/boxes.ts';
 import { all, textOf } from '../helpers/html.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
 import {
@@ -264,5 +265,61 @@ describe.concurrent('Needs attention on a $1 entry for one size', () => {
     expect(playStatus(s)).toEqual({ status: 'entered', gameId });
     expect(s.db.select({ variantId: games.variantId }).from(games).where(eq(games.id, gameId)).get()!.variantId).toBe(tee.variant.M!);
     expect(ledgerBySize(s.db, tee.id)).toEqual(before);
+  });
+});
+
+describe.concurrent('Needs attention on a mystery box bought in M', () => {
+  /** Two tees in the tee box: S 1 / M 2, and M 1 / L 1; a box in M whose charge answer Square lost. */
+  async function unsureBox(taken: boolean) {
+    const s = await open();
+    const set = sizedBoxOf(s, 'tshirt', [
+      [
+        ['S', 1],
+        ['M', 2],
+      ],
+      [
+        ['M', 1],
+        ['L', 1],
+      ],
+    ]);
+    const ids = set.products.map((product) => product.id);
+    const before = ids.map((id) => ledgerBySize(s.db, id));
+    const { client } = await s.shopper(`boxer-${crypto.randomUUID().slice(0, 6)}`);
+    const seen = ((await (await client.get('/api/mystery-boxes')).json()) as BoxView[]).find((box) => box.type === 'tshirt')!;
+    s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
+    s.fake.failNext({ status: 503 }, LIST);
+    const answer = await client.post('/api/mystery-boxes/tshirt/orders', {
+      json: { size: 'M', seedHash: seen.seedHash, price: seen.price },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(answer.status).toBe(502);
+    s.clock.advance(3 * MINUTE);
+    const orderId = lastOrderId(s);
+    const moved = () => ids.map((id, i) => movedBySize(s, id, before[i]!));
+    // One M unit of one of the two tees is held for the box; nothing else moved.
+    expect(moved().flatMap((bySize) => Object.entries(bySize))).toEqual([['M', { available: -1, held: 1 }]]);
+    return { s, ids, before, orderId, moved, admin: s.admin() };
+  }
+
+  test('never taken: the admin sees the drawn tee in Size M; Mark failed puts that M back', async () => {
+    const { s, ids, before, orderId, admin } = await unsureBox(false);
+    expect(sizesOfOrder(s, orderId)).toEqual(['M']);
+    const seen = await adminSeesSizes(admin, orderId);
+    expect(seen.json).toEqual(['M']);
+    expect(seen.lines[0]).toContain('· Size M');
+    const [item] = await attention(admin);
+    expect(item).toMatchObject({ orderId, problem: 'unconfirmed_charge' });
+    expect((await resolve(admin, item!.paymentId, { action: 'mark_failed' })).status).toBe(200);
+    expect(ids.map((id) => ledgerBySize(s.db, id))).toEqual(before);
+    for (const id of ids) expectLedgerHolds(s, id);
+  });
+
+  test('taken: Mark paid sells that one M', async () => {
+    const { s, ids, orderId, moved, admin } = await unsureBox(true);
+    const [item] = await attention(admin);
+    expect((await resolve(admin, item!.paymentId, { action: 'mark_paid', gatewayPaymentId: item!.gateway.gatewayPaymentId })).status).toBe(200);
+    expect(orderStatus(s, orderId)).toBe('processing');
+    expect(moved().flatMap((bySize) => Object.entries(bySize))).toEqual([['M', { available: -1, sold: 1 }]]);
+    for (const id of ids) expectLedgerHolds(s, id);
   });
 });
