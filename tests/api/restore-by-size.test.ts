@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { orders } from '../../src/db/schema.ts';
+import { games, influencers, orders } from '../../src/db/schema.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { backupDatabase } from '../../src/domain/operations/backups.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
@@ -13,7 +13,7 @@ import { restoreStore } from '../../src/flows/restore-store.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { squareStoresOfFile } from '../helpers/square-app.ts';
 import { CHARGE, expectLedgerHolds, LIST, MINUTE } from '../helpers/sized-square.ts';
-import { ledgerBySize, sizedTee } from '../helpers/variants.ts';
+import { ledgerBySize, sizedProduct, sizedTee } from '../helpers/variants.ts';
 
 /*
  * A backup taken while sized orders are in flight (issue 38 with the restore of issue 36): one M
@@ -74,6 +74,44 @@ describe('a restore with sized orders in flight', () => {
     s.clock.advance(30 * MINUTE);
     await reconcilePayments(deps);
     expect(ledgerBySize(db, tee.id)).toEqual({ ...before, M: { stocked: 3, available: 1, held: 0, sold: 2 } });
+    db.$client.close();
+  });
+});
+
+describe('a restore with a game for M live at the backup', () => {
+  test('the restored store voids the game and puts its M back; the other size never moves', async () => {
+    const s = await open();
+    const { productId, variants } = sizedProduct(s.db, { S: 1, M: 2 }, { brand: 'Restore Tee', priceCents: 200, playEnabled: true });
+    const before = ledgerBySize(s.db, productId);
+    const picks = s.db
+      .select({ id: influencers.id })
+      .from(influencers)
+      .limit(10)
+      .all()
+      .map((i) => String(i.id));
+    let gameId = 0;
+    for (const [n, name] of ['ann', 'ben'].entries()) {
+      const { client } = await s.shopper(name);
+      const picked = await client.post('/api/plays', { json: { productId, variantId: variants.M, influencerIds: picks.slice(n * 5, n * 5 + 5) } });
+      expect(picked.status).toBe(201);
+      gameId = ((await picked.json()) as { gameId: number }).gameId;
+      expect((await client.post('/api/payments', { json: { productId, variantId: variants.M, amount: 1, type: 'play' } })).status).toBe(201);
+    }
+    s.clock.advance(60 * MINUTE);
+    await s.tick();
+    expect(s.db.select({ status: games.status }).from(games).where(eq(games.id, gameId)).get()!.status).toBe('active');
+    expect(ledgerBySize(s.db, productId)).toEqual({ ...before, M: { stocked: 2, available: 1, held: 1, sold: 0 } });
+
+    const dir = mkdtempSync(join(tmpdir(), 'csa-restore-game-'));
+    const backup = join(dir, 'backups', 'store.db');
+    backupDatabase(s.db, backup, join(dir, 'no-uploads'), s.clock.now());
+    const db = await openMigratedDatabase(restoreStore(backup, join(dir, 'data'), { now: s.clock.now() }).database);
+    const deps = { db, clock: s.clock, gateway: s.gateway, metrics: simulatedMetrics };
+    expect(await recommitAfterRestore(deps)).toMatchObject({ voided: [gameId] });
+    await reconcilePayments(deps);
+    expect(db.select({ status: games.status }).from(games).where(eq(games.id, gameId)).get()!.status).toBe('canceled');
+    expect(ledgerBySize(db, productId)).toEqual(before);
+    expectLedgerHolds({ db }, productId);
     db.$client.close();
   });
 });
