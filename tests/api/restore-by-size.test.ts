@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { openMigratedDatabase } from '../../src/db/client.ts';
-import { games, influencers, orders } from '../../src/db/schema.ts';
+import { games, influencers, orders, teams } from '../../src/db/schema.ts';
 import { simulatedMetrics } from '../../src/domain/games/simulation.ts';
 import { backupDatabase } from '../../src/domain/operations/backups.ts';
 import { reconcilePayments } from '../../src/domain/payments/reconcile.ts';
@@ -13,7 +13,8 @@ import { restoreStore } from '../../src/flows/restore-store.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import { squareStoresOfFile } from '../helpers/square-app.ts';
 import { CHARGE, expectLedgerHolds, LIST, MINUTE } from '../helpers/sized-square.ts';
-import { ledgerBySize, sizedProduct, sizedTee } from '../helpers/variants.ts';
+import { joinTeam, startTeam, teamOrders, teamProduct } from '../helpers/teams.ts';
+import { ledgerBySize, sizedProduct, sizedTee, withSizes } from '../helpers/variants.ts';
 
 /*
  * A backup taken while sized orders are in flight (issue 38 with the restore of issue 36): one M
@@ -112,6 +113,53 @@ describe('a restore with a game for M live at the backup', () => {
     expect(db.select({ status: games.status }).from(games).where(eq(games.id, gameId)).get()!.status).toBe('canceled');
     expect(ledgerBySize(db, productId)).toEqual(before);
     expectLedgerHolds({ db }, productId);
+    db.$client.close();
+  });
+});
+
+describe('a restore with a full team for M capturing at the backup', () => {
+  test('the live store captured both after the backup: the restored store finishes the team too, two M sold once, no M back on the shelf', async () => {
+    const s = await open();
+    const productId = teamProduct(s, 5);
+    const sizes = withSizes(s.db, productId, [
+      { size: 'M', quantity: 3 },
+      { size: 'L', quantity: 2 },
+    ]);
+    const before = ledgerBySize(s.db, productId);
+    const alice = await s.shopper('alice');
+    const bob = await s.shopper('bob');
+    const started = await startTeam(alice.client, productId, { variantId: sizes.M });
+    expect(started.status).toBe(201);
+    for (let i = 0; i < 6; i++) s.fake.failNext({ status: 503 }, { method: 'POST', path: /\/complete$/ });
+    expect((await joinTeam(bob.client, ((await started.json()) as { code: string }).code)).status).toBe(201);
+    expect(s.fake.payments().map((p) => p.status)).toEqual(['APPROVED', 'APPROVED']);
+    expect(ledgerBySize(s.db, productId)).toEqual({ ...before, M: { stocked: 3, available: 1, held: 2, sold: 0 } });
+
+    const dir = mkdtempSync(join(tmpdir(), 'csa-restore-team-'));
+    const backup = join(dir, 'backups', 'store.db');
+    backupDatabase(s.db, backup, join(dir, 'no-uploads'), s.clock.now());
+    // The live store goes on: Square answers again and both holds are captured there.
+    s.fake.reset();
+    for (let i = 0; i < 3; i++) {
+      s.clock.advance(5 * MINUTE);
+      await s.tick();
+    }
+    expect(s.fake.payments().map((p) => p.status)).toEqual(['COMPLETED', 'COMPLETED']);
+    expect(ledgerBySize(s.db, productId)).toEqual({ ...before, M: { stocked: 3, available: 1, held: 0, sold: 2 } });
+
+    const db = await openMigratedDatabase(restoreStore(backup, join(dir, 'data'), { now: s.clock.now() }).database);
+    const deps = { db, clock: s.clock, gateway: s.gateway, metrics: simulatedMetrics };
+    await recommitAfterRestore(deps);
+    for (let i = 0; i < 3; i++) {
+      s.clock.advance(5 * MINUTE);
+      await reconcilePayments(deps);
+    }
+    expect(db.select({ status: teams.status }).from(teams).all()).toEqual([{ status: 'filled' }]);
+    expect(ledgerBySize(db, productId)).toEqual({ ...before, M: { stocked: 3, available: 1, held: 0, sold: 2 } });
+    expectLedgerHolds({ db }, productId);
+    expect(teamOrders({ db }).map(({ item }) => item.sizeLabel)).toEqual(['M', 'M']);
+    // Captured again under the same keys: still two payments taken once each.
+    expect(s.fake.payments().map((p) => p.status)).toEqual(['COMPLETED', 'COMPLETED']);
     db.$client.close();
   });
 });
