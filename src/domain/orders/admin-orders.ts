@@ -335,7 +335,7 @@ function claimCancel(deps: AdminOrderDeps, order: OrderToChange): PaymentRow | n
   return claimed.refund;
 }
 
-/** Sends the started refund: refused is a 502 (the order stays canceled, the refund row says why); unknown is retried by the reconciler. */
+/** Sends the started refund: refused is a 502 (the order is processing again, its units still sold: order-refund.ts); unknown is retried by the reconciler. */
 async function sendCancelRefund(deps: AdminOrderDeps, order: OrderToChange, refund: PaymentRow): Promise<StatusChangeResult> {
   const { db } = deps;
   const sent = await sendRefund(deps, refund);

@@ -1,0 +1,97 @@
+import { expect } from 'bun:test';
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../../src/db/client.ts';
+import { orderItems, orders, products } from '../../src/db/schema.ts';
+import { cartShippingCents, totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
+import { buyNowBody } from './actors.ts';
+import type { TestClient } from './app.ts';
+import { PROFILE, type SquareStore } from './square-app.ts';
+import { ledgerBySize, sizedTee } from './variants.ts';
+
+/*
+ * A sized tee (S 2, M 2, L 1) in a store on the fake Square: the buys the payment review, the
+ * reconciler and the restore tests start from (issue 38 joined with issue 9's shared tools), and
+ * the per-size ledger they check after every step.
+ */
+
+export const CHARGE = { method: 'POST', path: '/v2/payments' } as const;
+export const LIST = { method: 'GET', path: '/v2/payments' } as const;
+export const MINUTE = 60_000;
+export const TEE_SIZES = [
+  { size: 'S', quantity: 2 },
+  { size: 'M', quantity: 2 },
+  { size: 'L', quantity: 1 },
+];
+
+export type Tee = ReturnType<typeof sizedTee>;
+
+/** The tee in the store, and a signed-in shopper with a card saved at the fake. */
+export async function teeAndShopper(s: SquareStore) {
+  const tee = sizedTee(s.db, TEE_SIZES, 2200, s.clock.now());
+  const { client, id } = await s.shopper(`sized-${crypto.randomUUID().slice(0, 6)}`);
+  return { tee, client, userId: id, before: ledgerBySize(s.db, tee.id) };
+}
+
+export const buySize = (client: TestClient, tee: Tee, size: string) =>
+  client.post('/api/orders', { json: { ...buyNowBody(tee.id, tee.priceCents), variantId: tee.variant[size] } });
+
+/** Puts one unit of each size in the cart and answers the card checkout's body for them. */
+export async function cartOfSizes(client: TestClient, tee: Tee, sizes: string[]) {
+  for (const size of sizes)
+    expect((await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.variant[size], quantity: 1 } })).status).toBe(201);
+  const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: 'regular' | 'play' }[];
+  const summary = totalsInDollars(
+    totalsFor(
+      cart.map((line) => ({ priceCents: Math.round(line.price * 100), quantity: line.quantity })),
+      cartShippingCents(cart, 'standard'),
+    ),
+  );
+  return {
+    paymentMethod: 'square',
+    items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
+    shipping: { method: 'standard', cost: summary.shipping },
+    summary,
+    customer: {
+      fullName: PROFILE.name,
+      email: PROFILE.email,
+      phone: PROFILE.phone,
+      address: PROFILE.address.line1,
+      city: 'Laguna Beach',
+      state: 'CA',
+      zipCode: '92651',
+    },
+  };
+}
+
+/** Each size's ledger holds (stocked = available + held + sold), and the product's count is their available sum. */
+export function expectLedgerHolds(s: { db: Queryable }, productId: number): void {
+  const bySize = ledgerBySize(s.db, productId);
+  for (const [size, count] of Object.entries(bySize))
+    expect({ size, stocked: count.available + count.held + count.sold }).toEqual({ size, stocked: count.stocked });
+  const sum = Object.values(bySize).reduce((n, count) => n + count.available, 0);
+  expect(s.db.select({ quantity: products.quantity }).from(products).where(eq(products.id, productId)).get()!.quantity).toBe(sum);
+}
+
+/** Each size's change from `before`, as `{ M: { available: -1, sold: +1 } }`, sizes without change left out. */
+export function movedBySize(s: SquareStore, productId: number, before: ReturnType<typeof ledgerBySize>) {
+  const now = ledgerBySize(s.db, productId);
+  const moved: Record<string, Record<string, number>> = {};
+  for (const [size, count] of Object.entries(now)) {
+    const was = before[size]!;
+    const delta: Record<string, number> = {};
+    for (const key of ['stocked', 'available', 'held', 'sold'] as const) if (count[key] !== was[key]) delta[key] = count[key] - was[key];
+    if (Object.keys(delta).length) moved[size] = delta;
+  }
+  return moved;
+}
+
+export const orderStatus = (s: SquareStore, orderId: number) => s.db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId)).get()!.status;
+
+export const sizesOfOrder = (s: SquareStore, orderId: number) =>
+  s.db
+    .select({ size: orderItems.sizeLabel })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .all()
+    .map((line) => line.size)
+    .sort();
