@@ -39,7 +39,13 @@ const liveAuctionQuery = preparedOnce((db) =>
     .prepare(),
 );
 const latestAuctionQuery = preparedOnce((db) =>
-  db.select().from(auctions).where(eq(auctions.productId, sql.placeholder('productId'))).orderBy(desc(auctions.id)).limit(1).prepare(),
+  db
+    .select()
+    .from(auctions)
+    .where(eq(auctions.productId, sql.placeholder('productId')))
+    .orderBy(desc(auctions.id))
+    .limit(1)
+    .prepare(),
 );
 
 export function rulesOf(auction: Auction): AuctionRules {
