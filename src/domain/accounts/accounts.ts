@@ -59,13 +59,22 @@ export async function register(deps: AccountDeps, input: RegisterInput, ip: stri
   if (findUserByUsername(db, username)) throw usernameTaken();
   const passwordHash = await passwords.hash(password);
   try {
-    return db.insert(users).values({ username, passwordHash, createdAt: clock.now() }).returning().get();
+    return insertUser(db).get({ username, passwordHash, createdAt: clock.now() })!;
   } catch (error) {
     // Two registrations raced for the same name; the unique index decided.
     if (String(error).includes('UNIQUE')) throw usernameTaken();
     throw error;
   }
 }
+
+/* Nearly every test and every sign-up writes one: built once (db/prepared.ts). */
+const insertUser = preparedOnce((db) =>
+  db
+    .insert(users)
+    .values({ username: sql.placeholder('username'), passwordHash: sql.placeholder('passwordHash'), createdAt: sql.placeholder('createdAt') })
+    .returning()
+    .prepare(),
+);
 
 function usernameTaken(): DomainError {
   return new DomainError(409, 'That username is already taken. Please choose another.', {

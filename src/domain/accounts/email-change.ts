@@ -143,19 +143,24 @@ type ConfirmDeps = { db: Db; clock: Clock; limits: AccountLimits; passwords: Pas
 
 /** The open e-mail link a token names, if any. */
 function openEmailLink(db: Queryable, clock: Clock, token: string) {
-  return db
+  return openEmailLinkQuery(db).get({ tokenHash: tokenHash(token), now: clock.now() });
+}
+
+/* The link's page reads it on every open, and again to confirm: built once (db/prepared.ts). */
+const openEmailLinkQuery = preparedOnce((db) =>
+  db
     .select()
     .from(accountTokens)
     .where(
       and(
-        eq(accountTokens.tokenHash, tokenHash(token)),
+        eq(accountTokens.tokenHash, sql.placeholder('tokenHash')),
         inArray(accountTokens.purpose, EMAIL_PURPOSES),
         isNull(accountTokens.usedAt),
-        gt(accountTokens.expiresAt, clock.now()),
+        gt(accountTokens.expiresAt, sql.placeholder('now')),
       ),
     )
-    .get();
-}
+    .prepare(),
+);
 
 /** What the link's page asks: nothing more (a new address, the password was asked), the password (a first address), or it is dead. */
 export function emailLinkNeeds(db: Queryable, clock: Clock, token: string): 'button' | 'password' | 'invalid' {
@@ -216,9 +221,14 @@ function emailTaken(): DomainError {
 
 /** Whether the account's address was confirmed (users.email holds it). */
 export function hasConfirmedEmail(db: Queryable, userId: number): boolean {
-  return !!db
+  return !!confirmedEmailQuery(db).get({ userId });
+}
+
+/* Every profile save that names an address asks: built once (db/prepared.ts). */
+const confirmedEmailQuery = preparedOnce((db) =>
+  db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, userId), isNotNull(users.email)))
-    .get();
-}
+    .where(and(eq(users.id, sql.placeholder('userId')), isNotNull(users.email)))
+    .prepare(),
+);

@@ -255,7 +255,7 @@ async function saveCard(
   email: string | null | undefined,
   name: string | null | undefined,
 ): Promise<Partial<StoredProfile> & { fingerprint?: string }> {
-  const user = deps.db.select().from(users).where(eq(users.id, userId)).get();
+  const user = userNameOf(deps.db).get({ userId });
   // One key per request: a retried save stores the card once, and saving the same card again
   // later (a test card, or a wallet token) is a new request, not a reused key.
   const request = JSON.stringify([token, existing?.gatewayCustomerId ?? null, existing?.gatewayCardId ?? null, email ?? null, name ?? user?.username ?? null]);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { preparedPerDb, type Queryable } from '../../db/client.ts';
+import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { type Auction, auctionMaximums, auctions, bids, LIVE_STATUSES, OPEN_STATUSES, products, productVariants } from '../../db/schema.ts';
 import { productLabel } from '../catalog/catalog.ts';
 import { owners, release } from '../inventory/stock.ts';
@@ -14,31 +15,38 @@ import { type AuctionRules, type Maximum, type Standing, standingFrom, standingO
 export { LIVE_STATUSES, OPEN_STATUSES };
 
 export function openAuctionOf(db: Queryable, productId: number): Auction | undefined {
-  return db
-    .select()
-    .from(auctions)
-    .where(and(eq(auctions.productId, productId), inArray(auctions.status, OPEN_STATUSES)))
-    .get();
+  return openAuctionQuery(db).get({ productId });
 }
 
 /** The auction a product's page shows: the one not over, else the latest. */
 export function currentAuctionOf(db: Queryable, productId: number): Auction | undefined {
-  const read = currentAuctionReads(db);
-  return read.live.get({ productId }) ?? read.latest.get({ productId });
+  return liveAuctionQuery(db).get({ productId }) ?? latestAuctionQuery(db).get({ productId });
 }
 
-// Every product page asks: prepared once per database.
-const currentAuctionReads = preparedPerDb((db: Queryable) => {
-  const productId = sql.placeholder('productId');
-  return {
-    live: db
-      .select()
-      .from(auctions)
-      .where(and(eq(auctions.productId, productId), inArray(auctions.status, LIVE_STATUSES)))
-      .prepare(),
-    latest: db.select().from(auctions).where(eq(auctions.productId, productId)).orderBy(desc(auctions.id)).limit(1).prepare(),
-  };
-});
+/* Every product page and every bid asks: built once (db/prepared.ts). */
+const openAuctionQuery = preparedOnce((db) =>
+  db
+    .select()
+    .from(auctions)
+    .where(and(eq(auctions.productId, sql.placeholder('productId')), inArray(auctions.status, OPEN_STATUSES)))
+    .prepare(),
+);
+const liveAuctionQuery = preparedOnce((db) =>
+  db
+    .select()
+    .from(auctions)
+    .where(and(eq(auctions.productId, sql.placeholder('productId')), inArray(auctions.status, LIVE_STATUSES)))
+    .prepare(),
+);
+const latestAuctionQuery = preparedOnce((db) =>
+  db
+    .select()
+    .from(auctions)
+    .where(eq(auctions.productId, sql.placeholder('productId')))
+    .orderBy(desc(auctions.id))
+    .limit(1)
+    .prepare(),
+);
 
 export function rulesOf(auction: Auction): AuctionRules {
   return { startingBidCents: auction.startingBidCents, incrementCents: auction.incrementCents, reserveCents: auction.reserveCents };

@@ -35,17 +35,25 @@ function line(auction: Auction, product: typeof products.$inferSelect, name: str
 
 /** GET /api/auctions: every auction taking bids now, the one ending soonest first. */
 export function runningAuctions(db: Queryable, now: number) {
-  const rows = db
+  const rows = runningAuctionsQuery(db).all({ now });
+  const names = auctionItemLabels(db, rows);
+  return rows.map(({ auction, product }) => line(auction, product, names.get(auction.id)!));
+}
+
+// The /auctions page reads it on every visit: built once (db/prepared.ts). The clock is bound as
+// `cast(? as integer)`: compared bare in a join, each new value would make SQLite compile the
+// statement again (see accounts/sessions.ts).
+const runningAuctionsQuery = preparedOnce((db) => {
+  const now = sql`cast(${sql.placeholder('now')} as integer)`;
+  return db
     .select({ auction: auctions, product: products })
     .from(auctions)
     .innerJoin(products, eq(products.id, auctions.productId))
     .where(and(inArray(auctions.status, OPEN_STATUSES), lte(auctions.startsAt, now), gt(auctions.endsAt, now)))
     .orderBy(asc(auctions.endsAt))
     .limit(LIST_LIMIT)
-    .all();
-  const names = auctionItemLabels(db, rows);
-  return rows.map(({ auction, product }) => line(auction, product, names.get(auction.id)!));
-}
+    .prepare();
+});
 
 /** GET /api/user/bids: the auctions a shopper bid in: still open (leading or not), won, lost. */
 export function userBids(db: Queryable, userId: number, now: number) {

@@ -20,6 +20,7 @@ import {
 } from '../../shared/schemas/product.ts';
 import { variantsOf } from '../inventory/variants.ts';
 import { checkVariantsInput, type VariantsCheck } from '../../shared/schemas/product-variants.ts';
+import { findProduct } from './catalog.ts';
 import { applyVariants, followSingleFields } from './variant-edits.ts';
 
 /*
@@ -111,7 +112,7 @@ export async function createProduct(writer: CatalogWriter, raw: Record<string, u
       const [first, ...rest] = sent.sizes.variants;
       const made = variantsOf(tx, created.id)[0]!;
       applyVariants(tx, created.id, { variants: [{ ...first!, id: made.id, seen: 0 }, ...rest], removed: [] }, now);
-      return tx.select().from(products).where(eq(products.id, created.id)).get()!;
+      return findProduct(tx, created.id)!;
     });
   } catch (error) {
     writer.images.remove(imageUrl);
@@ -157,7 +158,7 @@ function requireNoLiveAuction(tx: Queryable, id: number): void {
 }
 
 export async function updateProduct(writer: CatalogWriter, id: number, raw: Record<string, unknown>, image: ImageChoice): Promise<Product> {
-  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  const existing = findProduct(writer.db, id);
   if (!existing) throw new DomainError(404, 'Product not found');
   if (raw.productType !== undefined && raw.productType !== '' && raw.productType !== existing.productType) {
     failWith({ productType: "A product's type cannot be changed" });
@@ -186,7 +187,7 @@ export async function updateProduct(writer: CatalogWriter, id: number, raw: Reco
           .where(eq(products.id, id))
           .run();
         applyVariants(tx, id, sent.sizes, writer.clock.now());
-        return tx.select().from(products).where(eq(products.id, id)).get()!;
+        return findProduct(tx, id)!;
       }
       // Never an absolute write: the admin's difference from what they saw (without a seen value,
       // from the count read above), refused when the count moved meanwhile; held units stay held.
@@ -238,7 +239,7 @@ export type Removal = ProductHistoryCounts & { outcome: 'deleted' | 'archived' }
  * One without history is deleted; its image is the caller's to remove once this commits.
  */
 export function retireProductIn(tx: Queryable, clock: Clock, id: number, keptElsewhere: boolean): Removal & { imageUrl?: string } {
-  const existing = tx.select().from(products).where(eq(products.id, id)).get();
+  const existing = findProduct(tx, id);
   if (!existing) throw new DomainError(404, 'Product not found');
   const history = productHistory(tx, id);
   if (history.orders > 0 || history.games > 0 || keptElsewhere) {
@@ -255,7 +256,7 @@ export function retireProductIn(tx: Queryable, clock: Clock, id: number, keptEls
 
 /** Puts an archived product back in the shop as it was. */
 export function restoreProduct(writer: CatalogWriter, id: number): Product {
-  const existing = writer.db.select().from(products).where(eq(products.id, id)).get();
+  const existing = findProduct(writer.db, id);
   if (!existing) throw new DomainError(404, 'Product not found');
   if (existing.archivedAt === null) return existing;
   return writer.db.update(products).set({ archivedAt: null }).where(eq(products.id, id)).returning().get();

@@ -76,22 +76,30 @@ async function holdEntry(deps: GameDeps, userId: number, input: EntryPaymentBody
 /** The player's pick for the product (in that size, when named) still waiting for its $1 (or being paid), if any. */
 export function waitingPlayOf(db: Queryable, userId: number, productId: number, now: number, variantId?: number) {
   if (!Number.isSafeInteger(productId)) return undefined;
-  const ofSize = variantId === undefined ? undefined : sql`${plays.gameId} in (select id from games where variant_id = ${variantId})`;
-  return db
-    .select()
-    .from(plays)
-    .where(
-      and(
-        eq(plays.productId, productId),
-        ofSize,
-        eq(plays.userId, userId),
-        inArray(plays.status, ['pending', 'authorizing']),
-        gte(plays.createdAt, now - PENDING_PLAY_MS),
-      ),
-    )
-    .orderBy(desc(plays.createdAt))
-    .get();
+  const since = now - PENDING_PLAY_MS;
+  return variantId === undefined ? waitingPlay(db).get({ productId, userId, since }) : waitingPlayOfSize(db).get({ productId, userId, since, variantId });
 }
+
+/* Every entry and every game page asks, with or without a size: two shapes, each built once (db/prepared.ts). */
+const waitingPlayQuery = (ofSize: boolean) =>
+  preparedOnce((db) =>
+    db
+      .select()
+      .from(plays)
+      .where(
+        and(
+          eq(plays.productId, sql.placeholder('productId')),
+          ofSize ? sql`${plays.gameId} in (select id from games where variant_id = ${sql.placeholder('variantId')})` : undefined,
+          eq(plays.userId, sql.placeholder('userId')),
+          inArray(plays.status, ['pending', 'authorizing']),
+          gte(plays.createdAt, sql.placeholder('since')),
+        ),
+      )
+      .orderBy(desc(plays.createdAt))
+      .prepare(),
+  );
+const waitingPlay = waitingPlayQuery(false);
+const waitingPlayOfSize = waitingPlayQuery(true);
 
 /**
  * The game a claimed play enters: its own, or the next with room when its own filled meanwhile

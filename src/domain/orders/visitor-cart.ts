@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { appSettings, cartItems, orders, products, productVariants, users } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 import { VISITOR_PREFIX } from '../../shared/visitor.ts';
@@ -26,12 +27,24 @@ function visitorUsername(token: string): string {
 /** The guest account of a cookie's token, if it has one. */
 export function findVisitor(db: Queryable, token: string | undefined): number | undefined {
   if (!token || !TOKEN_SHAPE.test(token)) return undefined;
-  return db
+  return visitorQuery(db).get({ username: visitorUsername(token) })?.id;
+}
+
+/* Every request with a visitor's cookie asks, and every first add to a cart writes one: built once (db/prepared.ts). */
+const visitorQuery = preparedOnce((db) =>
+  db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.username, visitorUsername(token)), sql`${users.deletedAt} is null`))
-    .get()?.id;
-}
+    .where(and(eq(users.username, sql.placeholder('username')), sql`${users.deletedAt} is null`))
+    .prepare(),
+);
+const insertVisitor = preparedOnce((db) =>
+  db
+    .insert(users)
+    .values({ username: sql.placeholder('username'), passwordHash: sql.placeholder('passwordHash'), createdAt: sql.placeholder('createdAt') })
+    .returning({ id: users.id })
+    .prepare(),
+);
 
 // A valid bcrypt hash of a password nobody knows: sign-in with this username always fails the ordinary way.
 const unusableHash = () => Bun.password.hashSync(newVisitorToken(), { algorithm: 'bcrypt', cost: 4 });
@@ -40,11 +53,7 @@ const unusableHash = () => Bun.password.hashSync(newVisitorToken(), { algorithm:
 export function ensureVisitor(db: Queryable, clock: Clock, token: string): number {
   const found = findVisitor(db, token);
   if (found !== undefined) return found;
-  return db
-    .insert(users)
-    .values({ username: visitorUsername(token), passwordHash: unusableHash(), createdAt: clock.now() })
-    .returning({ id: users.id })
-    .get().id;
+  return insertVisitor(db).get({ username: visitorUsername(token), passwordHash: unusableHash(), createdAt: clock.now() })!.id;
 }
 
 /**

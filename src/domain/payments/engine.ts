@@ -101,8 +101,17 @@ export function markChargeRefunded(tx: Queryable, clock: Clock, chargeId: number
 }
 
 export function paymentRow(db: Queryable, id: number): PaymentRow | undefined {
-  return db.select().from(payments).where(eq(payments.id, id)).get();
+  return paymentById(db).get({ id });
 }
+
+/* Every payment's page, poll and after-commit step reads its row: built once (db/prepared.ts). */
+const paymentById = preparedOnce((db) =>
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.id, sql.placeholder('id')))
+    .prepare(),
+);
 
 /**
  * Takes over a row still in between whose caller is gone (its process died): the lease is this
@@ -172,6 +181,20 @@ const confirmWrite = (reviewed: boolean) =>
   );
 const confirmRow = confirmWrite(false);
 const confirmReviewedRow = confirmWrite(true);
+const refuseRow = preparedOnce((db) =>
+  db
+    .update(payments)
+    .set({
+      status: 'failed',
+      errorCode: sql`${sql.placeholder('code')}`,
+      errorDetail: sql`${sql.placeholder('detail')}`,
+      nextAttemptAt: null,
+      updatedAt: sql`${sql.placeholder('now')}`,
+    })
+    .where(and(eq(payments.id, sql.placeholder('rowId')), eq(payments.status, sql.placeholder('from'))))
+    .returning()
+    .prepare(),
+);
 
 export interface ConfirmOptions {
   /** An admin's override: a payment under another reference may pay this row (amount, currency and uniqueness still hold). */
@@ -219,12 +242,7 @@ export async function refusePayment(deps: PaymentDeps, rowId: number, failure: F
     const current = askedFor(tx, rowId);
     if (!current) return null;
     const purpose = purposeOf(current.kind);
-    const row = tx
-      .update(payments)
-      .set({ status: 'failed', errorCode: failure.code, errorDetail: failure.detail.slice(0, 500), nextAttemptAt: null, updatedAt: clock.now() })
-      .where(and(eq(payments.id, rowId), eq(payments.status, current.status)))
-      .returning()
-      .get();
+    const row = refuseRow(tx).get({ code: failure.code, detail: failure.detail.slice(0, 500), now: clock.now(), rowId, from: current.status });
     if (!row) return null;
     return { handled: purpose.onRefused(tx, deps, row, failure) };
   });

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { idempotencyKeys } from '../../db/schema.ts';
 import type { Clock } from '../clock.ts';
 
@@ -64,14 +65,16 @@ function abandoned(seen: typeof idempotencyKeys.$inferSelect, claimant: Claimant
 export function claimIdempotencyKey(db: Queryable, clock: Clock, id: IdempotencyKey, requestHash: string, claimant: Claimant): ClaimResult {
   for (;;) {
     const now = clock.now();
-    const claimed = db
-      .insert(idempotencyKeys)
-      .values({ ...id, requestHash, createdAt: now, owner: claimant.owner, guest: claimant.guest !== undefined, madeGuest: claimant.guest?.madeGuest ?? false })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key })
-      .all();
+    const claimed = insertKey(db).all({
+      ...id,
+      requestHash,
+      createdAt: now,
+      owner: claimant.owner,
+      guest: claimant.guest !== undefined,
+      madeGuest: claimant.guest?.madeGuest ?? false,
+    });
     if (claimed.length > 0) return { kind: 'claimed' };
-    const seen = db.select().from(idempotencyKeys).where(whereKey(id)).get();
+    const seen = keyRow(db).get({ ...id });
     if (!seen) {
       const other = claimant.guest ? findGuestKey(db, id.scope, id.key) : undefined;
       if (other) return other.requestHash === requestHash ? { kind: 'other-guest', userId: other.userId } : { kind: 'different-request' };
@@ -92,6 +95,38 @@ export function claimIdempotencyKey(db: Queryable, clock: Clock, id: Idempotency
     if (takenOver) return { kind: 'claimed', takenOver: { from: seen.owner, orderId: takenOver.orderId } };
   }
 }
+
+/* Every purchase, entry and team place sent with a key claims it first: built once (db/prepared.ts). */
+const insertKey = preparedOnce((db) =>
+  db
+    .insert(idempotencyKeys)
+    .values({
+      userId: sql.placeholder('userId'),
+      scope: sql.placeholder('scope'),
+      key: sql.placeholder('key'),
+      requestHash: sql.placeholder('requestHash'),
+      createdAt: sql.placeholder('createdAt'),
+      owner: sql.placeholder('owner'),
+      guest: sql.placeholder('guest'),
+      madeGuest: sql.placeholder('madeGuest'),
+    })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key })
+    .prepare(),
+);
+const keyRow = preparedOnce((db) =>
+  db
+    .select()
+    .from(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.userId, sql.placeholder('userId')),
+        eq(idempotencyKeys.scope, sql.placeholder('scope')),
+        eq(idempotencyKeys.key, sql.placeholder('key')),
+      ),
+    )
+    .prepare(),
+);
 
 function whereOwned(id: IdempotencyKey, owner: string) {
   return and(whereKey(id), eq(idempotencyKeys.owner, owner));

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import { REVIEW_ACTIONS } from '../../shared/schemas/admin.ts';
 import type { Queryable } from '../../db/client.ts';
+import { preparedOnce } from '../../db/prepared.ts';
 import { orders, payments, plays, users } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import { centsToDollars } from '../../shared/money.ts';
@@ -115,25 +116,7 @@ function actionsFor(row: PaymentRow, problem: AttentionProblem): ReviewAction[] 
  * unconfirmed after a retry, and unreviewed terminal problems.
  */
 export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100): AttentionItem[] {
-  const stale = now - NOT_TAKEN_AFTER_MS;
-  const rows = db
-    .select({ payment: payments, username: users.username, orderStatus: orders.status, gameId: plays.gameId })
-    .from(payments)
-    .innerJoin(users, eq(payments.userId, users.id))
-    .leftJoin(orders, eq(payments.orderId, orders.id))
-    .leftJoin(plays, eq(payments.playId, plays.id))
-    .where(
-      or(
-        and(inArray(payments.status, ['charging', 'authorizing']), or(lte(payments.updatedAt, stale), eq(payments.errorCode, GATEWAY_MISMATCH))),
-        and(isNotNull(payments.reviewNote), isNull(payments.gatewayPaymentId), isNull(payments.reviewedAt)),
-        and(eq(payments.status, 'refunding'), or(lte(payments.updatedAt, stale), eq(payments.attempts, 1))),
-        and(inArray(payments.status, ['capture_failed', 'void_failed', 'expired']), isNull(payments.reviewedAt)),
-        and(eq(payments.kind, 'refund'), eq(payments.status, 'failed'), isNull(payments.reviewedAt)),
-      ),
-    )
-    .orderBy(desc(payments.updatedAt), desc(payments.id))
-    .limit(limit)
-    .all();
+  const rows = attentionQuery(db).all({ stale: now - NOT_TAKEN_AFTER_MS, limit });
   const items: AttentionItem[] = [];
   for (const { payment, username, orderStatus, gameId } of rows) {
     const problem = problemOf(payment, orderStatus);
@@ -164,6 +147,31 @@ export function paymentsNeedingAttention(db: Queryable, now: number, limit = 100
   }
   return items;
 }
+
+// The admin's payments tab and the reconciler's report read it: built once (db/prepared.ts). The
+// time is bound as `cast(? as integer)`: compared bare in a join, each new value would make
+// SQLite compile the statement again (see accounts/sessions.ts).
+const attentionQuery = preparedOnce((db) => {
+  const stale = sql`cast(${sql.placeholder('stale')} as integer)`;
+  return db
+    .select({ payment: payments, username: users.username, orderStatus: orders.status, gameId: plays.gameId })
+    .from(payments)
+    .innerJoin(users, eq(payments.userId, users.id))
+    .leftJoin(orders, eq(payments.orderId, orders.id))
+    .leftJoin(plays, eq(payments.playId, plays.id))
+    .where(
+      or(
+        and(inArray(payments.status, ['charging', 'authorizing']), or(lte(payments.updatedAt, stale), eq(payments.errorCode, GATEWAY_MISMATCH))),
+        and(isNotNull(payments.reviewNote), isNull(payments.gatewayPaymentId), isNull(payments.reviewedAt)),
+        and(eq(payments.status, 'refunding'), or(lte(payments.updatedAt, stale), eq(payments.attempts, 1))),
+        and(inArray(payments.status, ['capture_failed', 'void_failed', 'expired']), isNull(payments.reviewedAt)),
+        and(eq(payments.kind, 'refund'), eq(payments.status, 'failed'), isNull(payments.reviewedAt)),
+      ),
+    )
+    .orderBy(desc(payments.updatedAt), desc(payments.id))
+    .limit(sql.placeholder('limit'))
+    .prepare();
+});
 
 /** What the gateway says about a payment row, in a few words for the admin. */
 export interface GatewayView {
