@@ -165,6 +165,8 @@ const allKinds: Kind[] = [
   { what: 'visitor product page', handler: 'app', path: `/product/${productId}`, headers: gzip },
   { what: 'signed-in /', handler: 'app', path: '/', headers: { ...gzip, cookie } },
   { what: 'signed-in product page', handler: 'app', path: `/product/${productId}`, headers: { ...gzip, cookie } },
+  // Not a hit: the home page rendered for each request (page-shares' `/?r=1` row), to profile a render.
+  { what: 'rendered /?r=1', handler: 'app', path: '/?r=1', headers: gzip },
 ];
 const kinds = allKinds.filter((kind, index) => index === 0 || !process.env.ONLY || kind.what.includes(process.env.ONLY));
 

@@ -36,24 +36,39 @@ interface Measured {
   cpu: number;
   /** Bare's CPU per answer over this row's, in the same round. */
   ofBareByCpu: number;
+  /** The share of the row's page cache lookups answered from the cache (null for rows that look none up). */
+  kept: number | null;
 }
 
-function measure(targets: Target[]): Measured[] {
+/** The store's page cache lookups so far (csa_page_cache_lookups_total, this machine may read /metrics). */
+async function cacheLookups(): Promise<{ hits: number; misses: number }> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const count = (result: string) => Number(text.match(new RegExp(`^csa_page_cache_lookups_total\\{result="${result}"\\} (\\d+)`, 'm'))?.[1] ?? 0);
+  return { hits: count('hit'), misses: count('miss') };
+}
+
+async function measure(targets: Target[]): Promise<Measured[]> {
   for (const target of targets) wrk(target.url, 1, target.headers); // fill caches, warm the JIT
   const runs = targets.map(() => [] as Measured[]);
   for (let round = 0; round < rounds; round++) {
-    const rows = targets.map((target) => {
+    const rows: { row: WrkRow; cpu: number; kept: number | null }[] = [];
+    for (const target of targets) {
+      const lookups = target.pid === bare.pid ? null : await cacheLookups();
       const before = cpuMicros(target.pid);
       const row = wrk(target.url, seconds, target.headers);
-      return { row, cpu: (cpuMicros(target.pid) - before) / (row.rps * seconds) };
-    });
-    for (const [index, { row, cpu }] of rows.entries()) {
-      runs[index]!.push({ target: targets[index]!, row, cpu, ofBare: row.rps / rows[0]!.row.rps, ofBareByCpu: rows[0]!.cpu / cpu });
+      const cpu = (cpuMicros(target.pid) - before) / (row.rps * seconds);
+      const after = lookups && (await cacheLookups());
+      const looked = lookups && after ? after.hits + after.misses - lookups.hits - lookups.misses : 0;
+      rows.push({ row, cpu, kept: lookups && after && looked > 0 ? (after.hits - lookups.hits) / looked : null });
+    }
+    for (const [index, { row, cpu, kept }] of rows.entries()) {
+      runs[index]!.push({ target: targets[index]!, row, cpu, kept, ofBare: row.rps / rows[0]!.row.rps, ofBareByCpu: rows[0]!.cpu / cpu });
     }
   }
   return targets.map((_, index) => {
     const byRps = median(runs[index]!, (run) => run.ofBare);
-    return { ...byRps, ofBareByCpu: median(runs[index]!, (run) => run.ofBareByCpu).ofBareByCpu };
+    const kept = runs[index]!.map((run) => run.kept).filter((share): share is number => share !== null);
+    return { ...byRps, ofBareByCpu: median(runs[index]!, (run) => run.ofBareByCpu).ofBareByCpu, kept: kept.length ? Math.min(...kept) : null };
   });
 }
 
@@ -76,7 +91,7 @@ try {
     { what: 'signed-in product page', url: `${server.url}/product/${id}`, pid, headers: signedIn },
     { what: '/?r=1 (rendered each time)', url: `${server.url}/?r=1`, pid },
   ];
-  const demo = measure(targets);
+  const demo = await measure(targets);
 
   // Busy: a year of games, 120 open games, 40 more live auctions, written beside the running server.
   const db = await openMigratedDatabase(join(server.dataDir, 'data', 'store.db'));
@@ -96,7 +111,7 @@ try {
   await admin.ok('POST', '/api/login', { username: 'admin', password: 'bench-admin-pass' });
   await admin.ok('POST', '/api/admin/pin', { pin: '123456' });
   for (const productId of auctionIds) await admin.ok('PUT', `/api/admin/products/${productId}/auction`, { startingBid: 10, increment: 1 });
-  const busy = measure(targets);
+  const busy = await measure(targets);
 
   console.log(`wrk, 1 thread, 32 connections, ${seconds} s a row, gzip; NODE_ENV=production; median of ${rounds} interleaved rounds\n`);
   console.log('| page | demo store: requests/s | share of bare | busy store: requests/s | share of bare | busy keeps |');
@@ -108,12 +123,15 @@ try {
     );
   }
   console.log("\nBy the server's CPU per answer (bare's over the row's, same round):\n");
-  console.log('| page | demo store: CPU per answer | share of bare | busy store: CPU per answer | share of bare | busy keeps |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| page | demo store: CPU per answer | share of bare | busy store: CPU per answer | share of bare | busy keeps | kept answers, demo / busy (least round) |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const keptText = (share: number | null) => (share === null ? '-' : `${(share * 100).toFixed(1)}%`);
   for (const [index, row] of demo.entries()) {
     const after = busy[index]!;
     console.log(
-      `| ${row.target.what} | ${row.cpu.toFixed(1)} µs | ${(row.ofBareByCpu * 100).toFixed(1)}% | ${after.cpu.toFixed(1)} µs | ${(after.ofBareByCpu * 100).toFixed(1)}% | ${((after.ofBareByCpu / row.ofBareByCpu) * 100).toFixed(0)}% |`,
+      `| ${row.target.what} | ${row.cpu.toFixed(1)} µs | ${(row.ofBareByCpu * 100).toFixed(1)}% | ${after.cpu.toFixed(1)} µs | ${(after.ofBareByCpu * 100).toFixed(1)}% | ${((after.ofBareByCpu / row.ofBareByCpu) * 100).toFixed(0)}% | ${keptText(row.kept)} / ${keptText(after.kept)} |`,
     );
   }
   const errors = [...demo, ...busy].filter((row) => row.row.errors !== '0');

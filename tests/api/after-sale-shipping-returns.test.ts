@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { emailOutbox, orders, products } from '../../src/db/schema.ts';
-import { cartShippingCents, totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
 import { buyNowBody } from '../helpers/actors.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { textOf } from '../helpers/html.ts';
-import { PROFILE, squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
+import { cardCheckoutBody, squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
 
 /*
  * POST /api/admin/orders/{id}/ship {carrier, trackingNumber} for cart orders sent by carrier,
@@ -23,25 +22,8 @@ function ray(s: SquareStore) {
 async function cartOrder(s: SquareStore, client: TestClient): Promise<number> {
   const product = ray(s);
   expect((await client.post('/api/cart', { json: { productId: product.id, quantity: 1 } })).status).toBe(201);
-  const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: 'regular' | 'play' }[];
-  const summary = totalsInDollars(totalsFor([{ priceCents: product.priceCents, quantity: 1 }], cartShippingCents(cart, 'standard')));
-  const placed = await client.post('/api/checkout', {
-    json: {
-      paymentMethod: 'square',
-      items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
-      shipping: { method: 'standard', cost: summary.shipping },
-      summary,
-      customer: {
-        fullName: PROFILE.name,
-        email: PROFILE.email,
-        phone: PROFILE.phone,
-        address: '18 Technology Dr',
-        city: 'Irvine',
-        state: 'CA',
-        zipCode: '92618',
-      },
-    },
-  });
+  const body = await cardCheckoutBody(client, { address: '18 Technology Dr', city: 'Irvine', state: 'CA', zipCode: '92618' });
+  const placed = await client.post('/api/checkout', { json: body });
   expect(placed.status).toBe(201);
   return ((await placed.json()) as { orderId: number }).orderId;
 }

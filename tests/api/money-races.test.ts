@@ -2,9 +2,9 @@ import { buyNowBody } from '../helpers/actors.ts';
 import { describe, expect, test } from 'bun:test';
 import { and, eq } from 'drizzle-orm';
 import { cartItems, games, influencers, notifications, orderItems, orders, payments, products } from '../../src/db/schema.ts';
-import { totalsFor, totalsInDollars, cartShippingCents } from '../../src/shared/pricing.ts';
+import { totalsFor } from '../../src/shared/pricing.ts';
 import type { TestClient } from '../helpers/app.ts';
-import { PROFILE, squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
+import { cardCheckoutBody, squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
 
 /*
  * Issue 9's races, against the fake Square server with real latency (hundreds of ms) and the
@@ -42,27 +42,6 @@ const notificationsOf = (s: SquareStore, userId: number, type?: string) =>
     .where(eq(notifications.userId, userId))
     .all()
     .filter((n) => !type || n.type === type);
-
-async function cartCheckoutBody(client: TestClient, priceCents: number, quantity = 1) {
-  const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: 'regular' | 'play' }[];
-  // Prizes ride the free local delivery; anything else pays the standard shipping.
-  const summary = totalsInDollars(totalsFor([{ priceCents, quantity }], cartShippingCents(cart, 'standard')));
-  return {
-    paymentMethod: 'square',
-    items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
-    shipping: { method: 'standard', cost: summary.shipping },
-    summary,
-    customer: {
-      fullName: PROFILE.name,
-      email: PROFILE.email,
-      phone: PROFILE.phone,
-      address: PROFILE.address.line1,
-      city: 'Laguna Beach',
-      state: 'CA',
-      zipCode: '92651',
-    },
-  };
-}
 
 async function addToCart(client: TestClient, productId: number, quantity = 1) {
   const added = await client.post('/api/cart', { json: { productId, quantity } });
@@ -119,7 +98,7 @@ describe('one payment attempt at a time, against Square with 400 ms of latency',
     const { client, id } = await s.shopper('racer');
     const product = aviator(s);
     await addToCart(client, product.id);
-    const body = await cartCheckoutBody(client, product.priceCents);
+    const body = await cardCheckoutBody(client);
     s.fake.setLatency(LATENCY, PAYMENTS_PATH);
     const answers = await Promise.all(Array.from({ length: 5 }, () => client.post('/api/checkout', { json: body })));
     expect(statuses(answers)).toEqual([201, 409, 409, 409, 409]);
@@ -152,7 +131,7 @@ describe('one payment attempt at a time, against Square with 400 ms of latency',
     const s = await open();
     const { game, winner } = await wonPrize(s);
     const prizeTotal = totalsFor([{ priceCents: 100, quantity: 1 }], 0).totalCents;
-    const body = await cartCheckoutBody(winner.client, 100);
+    const body = await cardCheckoutBody(winner.client);
     s.fake.setLatency(LATENCY, PAYMENTS_PATH);
     const buys = Array.from({ length: 4 }, () => winner.client.post('/api/checkout', { json: body }));
     const donation = winner.client.post(`/api/games/${game.id}/donate`, { json: {} });
@@ -176,7 +155,7 @@ describe('one payment attempt at a time, against Square with 400 ms of latency',
   test('donating a prize while its purchase is being charged is refused; the purchase goes through once', async () => {
     const s = await open();
     const { game, winner } = await wonPrize(s);
-    const body = await cartCheckoutBody(winner.client, 100);
+    const body = await cardCheckoutBody(winner.client);
     s.fake.setLatency(LATENCY, PAYMENTS_PATH);
     const buying = winner.client.post('/api/checkout', { json: body });
     await s.fake.waitForRequest(PAYMENTS_PATH, { count: 3 });
@@ -224,7 +203,7 @@ describe('Idempotency-Key', () => {
     const { client } = await s.shopper('keyed');
     const product = aviator(s);
     await addToCart(client, product.id);
-    const body = await cartCheckoutBody(client, product.priceCents);
+    const body = await cardCheckoutBody(client);
     s.fake.setLatency(LATENCY, PAYMENTS_PATH);
     const headers = { 'idempotency-key': 'checkout-7f3a' };
     const [first, second] = await Promise.all([client.post('/api/checkout', { json: body, headers }), client.post('/api/checkout', { json: body, headers })]);
@@ -303,7 +282,7 @@ describe('an unknown outcome is never a failure', () => {
     const { client, id } = await s.shopper('unsure');
     const product = aviator(s);
     await addToCart(client, product.id);
-    const body = await cartCheckoutBody(client, product.priceCents);
+    const body = await cardCheckoutBody(client);
     s.fake.failNext({ status: 500 }, PAYMENTS_PATH);
     const answer = await client.post('/api/checkout', { json: body });
     expect(answer.status).toBe(502);

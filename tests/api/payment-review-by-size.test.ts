@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { desc, eq } from 'drizzle-orm';
-import { games, influencers, orders, plays, products } from '../../src/db/schema.ts';
+import { games, orders, plays } from '../../src/db/schema.ts';
 import type { TestClient } from '../helpers/app.ts';
 import { type BoxView, sizedBoxOf } from '../helpers/boxes.ts';
 import { all, textOf } from '../helpers/html.ts';
@@ -16,6 +16,7 @@ import {
   orderStatus,
   sizesOfOrder,
   teeAndShopper,
+  unsureSizedEntry,
 } from '../helpers/sized-square.ts';
 import { joinTeam, startTeam, teamOrders, teamProduct, teamRows } from '../helpers/teams.ts';
 import { ledgerBySize, withSizes } from '../helpers/variants.ts';
@@ -258,21 +259,7 @@ describe.concurrent('Needs attention on a $1 entry for one size', () => {
   /** A $1 hold for a game of the tee in M whose answer Square lost, three minutes on. */
   async function unsureEntry(taken: boolean) {
     const s = await open();
-    const { tee, client, before } = await teeAndShopper(s);
-    s.db.update(products).set({ playEnabled: true }).where(eq(products.id, tee.id)).run();
-    const picks = s.db
-      .select({ id: influencers.id })
-      .from(influencers)
-      .limit(5)
-      .all()
-      .map((i) => String(i.id));
-    const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: picks } });
-    expect(picked.status).toBe(201);
-    const { gameId } = (await picked.json()) as { gameId: number };
-    s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
-    s.fake.failNext({ status: 503 }, LIST);
-    const paid = await client.post('/api/payments', { json: { productId: tee.id, variantId: tee.variant.M, amount: 1, type: 'play' } });
-    expect(paid.status).toBe(502);
+    const { tee, before, gameId } = await unsureSizedEntry(s, taken);
     s.clock.advance(3 * MINUTE);
     return { s, tee, before, gameId, admin: s.admin() };
   }

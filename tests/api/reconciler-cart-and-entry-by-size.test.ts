@@ -1,8 +1,19 @@
 import { describe, expect, test } from 'bun:test';
 import { desc, eq } from 'drizzle-orm';
-import { games, influencers, orders, plays, products } from '../../src/db/schema.ts';
+import { games, orders, plays } from '../../src/db/schema.ts';
 import { squareStoresOfFile, type SquareStore } from '../helpers/square-app.ts';
-import { CHARGE, cartOfSizes, LIST, expectLedgerHolds, MINUTE, movedBySize, orderStatus, sizesOfOrder, teeAndShopper } from '../helpers/sized-square.ts';
+import {
+  CHARGE,
+  cartOfSizes,
+  LIST,
+  expectLedgerHolds,
+  MINUTE,
+  movedBySize,
+  orderStatus,
+  sizesOfOrder,
+  teeAndShopper,
+  unsureSizedEntry,
+} from '../helpers/sized-square.ts';
 import { ledgerBySize } from '../helpers/variants.ts';
 
 /*
@@ -65,21 +76,7 @@ const play = (s: SquareStore) => s.db.select({ status: plays.status, gameId: pla
 describe.concurrent('the reconciler on a $1 hold for a game in M', () => {
   async function unsureEntry(taken: boolean) {
     const s = await open();
-    const { tee, client, before } = await teeAndShopper(s);
-    s.db.update(products).set({ playEnabled: true }).where(eq(products.id, tee.id)).run();
-    const picks = s.db
-      .select({ id: influencers.id })
-      .from(influencers)
-      .limit(5)
-      .all()
-      .map((i) => String(i.id));
-    const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: picks } });
-    expect(picked.status).toBe(201);
-    const { gameId } = (await picked.json()) as { gameId: number };
-    s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
-    s.fake.failNext({ status: 503 }, LIST);
-    const paid = await client.post('/api/payments', { json: { productId: tee.id, variantId: tee.variant.M, amount: 1, type: 'play' } });
-    expect(paid.status).toBe(502);
+    const { tee, before, gameId } = await unsureSizedEntry(s, taken);
     expect(play(s).status).toBe('authorizing');
     return { s, tee, before, gameId };
   }

@@ -1,11 +1,10 @@
 import { expect } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../src/db/client.ts';
-import { orderItems, orders, products } from '../../src/db/schema.ts';
-import { cartShippingCents, totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
+import { influencers, orderItems, orders, products } from '../../src/db/schema.ts';
 import { buyNowBody } from './actors.ts';
 import type { TestClient } from './app.ts';
-import { PROFILE, type SquareStore } from './square-app.ts';
+import { cardCheckoutBody, type SquareStore } from './square-app.ts';
 import { ledgerBySize, sizedTee } from './variants.ts';
 
 /*
@@ -39,28 +38,31 @@ export const buySize = (client: TestClient, tee: Tee, size: string) =>
 export async function cartOfSizes(client: TestClient, tee: Tee, sizes: string[]) {
   for (const size of sizes)
     expect((await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.variant[size], quantity: 1 } })).status).toBe(201);
-  const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: 'regular' | 'play' }[];
-  const summary = totalsInDollars(
-    totalsFor(
-      cart.map((line) => ({ priceCents: Math.round(line.price * 100), quantity: line.quantity })),
-      cartShippingCents(cart, 'standard'),
-    ),
-  );
-  return {
-    paymentMethod: 'square',
-    items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
-    shipping: { method: 'standard', cost: summary.shipping },
-    summary,
-    customer: {
-      fullName: PROFILE.name,
-      email: PROFILE.email,
-      phone: PROFILE.phone,
-      address: PROFILE.address.line1,
-      city: 'Laguna Beach',
-      state: 'CA',
-      zipCode: '92651',
-    },
-  };
+  return cardCheckoutBody(client);
+}
+
+/**
+ * A $1 hold for a game of the tee in M whose answer Square lost (500, taken or not as `taken`
+ * says, and the request's own lookup failing too): the play waits 'authorizing' for the review
+ * or the reconciler to settle it.
+ */
+export async function unsureSizedEntry(s: SquareStore, taken: boolean) {
+  const { tee, client, before } = await teeAndShopper(s);
+  s.db.update(products).set({ playEnabled: true }).where(eq(products.id, tee.id)).run();
+  const picks = s.db
+    .select({ id: influencers.id })
+    .from(influencers)
+    .limit(5)
+    .all()
+    .map((i) => String(i.id));
+  const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: picks } });
+  expect(picked.status).toBe(201);
+  const { gameId } = (await picked.json()) as { gameId: number };
+  s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
+  s.fake.failNext({ status: 503 }, LIST);
+  const paid = await client.post('/api/payments', { json: { productId: tee.id, variantId: tee.variant.M, amount: 1, type: 'play' } });
+  expect(paid.status).toBe(502);
+  return { tee, before, gameId };
 }
 
 /** Each size's ledger holds (stocked = available + held + sold), and the product's count is their available sum. */

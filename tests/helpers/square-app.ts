@@ -27,6 +27,7 @@ import { TEST_ORIGIN, TEST_PIN, TestClient, testManifest } from './app.ts';
 import { FAKE_SQUARE_LOCATION, FAKE_SQUARE_TOKEN, startFakeSquare, type FakeSquare } from './fake-square.ts';
 import { argon2idHasher, TEST_PASSWORD_COST } from '../../src/domain/accounts/passwords.ts';
 import { createLifecycle } from '../../src/http/lifecycle.ts';
+import { cartShippingCents, totalsFor, totalsInDollars } from '../../src/shared/pricing.ts';
 
 /*
  * The store in process on the real `square` gateway, pointed at the fake Square server: money
@@ -140,4 +141,30 @@ export type { FakeSquare };
 export function squareStoresOfFile() {
   const keep = closeWhenFileEnds((store: SquareStore) => store.stop());
   return async (options: Parameters<typeof squareStore>[0] = {}) => keep(await squareStore(options));
+}
+
+/** Where a card checkout delivers: the profile's street in Laguna Beach unless a test says otherwise. */
+export interface CheckoutAddress {
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
+const LAGUNA: CheckoutAddress = { address: PROFILE.address.line1, city: 'Laguna Beach', state: 'CA', zipCode: '92651' };
+
+/**
+ * The body the cart page sends to POST /api/checkout for everything in the shopper's cart, paid by
+ * card with standard shipping: the totals the page shows (prizes ride the free local delivery).
+ */
+export async function cardCheckoutBody(client: TestClient, to: CheckoutAddress = LAGUNA) {
+  const cart = (await (await client.get('/api/cart')).json()) as { id: number; productId: number; quantity: number; price: number; type: 'regular' | 'play' }[];
+  const lines = cart.map((line) => ({ priceCents: Math.round(line.price * 100), quantity: line.quantity }));
+  const summary = totalsInDollars(totalsFor(lines, cartShippingCents(cart, 'standard')));
+  return {
+    paymentMethod: 'square',
+    items: cart.map(({ id, productId, quantity, price, type }) => ({ id, productId, quantity, price, type })),
+    shipping: { method: 'standard', cost: summary.shipping },
+    summary,
+    customer: { fullName: PROFILE.name, email: PROFILE.email, phone: PROFILE.phone, ...to },
+  };
 }
