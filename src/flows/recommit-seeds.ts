@@ -63,8 +63,8 @@ export async function recommitAfterRestore(deps: GameDeps): Promise<Recommitted 
     const voided = liveGameIds(tx).filter((gameId) =>
       cancelGameIn(tx, clock, gameId, {
         reason: VOIDED_BY_RESTORE,
-        message: (brand) =>
-          `The game for ${brand} was voided: the store was restored from a backup taken while it was being played, so it will not be played again. Your $1 hold was released; nothing was charged.`,
+        message: (brand, sized) =>
+          `The game for ${brand}${sized} was voided: the store was restored from a backup taken while it was being played, so it will not be played again. Your $1 hold was released; nothing was charged.`,
         only: 'active',
       }),
     );

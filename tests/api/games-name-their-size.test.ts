@@ -8,6 +8,7 @@ import { PRIZE_KEEP_MS } from '../../src/domain/games/schedule.ts';
 import { TEST_PIN } from '../helpers/app.ts';
 import { book, DAY, END, enter, filledBookGame, gameStore, type GameStore, picks, player, postPayment, postPlay, START } from '../helpers/games.ts';
 import { all, attribute, textOf } from '../helpers/html.ts';
+import { afterRedirect, postForm } from '../helpers/admin-tools.ts';
 import { sizedProduct } from '../helpers/variants.ts';
 
 /*
@@ -77,6 +78,20 @@ describe('a game names its size', () => {
 
     const cancel = await (await admin.get(`/admin/games/${teeGame}/cancel`, { headers: { accept: 'text/html' } })).text();
     expect(textOf(cancel)).toContain('Classic Tee · Size L');
+
+    // Canceled, each player is told which size's game ended; the book's players as before.
+    for (const gameId of [teeGame, bookGame])
+      expect((await afterRedirect(admin, await postForm(admin, `/admin/games/${gameId}/cancel`))).toast?.title).toBe('Game canceled');
+    const told = (gameId: number) =>
+      ctx.db
+        .select({ message: notifications.message })
+        .from(notifications)
+        .innerJoin(plays, eq(plays.userId, notifications.userId))
+        .where(and(eq(plays.gameId, gameId), eq(notifications.title, 'Game canceled')))
+        .all()
+        .map((note) => note.message);
+    expect(told(teeGame)).toEqual(Array(2).fill('The store canceled the game for Classic in size L. Your $1 hold was released; nothing was charged.'));
+    expect(told(bookGame)).toEqual(Array(2).fill(`The store canceled the game for ${book(ctx).brand}. Your $1 hold was released; nothing was charged.`));
   });
 
   test('the prize reminder and the return to stock name the size won, in the notification and the e-mail; a one-size prize reads as before', async () => {

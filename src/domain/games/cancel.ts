@@ -5,7 +5,7 @@ import { owners, release } from '../inventory/stock.ts';
 import type { Clock } from '../clock.ts';
 import { slicer } from '../operations/slices.ts';
 import { enteredCount, type GameDeps } from './entry.ts';
-import { GAMES_PER_SLICE, productOf, tellPlayers } from './game-rows.ts';
+import { GAMES_PER_SLICE, gameSizeOf, inSize, productOf, tellPlayers } from './game-rows.ts';
 import { holdsToMove, markGameHolds } from './holds.ts';
 import { moveHolds } from '../payments/holds.ts';
 import type { PaymentDeps } from '../payments/purposes.ts';
@@ -31,7 +31,8 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
     if (enteredCount(db, game.id) >= game.requiredParticipants) continue;
     const done = await cancelGame(deps, game.id, {
       reason: 'It did not fill within 6 days.',
-      message: (brand) => `The game for ${brand} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
+      message: (brand, sized) =>
+        `The game for ${brand}${sized} did not fill within 6 days, so it was canceled. Your $1 hold was released; nothing was charged.`,
       only: 'waiting',
       unlessFilled: true,
     });
@@ -42,7 +43,8 @@ export async function expireStaleGames(deps: GameDeps, now: number): Promise<num
 
 export interface CancelWhy {
   reason: string;
-  message: (brand: string) => string;
+  /** The players' message: `brand` names the product, `sized` the game's size when it has several (' in size M', else ''). */
+  message: (brand: string, sized: string) => string;
   only?: 'waiting' | 'active';
   /** The expiry decided on an entry count read before: an entry paid since that fills the game stops the cancel. */
   unlessFilled?: boolean;
@@ -83,7 +85,7 @@ export function cancelGameIn(tx: Queryable, clock: Clock, gameId: number, why: C
   tellPlayers(tx, clock, gameId, before.productId, 'canceled', {
     type: 'game_ended',
     title: 'Game canceled',
-    message: why.message(product.brand),
+    message: why.message(product.brand, inSize(gameSizeOf(tx, before))),
     actionUrl: `/play/${product.id}`,
     actionText: 'Play Again',
   });

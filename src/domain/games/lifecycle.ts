@@ -175,8 +175,8 @@ export async function settleGame(deps: GameDeps, gameId: number): Promise<boolea
     }
     await cancelGame(deps, gameId, {
       reason: 'The metrics feed never delivered the whole hour.',
-      message: (brand) =>
-        `The metrics data of the game for ${brand} never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
+      message: (brand, sized) =>
+        `The metrics data of the game for ${brand}${sized} never arrived in full, so the game was voided. Your $1 hold was released; nothing was charged.`,
       only: 'active',
     });
     return false;

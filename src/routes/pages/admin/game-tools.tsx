@@ -156,7 +156,7 @@ export const adminGameTools = new Hono<AppEnv>()
     if (!gameForCancel(db, id)) return notFound(c, 'Game');
     const canceled = await cancelGame(gameDeps(c), id, {
       reason: 'Canceled by the store.',
-      message: (brand) => `The store canceled the game for ${brand}. Your $1 hold was released; nothing was charged.`,
+      message: (brand, sized) => `The store canceled the game for ${brand}${sized}. Your $1 hold was released; nothing was charged.`,
     });
     setFlash(
       c,
