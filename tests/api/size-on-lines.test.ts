@@ -57,7 +57,7 @@ describe('the chosen size on every line', () => {
     expect((await ctx.shopper.patch(`/api/cart/${m.id}`, { json: { quantity: 3 } })).status).toBe(200);
     const tooMany = await ctx.shopper.patch(`/api/cart/${s.id}`, { json: { quantity: 3 } });
     expect(tooMany.status).toBe(409);
-    expect((await tooMany.json()).message).toBe('Only 2 left in stock.');
+    expect((await tooMany.json()).message).toBe('Only 2 left in size S.');
 
     // M sells down to 1 while 3 wait in the cart: the checkout names the size that ran short.
     sellInSizes(ctx.db, tee.id, [

@@ -200,25 +200,25 @@ describe('the cart by size', () => {
     expect(snapshot(ctx)).toEqual(before);
   });
 
-  test('a size refused for stock names that size’s count, not the product’s', async () => {
+  test('a size refused for stock names that size and its count, not the product’s', async () => {
     const ctx = await seededApp();
     const tee = sizedTee(ctx);
     const { client } = quickShopper(ctx, 'stocky');
     const tooMany = await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.sizes.M, quantity: 2 } });
     expect(tooMany.status).toBe(409);
-    expect((await tooMany.json()).message).toBe('Only 1 left in stock.');
+    expect((await tooMany.json()).message).toBe('Only 1 left in size M.');
     const soldOut = await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.sizes.L } });
     expect(soldOut.status).toBe(409);
-    expect((await soldOut.json()).message).toBe('This product is out of stock.');
+    expect((await soldOut.json()).message).toBe('Size L is out of stock.');
     expect((await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.sizes.M } })).status).toBe(201);
     const again = await client.post('/api/cart', { json: { productId: tee.id, variantId: tee.sizes.M } });
     expect(again.status).toBe(409);
-    expect((await again.json()).message).toBe('Only 1 left in stock, and 1 already in your cart.');
+    expect((await again.json()).message).toBe('Only 1 left in size M, and 1 already in your cart.');
     // Changing the line's quantity counts M's stock too, not the tee's 6.
     const [line] = await cartOfClient(client);
     const more = await client.patch(`/api/cart/${line!.id}`, { json: { quantity: 3 } });
     expect(more.status).toBe(409);
-    expect((await more.json()).message).toBe('Only 1 left in stock.');
+    expect((await more.json()).message).toBe('Only 1 left in size M.');
     expect((await cartOfClient(client))[0]!.quantity).toBe(1);
   });
 

@@ -102,7 +102,9 @@ export function cartLineView(line: CartLine) {
   };
 }
 
-function stockMessage(stock: number): string {
+/** A refusal for want of stock; for a product sold in sizes, it names the size whose count it is. */
+function stockMessage(stock: number, sizeLabel: string | null): string {
+  if (sizeLabel) return stock <= 0 ? `Size ${sizeLabel} is out of stock.` : `Only ${stock} left in size ${sizeLabel}.`;
   return stock <= 0 ? 'This product is out of stock.' : `Only ${stock} left in stock.`;
 }
 
@@ -121,7 +123,10 @@ export function productForCart(db: Queryable, input: { productId: number; varian
   if (!product.buyNowEnabled) throw new DomainError(409, 'This product is not for sale right now.');
   heldBack?.(product);
   const size = chooseSize(db, product, input.variantId);
-  if ((input.quantity ?? 1) > size.available) throw new DomainError(409, stockMessage(size.available), { quantity: stockMessage(size.available) });
+  if ((input.quantity ?? 1) > size.available) {
+    const message = stockMessage(size.available, size.sizeLabel);
+    throw new DomainError(409, message, { quantity: message });
+  }
   return { ...product, size };
 }
 
@@ -139,7 +144,9 @@ export function addCartLine(
   const wanted = (existing?.quantity ?? 0) + quantity;
   if (wanted > size.available) {
     const message =
-      existing && size.available > 0 ? `Only ${size.available} left in stock, and ${existing.quantity} already in your cart.` : stockMessage(size.available);
+      existing && size.available > 0
+        ? `${stockMessage(size.available, size.sizeLabel).slice(0, -1)}, and ${existing.quantity} already in your cart.`
+        : stockMessage(size.available, size.sizeLabel);
     throw new DomainError(409, message, { quantity: message });
   }
   if (existing) {
@@ -200,7 +207,9 @@ export function setCartQuantity(db: Queryable, userId: number, id: number, quant
   // The line's own size: another size of the product having units left does not fill this one.
   const available = line.variantId === null ? 0 : (variantById(db, line.variantId)?.quantity ?? 0);
   if (line.type === 'regular' && quantity > available) {
-    throw new DomainError(409, stockMessage(available), { quantity: stockMessage(available) });
+    const productType = findProduct(db, line.productId)?.productType ?? '';
+    const message = stockMessage(available, sizeLabelFor(db, productType, line.variantId));
+    throw new DomainError(409, message, { quantity: message });
   }
   db.update(cartItems).set({ quantity }).where(eq(cartItems.id, line.id)).run();
 }
