@@ -29,6 +29,8 @@ export interface RecordedRequest {
   method: string;
   /** Path without the query string, e.g. /v2/payments. */
   path: string;
+  /** The query string's parameters (ListPayments' begin_time...). */
+  query: URLSearchParams;
   /** Lower-cased header names. */
   headers: Record<string, string>;
   /** The parsed JSON body (null when none or not JSON). */
@@ -604,7 +606,7 @@ export async function startFakeSquare(options: FakeSquareOptions = {}): Promise<
       } catch {
         parsed = null;
       }
-      const record: RecordedRequest = { method: request.method, path: url.pathname, headers, body: parsed, rawBody, status: 0 };
+      const record: RecordedRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body: parsed, rawBody, status: 0 };
       requests.push(record);
       notify('arrived');
 

@@ -245,6 +245,16 @@ describe('square gateway: what goes over the wire', () => {
 
   const posts = (path: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === path);
 
+  test("finding charges by reference tolerates the store's clock running minutes ahead of Square's", async () => {
+    // The reconciler searches from its own record's time; Square stamps the charge by its clock.
+    const idempotencyKey = key('skew');
+    const payment = await gateway.charge({ sourceId: OK, amountCents: 500, idempotencyKey });
+    const storeClockAhead = Date.now() + 5 * 60_000;
+    expect((await gateway.findPayments([idempotencyKey], storeClockAhead)).get(idempotencyKey)).toMatchObject({ id: payment.id });
+    const [listed] = fake.requests.filter((r) => r.method === 'GET' && r.path === '/v2/payments');
+    expect(Date.parse(listed!.query.get('begin_time')!)).toBe(storeClockAhead - 15 * 60_000);
+  });
+
   test('authorize: autocomplete false with a 7-day delay, location, integer cents in USD, short key', async () => {
     const idempotencyKey = 'play-123456789-user-42';
     await gateway.authorize({ sourceId: OK, amountCents: 100, idempotencyKey });

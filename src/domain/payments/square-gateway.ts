@@ -40,6 +40,8 @@ export interface SquareGatewayOptions {
 /** How long an authorization holds before Square cancels it by itself (ISO 8601; 7 days is Square's maximum for card-not-present). */
 export const AUTHORIZATION_HOLD = 'P7D';
 const CURRENCY = STORE_CURRENCY;
+/** How far before a search's start the listing of payments begins (findPayments). */
+const CLOCK_SKEW_SLACK_MS = 15 * 60_000;
 
 function requireAmount(amountCents: number): void {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) {
@@ -265,8 +267,9 @@ export function createSquareGateway(options: SquareGatewayOptions): PaymentGatew
       const wanted = new Set(referenceIds);
       const found = new Map<string, GatewayPayment>();
       if (wanted.size === 0) return found;
-      // A minute of slack for clock skew between us and Square.
-      const beginTime = new Date(since - 60_000).toISOString();
+      // Slack for our clock running ahead of Square's: a charge Square stamped before `since` by
+      // its clock is still listed. Fifteen minutes of a small shop's payments is a page or two.
+      const beginTime = new Date(since - CLOCK_SKEW_SLACK_MS).toISOString();
       await call(async () => {
         const page = await client.payments.list({ beginTime, locationId, sortOrder: 'ASC', limit: 100 });
         for await (const payment of page) {
