@@ -17,15 +17,16 @@ const env = { RATE_LIMIT: 'off' };
 let a: RunningServer;
 let b: RunningServer;
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   a = await startServer({ env });
   b = await startServer({ env, dataDir: a.dataDir });
-});
+}, 60_000);
 
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
-});
+}, 30_000);
 
 const storeFile = () => join(a.dataDir, 'data', 'store.db');
 

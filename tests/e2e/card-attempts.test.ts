@@ -18,6 +18,7 @@ let fake: FakeSquare;
 let a: RunningServer;
 let b: RunningServer;
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   fake = await startFakeSquare();
   const env = {
@@ -30,13 +31,13 @@ beforeAll(async () => {
   };
   a = await startServer({ env });
   b = await startServer({ env, dataDir: a.dataDir });
-});
+}, 60_000);
 
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
   fake?.stop();
-});
+}, 30_000);
 
 /** A shopper from `address` with a complete profile and a card on file; the same session on both processes. */
 async function shopper(username: string, address: string): Promise<{ on: (server: RunningServer) => Client }> {

@@ -25,6 +25,7 @@ let products: number[];
 let flagged: { id: number; priceCents: number };
 let picks: string[];
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   const env = { TRUST_PROXY: 'loopback' };
   a = await startServer({ env });
@@ -41,13 +42,13 @@ beforeAll(async () => {
     )
     .get()!;
   picks = ((await (await fetch(`${a.url}/api/influencers`)).json()) as { id: number }[]).slice(0, 5).map((i) => String(i.id));
-});
+}, 60_000);
 
 afterAll(async () => {
   db?.$client.close();
   await b?.stop();
   await a?.stop();
-});
+}, 30_000);
 
 /** A signed-in player with a card on file and consent, as a client of each process. */
 function playerClients(round: number): { userId: number; clients: Client[] } {

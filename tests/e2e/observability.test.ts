@@ -9,13 +9,14 @@ import { startServer, type RunningServer } from '../helpers/server.ts';
 
 let server: RunningServer;
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   server = await startServer({ env: { LOG_LEVEL: 'info' } });
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.stop();
-});
+}, 30_000);
 
 type Line = Record<string, unknown>;
 

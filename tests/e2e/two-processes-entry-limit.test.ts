@@ -25,6 +25,7 @@ let db: Db;
 let products: number[];
 let picks: string[];
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   const env = { TRUST_PROXY: 'loopback' };
   a = await startServer({ env });
@@ -36,13 +37,13 @@ beforeAll(async () => {
     .all(ENTRIES)
     .map((row) => row.id);
   picks = ((await (await fetch(`${a.url}/api/influencers`)).json()) as { id: number }[]).slice(0, 5).map((i) => String(i.id));
-});
+}, 60_000);
 
 afterAll(async () => {
   db?.$client.close();
   await b?.stop();
   await a?.stop();
-});
+}, 30_000);
 
 /** A signed-in player with a card on file, consent given and a daily entry limit of 1. */
 function playerWithLimitOfOne(round: number): number {

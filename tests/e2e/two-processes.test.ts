@@ -19,15 +19,16 @@ const env = { TRUST_PROXY: 'loopback', JOBS_LEASE_MS: String(LEASE_MS) };
 let a: RunningServer;
 let b: RunningServer;
 
+// Starting servers takes seconds on a busy machine: more than the hooks' default 5 s.
 beforeAll(async () => {
   a = await startServer({ env });
   b = await startServer({ env, dataDir: a.dataDir });
-});
+}, 60_000);
 
 afterAll(async () => {
   await b?.stop();
   await a?.stop();
-});
+}, 30_000);
 
 /** A client of server A or B, seen by the store as coming from its own address. */
 const clientOn = (server: RunningServer, n: number) => new Client(server, { 'x-forwarded-for': `10.1.${n >> 8}.${n & 255}` });
