@@ -1,9 +1,10 @@
 import { expect } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../../src/db/client.ts';
-import { influencers, orderItems, orders, products } from '../../src/db/schema.ts';
+import { orderItems, orders, products } from '../../src/db/schema.ts';
 import { buyNowBody } from './actors.ts';
 import type { TestClient } from './app.ts';
+import { fivePicks } from './games.ts';
 import { cardCheckoutBody, type SquareStore } from './square-app.ts';
 import { ledgerBySize, sizedTee } from './variants.ts';
 
@@ -49,13 +50,7 @@ export async function cartOfSizes(client: TestClient, tee: Tee, sizes: string[])
 export async function unsureSizedEntry(s: SquareStore, taken: boolean) {
   const { tee, client, before } = await teeAndShopper(s);
   s.db.update(products).set({ playEnabled: true }).where(eq(products.id, tee.id)).run();
-  const picks = s.db
-    .select({ id: influencers.id })
-    .from(influencers)
-    .limit(5)
-    .all()
-    .map((i) => String(i.id));
-  const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: picks } });
+  const picked = await client.post('/api/plays', { json: { productId: tee.id, variantId: tee.variant.M, influencerIds: fivePicks(s.db, 0) } });
   expect(picked.status).toBe(201);
   const { gameId } = (await picked.json()) as { gameId: number };
   s.fake.failNext({ status: 500, afterProcessing: taken }, CHARGE);
