@@ -1,13 +1,12 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray } from 'drizzle-orm';
 import type { Db, Queryable } from '../../db/client.ts';
-import { preparedOnce } from '../../db/prepared.ts';
 import { type Auction, auctions, products } from '../../db/schema.ts';
 import { productLabel, requireStillSold } from '../catalog/catalog.ts';
 import type { Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import { owners, release, reserve } from '../inventory/stock.ts';
 import { chooseVariant, sizeLabelFor } from '../inventory/variants.ts';
-import { auctionItemLabel, biddersOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
+import { auctionItemLabel, biddersOf, liveAuctionOf, OPEN_STATUSES, openAuctionOf, releaseStock } from './auction-rows.ts';
 import { checkAuctionSetup } from './increments.ts';
 import { tellEndedByShop } from './messages.ts';
 
@@ -56,7 +55,7 @@ export function setUpAuction(deps: AuctionDeps, productId: number, input: unknow
       status: setup.startsAt > now ? ('scheduled' as const) : ('running' as const),
       updatedAt: now,
     };
-    const open = unfinishedAuctionQuery(tx).get({ productId });
+    const open = liveAuctionOf(tx, productId);
     if (open && (open.bidCount > 0 || open.status === 'awaiting_payment' || open.status === 'second_chance')) throw new DomainError(409, HAS_BIDS_NO_CHANGE);
     // Changing an auction keeps its size unless another is named; a new one must name it when there are several.
     const variant = chooseVariant(tx, productId, setup.variantId ?? open?.variantId, 'variantId');
@@ -90,15 +89,6 @@ export function setUpAuction(deps: AuctionDeps, productId: number, input: unknow
     return created;
   });
 }
-
-/* Every auction is set up here (and every auction test sets one up): built once (db/prepared.ts). Its writes, rarer, stay as they read. */
-const unfinishedAuctionQuery = preparedOnce((db) =>
-  db
-    .select()
-    .from(auctions)
-    .where(and(eq(auctions.productId, sql.placeholder('productId')), sql`${auctions.status} in ('scheduled', 'running', 'awaiting_payment', 'second_chance')`))
-    .prepare(),
-);
 
 function requireOpen(db: Db, productId: number): Auction {
   auctionProduct(db, productId);

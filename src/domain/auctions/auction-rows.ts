@@ -18,9 +18,14 @@ export function openAuctionOf(db: Queryable, productId: number): Auction | undef
   return openAuctionQuery(db).get({ productId });
 }
 
+/** The product's auction not over yet (scheduled, running, or waiting for its winner's payment). */
+export function liveAuctionOf(db: Queryable, productId: number): Auction | undefined {
+  return liveAuctionQuery(db).get({ productId });
+}
+
 /** The auction a product's page shows: the one not over, else the latest. */
 export function currentAuctionOf(db: Queryable, productId: number): Auction | undefined {
-  return liveAuctionQuery(db).get({ productId }) ?? latestAuctionQuery(db).get({ productId });
+  return liveAuctionOf(db, productId) ?? latestAuctionQuery(db).get({ productId });
 }
 
 /* Every product page and every bid asks: built once (db/prepared.ts). */
